@@ -1,0 +1,136 @@
+import { PGlite } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { AsyncMutex } from './async-mutex';
+import { DatabaseLocation, parseDatabaseUrl, redactUrl } from './database-url';
+import { PGLITE_QUERY_OPTIONS, PgliteDialect, serializeParameter } from './pglite-dialect';
+import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';
+
+export interface DatabaseOptions {
+  /** `postgres://…`, `jdbc:postgresql://…`, `pglite:memory:` or `pglite:<folder>`. */
+  url: string;
+  username?: string;
+  password?: string;
+  /** Pool size (PostgreSQL only; PGlite is a single connection). Default 10. */
+  maxConnections?: number;
+  /** How long an idle pooled connection is kept. Default 30 000 ms. */
+  idleTimeoutMillis?: number;
+  /** How long to wait for a connection before failing. Default 10 000 ms. */
+  connectionTimeoutMillis?: number;
+  /** Server-side statement timeout for every statement; default none. */
+  statementTimeoutMillis?: number;
+  /** Shown in `pg_stat_activity`. */
+  applicationName?: string;
+  /** Folder that a relative `pglite:` folder is resolved against. Default: the working directory. */
+  baseDir?: string;
+}
+
+/** A dedicated connection for multi-statement scripts and session-level work (migrations, locks). */
+export interface SqlSession {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /** Runs a script of several statements (simple protocol, no parameters). */
+  exec(script: string): Promise<void>;
+}
+
+/**
+ * A database handle: a Kysely instance for queries, a session for scripts, and close.
+ *
+ * @example
+ * const database = createDatabase({ url: 'pglite:memory:' });
+ * const { rows } = await sql`select 1 as one`.execute(database.db);
+ * await database.close();
+ */
+export interface Database<DB = unknown> {
+  readonly kind: DatabaseLocation['kind'];
+  /** The URL without its password, for logs. */
+  readonly displayUrl: string;
+  readonly db: Kysely<DB>;
+  withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return parseInt8;
+    if (oid === NUMERIC_OID) return parseNumeric;
+    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+  },
+} as pg.CustomTypesConfig;
+
+function createPostgres<DB>(connectionString: string, options: DatabaseOptions): Database<DB> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections ?? 10,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    statement_timeout: options.statementTimeoutMillis,
+    application_name: options.applicationName,
+    types: typeParsers,
+  });
+  // An idle client losing its server (restart, network) must not crash the process; the pool
+  // drops it and opens a new one on the next checkout.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    kind: 'postgres',
+    displayUrl: redactUrl(options.url),
+    db,
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as R[],
+          exec: async (script: string) => {
+            await client.query(script);
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions): Database<DB> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = new PGlite(dataDir);
+  const mutex = new AsyncMutex();
+  const db = new Kysely<DB>({ dialect: new PgliteDialect(pglite, mutex) });
+  let closed = false;
+  return {
+    kind: 'pglite',
+    displayUrl: options.url,
+    db,
+    withSession(fn) {
+      return mutex.run(() =>
+        fn({
+          query: async <R>(text: string, params: readonly unknown[] = []) => (await pglite.query<R>(text, params.map(serializeParameter), PGLITE_QUERY_OPTIONS)).rows,
+          exec: async (script: string) => {
+            await pglite.exec(script);
+          },
+        }),
+      );
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * Opens a database from a URL: PostgreSQL through `pg` + Kysely, or embedded PGlite.
+ * Nothing connects until the first query.
+ */
+export function createDatabase<DB = unknown>(options: DatabaseOptions): Database<DB> {
+  const location = parseDatabaseUrl(options.url, options, options.baseDir);
+  return location.kind === 'postgres' ? createPostgres<DB>(location.connectionString, options) : createPglite<DB>(location.dataDir, options);
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ConfigError } from '../errors/fw-error';
+import type { Database } from './database-factory';
+
+/** One schema change: an SQL script identified by its file name. */
+export interface Migration {
+  /** File name, e.g. `0001_query_catalog.sql`; migrations apply in name order. */
+  name: string;
+  sql: string;
+}
+
+export interface MigrationResult {
+  applied: string[];
+  alreadyApplied: string[];
+}
+
+const LEDGER = 'fw_schema_migrations';
+const NAME_PATTERN = /^[A-Za-z0-9_.-]+\.sql$/;
+// Arbitrary constant shared by every migrator, so two hosts starting together migrate one at a time.
+const LOCK_KEY = 4_711_020_001;
+
+function checksum(sql: string): string {
+  return createHash('sha256').update(sql, 'utf8').digest('hex');
+}
+
+/** Reads every `*.sql` file of a folder, sorted by name. */
+export function readMigrationFolder(dir: string): Migration[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()
+    .map((name) => {
+      if (!NAME_PATTERN.test(name)) throw new ConfigError(`Migration file name '${name}' in ${dir} may only use letters, digits, '_', '.', '-'`);
+      return { name, sql: readFileSync(path.join(dir, name), 'utf8') };
+    });
+}
+
+/**
+ * Applies the migrations not yet recorded in `fw_schema_migrations`, each in its own transaction,
+ * in name order. The ledger is append-only: a recorded migration whose text has changed fails the
+ * run (add a new migration instead of editing an applied one). Safe to run concurrently: runs
+ * are serialised by an advisory lock.
+ */
+export async function migrateDatabase(database: Database, migrations: readonly Migration[]): Promise<MigrationResult> {
+  const names = new Set<string>();
+  for (const m of migrations) {
+    if (!NAME_PATTERN.test(m.name)) throw new ConfigError(`Migration name '${m.name}' may only use letters, digits, '_', '.', '-' and must end in .sql`);
+    if (names.has(m.name)) throw new ConfigError(`Migration '${m.name}' is listed twice`);
+    names.add(m.name);
+  }
+  const ordered = [...migrations].sort((a, b) => a.name.localeCompare(b.name));
+  return database.withSession(async (session) => {
+    await session.query(`select pg_advisory_lock(${LOCK_KEY})`);
+    try {
+      await session.exec(`create table if not exists ${LEDGER} (name text primary key, checksum text not null, applied_at timestamptz not null default now())`);
+      const rows = await session.query<{ name: string; checksum: string }>(`select name, checksum from ${LEDGER}`);
+      const recorded = new Map(rows.map((r) => [r.name, r.checksum]));
+      const result: MigrationResult = { applied: [], alreadyApplied: [] };
+      for (const migration of ordered) {
+        const sum = checksum(migration.sql);
+        const previous = recorded.get(migration.name);
+        if (previous !== undefined) {
+          if (previous !== sum) {
+            throw new ConfigError(`Migration ${migration.name} was changed after it was applied to ${database.displayUrl}; restore it and add a new migration for the change`);
+          }
+          result.alreadyApplied.push(migration.name);
+          continue;
+        }
+        try {
+          await session.exec(`begin;\n${migration.sql}\n;\ninsert into ${LEDGER} (name, checksum) values ('${migration.name}', '${sum}');\ncommit;`);
+        } catch (err) {
+          await session.exec('rollback').catch(() => undefined);
+          throw new ConfigError(`Migration ${migration.name} failed on ${database.displayUrl}: ${(err as Error).message}`, { cause: err });
+        }
+        result.applied.push(migration.name);
+      }
+      return result;
+    } finally {
+      await session.query(`select pg_advisory_unlock(${LOCK_KEY})`).catch(() => undefined);
+    }
+  });
+}
+
+/**
+ * Fails with a message naming the missing tables and the migrate command when any of `tables`
+ * does not exist. Hosts outside the dev profile call this instead of creating schema.
+ */
+export async function assertTablesExist(database: Database, tables: readonly string[]): Promise<void> {
+  const missing = await database.withSession(async (session) => {
+    const rows = await session.query<{ name: string; found: string | null }>(
+      'select t.name, to_regclass(t.name)::text as found from unnest($1::text[]) as t(name)',
+      [tables],
+    );
+    return rows.filter((r) => r.found === null).map((r) => r.name);
+  });
+  if (missing.length > 0) {
+    throw new ConfigError(`Database ${database.displayUrl} is missing table(s) ${missing.join(', ')}: apply the schema with \`npm run migrate -- --database-url <url>\``);
+  }
+}

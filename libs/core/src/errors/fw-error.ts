@@ -1,0 +1,104 @@
+/**
+ * The framework's error model. Every error that reaches an HTTP client is an {@link FwError}:
+ * it carries the HTTP status (`code`), a stable sub-error code (`subErrorCode`, e.g. `Q725`),
+ * a human description and optional per-field details. Unknown errors are mapped to a generic 500
+ * by the error middleware and never leak their message or stack.
+ *
+ * @example
+ * throw new FwError({ code: 400, subErrorCode: 'Q725', description: "Filter 'price' is not allowed",
+ *   params: ['price', 'books'], field: 'filters.price' });
+ */
+export type Severity = 'ERROR' | 'WARN' | 'INFO';
+
+export interface FwErrorDetail {
+  /** HTTP status as a string, as in the envelope's `errors[].code`. */
+  code: string;
+  subErrorCode: string;
+  description: string;
+  params: unknown[];
+  field?: string;
+  severity: Severity;
+}
+
+export interface FwErrorInit {
+  code: number;
+  subErrorCode: string;
+  description: string;
+  params?: unknown[];
+  field?: string;
+  severity?: Severity;
+  /** Further problems found together with the first (for example several invalid fields). */
+  details?: Array<Omit<FwErrorDetail, 'code' | 'severity'> & { severity?: Severity }>;
+  cause?: unknown;
+}
+
+export class FwError extends Error {
+  /** Stable discriminator, usable across package copies where `instanceof` fails. */
+  readonly type = 'FwError' as const;
+  readonly code: number;
+  readonly subErrorCode: string;
+  readonly description: string;
+  readonly params: unknown[];
+  readonly field?: string;
+  readonly severity: Severity;
+  readonly details: FwErrorDetail[];
+
+  constructor(init: FwErrorInit) {
+    super(init.description, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'FwError';
+    this.code = init.code;
+    this.subErrorCode = init.subErrorCode;
+    this.description = init.description;
+    this.params = init.params ?? [];
+    this.field = init.field;
+    this.severity = init.severity ?? 'ERROR';
+    const first: FwErrorDetail = {
+      code: String(init.code),
+      subErrorCode: init.subErrorCode,
+      description: init.description,
+      params: this.params,
+      ...(init.field === undefined ? {} : { field: init.field }),
+      severity: this.severity,
+    };
+    const rest = (init.details ?? []).map((d) => ({
+      code: String(init.code),
+      subErrorCode: d.subErrorCode,
+      description: d.description,
+      params: d.params,
+      ...(d.field === undefined ? {} : { field: d.field }),
+      severity: d.severity ?? this.severity,
+    }));
+    this.details = [first, ...rest];
+  }
+}
+
+/** True for an {@link FwError}, also when it comes from another copy of this package. */
+export function isFwError(value: unknown): value is FwError {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'FwError';
+}
+
+/** Codes owned by the core itself (other packages own their prefixes: `Q` query, `P` process). */
+export const CoreErrorCodes = {
+  malformedJson: 'FW400',
+  notFound: 'FW404',
+  payloadTooLarge: 'FW413',
+  unsupportedMediaType: 'FW415',
+  internal: 'FW500',
+  unavailable: 'FW503',
+} as const;
+
+/**
+ * Raised when configuration is invalid. Hosts print `message` and exit non-zero before
+ * listening; the message always names the file, key or setting to fix.
+ */
+export class ConfigError extends Error {
+  readonly type = 'ConfigError' as const;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+export function isConfigError(value: unknown): value is ConfigError {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'ConfigError';
+}

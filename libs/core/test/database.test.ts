@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import { createDatabase, migrateDatabase, assertTablesExist, parseDatabaseUrl, isConfigError } from '../src';
+import { createTestDatabase, databaseTargets, describeEachDatabase } from '@fw/test-support';
+
+describeEachDatabase('database access', (getDb) => {
+  it('runs parameterised queries and returns numbers for int8 and numeric', async () => {
+    const { database } = getDb();
+    const { rows } = await sql<{ n: number; total: number; big: string }>`select count(*) as n, 12.50::numeric as total, 9007199254740993::int8::text as big from (values (1),(2)) v(x) where x > ${0}`.execute(database.db);
+    expect(rows).toEqual([{ n: 2, total: 12.5, big: '9007199254740993' }]);
+  });
+
+  it('rolls a failed transaction back and keeps the connection usable', async () => {
+    const { database } = getDb();
+    await sql`create table tx_probe (id int primary key)`.execute(database.db);
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`insert into tx_probe values (1)`.execute(trx);
+        await sql`insert into tx_probe values (1)`.execute(trx);
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    const { rows } = await sql<{ c: number }>`select count(*) as c from tx_probe`.execute(database.db);
+    expect(rows[0].c).toBe(0);
+  });
+
+  it('reports affected rows of updates', async () => {
+    const { database } = getDb();
+    await sql`create table upd_probe (id int)`.execute(database.db);
+    await sql`insert into upd_probe values (1), (2), (3)`.execute(database.db);
+    const result = await sql`update upd_probe set id = id + 10 where id > 1`.execute(database.db);
+    expect(result.numAffectedRows).toBe(2n);
+  });
+
+  it('has applied the workspace schema, and a second migrate run applies nothing', async () => {
+    const { database } = getDb();
+    await assertTablesExist(database, ['fw_query_mapper_source', 'fw_query_definition_source']);
+    const again = await migrateDatabase(database, [{ name: '0001_query_catalog.sql', sql: 'select 1' }]).catch((e: unknown) => e);
+    expect(isConfigError(again)).toBe(true);
+    expect((again as Error).message).toMatch(/0001_query_catalog.sql was changed after it was applied/);
+  });
+
+  it('names the missing table and the migrate command', async () => {
+    const { database } = getDb();
+    await expect(assertTablesExist(database, ['fw_query_mapper_source', 'no_such_table'])).rejects.toThrow(/missing table\(s\) no_such_table: .*npm run migrate/);
+  });
+});
+
+describe('migrator', () => {
+  it.each(databaseTargets())('applies new migrations once, in order, and records them [%s]', async (target) => {
+    const testDb = await createTestDatabase(target, { migrate: false });
+    try {
+      const migrations = [
+        { name: '002_b.sql', sql: 'insert into m_probe values (2);' },
+        { name: '001_a.sql', sql: 'create table m_probe (v int); insert into m_probe values (1);' },
+      ];
+      expect(await migrateDatabase(testDb.database, migrations)).toEqual({ applied: ['001_a.sql', '002_b.sql'], alreadyApplied: [] });
+      expect(await migrateDatabase(testDb.database, migrations)).toEqual({ applied: [], alreadyApplied: ['001_a.sql', '002_b.sql'] });
+      const { rows } = await sql<{ v: number }>`select v from m_probe order by v`.execute(testDb.database.db);
+      expect(rows.map((r) => r.v)).toEqual([1, 2]);
+    } finally {
+      await testDb.dispose();
+    }
+  });
+
+  it.each(databaseTargets())('leaves nothing behind when a migration fails [%s]', async (target) => {
+    const testDb = await createTestDatabase(target, { migrate: false });
+    try {
+      const failing = [{ name: '001_bad.sql', sql: 'create table half_done (v int); select * from missing_table;' }];
+      await expect(migrateDatabase(testDb.database, failing)).rejects.toThrow(/Migration 001_bad.sql failed/);
+      const { rows } = await sql<{ t: string | null }>`select to_regclass('half_done')::text as t`.execute(testDb.database.db);
+      expect(rows[0].t).toBeNull();
+    } finally {
+      await testDb.dispose();
+    }
+  });
+});
+
+describe('database URLs', () => {
+  it('converts jdbc URLs and writes separate credentials into them', () => {
+    expect(parseDatabaseUrl('jdbc:postgresql://db.local:5433/app', { username: 'ro', password: 'p@ss' })).toEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://ro:p%40ss@db.local:5433/app',
+    });
+  });
+
+  it('understands embedded URLs', () => {
+    expect(parseDatabaseUrl('pglite:memory:')).toEqual({ kind: 'pglite' });
+    expect(parseDatabaseUrl('pglite:./data', {}, '/srv')).toEqual({ kind: 'pglite', dataDir: '/srv/data' });
+  });
+
+  it('refuses other schemes with a message that says what is accepted', () => {
+    expect(() => parseDatabaseUrl('mysql://x/y')).toThrow(/use postgres:\/\/host:port\/db, jdbc:postgresql/);
+  });
+
+  it('keeps a file-backed PGlite database across reopen', async () => {
+    const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'fw-pglite-'));
+    const first = createDatabase({ url: `pglite:${dir}` });
+    await sql`create table kept (v int); `.execute(first.db);
+    await sql`insert into kept values (42)`.execute(first.db);
+    await first.close();
+    const second = createDatabase({ url: `pglite:${dir}` });
+    const { rows } = await sql<{ v: number }>`select v from kept`.execute(second.db);
+    await second.close();
+    expect(rows).toEqual([{ v: 42 }]);
+  });
+});

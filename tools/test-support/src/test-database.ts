@@ -1,0 +1,147 @@
+import { createDatabase, Database, migrateDatabase, readMigrationFolder } from '@fw/core';
+import { createHash, randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import pg from 'pg';
+
+/** The workspace's schema folder. */
+export const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
+
+export type DatabaseTarget = 'pglite' | 'postgres';
+
+/** Backends every database suite runs on: PGlite always, PostgreSQL when FW_TEST_DATABASE_URL is set. */
+export function databaseTargets(): DatabaseTarget[] {
+  return process.env.FW_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** The PostgreSQL server of FW_TEST_DATABASE_URL, or undefined. */
+export function postgresServerUrl(): string | undefined {
+  return process.env.FW_TEST_DATABASE_URL || undefined;
+}
+
+export interface TestDatabase {
+  target: DatabaseTarget;
+  /** URL that opens this same database (for PGlite a folder of its own). */
+  url: string;
+  database: Database;
+  /** Closes and drops the database. */
+  dispose(): Promise<void>;
+}
+
+export interface TestDatabaseOptions {
+  /** Apply the workspace migrations (default true). */
+  migrate?: boolean;
+}
+
+function withDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function schemaHash(): string {
+  const hash = createHash('sha256');
+  for (const m of readMigrationFolder(MIGRATIONS_DIR)) hash.update(m.name).update(m.sql);
+  return hash.digest('hex').slice(0, 12);
+}
+
+/**
+ * Creates the template database `fw_tpl_<schema hash>` once per schema version (under an advisory
+ * lock, so parallel Jest workers agree), then clones it for each test database.
+ */
+async function ensureTemplate(admin: pg.Client, serverUrl: string): Promise<string> {
+  const template = `fw_tpl_${schemaHash()}`;
+  await admin.query('select pg_advisory_lock(4711020002)');
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [template]);
+    if (exists.rowCount === 0) {
+      await admin.query(`create database ${template}`);
+      const database = createDatabase({ url: withDatabase(serverUrl, template), maxConnections: 1 });
+      try {
+        await migrateDatabase(database, readMigrationFolder(MIGRATIONS_DIR));
+      } finally {
+        await database.close();
+      }
+    }
+  } finally {
+    await admin.query('select pg_advisory_unlock(4711020002)');
+  }
+  return template;
+}
+
+async function createPostgresDatabase(serverUrl: string, migrate: boolean): Promise<TestDatabase> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const name = `fw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  try {
+    const template = migrate ? await ensureTemplate(admin, serverUrl) : 'template0';
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(serverUrl, name);
+  const database = createDatabase({ url, maxConnections: 20 });
+  return {
+    target: 'postgres',
+    url,
+    database,
+    async dispose() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}
+
+async function createPgliteDatabase(migrate: boolean): Promise<TestDatabase> {
+  const url = 'pglite:memory:';
+  const database = createDatabase({ url });
+  if (migrate) await migrateDatabase(database, readMigrationFolder(MIGRATIONS_DIR));
+  return { target: 'pglite', url, database, dispose: () => database.close() };
+}
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or a new database on the
+ * FW_TEST_DATABASE_URL server cloned from a migrated template.
+ *
+ * @example
+ * const testDb = await createTestDatabase('postgres');
+ * afterAll(() => testDb.dispose());
+ */
+export async function createTestDatabase(target: DatabaseTarget, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
+  if (target === 'pglite') return createPgliteDatabase(migrate);
+  const serverUrl = postgresServerUrl();
+  if (!serverUrl) throw new Error('FW_TEST_DATABASE_URL is not set: the postgres target needs a server');
+  return createPostgresDatabase(serverUrl, migrate);
+}
+
+/**
+ * Runs the same suite once per database target, each with its own fresh database.
+ *
+ * @example
+ * describeEachDatabase('catalog', (getDb) => {
+ *   it('reads rows', async () => { const { database } = getDb(); ... });
+ * });
+ */
+export function describeEachDatabase(title: string, suite: (getDb: () => TestDatabase) => void, options: TestDatabaseOptions = {}): void {
+  for (const target of databaseTargets()) {
+    describe(`${title} [${target}]`, () => {
+      let testDb: TestDatabase | undefined;
+      beforeAll(async () => {
+        testDb = await createTestDatabase(target, options);
+      });
+      afterAll(async () => {
+        await testDb?.dispose();
+      });
+      suite(() => {
+        if (!testDb) throw new Error('test database not ready');
+        return testDb;
+      });
+    });
+  }
+}
