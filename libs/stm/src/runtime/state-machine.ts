@@ -1,0 +1,299 @@
+import { StmError, StmErrorCodes, type FlowIssue } from '../errors/stm-error';
+import {
+  parseConditionRef,
+  type FlowDefinition,
+  type StateDefinition,
+  type StmConfig,
+  type StmState,
+} from '../model/flow-definition';
+import { applyConfig } from '../model/flow-enablement';
+import { assertValidFlows, describeLocation } from '../validation/flow-validator';
+import type {
+  ActionPhase,
+  AllowedEvent,
+  ExecutedAction,
+  StartOptions,
+  StateMachine,
+  StateMachineOptions,
+  StmAction,
+  StmCondition,
+  StmResult,
+  StmStep,
+} from './machine-types';
+import { stateFieldAccessor, type StateAccessor, type StatefulEntity } from './state-accessor';
+
+const DEFAULT_MAX_AUTO_STEPS = 32;
+
+/** Per-call bookkeeping. */
+interface Run<E, C> {
+  entity: E;
+  context: C;
+  payload: unknown;
+  flow: FlowDefinition;
+  eventId: string | undefined;
+  actions: ExecutedAction[];
+  steps: StmStep[];
+}
+
+function checkRegistries<E, C>(
+  flows: readonly FlowDefinition[],
+  actions: Readonly<Record<string, StmAction<E, C>>>,
+  conditions: Readonly<Record<string, StmCondition<E, C>>>,
+): void {
+  const missingActions: string[] = [];
+  const missingConditions: string[] = [];
+  const needAction = (name: string, where: string): void => {
+    if (!Object.hasOwn(actions, name)) missingActions.push(`'${name}' (${where})`);
+  };
+  for (const flow of flows) {
+    for (const s of flow.states) {
+      const at = describeLocation(flow.id, s.id);
+      for (const a of s.onEntry ?? []) needAction(a, `${at}, entry`);
+      for (const a of s.onExit ?? []) needAction(a, `${at}, exit`);
+      for (const e of s.events ?? []) if (e.action !== undefined) needAction(e.action, describeLocation(flow.id, s.id, e.id));
+      for (const t of s.transitions ?? []) {
+        if (t.action !== undefined) needAction(t.action, `${at}, transition to '${t.to}'`);
+        if (t.condition !== undefined && !Object.hasOwn(conditions, parseConditionRef(t.condition).name)) {
+          missingConditions.push(`'${parseConditionRef(t.condition).name}' (${at}, transition to '${t.to}')`);
+        }
+      }
+    }
+  }
+  if (missingActions.length > 0) {
+    throw new StmError({ code: StmErrorCodes.unknownAction, message: `Unknown action ${missingActions.join(', ')}: register it in 'actions'` });
+  }
+  if (missingConditions.length > 0) {
+    throw new StmError({
+      code: StmErrorCodes.unknownCondition,
+      message: `Unknown condition ${missingConditions.join(', ')}: register it in 'conditions'`,
+    });
+  }
+}
+
+function checkInitialEnabled(flows: readonly FlowDefinition[], config: StmConfig, effective: readonly FlowDefinition[]): void {
+  flows.forEach((flow, i) => {
+    const initial = flow.states.find((s) => s.id === flow.initialState);
+    const kept = effective[i]?.states.some((s) => s.id === flow.initialState) ?? false;
+    if (initial !== undefined && !kept) {
+      throw new StmError({
+        code: StmErrorCodes.invalidFlow,
+        message: `${describeLocation(flow.id, initial.id)}: the initial state is disabled by config property '${initial.enabledBy ?? ''}' (value ${JSON.stringify(config[initial.enabledBy ?? ''])})`,
+        flowId: flow.id,
+        stateId: initial.id,
+      });
+    }
+  });
+}
+
+/**
+ * Makes a state machine over the given flows. Flows are validated with the config applied;
+ * every action and condition name they reference must be registered.
+ *
+ * The machine keeps no state of its own between calls and never persists anything: the caller
+ * loads the entity (locking it if concurrent events are possible), calls `start`/`send`, and saves
+ * it, typically inside one database transaction passed as `context`. If an action or condition
+ * throws, the error propagates unchanged and the entity's state field is restored to its value
+ * before the call (other changes actions made are the caller's to discard, e.g. by rolling back).
+ *
+ * @example
+ * const machine = makeStateMachine<Order, Trx>({
+ *   flows: [orderFlow],
+ *   actions: { charge: async ({ entity, context, payload }) => { await context.charge(entity, payload); } },
+ *   conditions: { inStock: ({ entity }) => entity.quantity <= 10 },
+ * });
+ * await machine.start(order, trx);             // order.state = { flowId: 'order-flow', stateId: 'PLACED' }
+ * await machine.send(order, 'pay', { card }, trx);
+ */
+export function makeStateMachine<E extends StatefulEntity, C = void>(
+  options: StateMachineOptions<E, C>,
+): StateMachine<E, C>;
+export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C> & { stateAccessor: StateAccessor<E> }): StateMachine<E, C>;
+export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>): StateMachine<E, C> {
+  const config = options.config ?? {};
+  const actions = options.actions ?? {};
+  const conditions = options.conditions ?? {};
+  const accessor = options.stateAccessor ?? (stateFieldAccessor() as unknown as StateAccessor<E>);
+  const maxAutoSteps = options.maxAutoSteps ?? DEFAULT_MAX_AUTO_STEPS;
+
+  assertValidFlows(options.flows, { strict: options.strict, source: 'flow definitions' });
+  const flows = options.flows.map((f) => applyConfig(f, config));
+  checkInitialEnabled(options.flows, config, flows);
+  const onWarning = (w: FlowIssue): void => options.onWarning?.(w);
+  assertValidFlows(flows, { strict: options.strict, onWarning, source: 'flow definitions with config applied' });
+  checkRegistries(flows, actions, conditions);
+
+  const byId = new Map(flows.map((f) => [f.id, f] as const));
+  const defaultFlow = flows.find((f) => f.isDefault === true) ?? (flows.length === 1 ? flows[0] : undefined);
+
+  const flow = (flowId?: string): FlowDefinition => {
+    const found = flowId === undefined ? defaultFlow : byId.get(flowId);
+    if (found === undefined) {
+      const known = [...byId.keys()].map((k) => `'${k}'`).join(', ');
+      throw new StmError({
+        code: StmErrorCodes.unknownFlow,
+        message: flowId === undefined ? `No default flow: give a flow id (known: ${known})` : `Unknown flow '${flowId}' (known: ${known})`,
+        ...(flowId === undefined ? {} : { flowId }),
+      });
+    }
+    return found;
+  };
+
+  const stateOf = (fl: FlowDefinition, stateId: string): StateDefinition => {
+    const found = fl.states.find((s) => s.id === stateId);
+    if (found === undefined) {
+      throw new StmError({
+        code: StmErrorCodes.unknownState,
+        message: `${describeLocation(fl.id, stateId)}: no such state in the flow (unknown, or disabled by config)`,
+        flowId: fl.id,
+        stateId,
+      });
+    }
+    return found;
+  };
+
+  const runAction = async (run: Run<E, C>, name: string, phase: ActionPhase, stateId: string, from: string | undefined, to: string) => {
+    const action = actions[name] as StmAction<E, C>;
+    run.actions.push({ phase, name, stateId });
+    await action({ entity: run.entity, context: run.context, payload: run.payload, flowId: run.flow.id, eventId: run.eventId, phase, stateId, from, to });
+  };
+
+  /** Leaves `from` (if any) and enters `to`: exit actions, transition action, state set, entry actions. */
+  const move = async (run: Run<E, C>, from: StateDefinition | undefined, to: StateDefinition, transitionAction: string | undefined) => {
+    if (from !== undefined) for (const a of from.onExit ?? []) await runAction(run, a, 'exit', from.id, from.id, to.id);
+    if (transitionAction !== undefined) await runAction(run, transitionAction, 'transition', from?.id ?? to.id, from?.id, to.id);
+    accessor.set(run.entity, { flowId: run.flow.id, stateId: to.id });
+    for (const a of to.onEntry ?? []) await runAction(run, a, 'entry', to.id, from?.id, to.id);
+  };
+
+  const evaluate = async (run: Run<E, C>, state: StateDefinition, ref: string): Promise<boolean> => {
+    const { name, negated } = parseConditionRef(ref);
+    const condition = conditions[name] as StmCondition<E, C>;
+    const value = await condition({ entity: run.entity, context: run.context, payload: run.payload, flowId: run.flow.id, eventId: run.eventId, stateId: state.id });
+    return negated ? !value : value;
+  };
+
+  /** Follows auto states from `current` until a manual or final state; returns where it stopped. */
+  const followAuto = async (run: Run<E, C>, current: StateDefinition): Promise<StateDefinition> => {
+    let state = current;
+    let departures = 0;
+    while (state.kind === 'auto') {
+      departures += 1;
+      if (departures > maxAutoSteps) {
+        const path = run.steps.slice(-6).map((s) => s.to).join(' -> ');
+        throw new StmError({
+          code: StmErrorCodes.maxStepsExceeded,
+          message: `${describeLocation(run.flow.id, state.id)}: more than ${maxAutoSteps} automatic steps in one call, the decisions loop (last: ${path})`,
+          flowId: run.flow.id,
+          stateId: state.id,
+        });
+      }
+      let chosen: { to: string; condition?: string; action?: string } | undefined;
+      for (const t of state.transitions ?? []) {
+        if (t.condition === undefined || (await evaluate(run, state, t.condition))) {
+          chosen = t;
+          break;
+        }
+      }
+      if (chosen === undefined) {
+        throw new StmError({
+          code: StmErrorCodes.noTransition,
+          message: `${describeLocation(run.flow.id, state.id)}: no transition condition holds and there is no unconditional transition`,
+          flowId: run.flow.id,
+          stateId: state.id,
+        });
+      }
+      const next = stateOf(run.flow, chosen.to);
+      run.steps.push({ from: state.id, to: next.id, condition: chosen.condition ?? 'else' });
+      await move(run, state, next, chosen.action);
+      state = next;
+    }
+    return state;
+  };
+
+  const finish = (run: Run<E, C>, previous: StmState | undefined, last: StateDefinition): StmResult => ({
+    state: { flowId: run.flow.id, stateId: last.id },
+    previousState: previous,
+    isFinal: last.kind === 'final',
+    actions: run.actions,
+    steps: run.steps,
+  });
+
+  /** Runs `body`; on failure restores the entity's state field and rethrows. */
+  const guarded = async (entity: E, previous: StmState | undefined, body: () => Promise<StmResult>): Promise<StmResult> => {
+    try {
+      return await body();
+    } catch (e) {
+      accessor.set(entity, previous);
+      throw e;
+    }
+  };
+
+  const start = async (entity: E, context: C, opts: StartOptions = {}): Promise<StmResult> => {
+    const previous = accessor.get(entity);
+    const fl = flow(opts.flowId);
+    if (previous !== undefined && opts.restart !== true) {
+      throw new StmError({
+        code: StmErrorCodes.alreadyStarted,
+        message: `${describeLocation(previous.flowId, previous.stateId)}: the entity has already started (pass restart: true to start again)`,
+        flowId: previous.flowId,
+        stateId: previous.stateId,
+      });
+    }
+    const run: Run<E, C> = { entity, context, payload: opts.payload, flow: fl, eventId: undefined, actions: [], steps: [] };
+    return guarded(entity, previous, async () => {
+      const initial = stateOf(fl, fl.initialState);
+      run.steps.push({ from: undefined, to: initial.id });
+      await move(run, undefined, initial, undefined);
+      return finish(run, previous, await followAuto(run, initial));
+    });
+  };
+
+  const currentOf = (entity: E, eventId: string): { fl: FlowDefinition; state: StateDefinition; previous: StmState } => {
+    const previous = accessor.get(entity);
+    if (previous === undefined) {
+      throw new StmError({ code: StmErrorCodes.noState, message: `Event '${eventId}' sent to an entity without state: call start first`, eventId });
+    }
+    const fl = flow(previous.flowId);
+    return { fl, state: stateOf(fl, previous.stateId), previous };
+  };
+
+  const send = async (entity: E, eventId: string, payload: unknown, context: C): Promise<StmResult> => {
+    const { fl, state, previous } = currentOf(entity, eventId);
+    const event = (state.events ?? []).find((e) => e.id === eventId);
+    if (event === undefined) {
+      const allowed = (state.events ?? []).map((e) => e.id);
+      throw new StmError({
+        code: StmErrorCodes.eventNotAllowed,
+        message: `${describeLocation(fl.id, state.id, eventId)}: the event is not allowed in this state (allowed: ${allowed.length === 0 ? 'none' : allowed.join(', ')})`,
+        flowId: fl.id,
+        stateId: state.id,
+        eventId,
+      });
+    }
+    const run: Run<E, C> = { entity, context, payload, flow: fl, eventId, actions: [], steps: [] };
+    return guarded(entity, previous, async () => {
+      if (event.to === undefined) {
+        run.steps.push({ from: state.id, to: state.id, eventId, internal: true });
+        if (event.action !== undefined) await runAction(run, event.action, 'transition', state.id, state.id, state.id);
+        return finish(run, previous, state);
+      }
+      const target = stateOf(fl, event.to);
+      run.steps.push({ from: state.id, to: target.id, eventId });
+      await move(run, state, target, event.action);
+      return finish(run, previous, await followAuto(run, target));
+    });
+  };
+
+  const allowedEvents = (s: StmState): AllowedEvent[] =>
+    (stateOf(flow(s.flowId), s.stateId).events ?? []).map((e) => ({ eventId: e.id, toStateId: e.to, metadata: { ...(e.metadata ?? {}) } }));
+
+  return {
+    flows,
+    flow,
+    start,
+    send,
+    allowedEvents,
+    isAllowed: (s, eventId) => allowedEvents(s).some((e) => e.eventId === eventId),
+    isFinal: (s) => stateOf(flow(s.flowId), s.stateId).kind === 'final',
+  };
+}
