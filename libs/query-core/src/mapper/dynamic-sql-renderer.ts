@@ -1,0 +1,191 @@
+/**
+ * Renders a compiled {@link SqlNode} tree for one parameter map into {@link BoundSql} with
+ * PostgreSQL placeholders `$1..$n`.
+ *
+ * - `#{path}` always becomes the next placeholder; its value goes to `values` (an array value is
+ *   bound as one array parameter). Values never enter the SQL text.
+ * - `${orderby}` / `${pagination}` insert `parameters.orderby` / `parameters.pagination` as text
+ *   (nothing when null or absent); the framework builds both from allow-listed metadata.
+ * - `foreach` item and index variables, and `bind` variables, are scoped: a `bind` inside a
+ *   `foreach` lives for that iteration, elsewhere for the rest of the statement; both shadow
+ *   parameters of the same name. A null collection renders nothing; a scalar is one item; an
+ *   object or `Map` iterates its entries (index = key, item = value).
+ * - Pieces are joined with spaces and whitespace runs outside quoted literals are collapsed to one
+ *   space, so the SQL text is stable for a given set of taken branches.
+ */
+import { BoundSql } from './mapper-types';
+import { ExpressionScope, evaluateExpression, isTruthy, readProperty } from './ognl-expression';
+import { SqlNode } from './sql-node';
+
+class Frame implements ExpressionScope {
+  private readonly variables = new Map<string, unknown>();
+
+  constructor(
+    private readonly parameters: Readonly<Record<string, unknown>>,
+    private readonly parent?: Frame,
+  ) {}
+
+  set(name: string, value: unknown): void {
+    this.variables.set(name, value);
+  }
+
+  lookup(name: string): unknown {
+    if (this.variables.has(name)) return this.variables.get(name);
+    if (this.parent) return this.parent.lookup(name);
+    if (name === '_parameter') return this.parameters;
+    return readProperty(this.parameters, name);
+  }
+
+  child(): Frame {
+    return new Frame(this.parameters, this);
+  }
+}
+
+interface RenderState {
+  readonly parameters: Readonly<Record<string, unknown>>;
+  readonly values: unknown[];
+}
+
+const WORDISH = /[A-Za-z0-9_$'"]/;
+
+/** Concatenates SQL pieces, adding a space only where two words would otherwise merge. */
+function glue(pieces: readonly string[]): string {
+  let out = '';
+  for (const piece of pieces) {
+    if (piece === '') continue;
+    if (out !== '' && WORDISH.test(out[out.length - 1]) && WORDISH.test(piece[0])) out += ' ';
+    out += piece;
+  }
+  return out;
+}
+
+function startsWithToken(body: string, token: string): boolean {
+  if (body.length < token.length || body.slice(0, token.length).toUpperCase() !== token.toUpperCase()) return false;
+  return !/\w$/.test(token) || !/\w/.test(body.charAt(token.length));
+}
+
+function endsWithToken(body: string, token: string): boolean {
+  const at = body.length - token.length;
+  if (at < 0 || body.slice(at).toUpperCase() !== token.toUpperCase()) return false;
+  return !/^\w/.test(token) || !/\w/.test(body.charAt(at - 1));
+}
+
+/**
+ * MyBatis `<trim>`: strips the first matching prefix and suffix override (case-insensitive, whole
+ * words) and wraps non-empty content in prefix and suffix.
+ */
+export function applyTrim(content: string, node: Extract<SqlNode, { kind: 'trim' }>): string {
+  let body = content.trim();
+  const prefixOverride = node.prefixOverrides.find((token) => startsWithToken(body, token));
+  if (prefixOverride) body = body.slice(prefixOverride.length).trim();
+  const suffixOverride = node.suffixOverrides.find((token) => endsWithToken(body, token));
+  if (suffixOverride) body = body.slice(0, body.length - suffixOverride.length).trim();
+  if (body === '') return '';
+  return [node.prefix, body, node.suffix].filter((s) => s !== '').join(' ');
+}
+
+function substitutionText(value: unknown, name: string): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return String(value);
+  throw new TypeError(`parameter '${name}' must be SQL text built by the framework, got ${typeof value}`);
+}
+
+function entriesOf(collection: unknown): [unknown, unknown][] {
+  if (collection === null || collection === undefined) return [];
+  if (Array.isArray(collection)) return collection.map((item, i) => [i, item]);
+  if (collection instanceof Map) return [...collection.entries()];
+  if (collection instanceof Set) return [...collection].map((item, i) => [i, item]);
+  if (typeof collection === 'object' && !(collection instanceof Date) && !ArrayBuffer.isView(collection)) {
+    return Object.entries(collection as Record<string, unknown>);
+  }
+  return [[0, collection]];
+}
+
+function renderNodes(nodes: readonly SqlNode[], frame: Frame, state: RenderState): string {
+  const pieces: string[] = [];
+  for (const node of nodes) {
+    const text = renderNode(node, frame, state);
+    if (text !== '') pieces.push(text);
+  }
+  return pieces.join(' ');
+}
+
+function renderNode(node: SqlNode, frame: Frame, state: RenderState): string {
+  switch (node.kind) {
+    case 'text':
+      return node.parts
+        .map((part) => {
+          if (part.kind === 'sql') return part.text;
+          if (part.kind === 'substitution') return substitutionText(state.parameters[part.name], part.name);
+          state.values.push(evaluateExpression(part.path, frame) ?? null);
+          return `$${state.values.length}`;
+        })
+        .join('');
+    case 'if':
+      return isTruthy(evaluateExpression(node.test, frame)) ? renderNodes(node.children, frame, state) : '';
+    case 'trim':
+      return applyTrim(renderNodes(node.children, frame, state), node);
+    case 'choose': {
+      const chosen = node.whens.find((when) => isTruthy(evaluateExpression(when.test, frame)));
+      if (chosen) return renderNodes(chosen.children, frame, state);
+      return node.otherwise ? renderNodes(node.otherwise, frame, state) : '';
+    }
+    case 'foreach': {
+      const items: string[] = [];
+      for (const [index, item] of entriesOf(evaluateExpression(node.collection, frame))) {
+        const iteration = frame.child();
+        if (node.item) iteration.set(node.item, item);
+        if (node.index) iteration.set(node.index, index);
+        const text = renderNodes(node.children, iteration, state).trim();
+        if (text !== '') items.push(text);
+      }
+      if (items.length === 0) return '';
+      const separator = node.separator.trim();
+      const pieces: string[] = [node.open.trim()];
+      items.forEach((item, i) => pieces.push(...(i > 0 && separator !== '' ? [separator, item] : [item])));
+      pieces.push(node.close.trim());
+      return glue(pieces);
+    }
+    case 'bind':
+      frame.set(node.name, evaluateExpression(node.value, frame));
+      return '';
+    case 'include':
+      throw new Error(`internal: include '${node.refid}' was not linked before rendering`);
+  }
+}
+
+/** Collapses whitespace runs outside quoted literals to one space and trims the ends. */
+export function collapseWhitespace(sql: string): string {
+  let out = '';
+  let quote: string | undefined;
+  let pendingSpace = false;
+  for (const ch of sql) {
+    if (quote) {
+      out += ch;
+      if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (/\s/.test(ch)) {
+      pendingSpace = out !== '';
+      continue;
+    }
+    if (pendingSpace) out += ' ';
+    pendingSpace = false;
+    if (ch === "'" || ch === '"') quote = ch;
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * Renders `nodes` (with every include already expanded) for one flat parameter map.
+ *
+ * @example
+ * renderSql(nodes, { title: 'Dune', orderby: 'order by title' });
+ * // { sql: 'select * from book WHERE title = $1 order by title', values: ['Dune'] }
+ */
+export function renderSql(nodes: readonly SqlNode[], parameters: Readonly<Record<string, unknown>>): BoundSql {
+  const state: RenderState = { parameters, values: [] };
+  const sql = collapseWhitespace(renderNodes(nodes, new Frame(parameters), state));
+  return { sql, values: state.values };
+}

@@ -1,0 +1,175 @@
+/**
+ * The compiled form of a statement's dynamic SQL: a tree of {@link SqlNode}s built once when the
+ * mapper loads (see `sql-node-compiler.ts`) and rendered per request (see
+ * `dynamic-sql-renderer.ts`). Text is pre-split into SQL pieces, `#{...}` parameters and the two
+ * framework substitutions, so rendering never re-parses text.
+ */
+import { FRAMEWORK_SUBSTITUTIONS, FrameworkSubstitution } from './mapper-types';
+import { Expression, ExpressionSyntaxError, isPropertyPath, parseExpression } from './ognl-parser';
+
+/** A piece of static text: SQL, a bind parameter or a framework substitution. */
+export type TextPart =
+  | { readonly kind: 'sql'; readonly text: string }
+  | { readonly kind: 'parameter'; readonly path: Expression; readonly raw: string }
+  | { readonly kind: 'substitution'; readonly name: FrameworkSubstitution };
+
+/** One node of the dynamic SQL tree. */
+export type SqlNode =
+  | { readonly kind: 'text'; readonly parts: readonly TextPart[] }
+  | { readonly kind: 'if'; readonly test: Expression; readonly children: readonly SqlNode[] }
+  | {
+      readonly kind: 'trim';
+      readonly prefix: string;
+      readonly suffix: string;
+      readonly prefixOverrides: readonly string[];
+      readonly suffixOverrides: readonly string[];
+      readonly children: readonly SqlNode[];
+    }
+  | {
+      readonly kind: 'choose';
+      readonly whens: readonly { readonly test: Expression; readonly children: readonly SqlNode[] }[];
+      readonly otherwise?: readonly SqlNode[];
+    }
+  | {
+      readonly kind: 'foreach';
+      readonly collection: Expression;
+      readonly item?: string;
+      readonly index?: string;
+      readonly open: string;
+      readonly close: string;
+      readonly separator: string;
+      readonly children: readonly SqlNode[];
+    }
+  | { readonly kind: 'bind'; readonly name: string; readonly value: Expression }
+  | {
+      /** An include of another namespace's fragment, expanded when the registry links. */
+      readonly kind: 'include';
+      readonly refid: string;
+      readonly properties: Readonly<Record<string, string>>;
+      readonly location: string;
+    };
+
+/** Problem found while splitting text; the caller adds file and statement to the message. */
+export class SqlTextError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SqlTextError';
+  }
+}
+
+/**
+ * Removes SQL comments (`-- ...` to the end of the line, `/* ... *\/` except `/*+ hints *\/`) outside
+ * quoted literals, so a comment can neither swallow the following lines once whitespace is
+ * collapsed nor hide a `#{...}` parameter.
+ */
+export function stripSqlComments(text: string): string {
+  let out = '';
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      out += ch;
+      if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '-' && text[i + 1] === '-') {
+      const end = text.indexOf('\n', i);
+      out += ' ';
+      if (end < 0) break;
+      i = end;
+    } else if (ch === '/' && text[i + 1] === '*' && text[i + 2] !== '+') {
+      const end = text.indexOf('*/', i + 2);
+      out += ' ';
+      if (end < 0) break;
+      i = end + 1;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+function isFrameworkSubstitution(name: string): name is FrameworkSubstitution {
+  return (FRAMEWORK_SUBSTITUTIONS as readonly string[]).includes(name);
+}
+
+/**
+ * Splits static statement text into parts. `#{path[,options]}` becomes a parameter (options such
+ * as `jdbcType=VARCHAR` are ignored); `${orderby}` and `${pagination}` become substitutions.
+ *
+ * @throws SqlTextError for any other `${...}`, an unclosed token or a `#{...}` that is not a
+ * property path.
+ */
+export function splitSqlText(text: string): TextPart[] {
+  const source = stripSqlComments(text);
+  const parts: TextPart[] = [];
+  const pattern = /([#$])\{/g;
+  let last = 0;
+  for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
+    const end = source.indexOf('}', match.index + 2);
+    if (end < 0) throw new SqlTextError(`has an unclosed '${match[1]}{' in "${source.slice(match.index).trim().slice(0, 40)}"; close it with '}'`);
+    if (match.index > last) parts.push({ kind: 'sql', text: source.slice(last, match.index) });
+    const body = source.slice(match.index + 2, end).trim();
+    if (match[1] === '$') {
+      if (!isFrameworkSubstitution(body)) {
+        throw new SqlTextError(
+          `uses \${${body}}; only \${orderby} and \${pagination} are allowed — use #{${body}} for values (bound as parameters)`,
+        );
+      }
+      parts.push({ kind: 'substitution', name: body });
+    } else {
+      const pathText = body.split(',')[0].trim();
+      let path: Expression;
+      try {
+        path = parseExpression(pathText);
+      } catch (error) {
+        const detail = error instanceof ExpressionSyntaxError ? error.message : String(error);
+        throw new SqlTextError(`has an invalid parameter #{${body}}: ${detail}`);
+      }
+      if (!isPropertyPath(path)) throw new SqlTextError(`has an invalid parameter #{${body}}: it must be a property path such as #{title} or #{ids[0]}`);
+      parts.push({ kind: 'parameter', path, raw: pathText });
+    }
+    last = end + 1;
+    pattern.lastIndex = last;
+  }
+  if (last < source.length) parts.push({ kind: 'sql', text: source.slice(last) });
+  return parts;
+}
+
+/** True when the tree (includes not yet expanded aside) contains `${name}`. */
+export function usesSubstitution(nodes: readonly SqlNode[], name: FrameworkSubstitution): boolean {
+  return nodes.some((node) => {
+    switch (node.kind) {
+      case 'text':
+        return node.parts.some((part) => part.kind === 'substitution' && part.name === name);
+      case 'if':
+      case 'trim':
+      case 'foreach':
+        return usesSubstitution(node.children, name);
+      case 'choose':
+        return node.whens.some((when) => usesSubstitution(when.children, name)) || usesSubstitution(node.otherwise ?? [], name);
+      default:
+        return false;
+    }
+  });
+}
+
+/** Every `include` node still waiting for the registry, depth first. */
+export function pendingIncludes(nodes: readonly SqlNode[]): Extract<SqlNode, { kind: 'include' }>[] {
+  const found: Extract<SqlNode, { kind: 'include' }>[] = [];
+  const visit = (list: readonly SqlNode[]): void => {
+    for (const node of list) {
+      if (node.kind === 'include') found.push(node);
+      else if (node.kind === 'if' || node.kind === 'trim' || node.kind === 'foreach') visit(node.children);
+      else if (node.kind === 'choose') {
+        node.whens.forEach((when) => visit(when.children));
+        visit(node.otherwise ?? []);
+      }
+    }
+  };
+  visit(nodes);
+  return found;
+}
