@@ -1,3 +1,65 @@
 // Public entry point of @fw/query-core. Every export is listed explicitly.
+
+// Mapper contracts (the SQL engine).
 export { FRAMEWORK_SUBSTITUTIONS } from './mapper/mapper-types';
 export type { BoundSql, MappedStatement, MapperDocument, FrameworkSubstitution } from './mapper/mapper-types';
+
+// Service facade.
+export { makeQueryService } from './service/query-service';
+export type { QueryService, QueryServiceOptions, QuerySummary, SearchContext } from './service/query-service-types';
+export { buildSearchResponse } from './service/search-response-builder';
+export type { ResponseShape, ResponseInput } from './service/search-response-builder';
+
+// Errors.
+export { QueryErrorCodes, QueryErrorStatus, queryError, problemsError } from './errors/query-error-codes';
+export type { QueryErrorCode, QueryProblem } from './errors/query-error-codes';
+
+// Config.
+export { parseQueryConfig } from './config/query-config-parser';
+export { QUERY_CONFIG_DEFAULTS } from './config/query-config-types';
+export type { QueryConfig, QueryHostConfigParts, DataSourceConfig, TenantDataSourceConfig, PaginationConfig, JdbcCatalogConfig } from './config/query-config-types';
+export { splitPatterns, resolvePatterns } from './config/file-patterns';
+
+// Definitions.
+export { parseDefinitionFile, parseDefinitionObject, FIELD_NAME_PATTERN, COLUMN_NAME_PATTERN } from './definition/query-definition-parser';
+export { makeQueryDefinitionStore } from './definition/query-definition-store';
+export type { QueryDefinitionStore } from './definition/query-definition-store';
+export { COLUMN_TYPES } from './definition/query-definition-types';
+export type { QueryDefinition, ColumnMetadata, ColumnType, SourcedDefinition } from './definition/query-definition-types';
+
+// Search requests and responses.
+export { makeSearchRequestParser, MAX_PAGE_NUM } from './search/search-request-parser';
+export type { SearchRequestParser } from './search/search-request-parser';
+export { planSearch, coerceScalar } from './search/search-planner';
+export type { SearchPlan } from './search/search-planner';
+export { buildOrderBy, buildPagination, quoteIdentifier, escapeLike } from './search/sql-fragments';
+export type { PageWindow } from './search/sql-fragments';
+export { makeInMemoryCannedReportStore } from './search/canned-report-store';
+export type { CannedReport, CannedReportSettings, CannedReportStore } from './search/canned-report-store';
+export type {
+  SearchRequest,
+  SearchResponse,
+  SearchResultRow,
+  SortCriterion,
+  SortSpec,
+  FilterCondition,
+  FilterOperator,
+  PaginationInfo,
+} from './search/search-types';
+
+// Providers.
+export { makeSqlQueryProvider, COUNT_STATEMENT_SUFFIX } from './provider/sql-query-provider';
+export type { SqlQueryProviderOptions, StatementLookup } from './provider/sql-query-provider';
+export { makeInMemoryQueryProvider } from './provider/in-memory-query-provider';
+export type { InMemoryQueryProviderOptions } from './provider/in-memory-query-provider';
+export type { QueryExecutionProvider, QueryExecutionRequest, QueryExecutionResult, ExecutionMode } from './provider/query-provider-types';
+
+// Tenant routing.
+export { makeTenantRouter, databaseOptions } from './tenant/tenant-router';
+export type { TenantRouter, TenantRouterOptions, DatabaseFactory } from './tenant/tenant-router';
+
+// Catalog.
+export { readCatalog, catalogChecksum, mapperRowName, definitionRowName } from './catalog/catalog-reader';
+export type { CatalogContents, CatalogMapperRow, CatalogDefinitionRow } from './catalog/catalog-reader';
+export { loadQuerySources } from './catalog/query-source-loader';
+export type { MapperParser, QuerySources, QuerySourcesOptions } from './catalog/query-source-loader';
