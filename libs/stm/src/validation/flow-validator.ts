@@ -40,9 +40,9 @@ export interface AssertFlowsOptions {
 
 const ID_PATTERN = /^[A-Za-z0-9_.-]+$/;
 
-/** Formats the location part of a message: `flow 'f', state 's', event 'e'`. */
+/** Formats the location part of a message: `Flow 'f', state 's', event 'e'`. */
 export function describeLocation(flowId: string, stateId?: string, eventId?: string): string {
-  let text = `flow '${flowId}'`;
+  let text = `Flow '${flowId}'`;
   if (stateId !== undefined) text += `, state '${stateId}'`;
   if (eventId !== undefined) text += `, event '${eventId}'`;
   return text;

@@ -117,7 +117,7 @@ class FlowReader {
 
   readFlow(el: XmlElement, index: number): FlowDefinition {
     const rawId = el.attrs['id']?.trim();
-    const where = rawId ? describeLocation(rawId) : `flow #${index + 1}`;
+    const where = rawId ? describeLocation(rawId) : `Flow #${index + 1}`;
     const ids = rawId ? { flowId: rawId } : {};
     const a = this.attrs(el, ['id', 'default'], where, ids);
     const flowId = this.required(a.get('id'), el, 'id', where, ids);
@@ -130,7 +130,7 @@ class FlowReader {
         this.push('UNKNOWN_ELEMENT', where, `unknown element <${child.name}> (expected manual-state, auto-state or end-state)`, ids);
         continue;
       }
-      const { state, initial } = this.readState(child, kind, flowId, states.length);
+      const { state, initial } = this.readState(child, kind, flowId, where, states.length);
       states.push(state);
       if (initial) initials.push(state.id);
     }
@@ -146,9 +146,9 @@ class FlowReader {
     };
   }
 
-  private readState(el: XmlElement, kind: StateKind, flowId: string, index: number): { state: StateDefinition; initial: boolean } {
+  private readState(el: XmlElement, kind: StateKind, flowId: string, flowWhere: string, index: number): { state: StateDefinition; initial: boolean } {
     const rawId = el.attrs['id']?.trim();
-    const where = describeLocation(flowId, rawId || `#${index + 1}`);
+    const where = `${flowWhere}, state ${rawId ? `'${rawId}'` : `#${index + 1}`}`;
     const ids: Partial<FlowIssue> = { flowId, ...(rawId ? { stateId: rawId } : {}) };
     const a = this.attrs(el, COMMON_STATE_ATTRS, where, ids);
     const id = this.required(a.get('id'), el, 'id', where, ids);
@@ -167,7 +167,7 @@ class FlowReader {
         const c = this.attrs(child, ['action'], where, ids);
         (child.name === 'on-entry' ? onEntry : onExit).push(this.required(c.get('action'), child, 'action', where, ids));
       } else if (child.name === 'on') {
-        events.push(this.readEvent(child, flowId, id, where, ids));
+        events.push(this.readEvent(child, where, ids));
       } else {
         const c = this.attrs(child, ['to', 'condition', 'action', 'enabledBy'], where, ids);
         const condition = c.get('condition');
@@ -195,9 +195,9 @@ class FlowReader {
     return { state, initial };
   }
 
-  private readEvent(el: XmlElement, flowId: string, stateId: string, stateWhere: string, stateIds: Partial<FlowIssue>): EventDefinition {
+  private readEvent(el: XmlElement, stateWhere: string, stateIds: Partial<FlowIssue>): EventDefinition {
     const rawId = el.attrs['eventId']?.trim();
-    const where = rawId ? describeLocation(flowId, stateId, rawId) : stateWhere;
+    const where = rawId ? `${stateWhere}, event '${rawId}'` : stateWhere;
     const ids = rawId ? { ...stateIds, eventId: rawId } : stateIds;
     const a = this.attrs(el, ['eventId', 'newStateId', 'action', 'enabledBy'], where, ids);
     const to = a.get('newStateId');

@@ -1,0 +1,177 @@
+import { isStmError, parseFlowsXml, StmErrorCodes, type StmError } from '../src/index';
+import { loadFlowsFile } from '../src/index';
+import { processFlowPath } from './support/process-fixture';
+
+async function failure(xml: string, source?: string): Promise<StmError> {
+  try {
+    await parseFlowsXml(xml, source === undefined ? {} : { source });
+  } catch (e) {
+    if (isStmError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected the XML to be refused');
+}
+
+const flow = (body: string, attrs = 'id="f"'): string => `<states><flow ${attrs}>${body}</flow></states>`;
+
+describe('parseFlowsXml', () => {
+  it('reads the process flow fixture into plain data', async () => {
+    const { flows, warnings } = await loadFlowsFile(processFlowPath);
+    expect(warnings).toEqual([]);
+    expect(flows).toHaveLength(1);
+    const [process] = flows;
+    expect(process?.id).toBe('process-flow');
+    expect(process?.isDefault).toBe(true);
+    expect(process?.initialState).toBe('isThisLeafNode');
+    expect(process?.states.map((s) => `${s.kind}:${s.id}`)).toEqual([
+      'auto:isThisLeafNode',
+      'manual:EXECUTING',
+      'manual:SPLIT_PENDING',
+      'manual:SUB_PROCESSES_PENDING',
+      'auto:areAllSubProcessesDone',
+      'manual:AGGREGATION_PENDING',
+      'auto:isAggregationSuccessful',
+      'final:PROCESSED',
+      'final:PROCESSED_WITH_ERRORS',
+    ]);
+    expect(process?.states[0]).toEqual({
+      id: 'isThisLeafNode',
+      kind: 'auto',
+      transitions: [{ to: 'EXECUTING', condition: 'leaf' }, { to: 'SPLIT_PENDING' }],
+    });
+    expect(process?.states[1]).toEqual({
+      id: 'EXECUTING',
+      kind: 'manual',
+      onEntry: ['launchWorker'],
+      metadata: { workerType: 'EXECUTOR' },
+      events: [
+        { id: 'doneSuccessfully', to: 'PROCESSED', action: 'recordOutput', metadata: { payload: 'output' } },
+        { id: 'doneWithErrors', to: 'PROCESSED_WITH_ERRORS', action: 'recordErrors', metadata: { payload: 'errors' } },
+        { id: 'statusUpdate', action: 'recordProgress', metadata: { payload: 'percentComplete' } },
+      ],
+    });
+  });
+
+  it('reads entry and exit actions in order, enabledBy, and several flows', async () => {
+    const { flows } = await parseFlowsXml(`<states>
+      <flow id="a"><manual-state id="S" initialState="true" enabledBy="x">
+        <on-entry action="e1"/><on-exit action="x1"/><on-entry action="e2"/>
+        <on eventId="go" newStateId="E" enabledBy="y"/></manual-state><end-state id="E"/></flow>
+      <flow id="b" default="true"><end-state id="Z" initialState="true"/></flow>
+    </states>`);
+    expect(flows.map((f) => f.id)).toEqual(['a', 'b']);
+    expect(flows[0]?.states[0]).toEqual({
+      id: 'S',
+      kind: 'manual',
+      onEntry: ['e1', 'e2'],
+      onExit: ['x1'],
+      enabledBy: 'x',
+      events: [{ id: 'go', to: 'E', enabledBy: 'y' }],
+    });
+    expect(flows[1]?.isDefault).toBe(true);
+  });
+
+  it('refuses malformed XML', async () => {
+    const e = await failure('<states><flow id="f"></states>', 'broken.xml');
+    expect(e.code).toBe(StmErrorCodes.xmlParse);
+    expect(e.message).toMatch(/^broken\.xml: malformed XML: Unexpected close tag/);
+  });
+
+  it('refuses a document whose root is not <states>', async () => {
+    const e = await failure('<flows/>');
+    expect(e.code).toBe('STM_XML_PARSE_ERROR');
+    expect(e.message).toBe('expected a <states> root element, found <flows>');
+  });
+
+  it('refuses an unknown target state, naming flow, state and event', async () => {
+    const e = await failure(
+      flow('<manual-state id="A" initialState="true"><on eventId="go" newStateId="PROCESED"/></manual-state><end-state id="PROCESSED"/>'),
+      'f.xml',
+    );
+    expect(e.code).toBe('STM_INVALID_FLOW');
+    expect(e.message).toBe(
+      "f.xml: invalid flow definition (1 problem):\n  - Flow 'f', state 'A', event 'go': target state 'PROCESED' does not exist [UNKNOWN_TARGET_STATE]",
+    );
+    expect(e.issues).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_TARGET_STATE', flowId: 'f', stateId: 'A', eventId: 'go' }),
+    ]);
+  });
+
+  it('refuses an unknown branch target of an auto state', async () => {
+    const e = await failure(flow('<auto-state id="d" initialState="true"><transition to="X" condition="c"/><transition to="E"/></auto-state><end-state id="E"/>'));
+    expect(e.message).toContain("Flow 'f', state 'd': transition #1 (condition 'c'): target state 'X' does not exist [UNKNOWN_TARGET_STATE]");
+  });
+
+  it('refuses duplicate state and event ids', async () => {
+    const e = await failure(
+      flow('<manual-state id="A" initialState="true"><on eventId="go" newStateId="E"/><on eventId="go" newStateId="E"/></manual-state><end-state id="E"/><end-state id="E"/>'),
+    );
+    expect(e.issues.map((i) => i.code)).toEqual(['DUPLICATE_STATE', 'DUPLICATE_EVENT']);
+    expect(e.message).toContain("Flow 'f', state 'E': state is declared more than once");
+    expect(e.message).toContain("Flow 'f', state 'A', event 'go': event is declared more than once");
+  });
+
+  it('refuses duplicate flow ids', async () => {
+    const e = await failure('<states><flow id="f"><end-state id="E" initialState="true"/></flow><flow id="f"><end-state id="E" initialState="true"/></flow></states>');
+    expect(e.message).toContain("Flow 'f': flow is declared more than once [DUPLICATE_FLOW]");
+  });
+
+  it('refuses a flow without initial state, and one with two', async () => {
+    const none = await failure(flow('<end-state id="E"/>'));
+    expect(none.message).toContain("Flow 'f': no initial state is declared [MISSING_INITIAL_STATE]");
+    const two = await failure(flow('<end-state id="E" initialState="true"/><end-state id="F" initialState="true"/>'));
+    expect(two.message).toContain("Flow 'f': more than one initial state: 'E', 'F' [MULTIPLE_INITIAL_STATES]");
+  });
+
+  it('refuses a manual state without events (dead end)', async () => {
+    const e = await failure(flow('<manual-state id="A" initialState="true"><on eventId="go" newStateId="B"/></manual-state><manual-state id="B"/><end-state id="E"/>'));
+    expect(e.issues.map((i) => i.code)).toEqual(['DEAD_END_STATE']);
+    expect(e.message).toContain("Flow 'f', state 'B': manual state has no events");
+  });
+
+  it('refuses unknown elements and attributes, naming where they are', async () => {
+    const e = await failure(
+      flow('<manual-state id="A" initialState="true" intialState="true"><on eventId="go" newState="E"/><transition to="E"/></manual-state><end-state id="E"/><wait-state id="W"/>'),
+    );
+    expect(e.issues.map((i) => i.code)).toEqual(['UNKNOWN_ATTRIBUTE', 'UNKNOWN_ATTRIBUTE', 'UNKNOWN_ELEMENT', 'UNKNOWN_ELEMENT']);
+    expect(e.message).toContain("Flow 'f', state 'A': unknown attribute 'intialState' on <manual-state>");
+    expect(e.message).toContain("Flow 'f', state 'A', event 'go': unknown attribute 'newState' on <on>");
+    expect(e.message).toContain("Flow 'f', state 'A': element <transition> is not allowed in <manual-state>");
+    expect(e.message).toContain("Flow 'f': unknown element <wait-state>");
+  });
+
+  it('refuses missing ids and bad booleans', async () => {
+    const e = await failure('<states><flow><end-state initialState="yes"/></flow></states>');
+    expect(e.issues.map((i) => i.code)).toEqual(['MISSING_ATTRIBUTE', 'MISSING_ATTRIBUTE', 'INVALID_BOOLEAN']);
+    expect(e.message).toContain("Flow #1: <flow> needs attribute 'id'");
+    expect(e.message).toContain('Flow #1, state #1: attribute \'initialState\' of <end-state> must be "true" or "false", got "yes"');
+  });
+
+  it('refuses a branch after the unconditional one, and events on a final state', async () => {
+    const e = await failure(
+      flow('<auto-state id="d" initialState="true"><transition to="E"/><transition to="E" condition="c"/></auto-state><end-state id="E"><on eventId="x" newStateId="E"/></end-state>'),
+    );
+    expect(e.message).toContain("Flow 'f', state 'E': element <on> is not allowed in <end-state>");
+  });
+
+  it('reports unreachable states and auto-state cycles as warnings, or errors when strict', async () => {
+    const xml = flow(
+      '<auto-state id="a" initialState="true"><transition to="b" condition="c"/><transition to="E"/></auto-state>' +
+        '<auto-state id="b"><transition to="a"/></auto-state><end-state id="E"/><end-state id="LOST"/>',
+    );
+    const { warnings } = await parseFlowsXml(xml);
+    expect(warnings.map((w) => `${w.code}:${w.stateId}`)).toEqual(['UNREACHABLE_STATE:LOST', 'AUTO_STATE_CYCLE:a', 'AUTO_STATE_CYCLE:b']);
+    const strict = await parseFlowsXml(xml, { strict: true }).catch((err: unknown) => err);
+    expect(isStmError(strict, StmErrorCodes.invalidFlow)).toBe(true);
+    expect((strict as StmError).message).toContain("Flow 'f', state 'LOST': state cannot be reached from the initial state [UNREACHABLE_STATE]");
+  });
+
+  it('warns about states from which no final state can be reached', async () => {
+    const { warnings } = await parseFlowsXml(
+      flow('<manual-state id="A" initialState="true"><on eventId="a" newStateId="B"/><on eventId="end" newStateId="E"/></manual-state><manual-state id="B"><on eventId="b" newStateId="B"/></manual-state><end-state id="E"/>'),
+    );
+    expect(warnings).toEqual([
+      { code: 'CANNOT_REACH_FINAL_STATE', message: "Flow 'f', state 'B': no path leads from this state to a final state", flowId: 'f', stateId: 'B' },
+    ]);
+  });
+});
