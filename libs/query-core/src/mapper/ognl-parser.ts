@@ -75,7 +75,7 @@ interface Token {
 }
 
 const PUNCTUATION = ['==', '!=', '<=', '>=', '&&', '||', '<', '>', '!', '+', '-', '*', '/', '%', '(', ')', '[', ']', '.', ',', '?', ':'];
-const WORD_OPERATORS: Record<string, string> = {
+const WORD_OPERATORS = new Map<string, string>(Object.entries({
   and: '&&',
   or: '||',
   not: '!',
@@ -85,8 +85,8 @@ const WORD_OPERATORS: Record<string, string> = {
   lte: '<=',
   gt: '>',
   gte: '>=',
-};
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
+}));
+const ESCAPES = new Map<string, string>(Object.entries({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' }));
 
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -104,7 +104,7 @@ function tokenize(source: string): Token[] {
       while (i < source.length && source[i] !== ch) {
         if (source[i] === '\\' && i + 1 < source.length) {
           const next = source[i + 1];
-          text += ESCAPES[next] ?? next;
+          text += ESCAPES.get(next) ?? next;
           i += 2;
         } else {
           text += source[i++];
@@ -126,7 +126,7 @@ function tokenize(source: string): Token[] {
     if (/[A-Za-z_$]/.test(ch)) {
       const match = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(source.slice(i));
       const text = match ? match[0] : ch;
-      const operator = WORD_OPERATORS[text];
+      const operator = WORD_OPERATORS.get(text);
       tokens.push(operator ? { kind: 'punct', text: operator, position: start } : { kind: 'name', text, position: start });
       i += text.length;
       continue;
