@@ -3,6 +3,8 @@
 // Mapper contracts (the SQL engine).
 export { FRAMEWORK_SUBSTITUTIONS } from './mapper/mapper-types';
 export type { BoundSql, MappedStatement, MapperDocument, FrameworkSubstitution } from './mapper/mapper-types';
+export { parseMapperXml, ParsedMapperDocument } from './mapper/mapper-parser';
+export { MapperRegistry } from './mapper/mapper-registry';
 
 // Service facade.
 export { makeQueryService } from './service/query-service';

@@ -5,25 +5,27 @@ import { resolvePatterns } from '../config/file-patterns';
 import { DataSourceConfig, QUERY_CONFIG_DEFAULTS, QueryConfig } from '../config/query-config-types';
 import { parseDefinitionFile, parseDefinitionObject } from '../definition/query-definition-parser';
 import { SourcedDefinition } from '../definition/query-definition-types';
-import type { MapperDocument } from '../mapper/mapper-types';
+import { parseMapperXml, ParsedMapperDocument } from '../mapper/mapper-parser';
+import { MapperRegistry } from '../mapper/mapper-registry';
 import { databaseOptions } from '../tenant/tenant-router';
 import { definitionRowName, mapperRowName, readCatalog } from './catalog-reader';
 
 /** Parses one mapper XML text (`source` names it in errors). */
-export type MapperParser = (xml: string, source: string) => Promise<MapperDocument>;
+export type MapperParser = (xml: string, source: string) => Promise<ParsedMapperDocument>;
 
 export interface QuerySourcesOptions {
   config: QueryConfig;
   dataSources: Record<string, DataSourceConfig>;
   baseDir: string;
-  parseMapper: MapperParser;
+  /** Default: the package's engine (`parseMapperXml`). */
+  parseMapper?: MapperParser;
   databaseFactory: (options: DatabaseOptions) => Database;
   logger: Logger;
 }
 
-/** Mappers by namespace and definitions after merging packaged files with the catalog. */
+/** Linked mappers and definitions after merging packaged files with the catalog. */
 export interface QuerySources {
-  mappers: Map<string, MapperDocument>;
+  mappers: MapperRegistry;
   definitions: SourcedDefinition[];
 }
 
@@ -35,7 +37,7 @@ async function readText(file: string): Promise<string> {
   }
 }
 
-async function parseMapperChecked(parse: MapperParser, xml: string, source: string): Promise<MapperDocument> {
+async function parseMapperChecked(parse: MapperParser, xml: string, source: string): Promise<ParsedMapperDocument> {
   try {
     return await parse(xml, source);
   } catch (err) {
@@ -68,13 +70,11 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
     throw new ConfigError('query.definitionFiles is required when query.catalog.jdbc.enabled is false (give glob patterns of definition JSON files)');
   }
 
-  const mappers = new Map<string, MapperDocument>();
+  const parse = options.parseMapper ?? parseMapperXml;
+  const mappers = new MapperRegistry();
   for (const file of await resolvePatterns(config.mapperFiles, baseDir, 'query.mapperFiles')) {
     const source = relative(baseDir, file);
-    const document = await parseMapperChecked(options.parseMapper, await readText(file), source);
-    const existing = mappers.get(document.namespace);
-    if (existing) throw new ConfigError(`Mapper namespace '${document.namespace}' is declared by both ${existing.source} and ${source}`);
-    mappers.set(document.namespace, document);
+    mappers.add(await parseMapperChecked(parse, await readText(file), source));
   }
   const definitions = new Map<string, SourcedDefinition>();
   const scopeKey = (tenantId: string | undefined, name: string) => JSON.stringify([tenantId ?? null, name]);
@@ -121,13 +121,12 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
     }
     for (const row of contents.mappers) {
       const source = mapperRowName(row.namespace);
-      const document = await parseMapperChecked(options.parseMapper, row.mapperXml, source);
+      const document = await parseMapperChecked(parse, row.mapperXml, source);
       if (document.namespace !== row.namespace) {
         throw new ConfigError(`${source}: namespace column '${row.namespace}' does not match the mapper's namespace attribute '${document.namespace}'`);
       }
-      const replaced = mappers.get(row.namespace);
+      const replaced = mappers.replaceNamespace(document);
       if (replaced) options.logger.info({ namespace: row.namespace, replaced: replaced.source }, 'catalog mapper replaces packaged mapper');
-      mappers.set(row.namespace, document);
     }
     for (const row of contents.definitions) {
       const source = definitionRowName(row.scopeKey, row.queryName);
@@ -148,5 +147,6 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
       definitions.set(key, { definition: merged, source });
     }
   }
+  mappers.link();
   return { mappers, definitions: [...definitions.values()] };
 }

@@ -1,5 +1,4 @@
 import type { Database, DatabaseOptions, Logger } from '@fw/core';
-import type { MapperParser } from '../catalog/query-source-loader';
 import type { DataSourceConfig, QueryConfig } from '../config/query-config-types';
 import type { ColumnMetadata } from '../definition/query-definition-types';
 import type { QueryExecutionProvider } from '../provider/query-provider-types';
@@ -21,8 +20,6 @@ export interface QueryServiceOptions {
   logger?: Logger;
   /** Where canned reports live; default in memory. */
   cannedReportStore?: CannedReportStore;
-  /** Mapper XML parser; default the package's MyBatis-compatible engine (tests may replace it). */
-  parseMapper?: MapperParser;
 }
 
 /** Per-request context supplied by the caller (the controller). */

@@ -5,7 +5,6 @@ import { QUERY_CONFIG_DEFAULTS } from '../config/query-config-types';
 import { makeQueryDefinitionStore } from '../definition/query-definition-store';
 import type { QueryDefinition } from '../definition/query-definition-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
-import type { MappedStatement } from '../mapper/mapper-types';
 import { makeSqlQueryProvider } from '../provider/sql-query-provider';
 import type { ExecutionMode, QueryExecutionProvider, QueryExecutionResult } from '../provider/query-provider-types';
 import { makeInMemoryCannedReportStore } from '../search/canned-report-store';
@@ -14,7 +13,6 @@ import { planSearch } from '../search/search-planner';
 import { buildOrderBy, buildPagination, PageWindow } from '../search/sql-fragments';
 import { makeTenantRouter } from '../tenant/tenant-router';
 import { makeCannedReportHandler } from './canned-report-handler';
-import { defaultMapperParser } from './default-mapper-parser';
 import { QueryService, QueryServiceOptions, QuerySummary, SearchContext } from './query-service-types';
 import { buildSearchResponse, ResponseShape } from './search-response-builder';
 
@@ -63,15 +61,10 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
     config,
     dataSources,
     baseDir: options.baseDir,
-    parseMapper: options.parseMapper ?? defaultMapperParser,
     databaseFactory,
     logger,
   });
-  const statements = new Map<string, MappedStatement>();
-  for (const document of sources.mappers.values()) for (const s of document.statements) statements.set(s.id, s);
-  const provider =
-    custom.get(providerName) ??
-    makeSqlQueryProvider({ statements: { getStatement: (id) => statements.get(id) }, databaseFor: (t) => router.database(t), logger });
+  const provider = custom.get(providerName) ?? makeSqlQueryProvider({ statements: sources.mappers, databaseFor: (t) => router.database(t), logger });
   for (const { definition, source } of sources.definitions) {
     if (provider.supportsStatement && !provider.supportsStatement(definition.id)) {
       const scope = definition.tenantId === undefined ? '' : ` (tenant '${definition.tenantId}')`;
@@ -83,7 +76,7 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
   const globalCount = config.pagination?.countQueryEnabled ?? QUERY_CONFIG_DEFAULTS.countQueryEnabled;
   const parser = makeSearchRequestParser(maxRowsInPage);
   const canned = makeCannedReportHandler(options.cannedReportStore ?? makeInMemoryCannedReportStore());
-  logger.info({ provider: provider.name, queries: store.all().length, mappers: sources.mappers.size, tenants: router.tenantIds() }, 'query service ready');
+  logger.info({ provider: provider.name, queries: store.all().length, mappers: sources.mappers.namespaces().length, tenants: router.tenantIds() }, 'query service ready');
 
   const tenantOf = (context: SearchContext) => router.resolveTenant(context.tenantId ?? currentTenantId());
   const definitionOf = (name: string, tenantId: string) => {
