@@ -17,6 +17,8 @@ export interface ActionArgs<E, C> {
   phase: ActionPhase;
   /** The state being exited or entered; for `transition`, the source state. */
   stateId: string;
+  /** Metadata of that state (`meta-*` attributes), for example `{ workerType: 'EXECUTOR' }`. */
+  stateMetadata: Metadata;
   /** Source and target of the transition being taken (undefined for the initial entry). */
   from: string | undefined;
   to: string;

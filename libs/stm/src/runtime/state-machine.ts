@@ -151,18 +151,29 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return found;
   };
 
-  const runAction = async (run: Run<E, C>, name: string, phase: ActionPhase, stateId: string, from: string | undefined, to: string) => {
+  const runAction = async (run: Run<E, C>, name: string, phase: ActionPhase, state: StateDefinition, from: string | undefined, to: string) => {
     const action = actions[name] as StmAction<E, C>;
-    run.actions.push({ phase, name, stateId });
-    await action({ entity: run.entity, context: run.context, payload: run.payload, flowId: run.flow.id, eventId: run.eventId, phase, stateId, from, to });
+    run.actions.push({ phase, name, stateId: state.id });
+    await action({
+      entity: run.entity,
+      context: run.context,
+      payload: run.payload,
+      flowId: run.flow.id,
+      eventId: run.eventId,
+      phase,
+      stateId: state.id,
+      stateMetadata: state.metadata ?? {},
+      from,
+      to,
+    });
   };
 
   /** Leaves `from` (if any) and enters `to`: exit actions, transition action, state set, entry actions. */
   const move = async (run: Run<E, C>, from: StateDefinition | undefined, to: StateDefinition, transitionAction: string | undefined) => {
-    if (from !== undefined) for (const a of from.onExit ?? []) await runAction(run, a, 'exit', from.id, from.id, to.id);
-    if (transitionAction !== undefined) await runAction(run, transitionAction, 'transition', from?.id ?? to.id, from?.id, to.id);
+    if (from !== undefined) for (const a of from.onExit ?? []) await runAction(run, a, 'exit', from, from.id, to.id);
+    if (transitionAction !== undefined) await runAction(run, transitionAction, 'transition', from ?? to, from?.id, to.id);
     accessor.set(run.entity, { flowId: run.flow.id, stateId: to.id });
-    for (const a of to.onEntry ?? []) await runAction(run, a, 'entry', to.id, from?.id, to.id);
+    for (const a of to.onEntry ?? []) await runAction(run, a, 'entry', to, from?.id, to.id);
   };
 
   const evaluate = async (run: Run<E, C>, state: StateDefinition, ref: string): Promise<boolean> => {
@@ -274,7 +285,7 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return guarded(entity, previous, async () => {
       if (event.to === undefined) {
         run.steps.push({ from: state.id, to: state.id, eventId, internal: true });
-        if (event.action !== undefined) await runAction(run, event.action, 'transition', state.id, state.id, state.id);
+        if (event.action !== undefined) await runAction(run, event.action, 'transition', state, state.id, state.id);
         return finish(run, previous, state);
       }
       const target = stateOf(fl, event.to);

@@ -44,8 +44,10 @@ function logged(name: string, body: StmAction<TestProcess, TestContext>): StmAct
 }
 
 export const processActions: Record<string, StmAction<TestProcess, TestContext>> = {
-  launchWorker: logged('launchWorker', ({ entity, stateId }) => {
-    entity.launched.push(WORKERS[stateId] ?? `unknown worker for ${stateId}`);
+  launchWorker: logged('launchWorker', ({ entity, stateId, stateMetadata }) => {
+    // the worker type comes from the state's meta-workerType attribute; WORKERS is the spec's table
+    expect(stateMetadata['workerType']).toBe(WORKERS[stateId]);
+    entity.launched.push(stateMetadata['workerType'] ?? `unknown worker for ${stateId}`);
   }),
   recordOutput: logged('recordOutput', ({ entity, payload }) => {
     entity.output = field(payload, 'output', undefined);
