@@ -158,7 +158,9 @@ describe('config enablement', () => {
         { id: 'B', kind: 'final' },
       ],
     };
-    expect(() => makeStateMachine({ flows: [flow], config: { go: false } })).toThrow(/Flow 'f', state 'A': manual state has no events.*\[DEAD_END_STATE\]/);
+    expect(() => makeStateMachine({ flows: [flow], config: { go: false } })).toThrow(
+      "after applying config: invalid flow definition (1 problem):\n  - Flow 'f', state 'A': manual state has no events, so it could never be left (make it a final state or add an event) [DEAD_END_STATE]",
+    );
   });
 
   it('a disabled branch makes the decision fall through to the next one', async () => {

@@ -115,11 +115,11 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   const accessor = options.stateAccessor ?? (stateFieldAccessor() as unknown as StateAccessor<E>);
   const maxAutoSteps = options.maxAutoSteps ?? DEFAULT_MAX_AUTO_STEPS;
 
-  assertValidFlows(options.flows, { strict: options.strict, source: 'flow definitions' });
+  assertValidFlows(options.flows, { strict: options.strict });
   const flows = options.flows.map((f) => applyConfig(f, config));
   checkInitialEnabled(options.flows, config, flows);
   const onWarning = (w: FlowIssue): void => options.onWarning?.(w);
-  assertValidFlows(flows, { strict: options.strict, onWarning, source: 'flow definitions with config applied' });
+  assertValidFlows(flows, { strict: options.strict, onWarning, source: 'after applying config' });
   checkRegistries(flows, actions, conditions);
 
   const byId = new Map(flows.map((f) => [f.id, f] as const));
