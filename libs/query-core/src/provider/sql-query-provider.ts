@@ -96,8 +96,13 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
         request.mode === 'count' ? Promise.resolve<Row[]>([]) : rows(request, database).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.queryFailed, request, err)));
       const countPromise =
         request.mode === 'rows' ? Promise.resolve(undefined) : count(request, database).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.countFailed, request, err)));
-      const [resultRows, totalCount] = await Promise.all([rowsPromise, countPromise]);
-      return totalCount === undefined ? { rows: resultRows } : { rows: resultRows, totalCount };
+      // Both settle before reporting, so a failing statement is always Q721 (rows) first, never
+      // whichever of the two parallel queries happened to fail first.
+      const [rowsResult, countResult] = await Promise.allSettled([rowsPromise, countPromise]);
+      if (rowsResult.status === 'rejected') throw rowsResult.reason;
+      if (countResult.status === 'rejected') throw countResult.reason;
+      const totalCount = countResult.value;
+      return totalCount === undefined ? { rows: rowsResult.value } : { rows: rowsResult.value, totalCount };
     },
   };
 }
