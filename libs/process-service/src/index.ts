@@ -1,0 +1,32 @@
+export { makeProcessFlow, PROCESS_FLOW_FILE } from './flow/process-flow';
+export type { ProcessFlow, ProcessFlowOptions } from './flow/process-flow';
+export { processFlowActions, processFlowConditions } from './flow/process-flow-actions';
+export type { ProcessStep, ProcessAction, ProcessCondition } from './flow/process-flow-actions';
+export { makeProcessManager } from './manager/process-manager';
+export type { ProcessManager, ProcessManagerOptions, ProcessCallOptions, CreateProcessOptions } from './manager/process-manager';
+export { makeProcessEventHandlers } from './manager/process-event-handlers';
+export type { ProcessEventHandlers, EventHeaders } from './manager/process-event-handlers';
+export { completedEventOf, successorInput } from './manager/process-chaining';
+export { makeProcessRepository } from './repository/process-repository';
+export type { ProcessRepository, ChildReport, FindOptions } from './repository/process-repository';
+export { processDb } from './repository/process-tables';
+export type {
+  ProcessTables,
+  ProcessDb,
+  ProcessTransaction,
+  FwProcessTable,
+  FwProcessErrorTable,
+  FwProcessChildReportTable,
+  FwProcessCompletionEventTable,
+  ProcessDefinitionTable,
+} from './repository/process-tables';
+export { makeJsonProcessConfigurator } from './configurators/json-process-configurator';
+export type { JsonProcessConfiguratorOptions } from './configurators/json-process-configurator';
+export { makeDatabaseProcessConfigurator } from './configurators/database-process-configurator';
+export type { DatabaseProcessConfigurator, DatabaseProcessConfiguratorOptions } from './configurators/database-process-configurator';
+export { makeProcessConfigurator } from './configurators/process-configurator-factory';
+export type { ProcessConfiguratorOptions, ProcessConfiguratorSource } from './configurators/process-configurator-factory';
+export { parseProcessDef } from './configurators/process-def-validation';
+export { makeProcessRouter } from './http/process-router';
+export type { ProcessRouterOptions } from './http/process-router';
+export { PROCESS_TABLES } from './repository/process-schema';

@@ -1,0 +1,269 @@
+/**
+ * Persistence of processes through Kysely (PostgreSQL and PGlite, same SQL). Every function takes
+ * the handle to use, so callers run them inside their own transaction.
+ *
+ * @example
+ * const repo = makeProcessRepository();
+ * await db.transaction().execute(async (trx) => {
+ *   const process = await repo.findById(trx, id, { forUpdate: true });
+ * });
+ */
+import type { Process, ProcessCompletedEvent, ProcessErrorRecord, SubProcessResult } from '@fw/process-api';
+import { isTerminalState, ProcessStates } from '@fw/process-api';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { FwProcessErrorTable, FwProcessTable, ProcessDb } from './process-tables';
+
+export interface FindOptions {
+  /** Lock the row (`select … for update`) until the transaction ends. */
+  forUpdate?: boolean;
+}
+
+export interface ChildReport {
+  childId: string;
+  parentId: string;
+  successful: boolean;
+  time: Date;
+}
+
+export interface ProcessRepository {
+  findById(db: ProcessDb, id: string, options?: FindOptions): Promise<Process | undefined>;
+  /** Inserts processes; rows whose id (or predecessor/type pair) exists are skipped. Returns the inserted ids. */
+  insertMany(db: ProcessDb, processes: readonly Process[]): Promise<Set<string>>;
+  /** Saves every column but `id` and `created_time`; `false` when the stored version is not `expectedVersion`. */
+  update(db: ProcessDb, process: Process, expectedVersion: number): Promise<boolean>;
+  insertErrors(db: ProcessDb, ownerId: string, errors: readonly ProcessErrorRecord[]): Promise<void>;
+  /** `true` when the report is new (the child is counted now), `false` for a repeated report. */
+  insertChildReport(db: ProcessDb, report: ChildReport): Promise<boolean>;
+  /** Parent ids of existing processes among `ids`. */
+  findParents(db: ProcessDb, ids: readonly string[]): Promise<Map<string, string | null>>;
+  insertCompletionEvent(db: ProcessDb, id: string, event: ProcessCompletedEvent, time: Date): Promise<void>;
+  /** The process followed by its children (all descendants when `recursive`), or undefined. */
+  findWithChildren(db: ProcessDb, id: string, recursive: boolean): Promise<Process[] | undefined>;
+  /** Results of the terminal direct children of `parentId`, in creation order. */
+  childResults(db: ProcessDb, parentId: string): Promise<SubProcessResult[]>;
+}
+
+const PROCESS_INSERT_CHUNK = 1000;
+
+function iso(value: Date): string {
+  return value.toISOString();
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+function toErrorRecord(row: Selectable<FwProcessErrorTable>): ProcessErrorRecord {
+  return {
+    processId: row.process_id,
+    timeOfCompletion: iso(row.time_of_completion),
+    errors: Array.isArray(row.errors) ? row.errors.map(String) : [],
+    exceptionMessage: row.exception_message,
+    stackTrace: row.stack_trace,
+  };
+}
+
+function toProcess(row: Selectable<FwProcessTable>, errors: ProcessErrorRecord[]): Process {
+  return {
+    id: row.id,
+    processType: row.process_type,
+    leaf: row.leaf,
+    parentId: row.parent_id,
+    predecessorId: row.predecessor_id,
+    triggerId: row.trigger_id,
+    tenant: row.tenant,
+    state: { flowId: row.flow_id, stateId: row.state_id },
+    splitCompleted: row.split_completed,
+    numSubProcesses: row.num_sub_processes,
+    numCompletedSubProcesses: row.num_completed_sub_processes,
+    completedPercent: row.completed_percent,
+    input: row.input ?? null,
+    output: row.output ?? null,
+    errors,
+    description: row.description,
+    createdTime: iso(row.created_time),
+    lastModifiedTime: iso(row.last_modified_time),
+    stateEntryTime: iso(row.state_entry_time),
+    version: row.version,
+  };
+}
+
+function toRow(p: Process): Insertable<FwProcessTable> {
+  return {
+    id: p.id,
+    process_type: p.processType,
+    leaf: p.leaf,
+    parent_id: p.parentId,
+    predecessor_id: p.predecessorId,
+    trigger_id: p.triggerId,
+    tenant: p.tenant,
+    flow_id: p.state.flowId,
+    state_id: p.state.stateId,
+    split_completed: p.splitCompleted,
+    num_sub_processes: p.numSubProcesses,
+    num_completed_sub_processes: p.numCompletedSubProcesses,
+    completed_percent: p.completedPercent,
+    input: json(p.input),
+    output: json(p.output),
+    description: p.description,
+    created_time: new Date(p.createdTime),
+    last_modified_time: new Date(p.lastModifiedTime),
+    state_entry_time: new Date(p.stateEntryTime),
+    version: p.version,
+  };
+}
+
+async function errorsByOwner(db: ProcessDb, ids: readonly string[]): Promise<Map<string, ProcessErrorRecord[]>> {
+  const result = new Map<string, ProcessErrorRecord[]>();
+  if (ids.length === 0) return result;
+  const rows = await db
+    .selectFrom('fw_process_error')
+    .selectAll()
+    .where(sql<boolean>`owner_id = any(${[...ids]}::uuid[])`)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const list = result.get(row.owner_id) ?? [];
+    list.push(toErrorRecord(row));
+    result.set(row.owner_id, list);
+  }
+  return result;
+}
+
+/** Creates the Kysely-backed {@link ProcessRepository}. */
+export function makeProcessRepository(): ProcessRepository {
+  return {
+    async findById(db, id, options = {}) {
+      let query = db.selectFrom('fw_process').selectAll().where('id', '=', id);
+      if (options.forUpdate) query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      if (!row) return undefined;
+      const errors = await errorsByOwner(db, [id]);
+      return toProcess(row, errors.get(id) ?? []);
+    },
+
+    async insertMany(db, processes) {
+      const inserted = new Set<string>();
+      for (let i = 0; i < processes.length; i += PROCESS_INSERT_CHUNK) {
+        const chunk = processes.slice(i, i + PROCESS_INSERT_CHUNK).map(toRow);
+        const rows = await db
+          .insertInto('fw_process')
+          .values(chunk)
+          .onConflict((oc) => oc.doNothing())
+          .returning('id')
+          .execute();
+        for (const r of rows) inserted.add(r.id);
+      }
+      return inserted;
+    },
+
+    async update(db, process, expectedVersion) {
+      const { id: _id, created_time: _created, ...columns } = toRow(process);
+      const result = await db
+        .updateTable('fw_process')
+        .set(columns)
+        .where('id', '=', process.id)
+        .where('version', '=', expectedVersion)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async insertErrors(db, ownerId, errors) {
+      if (errors.length === 0) return;
+      await db
+        .insertInto('fw_process_error')
+        .values(
+          errors.map((e) => ({
+            owner_id: ownerId,
+            process_id: e.processId,
+            time_of_completion: new Date(e.timeOfCompletion),
+            errors: JSON.stringify(e.errors),
+            exception_message: e.exceptionMessage,
+            stack_trace: e.stackTrace,
+          })),
+        )
+        .execute();
+    },
+
+    async insertChildReport(db, report) {
+      const rows = await db
+        .insertInto('fw_process_child_report')
+        .values({ child_id: report.childId, parent_id: report.parentId, successful: report.successful, reported_time: report.time })
+        .onConflict((oc) => oc.column('child_id').doNothing())
+        .returning('child_id')
+        .execute();
+      return rows.length === 1;
+    },
+
+    async findParents(db, ids) {
+      const result = new Map<string, string | null>();
+      if (ids.length === 0) return result;
+      const rows = await db
+        .selectFrom('fw_process')
+        .select(['id', 'parent_id'])
+        .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
+        .execute();
+      for (const r of rows) result.set(r.id, r.parent_id);
+      return result;
+    },
+
+    async insertCompletionEvent(db, id, event, time) {
+      await db
+        .insertInto('fw_process_completion_event')
+        .values({
+          id,
+          process_id: event.processId,
+          process_type: event.processType,
+          tenant: event.tenantId,
+          trigger_id: event.triggerId,
+          state: event.state,
+          successful: event.successful,
+          payload: JSON.stringify(event),
+          generated_time: time,
+        })
+        .execute();
+    },
+
+    async findWithChildren(db, id, recursive) {
+      const root = await db.selectFrom('fw_process').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!root) return undefined;
+      let rows: Selectable<FwProcessTable>[];
+      if (recursive) {
+        const result = await sql<Selectable<FwProcessTable> & { depth: number }>`
+          with recursive tree as (
+            select p.*, 1 as depth from fw_process p where p.parent_id = ${id}
+            union all
+            select c.*, t.depth + 1 from fw_process c join tree t on c.parent_id = t.id
+          )
+          select * from tree order by depth, seq`.execute(db);
+        rows = result.rows;
+      } else {
+        rows = await db.selectFrom('fw_process').selectAll().where('parent_id', '=', id).orderBy('seq').execute();
+      }
+      const all = [root, ...rows];
+      const errors = await errorsByOwner(db, all.map((r) => r.id));
+      return all.map((r) => {
+        const { depth: _depth, ...row } = r as Selectable<FwProcessTable> & { depth?: number };
+        return toProcess(row, errors.get(row.id) ?? []);
+      });
+    },
+
+    async childResults(db, parentId) {
+      const rows = await db
+        .selectFrom('fw_process')
+        .select(['id', 'process_type', 'state_id', 'output'])
+        .where('parent_id', '=', parentId)
+        .orderBy('seq')
+        .execute();
+      return rows
+        .filter((r) => isTerminalState(r.state_id))
+        .map((r) => ({
+          processId: r.id,
+          processType: r.process_type,
+          stateId: r.state_id,
+          successful: r.state_id === ProcessStates.PROCESSED,
+          output: r.output ?? null,
+        }));
+    },
+  };
+}
