@@ -133,7 +133,7 @@ function compileInclude(element: XmlElement, ctx: CompileContext): SqlNode[] {
   const id = qualifyId(ctx.namespace, refid);
   if (ctx.includeStack.includes(id)) fail(ctx, `includes '${id}' which includes itself (${[...ctx.includeStack, id].join(' -> ')}); remove the cycle`);
   const found = ctx.lookup(id);
-  if (found === 'defer') return [{ kind: 'include', refid: id, properties, location: `${ctx.source}: ${ctx.location}` }];
+  if (found === 'defer') return [{ kind: 'include', refid: id, properties, source: ctx.source, location: ctx.location }];
   if (!found) fail(ctx, `includes unknown sql fragment '${refid}'; define <sql id="${refid}"> in namespace '${id.slice(0, id.lastIndexOf('.'))}' or fix the refid`);
   return compileFragment(found, { ...ctx, variables: properties }, ctx.location);
 }
@@ -232,10 +232,9 @@ export function expandIncludes(nodes: readonly SqlNode[], lookup: FragmentLookup
         const found = lookup(node.refid);
         if (!found || found === 'defer') {
           throw new ConfigError(
-            `${node.location} includes sql fragment '${node.refid}', which no loaded mapper defines; load the mapper with that namespace or fix the refid`,
+            `${node.source}: ${node.location} includes sql fragment '${node.refid}', which no loaded mapper defines; load the mapper with that namespace or fix the refid`,
           );
         }
-        const separator = node.location.indexOf(': ');
         const ctx: CompileContext = {
           namespace: found.namespace,
           source: found.source,
@@ -244,7 +243,7 @@ export function expandIncludes(nodes: readonly SqlNode[], lookup: FragmentLookup
           variables: node.properties,
           includeStack: [],
         };
-        return compileFragment(found, ctx, separator < 0 ? node.location : node.location.slice(separator + 2));
+        return compileFragment(found, ctx, node.location);
       }
       case 'if':
       case 'trim':

@@ -46,6 +46,9 @@ export type SqlNode =
       readonly kind: 'include';
       readonly refid: string;
       readonly properties: Readonly<Record<string, string>>;
+      /** File of the including element, for messages. */
+      readonly source: string;
+      /** The including element, e.g. `select 'findBooks'`, for messages. */
       readonly location: string;
     };
 
