@@ -68,13 +68,29 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string): Promise<stri
   return template;
 }
 
+/**
+ * `create database … template …` fails while any session is still connected to the template (a
+ * migrating session that has just closed may linger a moment on the server), so retry briefly.
+ */
+async function cloneDatabase(admin: pg.Client, name: string, template: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.query(`create database ${name} template ${template}`);
+      return;
+    } catch (err) {
+      if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 async function createPostgresDatabase(serverUrl: string, migrate: boolean): Promise<TestDatabase> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   const name = `fw_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   try {
     const template = migrate ? await ensureTemplate(admin, serverUrl) : 'template0';
-    await admin.query(`create database ${name} template ${template}`);
+    await cloneDatabase(admin, name, template);
   } finally {
     await admin.end();
   }
