@@ -1,0 +1,102 @@
+import { isFwError } from '@fw/core';
+import { processDb } from '@fw/process-service';
+import { describeEachDatabase } from '@fw/test-support';
+import { create, get, makeHarness, send, type Harness } from './support';
+
+describeEachDatabase('child completion counting', (getDb) => {
+  let h: Harness;
+  beforeAll(() => {
+    h = makeHarness(getDb());
+  });
+
+  async function batchWith(n: number, splitDone = true): Promise<{ parentId: string; childIds: string[] }> {
+    const parent = await create(h.manager, 'batch');
+    const subProcesses = Array.from({ length: n }, (_, i) => ({ processType: 'chunk', args: { i } }));
+    await send(h.manager, parent.id, splitDone ? 'splitDone' : 'splitPartiallyDone', { subProcesses });
+    const tree = await h.manager.getProcessTree(parent.id, { tenant: null });
+    return { parentId: parent.id, childIds: tree.slice(1).map((c) => c.id) };
+  }
+
+  const reports = async (parentId: string) =>
+    processDb(getDb().database).selectFrom('fw_process_child_report').selectAll().where('parent_id', '=', parentId).execute();
+
+  it('counts a child reported twice (internally, then externally) once', async () => {
+    const { parentId, childIds } = await batchWith(2, false);
+    const [a] = childIds;
+    await send(h.manager, a!, 'doneSuccessfully', { output: 'a' });
+    const before = await get(h.manager, parentId);
+    expect(before.numCompletedSubProcesses).toBe(1);
+    const again = await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: a, output: 'a' });
+    expect(again.numCompletedSubProcesses).toBe(1);
+    expect(again.version).toBe(before.version);
+    expect(await reports(parentId)).toHaveLength(1);
+  });
+
+  it('counts an external report once and ignores the child completing afterwards', async () => {
+    const { parentId, childIds } = await batchWith(2);
+    const [a, b] = childIds;
+    await send(h.manager, parentId, 'subProcessDoneWithErrors', { childId: a, errors: ['x'] });
+    await send(h.manager, parentId, 'subProcessDoneWithErrors', { childId: a, errors: ['x'] });
+    await send(h.manager, a!, 'doneWithErrors', { errors: ['x'] });
+    const parent = await get(h.manager, parentId);
+    expect(parent.numCompletedSubProcesses).toBe(1);
+    expect(parent.errors).toHaveLength(1);
+    await send(h.manager, b!, 'doneSuccessfully', {});
+    const ready = await get(h.manager, parentId);
+    expect(ready.numCompletedSubProcesses).toBe(2);
+    expect(ready.state.stateId).toBe('AGGREGATION_PENDING');
+    // a duplicate after the parent moved on is still acknowledged without change
+    const late = await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: b });
+    expect(late).toEqual(ready);
+  });
+
+  it('refuses a report for a process that is not a child (400 P410)', async () => {
+    const { parentId } = await batchWith(1);
+    const stranger = await create(h.manager, 'leafJob');
+    await expect(send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: stranger.id })).rejects.toMatchObject({ code: 400, subErrorCode: 'P410' });
+    expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(0);
+  });
+
+  it('refuses a second doneSuccessfully on the child (422) and counts it once', async () => {
+    const { parentId, childIds } = await batchWith(2);
+    await send(h.manager, childIds[0]!, 'doneSuccessfully', {});
+    await expect(send(h.manager, childIds[0]!, 'doneSuccessfully', {})).rejects.toMatchObject({ code: 422, subErrorCode: 'P422' });
+    expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(1);
+  });
+
+  it('counts 50 children completing concurrently exactly once each and aggregates once', async () => {
+    const { parentId, childIds } = await batchWith(50);
+    expect(childIds).toHaveLength(50);
+    const results = await Promise.allSettled(childIds.map((id, i) => send(h.manager, id, 'doneSuccessfully', { output: i })));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const parent = await get(h.manager, parentId);
+    expect(parent.numSubProcesses).toBe(50);
+    expect(parent.numCompletedSubProcesses).toBe(50);
+    expect(parent.state.stateId).toBe('AGGREGATION_PENDING');
+    expect(h.starter.launchesOf(parentId, 'AGGREGATOR')).toHaveLength(1);
+    expect(h.starter.launchesOf(parentId, 'AGGREGATOR')[0]?.subProcessResults).toHaveLength(50);
+    expect(await reports(parentId)).toHaveLength(50);
+  });
+
+  it('counts concurrent duplicate deliveries (child event and parent reports) once', async () => {
+    const { parentId, childIds } = await batchWith(10);
+    const calls = childIds.flatMap((id) => [
+      send(h.manager, id, 'doneSuccessfully', { output: id }),
+      send(h.manager, id, 'doneSuccessfully', { output: id }),
+      send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: id, output: id }),
+      send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: id, output: id }),
+    ]);
+    const results = await Promise.allSettled(calls);
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        // the only acceptable refusal: a second doneSuccessfully on a child already PROCESSED
+        expect(isFwError(r.reason) && r.reason.code === 422).toBe(true);
+      }
+    }
+    const parent = await get(h.manager, parentId);
+    expect(parent.numCompletedSubProcesses).toBe(10);
+    expect(parent.state.stateId).toBe('AGGREGATION_PENDING');
+    expect(h.starter.launchesOf(parentId, 'AGGREGATOR')).toHaveLength(1);
+    for (const id of childIds) expect((await get(h.manager, id)).state.stateId).toBe('PROCESSED');
+  });
+});
