@@ -1,0 +1,273 @@
+/**
+ * The batch service (BatchServiceBase of the spec): receives worker messages, finds the worker
+ * registered for (processType, workerType), checks the payload, runs the author's code inside the
+ * process's tenant context and reports the outcome as a state-machine event through a
+ * {@link ProcessEventSink}. Every failure it can attribute to a process is reported as the error
+ * event of the step (`doneWithErrors`, `splitDoneWithErrors`, `aggregationDoneWithErrors`).
+ *
+ * @example
+ * const batchService = makeBatchService({
+ *   workers: [new SplitBook(), new CountWords(), new SumWords()],
+ *   sink: makeManagerEventSink(manager),
+ * });
+ * const outcome = await batchService.run(workerDto); // { status: 'succeeded', events: ['doneSuccessfully'] }
+ */
+import { createLogger, runWithContext, TENANT_HEADER, type Logger, type RequestContext } from '@fw/core';
+import { ProcessEvents, TRIGGER_HEADER, WorkerType, type SubProcessRequest, type SubProcessResult, type WorkerDto } from '@fw/process-api';
+import { errorPayloadOf, failureOf, WorkerFailureKinds, type WorkerFailure, type WorkerFailureKind } from '../errors/worker-failure';
+import type { ChildResultsLoader, ProcessEventSink } from '../ports/process-event-sink';
+import type { AggregatorBase, ChildResult } from '../workers/aggregator-base';
+import type { ExecutorBase } from '../workers/executor-base';
+import type { SplitterBase } from '../workers/splitter-base';
+import type { WorkerContext } from '../workers/worker-context';
+import { childRequest, splitBatches } from './split-batches';
+import { readWorkerMessage } from './worker-message';
+
+/** Any worker the batch service can run. */
+export type Worker = SplitterBase<unknown, unknown> | ExecutorBase<unknown, unknown> | AggregatorBase<unknown, unknown, unknown>;
+
+export interface BatchServiceOptions {
+  /** One worker per (processType, workerType); a duplicate fails here. */
+  workers: readonly Worker[];
+  /** Where events go: `makeManagerEventSink(manager)` or a `@fw/process-delegate` client. */
+  sink: ProcessEventSink;
+  /** For aggregator messages without `subProcessResults` (other launch modes). */
+  loadChildResults?: ChildResultsLoader;
+  /**
+   * A message for a processType with no registered worker: `'fail'` (default) reports
+   * MISSING_PAYLOAD_TYPE to the process; `'ignore'` leaves it to another service.
+   */
+  unknownWorkers?: 'fail' | 'ignore';
+  logger?: Logger;
+}
+
+/**
+ * - `succeeded`: the success event(s) were delivered;
+ * - `failed`: a failure was reported to the process with the step's error event;
+ * - `ignored`: no worker here and `unknownWorkers: 'ignore'`;
+ * - `stale`: the process refused the event as not allowed in its state (422): the step was
+ *   already completed (a redelivered message);
+ * - `undeliverable`: nothing could be reported (message not attributable to a process, or the
+ *   sink failed); `error` says why. A durable starter should retry these.
+ */
+export type WorkerOutcomeStatus = 'succeeded' | 'failed' | 'ignored' | 'stale' | 'undeliverable';
+
+export interface WorkerOutcome {
+  status: WorkerOutcomeStatus;
+  processId?: string;
+  workerType?: WorkerType;
+  /** Events delivered, in order. */
+  events: string[];
+  failure?: WorkerFailure;
+  /** The sink's error for `stale` and `undeliverable`. */
+  error?: unknown;
+}
+
+export interface BatchService {
+  /** Runs one worker message (a WorkerDto or its JSON text). Never rejects: see {@link WorkerOutcome}. */
+  run(message: unknown): Promise<WorkerOutcome>;
+  /** True when a worker is registered for the pair. */
+  has(processType: string, workerType: WorkerType): boolean;
+}
+
+const ERROR_EVENT: Readonly<Record<WorkerType, string>> = {
+  SPLITTER: ProcessEvents.splitDoneWithErrors,
+  EXECUTOR: ProcessEvents.doneWithErrors,
+  AGGREGATOR: ProcessEvents.aggregationDoneWithErrors,
+};
+
+/** A step failure travelling to the single place that reports it. */
+class StepFailure extends Error {
+  constructor(readonly failure: WorkerFailure) {
+    super(failure.message);
+  }
+}
+
+/** The sink refused or failed an event. */
+class DeliveryFailure extends Error {
+  constructor(
+    readonly eventId: string,
+    readonly error: unknown,
+  ) {
+    super(`delivery of ${eventId} failed`);
+  }
+}
+
+type Refusal = 'stale' | 'rejected' | 'undeliverable';
+
+/** How a sink error is treated, from its HTTP-like `code` / `subErrorCode`. */
+function classify(error: unknown): Refusal {
+  const e = error as { code?: unknown; subErrorCode?: unknown } | null;
+  const code = typeof e?.code === 'number' ? e.code : undefined;
+  if (code === 422) return 'stale';
+  if (code === 400 || (code === 409 && e?.subErrorCode !== 'P423')) return 'rejected';
+  return 'undeliverable';
+}
+
+function describe(error: unknown): string {
+  const e = error as { description?: unknown; message?: unknown } | null;
+  if (typeof e?.description === 'string') return e.description;
+  return typeof e?.message === 'string' ? e.message : String(error);
+}
+
+async function guard<T>(fn: () => T | Promise<T>, kind: WorkerFailureKind): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof StepFailure || err instanceof DeliveryFailure) throw err;
+    throw new StepFailure(failureOf(err, kind));
+  }
+}
+
+function requestContextOf(worker: WorkerDto): RequestContext {
+  const headers: Record<string, string> = {};
+  if (worker.tenant !== null) headers[TENANT_HEADER] = worker.tenant;
+  if (worker.triggerId !== null) headers[TRIGGER_HEADER] = worker.triggerId;
+  return { tenantId: worker.tenant ?? undefined, headers };
+}
+
+/** Makes the batch service. */
+export function makeBatchService(options: BatchServiceOptions): BatchService {
+  const logger = options.logger ?? createLogger({ name: 'process-utils' });
+  const registry = new Map<string, Worker>();
+  const keyOf = (processType: string, workerType: string) => `${workerType}\u0000${processType}`;
+  for (const worker of options.workers) {
+    const key = keyOf(worker.processType, worker.workerType);
+    if (registry.has(key)) throw new Error(`Two ${worker.workerType} workers registered for process type '${worker.processType}'`);
+    registry.set(key, worker);
+  }
+  const sink = options.sink;
+
+  async function reportFailure(processId: string, workerType: WorkerType, tenant: string | null, failure: WorkerFailure, events: string[]): Promise<WorkerOutcome> {
+    const eventId = ERROR_EVENT[workerType];
+    logger.warn({ processId, workerType, kind: failure.kind, field: failure.field, err: failure.cause }, `worker failed: ${failure.message}`);
+    try {
+      await sink.deliver(processId, eventId, errorPayloadOf(failure), tenant);
+      return { status: 'failed', processId, workerType, events: [...events, eventId], failure };
+    } catch (error) {
+      const status = classify(error) === 'stale' ? 'stale' : 'undeliverable';
+      logger.error({ processId, workerType, err: error }, `could not report the failure with ${eventId}`);
+      return { status, processId, workerType, events, failure, error };
+    }
+  }
+
+  function contextOf(worker: WorkerDto): WorkerContext {
+    return {
+      processId: worker.processId,
+      processType: worker.processType,
+      workerType: worker.workerType,
+      tenant: worker.tenant,
+      triggerId: worker.triggerId,
+      parentId: worker.parentId,
+      config: Object.freeze({ ...worker.config }),
+      reportProgress: (percentComplete) => sink.deliver(worker.processId, ProcessEvents.statusUpdate, { percentComplete }, worker.tenant),
+    };
+  }
+
+  async function runSplitter(worker: SplitterBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext, deliver: (eventId: string, payload: unknown) => Promise<void>): Promise<void> {
+    const input = await guard(() => worker.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
+    const result = await guard(() => worker.split(input, ctx), WorkerFailureKinds.invocationFailure);
+    const batches = splitBatches(result, worker.batchSize);
+    let pending: SubProcessRequest[] | undefined;
+    let index = 0;
+    for (;;) {
+      const next = await guard(async () => {
+        const step = await batches.next();
+        return step.done ? undefined : step.value.map((spec) => childRequest(spec, dto.processId, index++, worker.deterministicChildIds));
+      }, WorkerFailureKinds.invocationFailure);
+      if (next === undefined) break;
+      if (pending !== undefined) await deliver(ProcessEvents.splitPartiallyDone, { subProcesses: pending });
+      pending = next;
+    }
+    await deliver(ProcessEvents.splitDone, { subProcesses: pending ?? [] });
+  }
+
+  async function childResultsOf(dto: WorkerDto): Promise<SubProcessResult[]> {
+    if (dto.subProcessResults !== undefined) return dto.subProcessResults;
+    if (options.loadChildResults === undefined) {
+      throw new StepFailure({ kind: WorkerFailureKinds.malformedPayload, message: "aggregator message has no 'subProcessResults' and no loadChildResults is configured", field: 'subProcessResults' });
+    }
+    try {
+      return await options.loadChildResults(dto.processId, dto.tenant);
+    } catch (err) {
+      throw new DeliveryFailure('loadChildResults', err);
+    }
+  }
+
+  async function runAggregator(worker: AggregatorBase<unknown, unknown, unknown>, dto: WorkerDto, ctx: WorkerContext, deliver: (eventId: string, payload: unknown) => Promise<void>): Promise<void> {
+    const input = await guard(() => worker.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
+    const results = await childResultsOf(dto);
+    const children = await guard(
+      () =>
+        results.map((r, i): ChildResult<unknown> => ({
+          processId: r.processId,
+          processType: r.processType,
+          stateId: r.stateId,
+          successful: r.successful,
+          output: r.successful ? worker.parseChildOutput(r.output, `subProcessResults[${i}].output`) : null,
+        })),
+      WorkerFailureKinds.malformedPayload,
+    );
+    const output = await guard(() => worker.aggregate(input, children, ctx), WorkerFailureKinds.invocationFailure);
+    await deliver(ProcessEvents.aggregationDone, { output: output === undefined ? null : output });
+  }
+
+  async function runExecutor(worker: ExecutorBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext, deliver: (eventId: string, payload: unknown) => Promise<void>): Promise<void> {
+    const input = await guard(() => worker.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
+    const output = await guard(() => worker.execute(input, ctx), WorkerFailureKinds.invocationFailure);
+    await deliver(ProcessEvents.doneSuccessfully, { output: output === undefined ? null : output });
+  }
+
+  async function runWorker(worker: Worker, dto: WorkerDto): Promise<WorkerOutcome> {
+    const events: string[] = [];
+    const base = { processId: dto.processId, workerType: dto.workerType };
+    const deliver = async (eventId: string, payload: unknown): Promise<void> => {
+      try {
+        await sink.deliver(dto.processId, eventId, payload, dto.tenant);
+      } catch (err) {
+        throw new DeliveryFailure(eventId, err);
+      }
+      events.push(eventId);
+    };
+    const ctx = contextOf(dto);
+    try {
+      if (worker.workerType === WorkerType.SPLITTER) await runSplitter(worker, dto, ctx, deliver);
+      else if (worker.workerType === WorkerType.AGGREGATOR) await runAggregator(worker, dto, ctx, deliver);
+      else await runExecutor(worker, dto, ctx, deliver);
+      return { status: 'succeeded', ...base, events };
+    } catch (err) {
+      if (err instanceof StepFailure) return reportFailure(dto.processId, dto.workerType, dto.tenant, err.failure, events);
+      const failed = err instanceof DeliveryFailure ? err : new DeliveryFailure('unknown', err);
+      const refusal = classify(failed.error);
+      if (refusal === 'rejected') {
+        const failure: WorkerFailure = { kind: WorkerFailureKinds.eventRejected, message: `the process service refused ${failed.eventId}: ${describe(failed.error)}`, cause: failed.error };
+        return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, events);
+      }
+      if (refusal === 'stale') logger.warn({ ...base, eventId: failed.eventId }, 'event not allowed in the current state: the step was already completed');
+      else logger.error({ ...base, eventId: failed.eventId, err: failed.error }, 'event could not be delivered');
+      return { status: refusal, ...base, events, error: failed.error };
+    }
+  }
+
+  return {
+    async run(message) {
+      const read = readWorkerMessage(message);
+      if (!read.ok) {
+        if (read.processId === undefined || read.workerType === undefined) {
+          logger.error({ processId: read.processId, failure: read.failure.message }, 'worker message not attributable to a process: nothing reported');
+          return { status: 'undeliverable', processId: read.processId, events: [], failure: read.failure };
+        }
+        return runWithContext({ tenantId: read.tenant ?? undefined, headers: {} }, () => reportFailure(read.processId, read.workerType, read.tenant, read.failure, []));
+      }
+      const dto = read.worker;
+      const worker = registry.get(keyOf(dto.processType, dto.workerType));
+      if (worker === undefined) {
+        if (options.unknownWorkers === 'ignore') return { status: 'ignored', processId: dto.processId, workerType: dto.workerType, events: [] };
+        const failure: WorkerFailure = { kind: WorkerFailureKinds.missingPayloadType, message: `no ${dto.workerType} worker is registered for process type '${dto.processType}'`, field: 'processType' };
+        return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, []);
+      }
+      return runWithContext(requestContextOf(dto), () => runWorker(worker, dto));
+    },
+    has: (processType, workerType) => registry.has(keyOf(processType, workerType)),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Worker failures (spec 2, "Failure reporting"): every way a worker step can fail is reported to
+ * the process as an error event (`doneWithErrors`, `splitDoneWithErrors`,
+ * `aggregationDoneWithErrors`), so a step never stays pending without an error record.
+ *
+ * @example
+ * // inside a worker's validate hook or author code: fail with a precise kind
+ * throw new WorkerPayloadError('INCOMPATIBLE_FIELD_TYPE', "'count' must be a number", 'input.count');
+ */
+import type { ErrorPayload } from '@fw/process-api';
+
+export const WorkerFailureKinds = {
+  /** The worker message or the process input is not the JSON it must be (not an object, required field absent, bad JSON text). */
+  malformedPayload: 'MALFORMED_PAYLOAD',
+  /** A known field has the wrong type (for example a string where a number is declared). */
+  incompatibleFieldType: 'INCOMPATIBLE_FIELD_TYPE',
+  /** No worker (hence no payload type) is registered for the message's processType and workerType. */
+  missingPayloadType: 'MISSING_PAYLOAD_TYPE',
+  /** The author's code threw. */
+  invocationFailure: 'INVOCATION_FAILURE',
+  /** The process service refused the worker's result (for example a child of an unknown processType). */
+  eventRejected: 'EVENT_REJECTED',
+} as const;
+
+export type WorkerFailureKind = (typeof WorkerFailureKinds)[keyof typeof WorkerFailureKinds];
+
+/** A failure as the batch service reports it. */
+export interface WorkerFailure {
+  kind: WorkerFailureKind;
+  message: string;
+  /** Path of the offending field (`input.count`, `subProcessResults[2].output.total`), when known. */
+  field?: string;
+  /** The thrown error, when there was one. */
+  cause?: unknown;
+}
+
+/**
+ * Thrown by payload schemas and validate hooks (or by author code) to report a payload failure of
+ * a given kind. Any other error thrown by author code counts as `INVOCATION_FAILURE`.
+ */
+export class WorkerPayloadError extends Error {
+  readonly type = 'WorkerPayloadError' as const;
+  constructor(
+    readonly kind: WorkerFailureKind,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'WorkerPayloadError';
+  }
+}
+
+/** True for a {@link WorkerPayloadError}, also across package copies. */
+export function isWorkerPayloadError(value: unknown): value is WorkerPayloadError {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'WorkerPayloadError';
+}
+
+/** The failure a thrown value stands for: a WorkerPayloadError keeps its kind, anything else is `fallback`. */
+export function failureOf(error: unknown, fallback: WorkerFailureKind): WorkerFailure {
+  if (isWorkerPayloadError(error)) return { kind: error.kind, message: error.message, field: error.field, cause: error };
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: fallback, message, cause: error };
+}
+
+/**
+ * The error event payload of a failure (DECISIONS 5):
+ * `errors: ["<KIND>: <message>"]`, `exceptionMessage: "<Error name>: <message>"`, `stackTrace`
+ * (the author's stack for invocation failures, null for payload failures found by the framework).
+ */
+export function errorPayloadOf(failure: WorkerFailure): ErrorPayload {
+  const cause = failure.cause;
+  const isAuthorError = cause instanceof Error && !isWorkerPayloadError(cause);
+  return {
+    errors: [`${failure.kind}: ${failure.message}`],
+    exceptionMessage: cause instanceof Error ? `${cause.name}: ${cause.message}` : failure.message,
+    stackTrace: isAuthorError ? (cause.stack ?? null) : null,
+  };
+}

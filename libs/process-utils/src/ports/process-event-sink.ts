@@ -1,0 +1,26 @@
+/**
+ * The port through which workers report to the process service. Two adapters exist:
+ * {@link makeManagerEventSink} (same process, calls the manager) and the HTTP client of
+ * `@fw/process-delegate` (whose `deliver` method has this exact signature).
+ *
+ * @example
+ * const sink: ProcessEventSink = makeManagerEventSink(manager);           // in-process
+ * const remote: ProcessEventSink = makeProcessDelegate({ baseUrl });       // over HTTP
+ * await sink.deliver(processId, 'doneSuccessfully', { output: { rows: 3 } }, 'tenant-a');
+ */
+import type { SubProcessResult } from '@fw/process-api';
+
+export interface ProcessEventSink {
+  /**
+   * Delivers one state-machine event to the process, under `tenant` (null: no tenant).
+   * Rejects with an error carrying a numeric `code` (HTTP status) and a `subErrorCode` when the
+   * service refuses it (for example 422 `P422` when the event is not allowed in the current state).
+   */
+  deliver(processId: string, eventId: string, payload: unknown, tenant: string | null): Promise<void>;
+}
+
+/**
+ * Loads the results of a process's direct children, for aggregators whose worker message carries
+ * no `subProcessResults` (messages from other launch modes). `@fw/process-delegate` has one.
+ */
+export type ChildResultsLoader = (processId: string, tenant: string | null) => Promise<SubProcessResult[]>;
