@@ -74,6 +74,8 @@ describeEachDatabase('process transitions', (getDb) => {
     expect(failed.state.stateId).toBe('PROCESSED_WITH_ERRORS');
     expect(failed.errors).toEqual([{ processId: p.id, timeOfCompletion: expect.any(String), errors: ['disk full'], exceptionMessage: 'IOError', stackTrace: 'at x' }]);
     expect((await get(h.manager, p.id)).errors).toEqual(failed.errors);
+    const rows = await processDb(getDb().database).selectFrom('fw_process_error').selectAll().where('owner_id', '=', p.id).execute();
+    expect(rows).toEqual([expect.objectContaining({ process_id: p.id, errors: ['disk full'], exception_message: 'IOError', stack_trace: 'at x' })]);
     const events = await completionRows(p.id);
     expect(events[0]).toMatchObject({ state: 'PROCESSED_WITH_ERRORS', successful: false });
   });
