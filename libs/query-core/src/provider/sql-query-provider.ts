@@ -62,7 +62,7 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
     const bound = statement.render(request.parameters);
     const outerOrder = statement.usesOrderBy ? '' : buildOrderBy(request.sort, 'wrapper');
     const outerPage = statement.usesPagination ? '' : buildPagination(request.page);
-    const sql = outerOrder === '' && outerPage === '' ? bound.sql : `select * from (${bound.sql}) q ${outerOrder} ${outerPage}`.trimEnd();
+    const sql = outerOrder === '' && outerPage === '' ? bound.sql : [`select * from (${bound.sql}) q`, outerOrder, outerPage].filter((p) => p !== '').join(' ');
     return statement.mapRows(await run(database, sql, bound.values));
   }
 
