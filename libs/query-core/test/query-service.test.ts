@@ -36,7 +36,8 @@ describeEachDatabase('query service on SQL', (getDb) => {
     expect(response.list[0]).toEqual({ row: { id: 1, title: 'Dune', author: 'Frank Herbert', genre: 'scifi', price: 9.99, published: '1965-08-01', inStock: true }, allowedActions: [] });
     expect(response).toMatchObject({ numRowsReturned: 5, currentPage: 1, numRowsInPage: 5, startRow: 1, endRow: 5, maxRows: 12, maxPages: 3 });
     expect(response.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: true, totalCountAvailable: true });
-    expect(response.columnMetadata.map((c) => c.name)).toEqual(['id', 'title', 'genre', 'price', 'published', 'inStock', 'author']);
+    expect(Object.keys(response.columnMetadata)).toEqual(['id', 'title', 'genre', 'price', 'published', 'inStock', 'author']);
+    expect(response.columnMetadata.price).toMatchObject({ name: 'price', columnType: 'Number', sortable: true });
     expect(response).toMatchObject({ hiddenColumns: [], cannedReportName: null, availableCannedReports: [] });
     expect(factory.opened[0]).toMatchObject({ url: 'postgres://db-host/t1', maxConnections: 3 });
   });
@@ -165,7 +166,7 @@ describeEachDatabase('query service on SQL', (getDb) => {
   it('uses the tenant override definition for t2 only', async () => {
     const t2 = await service.search('books', { sortCriteria: [{ name: 'id' }], numRowsInPage: 2 }, { tenantId: 't2' });
     expect(t2.pagination.countQueryExecuted).toBe(false);
-    expect(t2.columnMetadata.map((c) => c.name)).toEqual(['id', 'genre']);
+    expect(Object.keys(t2.columnMetadata)).toEqual(['id', 'genre']);
     const refused = await rejection(service.search('books', { filters: { title: 'dune' } }, { tenantId: 't2' }));
     expect(refused.subErrorCode).toBe('Q725');
     const t1 = await service.search('books', { filters: { title: 'dune' } }, { tenantId: 't1' });

@@ -79,7 +79,8 @@ export interface SearchResponse {
   maxRows: number | null;
   maxPages: number | null;
   pagination: PaginationInfo;
-  columnMetadata: ColumnMetadata[];
+  /** The definition's column metadata, keyed by API field name (as in the definition). */
+  columnMetadata: Record<string, ColumnMetadata>;
   hiddenColumns: string[];
   cannedReportName: string | null;
   availableCannedReports: string[];

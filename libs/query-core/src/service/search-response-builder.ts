@@ -75,7 +75,7 @@ export function buildSearchResponse(input: ResponseInput, shape: ResponseShape):
     maxRows,
     maxPages,
     pagination,
-    columnMetadata: Object.values(input.definition.columnMetadata).map((c) => ({ ...c })),
+    columnMetadata: Object.fromEntries(Object.entries(input.definition.columnMetadata).map(([field, c]) => [field, { ...c }])),
     hiddenColumns: input.hiddenColumns,
     cannedReportName: input.cannedReportName,
     availableCannedReports: input.availableCannedReports,
