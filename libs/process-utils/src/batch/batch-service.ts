@@ -151,7 +151,7 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     }
   }
 
-  function contextOf(worker: WorkerDto): WorkerContext {
+  function contextOf(worker: WorkerDto, deliver: (eventId: string, payload: unknown) => Promise<void>): WorkerContext {
     return {
       processId: worker.processId,
       processType: worker.processType,
@@ -160,7 +160,7 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
       triggerId: worker.triggerId,
       parentId: worker.parentId,
       config: Object.freeze({ ...worker.config }),
-      reportProgress: (percentComplete) => sink.deliver(worker.processId, ProcessEvents.statusUpdate, { percentComplete }, worker.tenant),
+      reportProgress: (percentComplete) => deliver(ProcessEvents.statusUpdate, { percentComplete }),
     };
   }
 
@@ -229,7 +229,7 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
       }
       events.push(eventId);
     };
-    const ctx = contextOf(dto);
+    const ctx = contextOf(dto, deliver);
     try {
       if (worker.workerType === WorkerType.SPLITTER) await runSplitter(worker, dto, ctx, deliver);
       else if (worker.workerType === WorkerType.AGGREGATOR) await runAggregator(worker, dto, ctx, deliver);
