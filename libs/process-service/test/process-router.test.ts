@@ -100,6 +100,11 @@ describeEachDatabase('process router', (getDb) => {
       ['afterInput', 1, 'tz'],
       ['afterOutput', 2, 'tz'],
     ]);
+    const fromHeader = await request(app)
+      .post('/process/completed')
+      .set('x-fw-tenant-id', 'hdr-tenant')
+      .send({ processId: '3d2b7c8e-2222-4a4a-8b8b-123456789abc', processType: 'first', state: 'PROCESSED', output: 3 });
+    expect((fromHeader.body.payload as Process[]).map((p) => p.tenant)).toEqual(['hdr-tenant', 'hdr-tenant', 'hdr-tenant']);
     const bad = await request(app).post('/process/completed').send({ processType: 'first' });
     expect(bad.status).toBe(400);
     expect(bad.body.subErrorCode).toBe('P003');

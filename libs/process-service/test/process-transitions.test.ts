@@ -106,6 +106,17 @@ describeEachDatabase('process transitions', (getDb) => {
     ]);
   });
 
+  it('a split payload may override the child definition\'s leaf flag', async () => {
+    const p = await create(h.manager, 'batch');
+    await send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk', leaf: false }, { processType: 'nested', leaf: true }] });
+    const children = (await h.manager.getProcessTree(p.id, { tenant: null })).slice(1);
+    expect(children.map((c) => [c.processType, c.leaf, c.state.stateId])).toEqual([
+      ['chunk', false, 'SPLIT_PENDING'],
+      ['nested', true, 'EXECUTING'],
+    ]);
+    expect(h.starter.launchesOf(children[0]!.id).map((w) => w.workerType)).toEqual(['SPLITTER']);
+  });
+
   it('SPLIT_PENDING + splitDone with zero children: straight to AGGREGATION_PENDING', async () => {
     const p = await create(h.manager, 'batch');
     const after = await send(h.manager, p.id, 'splitDone', { subProcesses: [] });

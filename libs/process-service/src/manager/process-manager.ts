@@ -366,6 +366,8 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
 
     async processCompleted(body) {
       const completed = validateCompletedEvent(body);
+      // An event without tenant takes the caller's (header x-fw-tenant-id), so successors keep one.
+      if (completed.tenantId === null) completed.tenantId = currentTenantId() ?? null;
       return inTransaction((ctx) => chain(ctx, completed));
     },
 
