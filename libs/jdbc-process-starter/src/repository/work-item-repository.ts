@@ -1,0 +1,254 @@
+/**
+ * Every statement of the work-item queue. Each write that finishes an attempt is fenced by the
+ * claim token: `where id = $1 and claim_token = $2`, so a runner whose lease expired and whose item
+ * was claimed again updates nothing (the call answers `false`).
+ *
+ * @example
+ * const repo = makeWorkItemRepository();
+ * const [item] = await repo.claim(db, { workerId: 'w1', limit: 1, leaseMillis: 30_000 });
+ * if (item) await repo.complete(db, item.id, item.claimToken);
+ */
+import type { WorkerDto } from '@fw/process-api';
+import { sql, type Kysely } from 'kysely';
+import { WorkItemStatus, type WorkItemTables } from '../schema/work-item-tables';
+
+/** A claimed item as the runner sees it. */
+export interface ClaimedWorkItem {
+  id: string;
+  idempotencyKey: string;
+  processId: string;
+  processType: string;
+  workerType: string;
+  tenant: string | null;
+  /** The WorkerDto as enqueued. */
+  payload: unknown;
+  /** Attempts made, this one included. */
+  attempts: number;
+  maxAttempts: number;
+  lockedBy: string;
+  lockedUntil: Date;
+  /** Fences every write of this attempt. */
+  claimToken: string;
+  lastError: string | null;
+}
+
+export interface ClaimOptions {
+  workerId: string;
+  limit: number;
+  leaseMillis: number;
+  /** Only these process types (default: all). */
+  processTypes?: readonly string[];
+}
+
+export interface EnqueueOptions {
+  maxAttempts: number;
+  /** Earliest claim (default now). */
+  runAt?: Date;
+}
+
+/** `<processId>:<processType>:<workerType>` (DECISIONS 5). */
+export function idempotencyKeyOf(worker: Pick<WorkerDto, 'processId' | 'processType' | 'workerType'>): string {
+  return `${worker.processId}:${worker.processType}:${worker.workerType}`;
+}
+
+export interface WorkItemRepository {
+  /** Inserts the item unless its idempotency key exists; true when a row was inserted. */
+  enqueue(db: Kysely<WorkItemTables>, worker: WorkerDto, options: EnqueueOptions): Promise<boolean>;
+  /** Claims up to `limit` due or lease-expired items in ONE statement (FOR UPDATE SKIP LOCKED). */
+  claim(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
+  /** Extends the lease of a running attempt; false when the claim was lost. */
+  heartbeat(db: Kysely<WorkItemTables>, id: string, claimToken: string, leaseMillis: number): Promise<boolean>;
+  /** RUNNING → SUCCESS; false when the claim was lost (late acknowledgement). */
+  complete(db: Kysely<WorkItemTables>, id: string, claimToken: string, note?: string | null): Promise<boolean>;
+  /** RUNNING → PENDING, claimable again after `delayMillis`. */
+  retry(db: Kysely<WorkItemTables>, id: string, claimToken: string, error: string, delayMillis: number): Promise<boolean>;
+  /**
+   * RUNNING → DEAD. With `reported: false` the lease is kept for `leaseMillis` while this runner
+   * reports the failure to the process; {@link markReported} finishes it.
+   */
+  markDead(db: Kysely<WorkItemTables>, id: string, claimToken: string, error: string, options: { reported: boolean; leaseMillis: number }): Promise<boolean>;
+  /** Records that a DEAD item's failure reached the process. */
+  markReported(db: Kysely<WorkItemTables>, id: string, claimToken: string): Promise<boolean>;
+  /** Claims DEAD items whose failure was never reported (the reporter crashed or failed). */
+  claimUnreported(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
+  /** RUNNING → PENDING now, the interrupted attempt not counted (graceful shutdown). */
+  release(db: Kysely<WorkItemTables>, id: string, claimToken: string): Promise<boolean>;
+}
+
+interface ItemRow {
+  id: string;
+  idempotency_key: string;
+  process_id: string;
+  process_type: string;
+  worker_type: string;
+  tenant: string | null;
+  payload: unknown;
+  attempts: number | string;
+  max_attempts: number | string;
+  locked_by: string;
+  locked_until: Date | string;
+  claim_token: string;
+  last_error: string | null;
+}
+
+function toItem(row: ItemRow): ClaimedWorkItem {
+  return {
+    id: row.id,
+    idempotencyKey: row.idempotency_key,
+    processId: row.process_id,
+    processType: row.process_type,
+    workerType: row.worker_type,
+    tenant: row.tenant,
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    lockedBy: row.locked_by,
+    lockedUntil: new Date(row.locked_until),
+    claimToken: row.claim_token,
+    lastError: row.last_error,
+  };
+}
+
+/** `now() + n milliseconds`, computed by the database clock (runners' clocks never matter). */
+function nowPlus(millis: number) {
+  return sql<Date>`now() + (${Math.max(0, Math.round(millis))}::double precision * interval '1 millisecond')`;
+}
+
+function typeFilter(processTypes: readonly string[] | undefined) {
+  return processTypes === undefined ? sql`true` : sql`process_type = any(${[...processTypes]}::text[])`;
+}
+
+const updated = (result: { numUpdatedRows: bigint }[] | { numUpdatedRows: bigint }): boolean => {
+  const first = Array.isArray(result) ? result[0] : result;
+  return first !== undefined && first.numUpdatedRows > 0n;
+};
+
+/** Makes the repository (stateless; every call takes the Kysely handle to use). */
+export function makeWorkItemRepository(): WorkItemRepository {
+  const fenced = (db: Kysely<WorkItemTables>, id: string, claimToken: string) =>
+    db.updateTable('fw_process_work_item').where('id', '=', id).where('claim_token', '=', claimToken);
+
+  return {
+    async enqueue(db, worker, options) {
+      const result = await db
+        .insertInto('fw_process_work_item')
+        .values({
+          idempotency_key: idempotencyKeyOf(worker),
+          process_id: worker.processId,
+          process_type: worker.processType,
+          worker_type: worker.workerType,
+          tenant: worker.tenant,
+          payload: JSON.stringify(worker),
+          max_attempts: options.maxAttempts,
+          run_at: options.runAt ?? sql<Date>`now()`,
+          locked_by: null,
+          locked_until: null,
+          claim_token: null,
+          last_error: null,
+          failure_reported_at: null,
+          finished_at: null,
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .executeTakeFirst();
+      return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+    },
+
+    async claim(db, options) {
+      const result = await sql<ItemRow>`
+        update fw_process_work_item
+           set status = 'RUNNING', locked_by = ${options.workerId}, locked_until = ${nowPlus(options.leaseMillis)},
+               claim_token = gen_random_uuid(), attempts = attempts + 1, updated_at = now()
+         where id in (
+           select id from fw_process_work_item
+            where ((status = 'PENDING' and run_at <= now()) or (status = 'RUNNING' and locked_until < now()))
+              and ${typeFilter(options.processTypes)}
+            order by run_at, created_at
+            for update skip locked
+            limit ${options.limit})
+        returning id, idempotency_key, process_id, process_type, worker_type, tenant, payload, attempts,
+                  max_attempts, locked_by, locked_until, claim_token, last_error`.execute(db);
+      return result.rows.map(toItem);
+    },
+
+    async heartbeat(db, id, claimToken, leaseMillis) {
+      const result = await fenced(db, id, claimToken)
+        .where('status', '=', WorkItemStatus.RUNNING)
+        .set({ locked_until: nowPlus(leaseMillis), updated_at: sql<Date>`now()` })
+        .executeTakeFirst();
+      return updated(result);
+    },
+
+    async complete(db, id, claimToken, note = null) {
+      const result = await fenced(db, id, claimToken)
+        .where('status', '=', WorkItemStatus.RUNNING)
+        .set({ status: WorkItemStatus.SUCCESS, locked_until: null, last_error: note, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+        .executeTakeFirst();
+      return updated(result);
+    },
+
+    async retry(db, id, claimToken, error, delayMillis) {
+      const result = await fenced(db, id, claimToken)
+        .where('status', '=', WorkItemStatus.RUNNING)
+        .set({ status: WorkItemStatus.PENDING, run_at: nowPlus(delayMillis), locked_by: null, locked_until: null, claim_token: null, last_error: error, updated_at: sql<Date>`now()` })
+        .executeTakeFirst();
+      return updated(result);
+    },
+
+    async markDead(db, id, claimToken, error, options) {
+      const result = await fenced(db, id, claimToken)
+        .where('status', '=', WorkItemStatus.RUNNING)
+        .set({
+          status: WorkItemStatus.DEAD,
+          last_error: error,
+          locked_until: options.reported ? null : nowPlus(options.leaseMillis),
+          failure_reported_at: options.reported ? sql<Date>`now()` : null,
+          finished_at: sql<Date>`now()`,
+          updated_at: sql<Date>`now()`,
+        })
+        .executeTakeFirst();
+      return updated(result);
+    },
+
+    async markReported(db, id, claimToken) {
+      const result = await fenced(db, id, claimToken)
+        .where('status', '=', WorkItemStatus.DEAD)
+        .where('failure_reported_at', 'is', null)
+        .set({ failure_reported_at: sql<Date>`now()`, locked_until: null, updated_at: sql<Date>`now()` })
+        .executeTakeFirst();
+      return updated(result);
+    },
+
+    async claimUnreported(db, options) {
+      const result = await sql<ItemRow>`
+        update fw_process_work_item
+           set locked_by = ${options.workerId}, locked_until = ${nowPlus(options.leaseMillis)},
+               claim_token = gen_random_uuid(), updated_at = now()
+         where id in (
+           select id from fw_process_work_item
+            where status = 'DEAD' and failure_reported_at is null and (locked_until is null or locked_until < now())
+              and ${typeFilter(options.processTypes)}
+            order by locked_until nulls first
+            for update skip locked
+            limit ${options.limit})
+        returning id, idempotency_key, process_id, process_type, worker_type, tenant, payload, attempts,
+                  max_attempts, locked_by, locked_until, claim_token, last_error`.execute(db);
+      return result.rows.map(toItem);
+    },
+
+    async release(db, id, claimToken) {
+      const result = await fenced(db, id, claimToken)
+        .where('status', '=', WorkItemStatus.RUNNING)
+        .set({
+          status: WorkItemStatus.PENDING,
+          attempts: sql<number>`greatest(attempts - 1, 0)`,
+          run_at: sql<Date>`now()`,
+          locked_by: null,
+          locked_until: null,
+          claim_token: null,
+          updated_at: sql<Date>`now()`,
+        })
+        .executeTakeFirst();
+      return updated(result);
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * What the runner executes for each claimed item: a plain handler, or the application's
+ * BatchService of `@fw/process-utils` adapted by {@link batchServiceHandler}.
+ *
+ * @example
+ * const handler: WorkItemHandler = async (worker, ctx) => {
+ *   await importRows(worker.input, { signal: ctx.signal });
+ *   await sink.deliver(worker.processId, 'doneSuccessfully', { output: null }, worker.tenant);
+ * };
+ */
+import type { WorkerDto } from '@fw/process-api';
+
+export interface WorkItemContext {
+  itemId: string;
+  /** This attempt's number (1 for the first). */
+  attempt: number;
+  maxAttempts: number;
+  workerId: string;
+  /** Aborted when the lease is lost (re-claimed elsewhere) or the runner gave up waiting at stop. */
+  signal: AbortSignal;
+}
+
+/**
+ * Resolving completes the item (SUCCESS). Resolving `{ reportedFailure }` means the handler has
+ * already recorded a failure on the process: the item is DEAD at once, without retry or report.
+ * Throwing fails the attempt: retried with backoff, DEAD (and reported) after the last attempt.
+ */
+export type WorkItemResult = void | { reportedFailure: string };
+
+export type WorkItemHandler = (worker: WorkerDto, context: WorkItemContext) => Promise<WorkItemResult>;
+
+/** What the runner needs of `BatchService` (`@fw/process-utils`). */
+export interface BatchServiceLike {
+  run(message: unknown): Promise<{ status: string; error?: unknown; failure?: { message: string } }>;
+}
+
+/** Thrown for a batch-service outcome that must be retried. */
+export class WorkItemAttemptError extends Error {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'WorkItemAttemptError';
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  const e = error as { description?: unknown } | null;
+  return typeof e?.description === 'string' ? e.description : String(error);
+}
+
+/**
+ * Adapts a BatchService: `succeeded` and `stale` (the step was already completed) complete the
+ * item; `failed` (the failure was reported to the process) makes it DEAD without retry;
+ * `undeliverable` and `ignored` (no worker registered here) fail the attempt, so it is retried
+ * and, at the end, reported by the runner.
+ */
+export function batchServiceHandler(batchService: BatchServiceLike): WorkItemHandler {
+  return async (worker) => {
+    const outcome = await batchService.run(worker);
+    switch (outcome.status) {
+      case 'succeeded':
+      case 'stale':
+        return;
+      case 'failed':
+        return { reportedFailure: outcome.failure?.message ?? 'worker failed (reported to the process)' };
+      case 'ignored':
+        throw new WorkItemAttemptError(`no ${worker.workerType} worker is registered for process type '${worker.processType}' in this runner`);
+      default:
+        throw new WorkItemAttemptError(`worker outcome '${outcome.status}': ${outcome.error === undefined ? outcome.failure?.message ?? 'no detail' : messageOf(outcome.error)}`, outcome.error);
+    }
+  };
+}

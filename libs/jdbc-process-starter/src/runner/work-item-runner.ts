@@ -1,0 +1,372 @@
+/**
+ * The worker runner: claims due items in batches with one `FOR UPDATE SKIP LOCKED` statement,
+ * runs them (at most `concurrency` at a time), renews each lease while its step runs, completes
+ * fenced by the claim token, retries with exponential backoff, marks DEAD after the last attempt
+ * and reports DEAD items to their processes. Polling is the guarantee; `wake()` and an optional
+ * LISTEN source cut the latency.
+ *
+ * @example
+ * const runner = makeWorkItemRunner({
+ *   database,                                        // createDatabase(...) of @fw/core
+ *   batchService,                                    // makeBatchService(...) of @fw/process-utils
+ *   onDead: makeSinkFailureReporter(sink),
+ *   concurrency: 8,
+ * });
+ * runner.start();
+ * process.on('SIGTERM', () => void runner.stop({ timeoutMillis: 20_000 }));
+ */
+import { createLogger, type Logger } from '@fw/core';
+import type { WorkerDto } from '@fw/process-api';
+import type { Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { DeadItemReporter } from '../reporting/failure-reporter';
+import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work-item-repository';
+import { workItemDb } from '../schema/work-item-tables';
+import { exponentialBackoff, type BackoffPolicy, type ExponentialBackoffOptions } from './backoff';
+import { batchServiceHandler, type BatchServiceLike, type WorkItemHandler } from './work-item-handler';
+
+/** Something that calls `onWake` when items may be waiting (for example LISTEN on the NOTIFY channel). */
+export interface WakeSource {
+  /** Starts listening; resolves to a function that stops. */
+  subscribe(onWake: () => void): Promise<() => Promise<void>>;
+}
+
+export type WorkItemRunnerEventType = 'claimed' | 'completed' | 'retried' | 'dead' | 'reported' | 'lease-lost' | 'stale-ack' | 'released' | 'error';
+
+/** What happened to an item (for metrics, logs and tests). */
+export interface WorkItemRunnerEvent {
+  type: WorkItemRunnerEventType;
+  workerId: string;
+  itemId?: string;
+  processId?: string;
+  attempts?: number;
+  error?: string;
+}
+
+export interface WorkItemRunnerOptions<DB> {
+  /** The database holding `fw_process_work_item` (a `Database` of `@fw/core`, or a Kysely). */
+  database: { db: Kysely<DB> } | Kysely<DB>;
+  /** Runs one item. Give this or `batchService`. */
+  handler?: WorkItemHandler;
+  /** The application's BatchService (`@fw/process-utils`); adapted by `batchServiceHandler`. */
+  batchService?: BatchServiceLike;
+  /** Reports DEAD items to their processes (see `makeSinkFailureReporter`). Strongly advised. */
+  onDead?: DeadItemReporter;
+  /** Claimant identity stored in `locked_by` (default `<host>:<pid>:<random>`). */
+  workerId?: string;
+  /** Items run at the same time (default 1). */
+  concurrency?: number;
+  /** Most items claimed by one statement (default `concurrency`). */
+  batchSize?: number;
+  /** Lease of a claim, in seconds (default 300). */
+  leaseSeconds?: number;
+  /** Renew leases while items run (default true, every lease/3), or the interval in ms. */
+  heartbeat?: boolean | { intervalMillis: number };
+  /** Overrides the `max_attempts` stored on each item by the starter. */
+  maxAttempts?: number;
+  /** Delay before a retry: a policy, or exponential options (default base 1 s, max 300 s). */
+  backoff?: BackoffPolicy | ExponentialBackoffOptions;
+  /** Poll interval when idle (default 1000 ms). */
+  pollIntervalMillis?: number;
+  /** Claim only these process types (default all). */
+  processTypes?: readonly string[];
+  /** Wakes the runner early (LISTEN/NOTIFY); optional. */
+  wakeSource?: WakeSource;
+  /** How long `stop()` waits for running items by default (default 30 000 ms). */
+  stopTimeoutMillis?: number;
+  onEvent?: (event: WorkItemRunnerEvent) => void;
+  logger?: Logger;
+}
+
+export interface WorkItemRunnerStats {
+  inFlight: number;
+  claimed: number;
+  completed: number;
+  retried: number;
+  dead: number;
+  released: number;
+  staleAcks: number;
+}
+
+export interface StopResult {
+  /** Items that finished while stopping. */
+  finished: number;
+  /** Items released back to PENDING because they did not finish in time. */
+  released: number;
+}
+
+export interface WorkItemRunner {
+  readonly workerId: string;
+  /** Starts claiming (idempotent). */
+  start(): void;
+  /** Claims now instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, waits for running items up to the timeout, releases the rest. */
+  stop(options?: { timeoutMillis?: number }): Promise<StopResult>;
+  stats(): WorkItemRunnerStats;
+}
+
+interface Running {
+  item: ClaimedWorkItem;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+function errorText(error: unknown): { message: string; stack: string | null } {
+  if (error instanceof Error) return { message: error.message || error.name, stack: error.stack ?? null };
+  return { message: String(error), stack: null };
+}
+
+/** Makes a runner; nothing happens until `start()`. */
+export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): WorkItemRunner {
+  const given = options.handler ?? (options.batchService ? batchServiceHandler(options.batchService) : undefined);
+  if (given === undefined) throw new TypeError('makeWorkItemRunner needs a handler or a batchService');
+  const handler: WorkItemHandler = given;
+  const db = workItemDb(options.database);
+  const repo = makeWorkItemRepository();
+  const logger = options.logger ?? createLogger({ name: 'jdbc-process-starter' });
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? concurrency));
+  const leaseMillis = Math.max(1, (options.leaseSeconds ?? 300) * 1000);
+  const heartbeatMillis = options.heartbeat === false ? undefined : typeof options.heartbeat === 'object' ? options.heartbeat.intervalMillis : Math.max(10, Math.floor(leaseMillis / 3));
+  const backoff = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff);
+  const pollMillis = Math.max(1, options.pollIntervalMillis ?? 1000);
+  const claimOptions = { workerId, leaseMillis, processTypes: options.processTypes };
+  if (options.onDead === undefined) logger.warn({ workerId }, 'no onDead reporter: DEAD work items will not be reported to their processes');
+
+  const running = new Map<string, Running>();
+  const counters = { claimed: 0, completed: 0, retried: 0, dead: 0, released: 0, staleAcks: 0 };
+  let started = false;
+  let stopping = false;
+  let loopDone: Promise<void> = Promise.resolve();
+  let woken = false;
+  let wakeUp: (() => void) | undefined;
+  let stopWakeSource: (() => Promise<void>) | undefined;
+  let lastSweep = 0;
+
+  const emit = (event: Omit<WorkItemRunnerEvent, 'workerId'>): void => {
+    try {
+      options.onEvent?.({ workerId, ...event });
+    } catch (err) {
+      logger.error({ err }, 'onEvent listener failed');
+    }
+  };
+  const itemEvent = (type: WorkItemRunnerEventType, item: ClaimedWorkItem, error?: string) =>
+    emit({ type, itemId: item.id, processId: item.processId, attempts: item.attempts, error });
+
+  function wake(): void {
+    woken = true;
+    const resolve = wakeUp;
+    wakeUp = undefined;
+    resolve?.();
+  }
+
+  function pause(millis: number): Promise<void> {
+    if (woken || stopping) {
+      woken = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wakeUp = undefined;
+        resolve();
+      }, millis);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).then(() => {
+      woken = false;
+    });
+  }
+
+  /** Reports a DEAD item (this runner holds its report lease) and records that it was reported. */
+  async function report(item: ClaimedWorkItem, error: string, stackTrace: string | null): Promise<void> {
+    if (options.onDead === undefined) return;
+    try {
+      await options.onDead({ id: item.id, processId: item.processId, processType: item.processType, workerType: item.workerType, tenant: item.tenant, attempts: item.attempts, error, stackTrace });
+      await repo.markReported(db, item.id, item.claimToken);
+      itemEvent('reported', item);
+    } catch (err) {
+      logger.error({ err, itemId: item.id, processId: item.processId }, 'could not report a DEAD work item; it will be retried');
+      itemEvent('error', item, `report failed: ${errorText(err).message}`);
+    }
+  }
+
+  async function markDead(item: ClaimedWorkItem, error: string, stack: string | null): Promise<void> {
+    if (!(await repo.markDead(db, item.id, item.claimToken, error, { reported: false, leaseMillis }))) return staleAck(item);
+    counters.dead++;
+    logger.error({ itemId: item.id, processId: item.processId, attempts: item.attempts, error }, 'work item is DEAD');
+    itemEvent('dead', item, error);
+    await report(item, error, stack);
+  }
+
+  function staleAck(item: ClaimedWorkItem): void {
+    counters.staleAcks++;
+    logger.warn({ itemId: item.id, processId: item.processId }, 'acknowledgement refused: the lease was lost and the item claimed again (or released)');
+    itemEvent('stale-ack', item);
+  }
+
+  function startHeartbeat(item: ClaimedWorkItem, abort: AbortController): () => Promise<void> {
+    if (heartbeatMillis === undefined) return async () => undefined;
+    let beat: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => {
+      beat = beat.then(async () => {
+        if (abort.signal.aborted) return;
+        try {
+          if (!(await repo.heartbeat(db, item.id, item.claimToken, leaseMillis))) {
+            logger.warn({ itemId: item.id, processId: item.processId }, 'lease lost while the item was running');
+            itemEvent('lease-lost', item);
+            abort.abort(new Error('work item lease lost'));
+          }
+        } catch (err) {
+          logger.warn({ err, itemId: item.id }, 'heartbeat failed; retrying at the next beat');
+        }
+      });
+    }, heartbeatMillis);
+    return async () => {
+      clearInterval(timer);
+      await beat;
+    };
+  }
+
+  async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
+    const maxAttempts = options.maxAttempts ?? item.maxAttempts;
+    if (item.attempts > maxAttempts) {
+      await markDead(item, item.lastError ?? `the lease expired on each of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)`, null);
+      return;
+    }
+    const stopHeartbeat = startHeartbeat(item, abort);
+    let result: Awaited<ReturnType<WorkItemHandler>> | undefined;
+    let failure: unknown;
+    let failed = false;
+    try {
+      result = await handler(item.payload as WorkerDto, { itemId: item.id, attempt: item.attempts, maxAttempts, workerId, signal: abort.signal });
+    } catch (err) {
+      failed = true;
+      failure = err;
+    } finally {
+      await stopHeartbeat();
+    }
+    if (!failed) {
+      const note = result ? result.reportedFailure : null;
+      const ok = note === null ? await repo.complete(db, item.id, item.claimToken) : await repo.markDead(db, item.id, item.claimToken, note, { reported: true, leaseMillis });
+      if (!ok) return staleAck(item);
+      if (note === null) {
+        counters.completed++;
+        itemEvent('completed', item);
+      } else {
+        counters.dead++;
+        itemEvent('dead', item, note);
+      }
+      return;
+    }
+    const { message, stack } = errorText(failure);
+    if (item.attempts >= maxAttempts) return markDead(item, message, stack);
+    const delay = backoff(item.attempts);
+    if (!(await repo.retry(db, item.id, item.claimToken, message, delay))) return staleAck(item);
+    counters.retried++;
+    logger.warn({ itemId: item.id, processId: item.processId, attempts: item.attempts, delay, error: message }, 'work item attempt failed; retrying');
+    itemEvent('retried', item, message);
+  }
+
+  function launch(item: ClaimedWorkItem): void {
+    const abort = new AbortController();
+    const entry: Running = { item, abort, done: Promise.resolve() };
+    entry.done = execute(item, abort)
+      .catch((err) => {
+        logger.error({ err, itemId: item.id }, 'work item bookkeeping failed; the lease will expire and the item be claimed again');
+        itemEvent('error', item, errorText(err).message);
+      })
+      .finally(() => {
+        running.delete(item.id);
+        wake();
+      });
+    running.set(item.id, entry);
+  }
+
+  async function sweepUnreported(): Promise<void> {
+    if (options.onDead === undefined || Date.now() - lastSweep < pollMillis) return;
+    lastSweep = Date.now();
+    for (const item of await repo.claimUnreported(db, { ...claimOptions, limit: batchSize })) {
+      await report(item, item.lastError ?? 'work item is DEAD', null);
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      const free = concurrency - running.size;
+      let full = false;
+      if (free > 0) {
+        try {
+          const want = Math.min(batchSize, free);
+          const items = await repo.claim(db, { ...claimOptions, limit: want });
+          counters.claimed += items.length;
+          for (const item of items) {
+            itemEvent('claimed', item);
+            launch(item);
+          }
+          full = items.length === want;
+          if (!full) await sweepUnreported();
+        } catch (err) {
+          logger.error({ err, workerId }, 'claiming work items failed; retrying after the poll interval');
+          emit({ type: 'error', error: errorText(err).message });
+        }
+      }
+      if (!full) await pause(pollMillis);
+    }
+  }
+
+  return {
+    workerId,
+    start() {
+      if (started) return;
+      started = true;
+      loopDone = loop();
+      if (options.wakeSource) {
+        options.wakeSource.subscribe(wake).then(
+          (unsubscribe) => {
+            if (stopping) void unsubscribe();
+            else stopWakeSource = unsubscribe;
+          },
+          (err) => logger.warn({ err }, 'wake source failed to start; polling only'),
+        );
+      }
+    },
+    wake,
+    async stop(stopOptions = {}) {
+      stopping = true;
+      wake();
+      await loopDone;
+      await stopWakeSource?.().catch(() => undefined);
+      const before = running.size;
+      const timeout = stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([...running.values()].map((r) => r.done)),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, timeout);
+        }),
+      ]);
+      clearTimeout(timer);
+      const unfinished = [...running.values()];
+      let released = 0;
+      for (const entry of unfinished) {
+        entry.abort.abort(new Error('runner stopped'));
+        try {
+          if (await repo.release(db, entry.item.id, entry.item.claimToken)) {
+            released++;
+            counters.released++;
+            itemEvent('released', entry.item);
+          }
+        } catch (err) {
+          logger.error({ err, itemId: entry.item.id }, 'could not release a work item; its lease will expire');
+        }
+      }
+      return { finished: before - unfinished.length, released };
+    },
+    stats: () => ({ inFlight: running.size, ...counters }),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Kysely table type of `fw_process_work_item` (`migrations/0003_work_item.sql`).
+ *
+ * @example
+ * const db = workItemDb(database); // Kysely<WorkItemTables>
+ * const pending = await db.selectFrom('fw_process_work_item').select('id').where('status', '=', 'PENDING').execute();
+ */
+import { Kysely, type ColumnType, type Generated } from 'kysely';
+
+/** Item statuses (DECISIONS 5). */
+export const WorkItemStatus = {
+  PENDING: 'PENDING',
+  RUNNING: 'RUNNING',
+  SUCCESS: 'SUCCESS',
+  DEAD: 'DEAD',
+} as const;
+
+export type WorkItemStatus = (typeof WorkItemStatus)[keyof typeof WorkItemStatus];
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface FwProcessWorkItemTable {
+  id: Generated<string>;
+  idempotency_key: string;
+  process_id: string;
+  process_type: string;
+  worker_type: string;
+  tenant: string | null;
+  /** The WorkerDto: read parsed, written as JSON text. */
+  payload: ColumnType<unknown, string, string>;
+  status: Generated<WorkItemStatus>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: Generated<Date>;
+  locked_by: string | null;
+  locked_until: Date | null;
+  claim_token: string | null;
+  last_error: string | null;
+  failure_reported_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  finished_at: Date | null;
+}
+
+export interface WorkItemTables {
+  fw_process_work_item: FwProcessWorkItemTable;
+}
+
+/** The table the package needs (for `assertTablesExist`). */
+export const WORK_ITEM_TABLES: readonly string[] = ['fw_process_work_item'];
+
+/**
+ * Views any Kysely handle (a `Database` of `@fw/core`, or a transaction) as one over the
+ * work-item table.
+ */
+export function workItemDb<DB>(handle: { db: Kysely<DB> } | Kysely<DB>): Kysely<WorkItemTables> {
+  const db = handle instanceof Kysely ? handle : handle.db;
+  return db as unknown as Kysely<WorkItemTables>;
+}

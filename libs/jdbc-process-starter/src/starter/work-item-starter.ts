@@ -1,0 +1,72 @@
+/**
+ * The JDBC WorkerStarter (jdbc-process-starter of the spec). `startWorker` inserts one row into
+ * `fw_process_work_item` with the caller's transaction, so the item commits or rolls back with the
+ * state change that launched it; `on conflict (idempotency_key) do nothing` makes a replayed state
+ * change enqueue nothing. Optionally it sends a NOTIFY (transactional: delivered only on commit)
+ * and wakes local runners after the commit, for low latency; polling remains the guarantee.
+ *
+ * @example
+ * const starter = makeWorkItemStarter();
+ * const manager = makeProcessManager({ db: processDb(database), configurator, workerStarter: starter });
+ * const runner = makeWorkItemRunner({ database, handler: (worker) => batchService.run(worker) });
+ * starter.onEnqueued(() => runner.wake());
+ */
+import type { WorkerDto, WorkerStarter } from '@fw/process-api';
+import { sql, type Kysely } from 'kysely';
+import { makeWorkItemRepository } from '../repository/work-item-repository';
+import type { WorkItemTables } from '../schema/work-item-tables';
+
+/** Default NOTIFY channel. */
+export const WORK_ITEM_CHANNEL = 'fw_process_work_item';
+
+export interface WorkItemStarterOptions {
+  /** Attempts before an item is DEAD, stored on each item (default 5, as the outbox). */
+  maxAttempts?: number;
+  /** Send `pg_notify(channel, processId)` inside the transaction (default false). */
+  notify?: boolean;
+  /** NOTIFY channel (default {@link WORK_ITEM_CHANNEL}). */
+  channel?: string;
+}
+
+export interface WorkItemStarter extends WorkerStarter<unknown> {
+  /**
+   * Registers a callback run after the commit of each transaction that enqueued a new item (for
+   * example `() => runner.wake()`). Returns a function that removes it.
+   */
+  onEnqueued(listener: () => void): () => void;
+}
+
+/** The transaction as given by the process manager: a Kysely transaction over any tables. */
+function asWorkItemDb(transaction: unknown): Kysely<WorkItemTables> {
+  const trx = transaction as Partial<Kysely<WorkItemTables>> | null;
+  if (trx === null || typeof trx !== 'object' || typeof trx.insertInto !== 'function') {
+    throw new TypeError('the JDBC starter needs context.transaction to be a Kysely transaction (as given by @fw/process-service)');
+  }
+  return trx as Kysely<WorkItemTables>;
+}
+
+/** Makes the starter. It holds no connection: every insert uses the caller's transaction. */
+export function makeWorkItemStarter(options: WorkItemStarterOptions = {}): WorkItemStarter {
+  const maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? 5));
+  const channel = options.channel ?? WORK_ITEM_CHANNEL;
+  const repo = makeWorkItemRepository();
+  const listeners = new Set<() => void>();
+
+  return {
+    async startWorker(worker: WorkerDto, context) {
+      const db = asWorkItemDb(context.transaction);
+      const inserted = await repo.enqueue(db, worker, { maxAttempts });
+      if (!inserted) return;
+      if (options.notify) await sql`select pg_notify(${channel}, ${worker.processId})`.execute(db);
+      if (listeners.size > 0) {
+        context.afterCommit(() => {
+          for (const listener of listeners) listener();
+        });
+      }
+    },
+    onEnqueued(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
