@@ -1,0 +1,107 @@
+import { createDatabase, isConfigError, migrateDatabase, MigrationResult, readMigrationFolder, redactUrl } from '@fw/core';
+import * as path from 'node:path';
+
+/** The workspace's schema folder, used when `--dir` is not given. */
+export const DEFAULT_MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
+
+export const MIGRATE_USAGE = `usage: npm run migrate -- --database-url URL [--username U --password P] [--dir FOLDER]
+
+  --database-url  postgres://host:port/db, jdbc:postgresql://host:port/db, pglite:memory: or pglite:<folder>
+  --username      database user (overrides the one in the URL)
+  --password      database password (overrides the one in the URL)
+  --dir           folder of *.sql migrations (default: the workspace's migrations/)`;
+
+export interface MigrateOptions {
+  databaseUrl: string;
+  username?: string;
+  password?: string;
+  dir: string;
+}
+
+/** Raised for bad command-line arguments; the CLI prints it with the usage and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+const FLAGS = { '--database-url': 'databaseUrl', '--username': 'username', '--password': 'password', '--dir': 'dir' } as const;
+type Flag = keyof typeof FLAGS;
+
+function isFlag(value: string): value is Flag {
+  return Object.prototype.hasOwnProperty.call(FLAGS, value);
+}
+
+/**
+ * Parses `--flag value` and `--flag=value` arguments.
+ *
+ * @example
+ * parseMigrateArgs(['--database-url', 'pglite:./.data/db']); // { databaseUrl: 'pglite:./.data/db', dir: <workspace>/migrations }
+ * @throws UsageError for unknown flags, missing values or a missing --database-url.
+ */
+export function parseMigrateArgs(argv: readonly string[], cwd = process.cwd()): MigrateOptions {
+  const values: Partial<Record<(typeof FLAGS)[Flag], string>> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (!isFlag(name)) throw new UsageError(`unknown argument '${arg}'`);
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${name} needs a value`);
+    values[FLAGS[name]] = value;
+  }
+  if (!values.databaseUrl) throw new UsageError('--database-url is required');
+  return {
+    databaseUrl: values.databaseUrl,
+    username: values.username,
+    password: values.password,
+    dir: values.dir ? path.resolve(cwd, values.dir) : DEFAULT_MIGRATIONS_DIR,
+  };
+}
+
+/** Applies the migrations of `options.dir` and reports each file through `print`. */
+export async function runMigrate(options: MigrateOptions, print: (line: string) => void): Promise<MigrationResult> {
+  const migrations = readMigrationFolder(options.dir);
+  const database = createDatabase({ url: options.databaseUrl, username: options.username, password: options.password, maxConnections: 1, applicationName: 'fw-migrate' });
+  try {
+    const result = await migrateDatabase(database, migrations);
+    for (const name of result.alreadyApplied) print(`already applied  ${name}`);
+    for (const name of result.applied) print(`applied          ${name}`);
+    print(`${database.displayUrl}: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied`);
+    return result;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The whole CLI: returns the exit code (0 done, 1 migration or connection failure, 2 bad arguments).
+ * Output goes through `out`/`err` so tests can capture it.
+ */
+export async function migrateMain(argv: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  let options: MigrateOptions;
+  try {
+    options = parseMigrateArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`migrate: ${e.message}`);
+      err(MIGRATE_USAGE);
+      return 2;
+    }
+    throw e;
+  }
+  try {
+    await runMigrate(options, out);
+    return 0;
+  } catch (e) {
+    if (isConfigError(e)) {
+      err(`migrate: ${e.message}`);
+    } else {
+      const message = e instanceof Error ? e.message : String(e);
+      const code = typeof e === 'object' && e !== null && 'code' in e ? ` (${String((e as { code: unknown }).code)})` : '';
+      err(`migrate: cannot migrate ${redactUrl(options.databaseUrl)}: ${message || 'connection failed'}${code}`);
+    }
+    return 1;
+  }
+}

@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { readMigrationFolder } from '@fw/core';
+import { createTestDatabase, databaseTargets } from '@fw/test-support';
+import { DEFAULT_MIGRATIONS_DIR, migrateMain, parseMigrateArgs, UsageError } from '../src';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+describe('parseMigrateArgs', () => {
+  it('reads flags in both spellings and resolves --dir against the working directory', () => {
+    expect(parseMigrateArgs(['--database-url', 'pglite:memory:', '--username=u', '--password', 'p', '--dir', 'm'], '/w')).toEqual({
+      databaseUrl: 'pglite:memory:',
+      username: 'u',
+      password: 'p',
+      dir: '/w/m',
+    });
+  });
+
+  it('defaults --dir to the workspace migrations', () => {
+    expect(parseMigrateArgs(['--database-url=pglite:memory:']).dir).toBe(DEFAULT_MIGRATIONS_DIR);
+    expect(DEFAULT_MIGRATIONS_DIR).toBe(path.join(ROOT, 'migrations'));
+  });
+
+  it.each([
+    [[], /--database-url is required/],
+    [['--database-url'], /--database-url needs a value/],
+    [['--database-url', '--dir', 'x'], /--database-url needs a value/],
+    [['--url', 'x'], /unknown argument '--url'/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseMigrateArgs(argv)).toThrow(UsageError);
+    expect(() => parseMigrateArgs(argv)).toThrow(message);
+  });
+});
+
+describe('migrateMain', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fw-migrate-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('applies the workspace migrations to an embedded database [pglite]', async () => {
+    // In-memory: a file-backed PGlite keeps Jest's VM-modules runtime from exiting after close.
+    const out: string[] = [];
+    const err: string[] = [];
+    expect(await migrateMain(['--database-url', 'pglite:memory:'], (l) => out.push(l), (l) => err.push(l))).toBe(0);
+    expect(err).toEqual([]);
+    const names = readMigrationFolder(DEFAULT_MIGRATIONS_DIR).map((m) => m.name);
+    expect(out.slice(0, -1)).toEqual(names.map((n) => `applied          ${n}`));
+    expect(out[out.length - 1]).toBe(`pglite:memory:: ${names.length} applied, 0 already applied`);
+  });
+
+  // Registered only when FW_TEST_DATABASE_URL names a server (like describeEachDatabase).
+  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('applies the workspace migrations once, then reports them as already applied [postgres]', async () => {
+    const testDb = await createTestDatabase('postgres', { migrate: false });
+    await testDb.database.close();
+    try {
+      const count = readMigrationFolder(DEFAULT_MIGRATIONS_DIR).length;
+      const out: string[] = [];
+      const err: string[] = [];
+      expect(await migrateMain(['--database-url', testDb.url], (l) => out.push(l), (l) => err.push(l))).toBe(0);
+      expect(err).toEqual([]);
+      expect(out).toContain('applied          0001_query_catalog.sql');
+      expect(out[out.length - 1]).toMatch(new RegExp(`: ${count} applied, 0 already applied$`));
+
+      const again: string[] = [];
+      expect(await migrateMain(['--database-url', testDb.url], (l) => again.push(l), (l) => err.push(l))).toBe(0);
+      expect(again).toContain('already applied  0001_query_catalog.sql');
+      expect(again[again.length - 1]).toMatch(new RegExp(`: 0 applied, ${count} already applied$`));
+    } finally {
+      await testDb.dispose();
+    }
+  });
+
+  it('applies a custom folder and reports a failing migration with exit 1', async () => {
+    const migrations = path.join(dir, 'custom');
+    mkdirSync(migrations);
+    writeFileSync(path.join(migrations, '001_ok.sql'), 'create table ok_probe (id int);');
+    writeFileSync(path.join(migrations, '002_bad.sql'), 'create table broken (;');
+    const err: string[] = [];
+    const code = await migrateMain(['--database-url', 'pglite:memory:', '--dir', migrations], () => undefined, (l) => err.push(l));
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(/migrate: Migration 002_bad.sql failed on pglite:memory:/);
+  });
+
+  it('reports an unreachable server with exit 1 and no password', async () => {
+    const err: string[] = [];
+    const code = await migrateMain(['--database-url', 'postgres://postgres:hunter2@127.0.0.1:1/x'], () => undefined, (l) => err.push(l));
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(/cannot migrate postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x/);
+    expect(err.join('\n')).not.toContain('hunter2');
+  });
+
+  it('prints the usage and exits 2 on bad arguments (real process)', () => {
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'tools/migrate/src/main.ts'), '--bogus'], { encoding: 'utf8', cwd: ROOT });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("migrate: unknown argument '--bogus'");
+    expect(result.stderr).toContain('usage: npm run migrate -- --database-url URL');
+  });
+});
