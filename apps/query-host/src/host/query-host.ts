@@ -1,0 +1,157 @@
+import {
+  ConfigError,
+  createLogger,
+  LoadedConfig,
+  Logger,
+  makeErrorMiddleware,
+  makeInfoRouter,
+  makeNotFoundHandler,
+  requireJsonBody,
+  ServiceInfo,
+  tenantContextMiddleware,
+} from '@fw/core';
+import { makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
+import { DatabaseFactory, makeQueryService, QueryExecutionProvider, QueryService } from '@fw/query-core';
+import express, { Express } from 'express';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import * as path from 'node:path';
+import { HostConfig, parseHostConfig } from '../config/host-config';
+import { makeHostDatabases } from './host-databases';
+
+/** What {@link createQueryHost} needs besides the config. */
+export interface QueryHostOptions {
+  /** A loaded config (`loadConfigFile(file)` or `configFromObject(data, baseDir)`). */
+  config: LoadedConfig;
+  /** Non-SQL providers; `query.provider` picks one by name. */
+  providers?: QueryExecutionProvider[];
+  /** Opens tenant and catalog databases; default `createDatabase` of `@fw/core`. */
+  databaseFactory?: DatabaseFactory;
+  /** ACL check; without one acls are not enforced (logged once at startup). */
+  authorizer?: QueryAuthorizer;
+  logger?: Logger;
+  /** Request body limit of `express.json`; default `1mb`. */
+  bodyLimit?: string;
+}
+
+/** A started (not yet listening) query host. */
+export interface QueryHost {
+  readonly app: Express;
+  readonly config: HostConfig;
+  readonly queryService: QueryService;
+  /** Listens on `server.bindAddress:server.port`; resolves with the bound address. */
+  listen(): Promise<{ address: string; port: number; url: string }>;
+  /** The HTTP server once listening. */
+  server(): Server | undefined;
+  /** Stops listening (idle keep-alive connections are dropped), then closes the service and every pool. */
+  close(): Promise<void>;
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * Composes a query host: validates the config, starts the query service (every startup problem
+ * throws a ConfigError before anything listens) and builds the express app:
+ * JSON body parser → tenant context → 415 for non-JSON bodies → `/info`, `/service-info`,
+ * `/health-check` (one database probe per tenant) → `/q` routes → 404 → error envelope.
+ *
+ * @example
+ * const host = await createQueryHost({ config: loadConfigFile('query-host.json') });
+ * const { url } = await host.listen();
+ * // ... later
+ * await host.close();
+ */
+export async function createQueryHost(options: QueryHostOptions): Promise<QueryHost> {
+  const config = parseHostConfig(options.config);
+  const logger = options.logger ?? createLogger({ name: 'query-host' });
+  const databases = makeHostDatabases(config, options.databaseFactory);
+  let queryService: QueryService;
+  try {
+    queryService = await makeQueryService({
+      config: config.query,
+      dataSources: config.dataSources,
+      baseDir: config.baseDir,
+      providers: options.providers,
+      databaseFactory: databases.factory,
+      logger,
+    });
+  } catch (err) {
+    await databases.close();
+    throw err;
+  }
+
+  const queryServiceInfo = (): ServiceInfo => ({
+    name: 'query',
+    version: packageVersion(),
+    description: 'Named query service: POST /q/{queryName}',
+    details: {
+      provider: config.query.provider ?? 'sql',
+      tenants: Object.keys(config.query.datasources),
+      defaultTenantId: config.query.defaultTenantId ?? null,
+      aclsEnforced: options.authorizer !== undefined,
+    },
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
+  app.use(tenantContextMiddleware());
+  app.use(requireJsonBody());
+  app.use(makeInfoRouter({ info: { name: 'query-host', version: packageVersion() }, services: () => [queryServiceInfo()], healthChecks: databases.healthChecks() }));
+  app.use(makeQueryRouter({ queryService, authorizer: options.authorizer, logger }));
+  app.use(makeNotFoundHandler());
+  app.use(makeErrorMiddleware(logger));
+
+  let server: Server | undefined;
+  let closing: Promise<void> | undefined;
+
+  return {
+    app,
+    config,
+    queryService,
+    server: () => server,
+    listen() {
+      if (server) throw new Error('query host is already listening');
+      const { port, bindAddress } = config.server;
+      return new Promise((resolve, reject) => {
+        const candidate = app.listen(port, bindAddress);
+        candidate.once('error', (err: NodeJS.ErrnoException) => {
+          const why = err.code === 'EADDRINUSE' ? 'is already in use' : err.code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : `cannot be used (${err.message})`;
+          reject(new ConfigError(`${config.source}: server.bindAddress ${bindAddress} port ${port} ${why}: change server.port or server.bindAddress`));
+        });
+        candidate.once('listening', () => {
+          server = candidate;
+          // Keep-alive sockets idle longer than a typical load balancer's (60 s) timeout.
+          candidate.keepAliveTimeout = 65_000;
+          const address = candidate.address() as AddressInfo;
+          const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          logger.info({ address: address.address, port: address.port }, 'query host listening');
+          resolve({ address: address.address, port: address.port, url: `http://${host}:${address.port}` });
+        });
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        if (server) {
+          const current = server;
+          await new Promise<void>((resolve) => {
+            current.close(() => resolve());
+            current.closeIdleConnections();
+          });
+        }
+        await queryService.close();
+        await databases.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { createLogger, installGracefulShutdown, isConfigError, loadConfigFile, Logger } from '@fw/core';
+import { demoCurl, prepareDemo } from './demo/demo-setup';
+import { createQueryHost, QueryHost } from './host/query-host';
+
+export const QUERY_HOST_USAGE = `usage: npm run query-host -- [--config FILE]
+
+  --config FILE   JSON config of the host (or set FW_CONFIG); \${ENV} is interpolated, paths are
+                  relative to the file. Without a config: a demo on the embedded database.`;
+
+/** What the command line asks for. */
+export type HostCommand = { kind: 'run'; configFile?: string } | { kind: 'help' };
+
+/** Raised for bad arguments; main prints it with the usage and exits 2. */
+export class UsageError extends Error {}
+
+/**
+ * Parses `--config FILE` / `--config=FILE` / `--help`; `FW_CONFIG` is used when `--config` is absent.
+ * @throws UsageError for anything else.
+ */
+export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): HostCommand {
+  let configFile: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--config') {
+      configFile = argv[++i];
+      if (configFile === undefined || configFile === '' || configFile.startsWith('--')) throw new UsageError('--config needs a file');
+    } else if (arg.startsWith('--config=')) {
+      configFile = arg.slice('--config='.length);
+      if (configFile === '') throw new UsageError('--config needs a file');
+    } else {
+      throw new UsageError(`unknown argument '${arg}'`);
+    }
+  }
+  configFile ??= env.FW_CONFIG || undefined;
+  return { kind: 'run', configFile };
+}
+
+/** Where main writes: separated so tests can capture it. */
+export interface HostIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/**
+ * Starts the host for `argv` and resolves once it listens (with the host), or with an exit code
+ * when it must not run: 0 after --help, 1 on a startup failure (one line naming what to fix),
+ * 2 on bad arguments. Signal handling (SIGTERM/SIGINT → close server and pools) is installed
+ * once listening.
+ */
+export async function startFromCommandLine(argv: readonly string[], io: HostIo, logger: Logger = createLogger({ name: 'query-host' })): Promise<QueryHost | number> {
+  let command: HostCommand;
+  try {
+    command = parseHostArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`query-host: ${err.message}`);
+    io.err(QUERY_HOST_USAGE);
+    return 2;
+  }
+  if (command.kind === 'help') {
+    io.out(QUERY_HOST_USAGE);
+    return 0;
+  }
+  const cleanups: Array<() => Promise<void>> = [];
+  try {
+    let host: QueryHost;
+    if (command.configFile) {
+      host = await createQueryHost({ config: loadConfigFile(command.configFile), logger });
+    } else {
+      io.out('query-host: no --config and no FW_CONFIG: starting the demo on the embedded database (tenants demo, acme)');
+      const demo = await prepareDemo();
+      cleanups.push(() => demo.close());
+      host = await createQueryHost({ config: demo.config, databaseFactory: demo.databaseFactory, logger });
+    }
+    cleanups.unshift(() => host.close());
+    const { url } = await host.listen();
+    installGracefulShutdown({ logger, steps: cleanups });
+    io.out(`query-host: listening on ${url}`);
+    if (!command.configFile) io.out(`query-host: try\n  ${demoCurl(url)}`);
+    return host;
+  } catch (err) {
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+    if (isConfigError(err)) {
+      io.err(`query-host: cannot start: ${err.message}`);
+    } else {
+      io.err(`query-host: cannot start, unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof Error && err.stack) io.err(err.stack);
+    }
+    return 1;
+  }
+}

@@ -1,0 +1,12 @@
+// Entry point: npm run query-host -- --config FILE
+import { startFromCommandLine } from './main-cli';
+
+startFromCommandLine(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) }).then(
+  (result) => {
+    if (typeof result === 'number') process.exit(result);
+  },
+  (err: unknown) => {
+    console.error(`query-host: cannot start, unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(1);
+  },
+);
