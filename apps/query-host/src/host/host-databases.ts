@@ -41,7 +41,12 @@ export function makeHostDatabases(config: HostConfig, base: DatabaseFactory = (o
     const key = `${options.applicationName ?? ''}|${options.url}`;
     let database = pools.get(key);
     if (!database) {
-      database = base(options);
+      const opened = base(options);
+      // A closed pool (the catalog is closed after startup) is forgotten, so the next use reopens it.
+      database = { ...opened, close: async () => {
+        pools.delete(key);
+        await opened.close();
+      } };
       pools.set(key, database);
     }
     return database;
