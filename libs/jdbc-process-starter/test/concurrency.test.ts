@@ -2,7 +2,7 @@ import { createDatabase, type Database } from '@fw/core';
 import { createTestDatabase, describeEachDatabase, postgresServerUrl, type TestDatabase } from '@fw/test-support';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { makeWorkItemRunner, type WorkItemRunner } from '../src';
+import { makePgNotificationListener, makeWorkItemRunner, makeWorkItemStarter, type WorkItemRunner } from '../src';
 import { enqueue, itemOf, itemsOf, sleep, waitFor, workerDto } from './support';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -98,5 +98,29 @@ if (postgresServerUrl()) {
       expect(output.match(/STARTED/g)).toHaveLength(1);
       expect(await itemOf(database, worker.processId)).toMatchObject({ status: 'SUCCESS', attempts: 2, locked_by: 'survivor' });
     }, 60_000);
+  });
+
+  describe('LISTEN/NOTIFY [postgres]', () => {
+    let testDb: TestDatabase | undefined;
+    let runner: WorkItemRunner | undefined;
+    beforeAll(async () => {
+      testDb = await createTestDatabase('postgres');
+    });
+    afterAll(async () => {
+      await runner?.stop({ timeoutMillis: 1000 });
+      await testDb?.dispose();
+    });
+
+    it('wakes a runner on another connection when an item commits, long before its next poll', async () => {
+      const { database, url } = testDb!;
+      const done: string[] = [];
+      runner = makeWorkItemRunner({ database, pollIntervalMillis: 60_000, wakeSource: makePgNotificationListener({ url }), handler: async (w) => { done.push(w.processId); } });
+      runner.start();
+      await sleep(500); // listening, first (empty) poll done
+      const worker = workerDto();
+      await enqueue(database, [worker], makeWorkItemStarter({ notify: true }));
+      await waitFor(() => done.length === 1, 5000, 'notified runner');
+      expect(done).toEqual([worker.processId]);
+    });
   });
 }
