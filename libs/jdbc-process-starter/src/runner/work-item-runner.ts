@@ -235,7 +235,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
     const maxAttempts = options.maxAttempts ?? item.maxAttempts;
     if (item.attempts > maxAttempts) {
-      await markDead(item, item.lastError ?? `the lease expired on each of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)`, null);
+      const earlier = item.lastError === null ? '' : ` (earlier error: ${item.lastError})`;
+      await markDead(item, `the lease expired on the last of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
       return;
     }
     const stopHeartbeat = startHeartbeat(item, abort);
