@@ -1,5 +1,8 @@
 /**
- * `npm run bench -- engine [--leaves 10000] [--concurrency 4] [--batch 1000] [--targets pglite,postgres]`
+ * `npm run bench -- engine [--rows 10000]` (registered in bench-registry.ts; `--rows` is the number
+ * of leaves there, since the shared argument parser knows no `--leaves`), or standalone with every
+ * option: `npx tsx tools/bench/src/engine-bench.ts [--leaves 10000] [--concurrency 4] [--batch 1000]
+ * [--targets pglite,postgres]`.
  *
  * Runs one in-VM fan-out (root splitter → N leaf executors → aggregator) with the real process
  * manager, the in-VM starter and the batch service of `@fw/process-utils`, on PGlite (in memory)
@@ -157,7 +160,7 @@ export async function runFanOut(target: string, database: Database, options: Eng
   };
 }
 
-async function onTarget(target: 'pglite' | 'postgres', options: EngineBenchOptions): Promise<EngineBenchResult> {
+async function onTarget(target: 'pglite' | 'postgres', options: EngineBenchOptions, serverUrl: string): Promise<EngineBenchResult> {
   const migrations = readMigrationFolder(MIGRATIONS_DIR);
   if (target === 'pglite') {
     const database = createDatabase({ url: 'pglite:memory:' });
@@ -168,7 +171,7 @@ async function onTarget(target: 'pglite' | 'postgres', options: EngineBenchOptio
       await database.close();
     }
   }
-  const scratch = await scratchPostgres(process.env.FW_BENCH_DATABASE_URL || DEFAULT_SERVER);
+  const scratch = await scratchPostgres(serverUrl);
   try {
     await migrateDatabase(scratch.database, migrations);
     return await runFanOut(target, scratch.database, options);
@@ -186,18 +189,34 @@ function format(r: EngineBenchResult): string {
   ].join('\n');
 }
 
-/** The `engine` runner of `npm run bench`: prints one block per target. */
-export async function engineBench(argv: readonly string[], print: (line: string) => void = (l) => console.log(l)): Promise<EngineBenchResult[]> {
-  const options = parseEngineBenchArgs(argv);
+/** Runs the bench on each target of `options`, printing one block per target. */
+export async function runEngineBench(options: EngineBenchOptions, serverUrl: string, print: (line: string) => void): Promise<EngineBenchResult[]> {
   process.env.FW_LOG_LEVEL ??= 'error';
   const results: EngineBenchResult[] = [];
   for (const target of options.targets) {
-    const result = await onTarget(target, options);
+    const result = await onTarget(target, options, serverUrl);
     print(format(result));
     results.push(result);
   }
   return results;
 }
+
+/** Standalone entry: parses `argv` (`--leaves`, `--concurrency`, `--batch`, `--targets`). */
+export function engineBench(argv: readonly string[], print: (line: string) => void = (l) => console.log(l)): Promise<EngineBenchResult[]> {
+  return runEngineBench(parseEngineBenchArgs(argv), process.env.FW_BENCH_DATABASE_URL || DEFAULT_SERVER, print);
+}
+
+/**
+ * The `engine` runner of `npm run bench` (a `BenchRunner` of this package): `rows` is the number
+ * of leaves; the server is FW_BENCH_DATABASE_URL, else `--database-url` (default the local test server).
+ */
+export const engineBenchRunner = {
+  description: 'in-VM fan-out of N leaves (--rows N, default 10000) on PGlite and PostgreSQL: state transitions/s, processes/s',
+  async run(options: { rows: number; databaseUrl: string }, io: { out(line: string): void }): Promise<void> {
+    const engineOptions: EngineBenchOptions = { leaves: options.rows, concurrency: 4, batch: 1000, targets: ['pglite', 'postgres'] };
+    await runEngineBench(engineOptions, process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, (line) => io.out(line));
+  },
+};
 
 if (require.main === module) {
   engineBench(process.argv.slice(2)).catch((err: unknown) => {
