@@ -148,12 +148,14 @@ export function describeEachDatabase(title: string, suite: (getDb: () => TestDat
   for (const target of databaseTargets()) {
     describe(`${title} [${target}]`, () => {
       let testDb: TestDatabase | undefined;
+      // Generous hook limits: the first suite on a fresh server builds the template database while
+      // other workers wait on its lock, and a loaded 2-core CI machine is slow to create databases.
       beforeAll(async () => {
         testDb = await createTestDatabase(target, options);
-      });
+      }, 120_000);
       afterAll(async () => {
         await testDb?.dispose();
-      });
+      }, 60_000);
       suite(() => {
         if (!testDb) throw new Error('test database not ready');
         return testDb;
