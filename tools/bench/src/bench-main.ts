@@ -1,0 +1,37 @@
+import { BENCHMARKS } from './bench-registry';
+import type { BenchIo, BenchRunner } from './bench-types';
+import { BenchUsageError, DEFAULT_BENCH_OPTIONS, parseBenchArgs } from './cli-args';
+
+export function benchUsage(benchmarks: Readonly<Record<string, BenchRunner>> = BENCHMARKS): string {
+  const names = Object.entries(benchmarks).map(([name, b]) => `  ${name.padEnd(8)} ${b.description}`);
+  const d = DEFAULT_BENCH_OPTIONS;
+  return [
+    'usage: npm run bench -- <name> [--requests N] [--connections C] [--database-url URL] [--rows R] [--cpu-prof [DIR]]',
+    '',
+    'benchmarks:',
+    ...names,
+    '',
+    `defaults: --requests ${d.requests} --connections ${d.connections} --rows ${d.rows} --database-url ${d.databaseUrl}`,
+  ].join('\n');
+}
+
+/** Runs the named benchmark; returns the exit code (0 done, 1 failed, 2 bad arguments). */
+export async function benchMain(argv: readonly string[], io: BenchIo & { err(line: string): void }, benchmarks: Readonly<Record<string, BenchRunner>> = BENCHMARKS): Promise<number> {
+  let parsed: ReturnType<typeof parseBenchArgs>;
+  try {
+    parsed = parseBenchArgs(argv);
+    if (!Object.hasOwn(benchmarks, parsed.name)) throw new BenchUsageError(`unknown benchmark '${parsed.name}'`);
+  } catch (err) {
+    if (!(err instanceof BenchUsageError)) throw err;
+    io.err(`bench: ${err.message}`);
+    io.err(benchUsage(benchmarks));
+    return 2;
+  }
+  try {
+    await benchmarks[parsed.name].run(parsed.options, io);
+    return 0;
+  } catch (err) {
+    io.err(`bench ${parsed.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,12 @@
+import type { BenchRunner } from './bench-types';
+import { engineBenchRunner } from './engine-bench';
+import { queryBench } from './query/query-bench';
+
+/**
+ * Every benchmark of `npm run bench -- <name>`. Later ones (`engine`, `fanout`) are added here
+ * with their own folder under src/.
+ */
+export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
+  query: queryBench,
+  engine: engineBenchRunner,
+};

@@ -1,0 +1,30 @@
+/** Options common to every benchmark, from the command line. */
+export interface BenchOptions {
+  /** Requests per measured run. */
+  requests: number;
+  /** Concurrent keep-alive connections of the load generator. */
+  connections: number;
+  /** PostgreSQL server; the bench creates (and drops) its own scratch database there. */
+  databaseUrl: string;
+  /** Rows loaded into the scratch database. */
+  rows: number;
+  /** Write a V8 CPU profile of the system under test into this folder. */
+  cpuProfDir?: string;
+}
+
+/** Where a benchmark prints; separated so tests can capture it. */
+export interface BenchIo {
+  out(line: string): void;
+}
+
+/**
+ * One named benchmark of `npm run bench -- <name>`. Add one by writing a runner and listing it
+ * in `BENCHMARKS` (src/bench-registry.ts).
+ *
+ * @example
+ * const engine: BenchRunner = { description: 'SQL engine render cost', run: async (options, io) => io.out('...') };
+ */
+export interface BenchRunner {
+  description: string;
+  run(options: BenchOptions, io: BenchIo): Promise<void>;
+}

@@ -1,0 +1,13 @@
+export { BENCHMARKS } from './bench-registry';
+export { benchMain, benchUsage } from './bench-main';
+export { parseBenchArgs, DEFAULT_BENCH_OPTIONS, BenchUsageError } from './cli-args';
+export type { BenchOptions, BenchRunner, BenchIo } from './bench-types';
+export { runLoad } from './load/load-generator';
+export type { LoadSpec, LoadResult } from './load/load-generator';
+export { startServerProcess, serveOverIpc } from './load/server-process';
+export type { ServerProcess, MemorySample } from './load/server-process';
+export { summarizeProfile, newestProfile } from './profile/cpu-profile-summary';
+export type { ProfileSummary } from './profile/cpu-profile-summary';
+export { queryBench, renderBenchSql, QUERY_BENCH_REQUEST } from './query/query-bench';
+export { createScratchDatabase } from './query/scratch-database';
+export type { ScratchDatabase } from './query/scratch-database';
