@@ -1,0 +1,127 @@
+/**
+ * The queue WorkerStarter (q-based-process-starter of the spec) on RabbitMQ. `startWorker` finds
+ * the queue in the definition's `config.queue` — a definition without one fails the state change
+ * right there (the transaction rolls back, the caller sees a {@link QueueConfigError}) — encodes the
+ * WorkerDto and registers the publish with `afterCommit`: a rolled-back state change publishes
+ * nothing. After the commit the message is published persistently with publisher confirms, so
+ * `afterCommit` (and with it the manager call) resolves once the broker stored it.
+ *
+ * Gap: the state change commits before the publish. If the broker is unreachable for all attempts
+ * (or the host dies between commit and confirm) the process stays in its worker state without a
+ * message: the failure is logged and passed to `onPublishFailed`. The transactional outbox
+ * (`@fw/process-outbox`) closes this gap by storing the launch in the same transaction and calling
+ * {@link QueueProcessStarter.publish} until it is confirmed.
+ *
+ * @example
+ * const starter = makeQueueProcessStarter({ url: 'amqp://guest:guest@127.0.0.1:5672' });
+ * const manager = makeProcessManager({ db: processDb(database), configurator, workerStarter: starter });
+ * await manager.createProcess({ processDefName: 'import', args: {} }, { tenant: 't1' }); // published to config.queue
+ * await starter.close();
+ */
+import { createLogger, type Logger } from '@fw/core';
+import type { WorkerDto, WorkerStarter } from '@fw/process-api';
+import { makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
+import { queueNameOf, type QueueType } from '../amqp/queue-declaration';
+import { encodeWorkerMessage, type EncodedWorkerMessage } from '../message/worker-message-codec';
+import { makeConfirmPublisher } from './confirm-publisher';
+
+export interface QueueProcessStarterOptions extends AmqpConnectionOptions {
+  /** Declare each queue before its first publish (default true); false when queues are provisioned elsewhere. */
+  assertQueues?: boolean;
+  /** Type of the queues declared (default `quorum`); must match the consumer's. */
+  queueType?: QueueType;
+  /** Tries per message, each on a fresh channel (default 3). */
+  publishAttempts?: number;
+  /** How long to wait for a publisher confirm (default 10 000 ms). */
+  confirmTimeoutMillis?: number;
+  /** Called after each confirmed publish. */
+  onPublished?: (worker: WorkerDto, queue: string) => void;
+  /** Called when a committed launch could not be published (it is also logged). */
+  onPublishFailed?: (error: unknown, worker: WorkerDto, queue: string) => void;
+  logger?: Logger;
+}
+
+export interface QueueStarterStats {
+  /** Messages confirmed by the broker. */
+  published: number;
+  /** Committed launches whose publish failed after all attempts. */
+  failed: number;
+  /** Publishes waiting for their confirm now. */
+  inFlight: number;
+}
+
+export interface QueueProcessStarter extends WorkerStarter<unknown> {
+  /**
+   * Publishes a worker now, outside any transaction, and resolves once the broker confirmed it
+   * (for an outbox dispatcher or a manual re-launch). Rejects with {@link QueueConfigError} when
+   * the definition has no queue, or with the broker error.
+   */
+  publish(worker: WorkerDto): Promise<void>;
+  stats(): QueueStarterStats;
+  /** Waits for running publishes, then closes the channel (and the connection when opened from `url`). Later launches throw. */
+  close(): Promise<void>;
+}
+
+/** Makes the starter. It connects on the first publish. */
+export function makeQueueProcessStarter(options: QueueProcessStarterOptions): QueueProcessStarter {
+  const logger = options.logger ?? createLogger({ name: 'queue-process-starter' });
+  const source = makeAmqpConnectionSource(options, logger);
+  const publisher = makeConfirmPublisher({
+    source,
+    logger,
+    queueType: options.queueType ?? 'quorum',
+    assertQueues: options.assertQueues ?? true,
+    attempts: options.publishAttempts ?? 3,
+    confirmTimeoutMillis: options.confirmTimeoutMillis ?? 10_000,
+  });
+  const counters = { published: 0, failed: 0 };
+  const running = new Set<Promise<void>>();
+  let closed = false;
+
+  function assertOpen(worker: WorkerDto): void {
+    if (closed) throw new Error(`the queue starter is closed: cannot launch the ${worker.workerType} worker of process ${worker.processId}`);
+  }
+
+  async function send(worker: WorkerDto, queue: string, message: EncodedWorkerMessage): Promise<void> {
+    const publishing = publisher.publish(queue, message);
+    running.add(publishing);
+    try {
+      await publishing;
+      counters.published += 1;
+      options.onPublished?.(worker, queue);
+    } finally {
+      running.delete(publishing);
+    }
+  }
+
+  return {
+    startWorker(worker, context) {
+      assertOpen(worker);
+      const queue = queueNameOf(worker);
+      const message = encodeWorkerMessage(worker);
+      context.afterCommit(async () => {
+        try {
+          await send(worker, queue, message);
+        } catch (error) {
+          counters.failed += 1;
+          logger.error(
+            { err: error, processId: worker.processId, processType: worker.processType, workerType: worker.workerType, queue },
+            'committed worker launch could not be published: the process waits in its worker state until it is re-launched',
+          );
+          options.onPublishFailed?.(error, worker, queue);
+        }
+      });
+    },
+    async publish(worker) {
+      assertOpen(worker);
+      const queue = queueNameOf(worker);
+      await send(worker, queue, encodeWorkerMessage(worker));
+    },
+    stats: () => ({ ...counters, inFlight: running.size }),
+    async close() {
+      closed = true;
+      await Promise.allSettled([...running]);
+      await publisher.close();
+    },
+  };
+}
