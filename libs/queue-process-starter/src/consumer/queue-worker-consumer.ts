@@ -168,7 +168,7 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
 
   /** Waits `millis`, or less when the consumer stops. */
   function pause(millis: number): Promise<void> {
-    if (state !== 'running') return Promise.resolve();
+    if (state === 'stopping' || state === 'stopped') return Promise.resolve();
     return new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
@@ -276,6 +276,11 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   }
 
   async function onMessage(queue: string, message: ConsumeMessage): Promise<void> {
+    if (state === 'stopping' || state === 'stopped') {
+      // arrived while stop() was cancelling the subscription: hand it back untouched
+      settle(message, queue, deliveryCountOf(message), { kind: 'requeue', reason: 'stopping' });
+      return;
+    }
     inFlight += 1;
     counters.received += 1;
     const delivery = deliveryCountOf(message);
@@ -359,7 +364,8 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       }
       consumerTags = [];
       for (const wake of [...wakers]) wake();
-      const idle = await waitIdle(stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000);
+      // without a channel no acknowledgement can go out any more: do not wait for running handlers
+      const idle = channelOpen ? await waitIdle(stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000) : inFlight === 0;
       const abandoned = idle ? 0 : inFlight;
       if (!idle) {
         logger.warn({ abandoned }, 'stop gave up waiting: unacknowledged messages go back to their queues');

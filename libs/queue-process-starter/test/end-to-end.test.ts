@@ -1,0 +1,146 @@
+import { currentTenantId } from '@fw/core';
+import { isTerminalState, type Process, type ProcessDef, type WorkerStarter } from '@fw/process-api';
+import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessTransaction } from '@fw/process-service';
+import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec } from '@fw/process-utils';
+import { describeEachDatabase } from '@fw/test-support';
+import { makeQueueProcessStarter, makeQueueWorkerConsumer, QueueConfigError, QueueHeaders, type QueueProcessStarter, type QueueWorkerConsumer } from '../src';
+import { BROKER_URL, openTestQueues, waitFor, type TestQueues } from './support';
+
+const executedUnder: Array<string | undefined> = [];
+
+class SplitSum extends SplitterBase<{ parts: number[] }, { value: number }> {
+  readonly processType = 'sum';
+  split(input: { parts: number[] }): ChildSpec<{ value: number }>[] {
+    return input.parts.map((value) => ({ processType: 'double', args: { value } }));
+  }
+}
+
+class Double extends ExecutorBase<{ value: number }, { doubled: number }> {
+  readonly processType = 'double';
+  execute(input: { value: number }): { doubled: number } {
+    executedUnder.push(currentTenantId());
+    if (input.value < 0) throw new Error(`negative value ${input.value}`);
+    return { doubled: input.value * 2 };
+  }
+}
+
+class AddUp extends AggregatorBase<{ parts: number[] }, { doubled: number }, { total: number }> {
+  readonly processType = 'sum';
+  aggregate(_input: { parts: number[] }, children: ChildResult<{ doubled: number }>[]): { total: number } {
+    return { total: children.reduce((sum, c) => sum + (c.output?.doubled ?? 0), 0) };
+  }
+}
+
+describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
+  let queues: TestQueues;
+  let starter: QueueProcessStarter;
+  let consumer: QueueWorkerConsumer;
+  let manager: ProcessManager;
+  let sumQueue: string;
+  let doubleQueue: string;
+  let parkedQueue: string;
+
+  beforeAll(async () => {
+    queues = await openTestQueues();
+    sumQueue = queues.name('sum');
+    doubleQueue = queues.name('double');
+    parkedQueue = queues.name('parked'); // nobody consumes it: its messages are inspected by the tests
+    const definitions: ProcessDef[] = [
+      { processType: 'sum', leaf: false, config: { queue: sumQueue } },
+      { processType: 'double', leaf: true, parentProcessType: 'sum', config: { queue: doubleQueue } },
+      { processType: 'parked', leaf: true, config: { queue: parkedQueue } },
+      { processType: 'doomed', leaf: true, config: { queue: parkedQueue } },
+      { processType: 'queueless', leaf: true, config: { batchSize: '10' } },
+    ];
+    starter = makeQueueProcessStarter({ url: BROKER_URL });
+    // 'doomed' fails its state change after the queue starter registered the publish: the rollback must publish nothing
+    const workerStarter: WorkerStarter<ProcessTransaction> = {
+      async startWorker(worker, context) {
+        await starter.startWorker(worker, context);
+        if (worker.processType === 'doomed') throw new Error('the state change fails after the launch was registered');
+      },
+    };
+    const { database } = getDb();
+    manager = makeProcessManager({ db: processDb(database), configurator: makeJsonProcessConfigurator({ definitions }), workerStarter });
+    const sink = makeManagerEventSink(manager);
+    consumer = makeQueueWorkerConsumer({
+      url: BROKER_URL,
+      queues: [sumQueue, doubleQueue],
+      batchService: makeBatchService({ workers: [new SplitSum(), new Double(), new AddUp()], sink }),
+      sink,
+      prefetch: 2,
+      retryDelay: { baseMillis: 20, maxMillis: 200 },
+    });
+    await consumer.start();
+    await queues.declare(parkedQueue);
+  });
+
+  afterAll(async () => {
+    await consumer?.stop({ timeoutMillis: 5000 });
+    await starter?.close();
+    await queues?.cleanup();
+  });
+
+  async function finished(id: string, tenant: string): Promise<Process> {
+    let process: Process | undefined;
+    await waitFor(async () => {
+      process = (await manager.getProcess(id, { tenant })).mutatedEntity;
+      return isTerminalState(process.state.stateId);
+    }, 20_000, `process ${id} to finish`);
+    return process as Process;
+  }
+
+  it('splits, executes and aggregates, every worker through the broker, under the tenant', async () => {
+    executedUnder.length = 0;
+    const created = await manager.createProcess({ processDefName: 'sum', args: { parts: [1, 2, 3, 4] } }, { tenant: 't1' });
+    const done = await finished(created.mutatedEntity.id, 't1');
+    expect(done.state.stateId).toBe('PROCESSED');
+    expect(done.output).toEqual({ total: 20 });
+    expect(done).toMatchObject({ tenant: 't1', numSubProcesses: 4, numCompletedSubProcesses: 4 });
+    const tree = await manager.getProcessTree(done.id, { tenant: 't1', recursive: true });
+    expect(tree.map((p) => [p.tenant, p.state.stateId])).toEqual(tree.map(() => ['t1', 'PROCESSED']));
+    expect(executedUnder).toEqual(['t1', 't1', 't1', 't1']);
+    await waitFor(() => consumer.stats().inFlight === 0, 10_000, 'the consumer to settle');
+    expect(await queues.depth(sumQueue)).toBe(0);
+    expect(await queues.depth(doubleQueue)).toBe(0);
+  });
+
+  it('records a worker failure on the process', async () => {
+    const created = await manager.createProcess({ processDefName: 'sum', args: { parts: [5, -1] } }, { tenant: 't2' });
+    const done = await finished(created.mutatedEntity.id, 't2');
+    expect(done.state.stateId).toBe('PROCESSED_WITH_ERRORS');
+    expect(JSON.stringify(done.errors)).toContain('INVOCATION_FAILURE: negative value -1');
+  });
+
+  it('records a malformed message on its process instead of leaving it pending', async () => {
+    const created = await manager.createProcess({ processDefName: 'parked', args: { n: 1 } }, { tenant: 't3' });
+    const id = created.mutatedEntity.id;
+    expect(created.mutatedEntity.state.stateId).toBe('EXECUTING');
+    const launched = await queues.get(parkedQueue); // the real launch, published after the commit
+    if (launched === false) throw new Error('the EXECUTOR launch was not published');
+    expect(launched.properties.headers).toMatchObject({ [QueueHeaders.processId]: id, [QueueHeaders.tenant]: 't3', [QueueHeaders.workerType]: 'EXECUTOR' });
+    // the same launch, corrupted on the way, reaches a consumer
+    await queues.publishRaw(doubleQueue, launched.content.toString('utf8').slice(0, 20), launched.properties.headers as Record<string, string>);
+    const done = await finished(id, 't3');
+    expect(done.state.stateId).toBe('PROCESSED_WITH_ERRORS');
+    expect(done.errors).toHaveLength(1);
+    expect(done.errors[0]?.errors).toEqual(['MALFORMED_PAYLOAD: worker message is not valid JSON']);
+    await waitFor(() => consumer.stats().inFlight === 0, 10_000, 'the consumer to settle');
+    expect(await queues.depth(doubleQueue)).toBe(0); // acked, not redelivered
+  });
+
+  it('publishes nothing when the state change that launched the worker rolls back', async () => {
+    expect(await queues.depth(parkedQueue)).toBe(0);
+    await expect(manager.createProcess({ processDefName: 'doomed', args: {} }, { tenant: 't4' })).rejects.toThrow('the state change fails after the launch was registered');
+    await manager.createProcess({ processDefName: 'parked', args: {} }, { tenant: 't4' }); // a committed one, as a marker
+    expect(await queues.depth(parkedQueue)).toBe(1);
+    const only = await queues.get(parkedQueue);
+    expect(only && JSON.parse(only.content.toString('utf8'))).toMatchObject({ processType: 'parked' });
+  });
+
+  it('refuses to start a process whose definition names no queue (the create rolls back)', async () => {
+    const error: unknown = await manager.createProcess({ processDefName: 'queueless', args: {} }, { tenant: 't5' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QueueConfigError);
+    expect((error as Error).message).toContain("process type 'queueless' has no config.queue");
+  });
+});
