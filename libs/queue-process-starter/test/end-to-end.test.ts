@@ -99,7 +99,9 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
     expect(done).toMatchObject({ tenant: 't1', numSubProcesses: 4, numCompletedSubProcesses: 4 });
     const tree = await manager.getProcessTree(done.id, { tenant: 't1', recursive: true });
     expect(tree.map((p) => [p.tenant, p.state.stateId])).toEqual(tree.map(() => ['t1', 'PROCESSED']));
-    expect(executedUnder).toEqual(['t1', 't1', 't1', 't1']);
+    // every executor ran under the tenant (at least once each: delivery is at-least-once)
+    expect(executedUnder.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(executedUnder)).toEqual(new Set(['t1']));
     await waitFor(() => consumer.stats().inFlight === 0, 10_000, 'the consumer to settle');
     expect(await queues.depth(sumQueue)).toBe(0);
     expect(await queues.depth(doubleQueue)).toBe(0);
