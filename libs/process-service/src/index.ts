@@ -4,6 +4,11 @@ export { processFlowActions, processFlowConditions } from './flow/process-flow-a
 export type { ProcessStep, ProcessAction, ProcessCondition } from './flow/process-flow-actions';
 export { makeProcessManager } from './manager/process-manager';
 export type { ProcessManager, ProcessManagerOptions, ProcessCallOptions, CreateProcessOptions } from './manager/process-manager';
+export { ProcessCommandTypes } from './manager/process-engine';
+export type { CompletionListener } from './manager/process-engine';
+export { makeProcessOutbox } from './outbox/process-outbox';
+export type { ProcessOutbox, ProcessOutboxSettings } from './outbox/process-outbox';
+export { makeProcessCommandHandlers } from './outbox/process-command-handlers';
 export { makeProcessEventHandlers } from './manager/process-event-handlers';
 export type { ProcessEventHandlers, EventHeaders } from './manager/process-event-handlers';
 export { completedEventOf, successorInput } from './manager/process-chaining';

@@ -34,6 +34,8 @@ export interface ProcessRepository {
   insertErrors(db: ProcessDb, ownerId: string, errors: readonly ProcessErrorRecord[]): Promise<void>;
   /** `true` when the report is new (the child is counted now), `false` for a repeated report. */
   insertChildReport(db: ProcessDb, report: ChildReport): Promise<boolean>;
+  /** Inserts many reports in one statement; returns the child ids whose report is new (counted now). */
+  insertChildReports(db: ProcessDb, reports: readonly ChildReport[]): Promise<Set<string>>;
   /** Parent ids of existing processes among `ids`. */
   findParents(db: ProcessDb, ids: readonly string[]): Promise<Map<string, string | null>>;
   insertCompletionEvent(db: ProcessDb, id: string, event: ProcessCompletedEvent, time: Date): Promise<void>;
@@ -193,6 +195,19 @@ export function makeProcessRepository(): ProcessRepository {
         .returning('child_id')
         .execute();
       return rows.length === 1;
+    },
+
+    async insertChildReports(db, reports) {
+      const fresh = new Set<string>();
+      if (reports.length === 0) return fresh;
+      const rows = await db
+        .insertInto('fw_process_child_report')
+        .values(reports.map((r) => ({ child_id: r.childId, parent_id: r.parentId, successful: r.successful, reported_time: r.time })))
+        .onConflict((oc) => oc.column('child_id').doNothing())
+        .returning('child_id')
+        .execute();
+      for (const r of rows) fresh.add(r.child_id);
+      return fresh;
     },
 
     async findParents(db, ids) {

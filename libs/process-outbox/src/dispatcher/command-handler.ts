@@ -1,0 +1,58 @@
+/**
+ * What a dispatcher runs for each command type. A handler executes a group of claimed commands
+ * inside ONE transaction that also acknowledges them (fenced by the claim token) and writes their
+ * consumer receipts, so the effect, the receipt and the acknowledgement commit together or not at
+ * all.
+ *
+ * @example
+ * const ping: OutboxCommandHandler<MyTables> = {
+ *   async execute(commands, { trx }) {
+ *     await trx.insertInto('pings').values(commands.map((c) => ({ command_id: c.id }))).execute();
+ *   },
+ * };
+ */
+import type { Transaction } from 'kysely';
+import type { OutboxCommand } from '../repository/outbox-repository';
+
+export interface OutboxExecutionContext<DB> {
+  /** The transaction of the acknowledgement and the receipts: write the effect with it. */
+  readonly trx: Transaction<DB>;
+  /** Work to run after the commit (never after a rollback); failures are logged. */
+  afterCommit(callback: () => void | Promise<void>): void;
+  /** The dispatcher's claimant identity. */
+  readonly workerId: string;
+}
+
+export interface OutboxCommandHandler<DB> {
+  /**
+   * Executes commands of this handler's type (one group key when `grouped`) in `ctx.trx`. Only
+   * commands without a receipt are given. Throwing rolls everything back: the attempt failed
+   * (a group that fails is retried command by command).
+   */
+  execute(commands: readonly OutboxCommand[], ctx: OutboxExecutionContext<DB>): Promise<void>;
+  /**
+   * Called in the transaction that marks a command DEAD (after its last attempt), to record the
+   * failure where it matters (for example on the process). Throwing rolls the DEAD mark back; the
+   * command is then tried again as DEAD after its lease.
+   */
+  onDead?(command: OutboxCommand, error: string, ctx: OutboxExecutionContext<DB>): Promise<void>;
+  /**
+   * Runs before each group's transaction opens (for example to read configuration that needs a
+   * connection of its own, which a single-connection database could not give inside the transaction).
+   */
+  prepare?(): Promise<void>;
+  /** Execute the commands of one claim that share a group key together (default true). */
+  readonly grouped?: boolean;
+  /** Receipt consumer name (default the dispatcher's `consumer`). */
+  readonly consumer?: string;
+}
+
+/** Delay before the next attempt, given the attempts made so far (1 after the first). */
+export type OutboxBackoff = (attempts: number) => number;
+
+/** `min(base * 2^(attempts - 1), max)`; defaults base 1000 ms, max 300 000 ms. */
+export function outboxBackoff(options: { baseMillis?: number; maxMillis?: number } = {}): OutboxBackoff {
+  const base = Math.max(0, options.baseMillis ?? 1000);
+  const max = Math.max(base, options.maxMillis ?? 300_000);
+  return (attempts) => Math.min(max, base * 2 ** Math.max(0, Math.min(attempts - 1, 52)));
+}

@@ -1,0 +1,61 @@
+/**
+ * Kysely table types of `fw_process_outbox` and `fw_process_receipt` (`migrations/0004_outbox.sql`).
+ *
+ * @example
+ * const db = outboxDb(database); // Kysely<OutboxTables>
+ * const dead = await db.selectFrom('fw_process_outbox').select('id').where('status', '=', 'DEAD').execute();
+ */
+import { Kysely, type ColumnType, type Generated } from 'kysely';
+
+/** Command statuses. */
+export const OutboxStatus = {
+  PENDING: 'PENDING',
+  RUNNING: 'RUNNING',
+  DONE: 'DONE',
+  DEAD: 'DEAD',
+} as const;
+
+export type OutboxStatus = (typeof OutboxStatus)[keyof typeof OutboxStatus];
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface FwProcessOutboxTable {
+  id: Generated<string>;
+  command_type: string;
+  group_key: string | null;
+  process_id: string | null;
+  tenant: string | null;
+  /** Read parsed, written as JSON text. */
+  payload: ColumnType<unknown, string, string>;
+  status: Generated<OutboxStatus>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: Generated<Date>;
+  locked_by: string | null;
+  locked_until: Date | null;
+  claim_token: string | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  finished_at: Timestamp | null;
+}
+
+export interface FwProcessReceiptTable {
+  consumer: string;
+  command_id: string;
+  received_at: Generated<Date>;
+}
+
+export interface OutboxTables {
+  fw_process_outbox: FwProcessOutboxTable;
+  fw_process_receipt: FwProcessReceiptTable;
+}
+
+/** The tables the outbox needs (for `assertTablesExist`). */
+export const OUTBOX_TABLES: readonly string[] = ['fw_process_outbox', 'fw_process_receipt'];
+
+/** Views any Kysely handle (a `Database` of `@fw/core`, or a transaction) as one over the outbox tables. */
+export function outboxDb<DB>(handle: { db: Kysely<DB> } | Kysely<DB>): Kysely<OutboxTables> {
+  const db = handle instanceof Kysely ? handle : handle.db;
+  return db as unknown as Kysely<OutboxTables>;
+}

@@ -1,0 +1,283 @@
+/**
+ * The internals shared by the manager's calls and the outbox command handlers: new processes,
+ * events applied to locked processes, children, completion, parent counting and chaining, all
+ * inside one {@link TxContext}. With the outbox the consequences that leave the process row
+ * (worker launches, parent signals, completion delivery) become outbox commands written in the
+ * same transaction; without it they run inline, as before.
+ */
+import { FwError, type Logger } from '@fw/core';
+import {
+  PROCESS_FLOW_ID,
+  ProcessErrorCodes,
+  ProcessEvents,
+  ProcessStates,
+  WorkerType,
+  type Process,
+  type ProcessCompletedEvent,
+  type ProcessDef,
+  type SubProcessRequest,
+  type WorkerDto,
+  type WorkerStarter,
+} from '@fw/process-api';
+import type { NewOutboxCommand } from '@fw/process-outbox';
+import type { ProcessStep } from '../flow/process-flow-actions';
+import { eventNotAllowed, type ProcessFlow } from '../flow/process-flow';
+import type { ProcessRepository } from '../repository/process-repository';
+import type { ProcessTransaction } from '../repository/process-tables';
+import { completedEventOf, successorInput, type DefinitionSnapshot } from './process-chaining';
+
+/** Outbox command types written by the process service. */
+export const ProcessCommandTypes = {
+  /** Launch one worker through the WorkerStarter (payload `{ worker }`). */
+  START_WORKER: 'START_WORKER',
+  /** Count a completed child on its parent (payload `{ parentId, eventId, payload }`, group key = parent id). */
+  CHILD_COMPLETED: 'CHILD_COMPLETED',
+  /** Chain successors and notify listeners (payload `{ event }`). */
+  PROCESS_COMPLETED: 'PROCESS_COMPLETED',
+} as const;
+
+export type CompletionListener = (event: ProcessCompletedEvent) => void | Promise<void>;
+
+export interface TxContext {
+  trx: ProcessTransaction;
+  now: Date;
+  defs: DefinitionSnapshot;
+  flow: ProcessFlow;
+  afterCommit(callback: () => void | Promise<void>): void;
+  /** Outbox mode: commands to write before the commit. */
+  commands?: NewOutboxCommand[];
+}
+
+export interface NewProcessInit {
+  id?: string;
+  input: unknown;
+  tenant: string | null;
+  triggerId: string | null;
+  parentId?: string | null;
+  predecessorId?: string | null;
+  description?: string | null;
+  leaf?: boolean;
+}
+
+export interface ChildReportEvent {
+  eventId: string;
+  payload: { childId: string } & Record<string, unknown>;
+}
+
+export interface ProcessEngineDeps {
+  repo: ProcessRepository;
+  workerStarter: WorkerStarter<ProcessTransaction>;
+  logger: Logger;
+  newId: () => string;
+  listeners: readonly CompletionListener[];
+}
+
+export function notFound(id: string): FwError {
+  return new FwError({ code: 404, subErrorCode: ProcessErrorCodes.processNotFound, description: `Process ${id} not found`, params: [id] });
+}
+
+export function unknownType(processType: string, field: string): FwError {
+  return new FwError({ code: 400, subErrorCode: ProcessErrorCodes.unknownProcessType, description: `No process definition named '${processType}'`, params: [processType], field });
+}
+
+export type ProcessEngine = ReturnType<typeof makeProcessEngine>;
+
+export function makeProcessEngine(deps: ProcessEngineDeps) {
+  const { repo, logger, newId } = deps;
+
+  function newProcess(ctx: TxContext, def: ProcessDef, init: NewProcessInit): Process {
+    const now = ctx.now.toISOString();
+    return {
+      id: init.id ?? newId(),
+      processType: def.processType,
+      leaf: init.leaf ?? def.leaf,
+      parentId: init.parentId ?? null,
+      predecessorId: init.predecessorId ?? null,
+      triggerId: init.triggerId,
+      tenant: init.tenant,
+      state: { flowId: PROCESS_FLOW_ID, stateId: ProcessStates.isThisLeafNode },
+      splitCompleted: false,
+      numSubProcesses: 0,
+      numCompletedSubProcesses: 0,
+      completedPercent: 0,
+      input: init.input ?? null,
+      output: null,
+      errors: [],
+      description: init.description ?? null,
+      createdTime: now,
+      lastModifiedTime: now,
+      stateEntryTime: now,
+      version: 0,
+    };
+  }
+
+  function makeStep(ctx: TxContext): ProcessStep {
+    return { trx: ctx.trx, now: ctx.now, newErrors: [], completed: false, createSubProcesses: (parent, requests) => createChildren(ctx, parent, requests) };
+  }
+
+  /** The WorkerDto of the worker `process` waits for, if any (without aggregator results). */
+  function workerOf(ctx: TxContext, process: Process): WorkerDto | undefined {
+    const workerType = ctx.flow.workerTypeOf(process.state.stateId);
+    if (workerType === undefined) return undefined;
+    return {
+      processId: process.id,
+      processType: process.processType,
+      workerType,
+      tenant: process.tenant,
+      triggerId: process.triggerId,
+      parentId: process.parentId,
+      input: process.input,
+      config: { ...(ctx.defs.get(process.processType)?.config ?? {}) },
+    };
+  }
+
+  /** Hands a worker to the starter in `ctx`'s transaction (aggregators get their children's results). */
+  async function startWorkerNow(ctx: TxContext, worker: WorkerDto): Promise<void> {
+    const dto: WorkerDto = { ...worker, config: { ...worker.config } };
+    if (dto.workerType === WorkerType.AGGREGATOR) dto.subProcessResults = await repo.childResults(ctx.trx, dto.processId);
+    await deps.workerStarter.startWorker(dto, { transaction: ctx.trx, afterCommit: ctx.afterCommit });
+  }
+
+  /** Post-save hook: launches the worker of the state entered (inline, or as an outbox command). */
+  async function launchWorker(ctx: TxContext, process: Process): Promise<void> {
+    const worker = workerOf(ctx, process);
+    if (worker === undefined) return;
+    if (ctx.commands) {
+      ctx.commands.push({ commandType: ProcessCommandTypes.START_WORKER, processId: process.id, tenant: process.tenant, payload: { worker } });
+      return;
+    }
+    await startWorkerNow(ctx, worker);
+  }
+
+  /** Enters the flow for new processes, inserts them and launches their workers. Returns the inserted ids. */
+  async function startProcesses(ctx: TxContext, processes: Process[]): Promise<Set<string>> {
+    for (const p of processes) await ctx.flow.start(p, makeStep(ctx));
+    const inserted = await repo.insertMany(ctx.trx, processes);
+    for (const p of processes) if (inserted.has(p.id)) await launchWorker(ctx, p);
+    return inserted;
+  }
+
+  async function createChildren(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    const children = requests.map((r, i) => {
+      const def = ctx.defs.get(r.processType);
+      if (!def) throw unknownType(r.processType, `subProcesses[${i}].processType`);
+      return newProcess(ctx, def, { id: r.childId, input: r.args, tenant: parent.tenant, triggerId: parent.triggerId, parentId: parent.id, leaf: r.leaf });
+    });
+    const inserted = await startProcesses(ctx, children);
+    const existing = children.filter((c) => !inserted.has(c.id)).map((c) => c.id);
+    if (existing.length > 0) {
+      const parents = await repo.findParents(ctx.trx, existing);
+      const foreign = existing.find((id) => parents.get(id) !== parent.id);
+      if (foreign !== undefined) {
+        throw new FwError({ code: 409, subErrorCode: ProcessErrorCodes.childIdConflict, description: `childId ${foreign} already belongs to another process`, params: [foreign], field: 'subProcesses.childId' });
+      }
+    }
+    parent.numSubProcesses += inserted.size;
+  }
+
+  /**
+   * Sends events, in order, to a locked process, saves it once and runs the consequences (errors,
+   * worker of the state entered, completion). Events the current state refuses throw 422.
+   */
+  async function applyEvents(ctx: TxContext, process: Process, events: ReadonlyArray<{ eventId: string; payload: unknown }>): Promise<void> {
+    const before = { stateId: process.state.stateId, version: process.version };
+    const step = makeStep(ctx);
+    for (const e of events) await ctx.flow.send(process, e.eventId, e.payload, step);
+    const entered = process.state.stateId !== before.stateId;
+    if (entered) process.stateEntryTime = ctx.now.toISOString();
+    process.lastModifiedTime = ctx.now.toISOString();
+    process.version = before.version + 1;
+    if (!(await repo.update(ctx.trx, process, before.version))) {
+      throw new FwError({ code: 409, subErrorCode: ProcessErrorCodes.concurrentModification, description: `Process ${process.id} was changed concurrently`, params: [process.id] });
+    }
+    await repo.insertErrors(ctx.trx, process.id, step.newErrors);
+    if (entered) await launchWorker(ctx, process);
+    if (step.completed) await complete(ctx, process);
+  }
+
+  function childReportOf(child: Process): ChildReportEvent {
+    if (child.state.stateId === ProcessStates.PROCESSED) {
+      return { eventId: ProcessEvents.subProcessDoneSuccessfully, payload: { childId: child.id, output: child.output } };
+    }
+    const last = child.errors[child.errors.length - 1];
+    return {
+      eventId: ProcessEvents.subProcessDoneWithErrors,
+      payload: { childId: child.id, errors: child.errors.flatMap((e) => e.errors), exceptionMessage: last?.exceptionMessage ?? null, stackTrace: last?.stackTrace ?? null },
+    };
+  }
+
+  async function complete(ctx: TxContext, process: Process): Promise<void> {
+    const event = completedEventOf(process);
+    await repo.insertCompletionEvent(ctx.trx, newId(), event, ctx.now);
+    if (ctx.commands) {
+      if (process.parentId !== null) {
+        ctx.commands.push({ commandType: ProcessCommandTypes.CHILD_COMPLETED, groupKey: process.parentId, processId: process.parentId, tenant: process.tenant, payload: { parentId: process.parentId, ...childReportOf(process) } });
+      }
+      ctx.commands.push({ commandType: ProcessCommandTypes.PROCESS_COMPLETED, processId: process.id, tenant: process.tenant, payload: { event } });
+      return;
+    }
+    if (process.parentId !== null) await reportChildren(ctx, process.parentId, [childReportOf(process)], false);
+    await chain(ctx, event);
+    notifyAfterCommit(ctx, event);
+  }
+
+  function notifyAfterCommit(ctx: TxContext, event: ProcessCompletedEvent): void {
+    for (const listener of deps.listeners) {
+      ctx.afterCommit(async () => {
+        try {
+          await listener(event);
+        } catch (err) {
+          logger.error({ err, processId: event.processId }, 'ProcessCompleted listener failed (best-effort delivery)');
+        }
+      });
+    }
+  }
+
+  /**
+   * Counts children's completions on their parent exactly once: the parent row is locked, the child
+   * report rows are inserted in one statement, and only the new ones are applied (in order) before
+   * the parent is saved once. `external` reports (an HTTP caller) are checked to be children of the
+   * parent and refused with 422 when the parent's state does not accept them.
+   */
+  async function reportChildren(ctx: TxContext, parentId: string, given: readonly ChildReportEvent[], external: boolean): Promise<Process | undefined> {
+    const reports = [...new Map(given.map((r) => [r.payload.childId, r] as const)).values()];
+    const parent = await repo.findById(ctx.trx, parentId, { forUpdate: true });
+    if (!parent) {
+      if (external) throw notFound(parentId);
+      logger.warn({ parentId, children: reports.length }, 'parent of a completed child not found');
+      return undefined;
+    }
+    if (external) {
+      const ids = reports.map((r) => r.payload.childId);
+      const parents = await repo.findParents(ctx.trx, ids);
+      const stranger = ids.find((id) => parents.get(id) !== parentId);
+      if (stranger !== undefined) {
+        throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.notAChild, description: `Process ${stranger} is not a child of ${parentId}`, params: [stranger, parentId], field: 'childId' });
+      }
+    } else if (!reports.every((r) => ctx.flow.isAllowed(parent.state, r.eventId))) {
+      logger.warn({ parentId, parentState: parent.state.stateId, children: reports.length }, 'parent does not accept child reports in its state; not counted');
+      return parent;
+    }
+    const fresh = await repo.insertChildReports(
+      ctx.trx,
+      reports.map((r) => ({ childId: r.payload.childId, parentId, successful: r.eventId === ProcessEvents.subProcessDoneSuccessfully, time: ctx.now })),
+    );
+    const counted = reports.filter((r) => fresh.has(r.payload.childId));
+    if (counted.length === 0) return parent;
+    for (const r of counted) if (!ctx.flow.isAllowed(parent.state, r.eventId)) throw eventNotAllowed(parent.state, r.eventId);
+    await applyEvents(ctx, parent, counted);
+    return parent;
+  }
+
+  async function chain(ctx: TxContext, event: ProcessCompletedEvent): Promise<Process[]> {
+    const successors = ctx.defs.successorsOf(event.processType).map((def) =>
+      newProcess(ctx, def, { input: successorInput(def, event), tenant: event.tenantId, triggerId: event.triggerId, predecessorId: event.processId }),
+    );
+    if (successors.length === 0) return [];
+    const inserted = await startProcesses(ctx, successors);
+    return successors.filter((s) => inserted.has(s.id));
+  }
+
+  return { newProcess, workerOf, startWorkerNow, startProcesses, applyEvents, reportChildren, chain, notifyAfterCommit };
+}

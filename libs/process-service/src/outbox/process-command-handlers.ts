@@ -1,0 +1,116 @@
+/**
+ * The outbox command handlers of the process service (used when `fw.process.outbox.enabled`):
+ *
+ * | command | effect, in the dispatcher's transaction (with its receipt and acknowledgement) | DEAD |
+ * |---|---|---|
+ * | START_WORKER | `workerStarter.startWorker(worker, { transaction, afterCommit })` (aggregators get their children's results) | the step's error event (`doneWithErrors`, `splitDoneWithErrors`, `aggregationDoneWithErrors`) is applied to the process, which records the error and ends PROCESSED_WITH_ERRORS (or, for a splitter after a partial split, waits for its children) |
+ * | CHILD_COMPLETED (grouped by parent) | the parent is locked once, the child reports inserted in one statement, the new ones counted and the parent saved once | an error record on the parent naming the child |
+ * | PROCESS_COMPLETED | successors chained; listeners called after the commit (best-effort) | an error record on the completed process |
+ */
+import { ProcessEvents, type WorkerType, type ProcessCompletedEvent, type WorkerDto } from '@fw/process-api';
+import type { OutboxCommand, OutboxCommandHandler, OutboxExecutionContext } from '@fw/process-outbox';
+import type { ProcessRepository } from '../repository/process-repository';
+import type { ProcessTables } from '../repository/process-tables';
+import { ProcessCommandTypes, type ChildReportEvent, type ProcessEngine, type TxContext } from '../manager/process-engine';
+
+/** What the handlers need from the manager. */
+export interface ProcessCommandDeps {
+  engine: ProcessEngine;
+  repo: ProcessRepository;
+  /** Reads flow and definitions before a transaction opens. */
+  prepare(): Promise<void>;
+  /** A context over the dispatcher's transaction (outbox mode: new commands are written before its commit). */
+  contextOf(ctx: OutboxExecutionContext<ProcessTables>): TxContext;
+  /** Writes the context's commands (called at the end of each handler). */
+  flush(ctx: TxContext): Promise<void>;
+}
+
+const FAILURE_EVENT: Readonly<Record<WorkerType, string>> = {
+  SPLITTER: ProcessEvents.splitDoneWithErrors,
+  EXECUTOR: ProcessEvents.doneWithErrors,
+  AGGREGATOR: ProcessEvents.aggregationDoneWithErrors,
+};
+
+function deadMessage(command: OutboxCommand, error: string): string {
+  return `outbox command ${command.commandType} ${command.id} is DEAD after ${command.attempts} attempt(s): ${error}`;
+}
+
+/** Makes the three handlers, by command type. */
+export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<string, OutboxCommandHandler<ProcessTables>> {
+  const { engine, repo } = deps;
+  const run = async (ctx: OutboxExecutionContext<ProcessTables>, fn: (tx: TxContext) => Promise<void>): Promise<void> => {
+    const tx = deps.contextOf(ctx);
+    await fn(tx);
+    await deps.flush(tx);
+  };
+  const errorOn = async (tx: TxContext, ownerId: string, processId: string, message: string): Promise<void> => {
+    const owner = await repo.findById(tx.trx, ownerId, { forUpdate: true });
+    if (!owner) return;
+    await repo.insertErrors(tx.trx, ownerId, [{ processId, timeOfCompletion: tx.now.toISOString(), errors: [message], exceptionMessage: message, stackTrace: null }]);
+  };
+
+  const startWorker: OutboxCommandHandler<ProcessTables> = {
+    grouped: true,
+    prepare: deps.prepare,
+    execute: (commands, ctx) =>
+      run(ctx, async (tx) => {
+        for (const c of commands) await engine.startWorkerNow(tx, (c.payload as { worker: WorkerDto }).worker);
+      }),
+    onDead: (command, error, ctx) =>
+      run(ctx, async (tx) => {
+        const worker = (command.payload as { worker: WorkerDto }).worker;
+        const process = await repo.findById(tx.trx, worker.processId, { forUpdate: true });
+        if (!process || tx.flow.workerTypeOf(process.state.stateId) !== worker.workerType) return;
+        const eventId = FAILURE_EVENT[worker.workerType];
+        if (!tx.flow.isAllowed(process.state, eventId)) return;
+        const message = deadMessage(command, error);
+        await engine.applyEvents(tx, process, [{ eventId, payload: { errors: [`${worker.workerType} could not be started: ${message}`], exceptionMessage: error, stackTrace: null } }]);
+      }),
+  };
+
+  const childCompleted: OutboxCommandHandler<ProcessTables> = {
+    grouped: true,
+    prepare: deps.prepare,
+    execute: (commands, ctx) =>
+      run(ctx, async (tx) => {
+        const byParent = new Map<string, ChildReportEvent[]>();
+        for (const c of commands) {
+          const p = c.payload as { parentId: string } & ChildReportEvent;
+          const list = byParent.get(p.parentId) ?? [];
+          list.push({ eventId: p.eventId, payload: p.payload });
+          byParent.set(p.parentId, list);
+        }
+        for (const [parentId, reports] of byParent) await engine.reportChildren(tx, parentId, reports, false);
+      }),
+    onDead: (command, error, ctx) =>
+      run(ctx, async (tx) => {
+        const p = command.payload as { parentId: string } & ChildReportEvent;
+        await errorOn(tx, p.parentId, p.payload.childId, deadMessage(command, error));
+      }),
+  };
+
+  const processCompleted: OutboxCommandHandler<ProcessTables> = {
+    grouped: true,
+    prepare: deps.prepare,
+    execute: (commands, ctx) =>
+      run(ctx, async (tx) => {
+        for (const c of commands) {
+          const event = (c.payload as { event: ProcessCompletedEvent }).event;
+          await engine.chain(tx, event);
+          engine.notifyAfterCommit(tx, event);
+        }
+      }),
+    onDead: (command, error, ctx) =>
+      run(ctx, async (tx) => {
+        const event = (command.payload as { event: ProcessCompletedEvent }).event;
+        await errorOn(tx, event.processId, event.processId, deadMessage(command, error));
+      }),
+  };
+
+  return {
+    [ProcessCommandTypes.START_WORKER]: startWorker,
+    [ProcessCommandTypes.CHILD_COMPLETED]: childCompleted,
+    [ProcessCommandTypes.PROCESS_COMPLETED]: processCompleted,
+  };
+}
+

@@ -1,0 +1,118 @@
+/**
+ * The outbox mode of the manager (`fw.process.outbox.enabled`): commands collected during a
+ * transaction are written to `fw_process_outbox` (one multi-row insert) before it commits, and the
+ * local dispatcher is woken after the commit. The dispatcher runs the handlers of
+ * {@link makeProcessCommandHandlers}.
+ *
+ * @example
+ * const manager = makeProcessManager({ db, configurator, workerStarter, outbox: { enabled: true, pollIntervalMillis: 200 } });
+ * // manager.outbox.dispatcher is polling; manager.close() stops it.
+ */
+import type { Logger } from '@fw/core';
+import {
+  makeOutboxDispatcher,
+  makeOutboxWriter,
+  resolveOutboxOptions,
+  type OutboxBackoff,
+  type OutboxDispatcher,
+  type OutboxDispatcherOptions,
+  type OutboxEvent,
+  type OutboxExecutionContext,
+  type OutboxOptions,
+} from '@fw/process-outbox';
+import type { ProcessEngine, TxContext } from '../manager/process-engine';
+import type { ProcessRepository } from '../repository/process-repository';
+import type { ProcessDb, ProcessTables } from '../repository/process-tables';
+import { makeProcessCommandHandlers } from './process-command-handlers';
+
+/** `fw.process.outbox.*` (see `outboxOptionsFromProperties`) plus dispatcher tuning. */
+export interface ProcessOutboxSettings extends Partial<OutboxOptions> {
+  /** Most commands claimed per statement (default 500). */
+  batchSize?: number;
+  /** Command groups executed at the same time by one dispatcher (default 2). */
+  concurrency?: number;
+  /** Retry delays (default base 1 s, doubling, at most 300 s). */
+  backoff?: OutboxBackoff;
+  /** Receipt consumer name (default `process-service`). */
+  consumer?: string;
+  onEvent?: (event: OutboxEvent) => void;
+}
+
+export interface ProcessOutbox {
+  /** The resolved properties. */
+  readonly options: OutboxOptions;
+  /** This instance's dispatcher when `runDispatcher` (started), else undefined. */
+  readonly dispatcher: OutboxDispatcher | undefined;
+  /**
+   * Another dispatcher over the same handlers (not started), e.g. with a database pool of its own
+   * or other options (tests, tools, extra throughput).
+   */
+  makeDispatcher(overrides?: Partial<ProcessOutboxSettings> & { db?: ProcessDb }): OutboxDispatcher;
+  /** Writes the commands collected in `ctx` with its transaction (internal). */
+  flush(ctx: TxContext): Promise<void>;
+  /** Wakes the local dispatcher. */
+  wake(): void;
+  /** Stops the local dispatcher. */
+  stop(): Promise<void>;
+}
+
+export interface ProcessOutboxDeps {
+  db: ProcessDb;
+  settings: ProcessOutboxSettings;
+  logger: Logger;
+  engine: ProcessEngine;
+  repo: ProcessRepository;
+  prepare(): Promise<void>;
+  contextOf(ctx: OutboxExecutionContext<ProcessTables>): TxContext;
+}
+
+export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
+  const { batchSize, concurrency, backoff, consumer, onEvent, ...properties } = deps.settings;
+  const options = resolveOutboxOptions(properties);
+  const writer = makeOutboxWriter({ maxAttempts: options.maxAttempts });
+  let dispatcher: OutboxDispatcher | undefined;
+
+  async function flush(ctx: TxContext): Promise<void> {
+    const commands = ctx.commands;
+    if (!commands || commands.length === 0) return;
+    ctx.commands = [];
+    await writer.enqueue<ProcessTables>(ctx.trx, commands);
+    ctx.afterCommit(() => dispatcher?.wake());
+  }
+
+  const handlers = makeProcessCommandHandlers({ engine: deps.engine, repo: deps.repo, prepare: deps.prepare, contextOf: deps.contextOf, flush });
+
+  function makeDispatcher(overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb } = {}): OutboxDispatcher {
+    const { db, batchSize: b, concurrency: c, backoff: bo, consumer: co, onEvent: oe, ...props } = overrides;
+    const config: OutboxDispatcherOptions<ProcessTables> = {
+      db: db ?? deps.db,
+      handlers,
+      options: { ...options, ...props },
+      consumer: co ?? consumer ?? 'process-service',
+      batchSize: b ?? batchSize,
+      concurrency: c ?? concurrency,
+      backoff: bo ?? backoff,
+      onEvent: oe ?? onEvent,
+      logger: deps.logger,
+    };
+    return makeOutboxDispatcher(config);
+  }
+
+  if (options.runDispatcher) {
+    dispatcher = makeDispatcher();
+    dispatcher.start();
+  }
+
+  return {
+    options,
+    get dispatcher() {
+      return dispatcher;
+    },
+    makeDispatcher,
+    flush,
+    wake: () => dispatcher?.wake(),
+    stop: async () => {
+      await dispatcher?.stop();
+    },
+  };
+}
