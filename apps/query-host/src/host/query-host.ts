@@ -60,8 +60,8 @@ function packageVersion(): string {
 /**
  * Composes a query host: validates the config, starts the query service (every startup problem
  * throws a ConfigError before anything listens) and builds the express app:
- * JSON body parser → tenant context → 415 for non-JSON bodies → `/info`, `/service-info`,
- * `/health-check` (one database probe per tenant) → `/q` routes → 404 → error envelope.
+ * JSON body parser → tenant context → 415 for non-JSON bodies → `/q` routes → `/info`,
+ * `/service-info`, `/health-check` (one database probe per tenant) → 404 → error envelope.
  *
  * @example
  * const host = await createQueryHost({ config: loadConfigFile('query-host.json') });
@@ -106,8 +106,9 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
   app.use(tenantContextMiddleware());
   app.use(requireJsonBody());
-  app.use(makeInfoRouter({ info: { name: 'query-host', version: packageVersion() }, services: () => [queryServiceInfo()], healthChecks: databases.healthChecks() }));
+  // The query routes first: the hot path then does not walk the info routes' layers.
   app.use(makeQueryRouter({ queryService, authorizer: options.authorizer, logger }));
+  app.use(makeInfoRouter({ info: { name: 'query-host', version: packageVersion() }, services: () => [queryServiceInfo()], healthChecks: databases.healthChecks() }));
   app.use(makeNotFoundHandler());
   app.use(makeErrorMiddleware(logger));
 
