@@ -19,7 +19,10 @@ describeEachDatabase('fan-out through the outbox and the work-item queue', (getD
     });
     const root = (await stack.manager.createProcess({ processDefName: 'fan', args: { leaves: 60 } }, { tenant: 't1' })).mutatedEntity;
     await waitFor(async () => (await summarize(database, root.id)).successors.some((s) => s.state_id === 'PROCESSED'), 60_000, 'root and successor done');
-    await waitFor(async () => (await summarize(database, root.id)).outbox.PENDING === undefined, 10_000, 'outbox drained');
+    await waitFor(async () => {
+      const { outbox, workItems } = await summarize(database, root.id);
+      return outbox.PENDING === undefined && outbox.RUNNING === undefined && workItems.SUCCESS === 63 && Object.keys(workItems).length === 1;
+    }, 60_000, 'outbox and work items drained');
 
     const s = await summarize(database, root.id);
     expect(s).toMatchObject({ rootState: 'PROCESSED', numSubProcesses: 60, numCompletedSubProcesses: 60, leavesProcessed: 60, childReports: 60, completionAnomalies: 0 });
@@ -31,7 +34,7 @@ describeEachDatabase('fan-out through the outbox and the work-item queue', (getD
     const { rows } = await sql<{ missing: string }>`select count(*) as missing from fw_process_outbox o
       where not exists (select 1 from fw_process_receipt r where r.command_id = o.id)`.execute(database.db);
     expect(Number(rows[0].missing)).toBe(0);
-    await waitFor(() => completed.filter((t) => t === 'after-fan').length === 1, 5000, 'listener of the successor');
+    await waitFor(() => completed.filter((t) => t === 'after-fan').length === 1, 30_000, 'listener of the successor');
     expect(completed.filter((t) => t === 'fan')).toHaveLength(1);
     expect(completed.filter((t) => t === 'leaf')).toHaveLength(60);
   }, 90_000);

@@ -1,5 +1,6 @@
 import type { BenchRunner } from './bench-types';
 import { engineBenchRunner } from './engine-bench';
+import { fanoutBench } from './fanout-bench';
 import { queryBench } from './query/query-bench';
 
 /**
@@ -9,4 +10,5 @@ import { queryBench } from './query/query-bench';
 export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   query: queryBench,
   engine: engineBenchRunner,
+  fanout: fanoutBench,
 };

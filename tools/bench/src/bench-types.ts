@@ -8,6 +8,8 @@ export interface BenchOptions {
   databaseUrl: string;
   /** Rows loaded into the scratch database. */
   rows: number;
+  /** Leaf processes of the fan-out benchmarks (`--leaves N`); default: each benchmark's own. */
+  leaves?: number;
   /** Write a V8 CPU profile of the system under test into this folder. */
   cpuProfDir?: string;
 }

@@ -46,6 +46,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
       case '--rows':
         options.rows = positiveInt(flag, value());
         break;
+      case '--leaves':
+        options.leaves = positiveInt(flag, value());
+        break;
       case '--database-url':
         options.databaseUrl = value();
         break;

@@ -33,6 +33,8 @@ export interface ProcessOutboxSettings extends Partial<OutboxOptions> {
   concurrency?: number;
   /** Retry delays (default base 1 s, doubling, at most 300 s). */
   backoff?: OutboxBackoff;
+  /** Wait after a wake-up before claiming, to group concurrent commits (default 10 ms). */
+  wakeDelayMillis?: number;
   /** Receipt consumer name (default `process-service`). */
   consumer?: string;
   onEvent?: (event: OutboxEvent) => void;
@@ -67,7 +69,7 @@ export interface ProcessOutboxDeps {
 }
 
 export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
-  const { batchSize, concurrency, backoff, consumer, onEvent, ...properties } = deps.settings;
+  const { batchSize, concurrency, backoff, consumer, onEvent, wakeDelayMillis, ...properties } = deps.settings;
   const options = resolveOutboxOptions(properties);
   const writer = makeOutboxWriter({ maxAttempts: options.maxAttempts });
   let dispatcher: OutboxDispatcher | undefined;
@@ -83,7 +85,7 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
   const handlers = makeProcessCommandHandlers({ engine: deps.engine, repo: deps.repo, prepare: deps.prepare, contextOf: deps.contextOf, flush });
 
   function makeDispatcher(overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb } = {}): OutboxDispatcher {
-    const { db, batchSize: b, concurrency: c, backoff: bo, consumer: co, onEvent: oe, ...props } = overrides;
+    const { db, batchSize: b, concurrency: c, backoff: bo, consumer: co, onEvent: oe, wakeDelayMillis: wd, ...props } = overrides;
     const config: OutboxDispatcherOptions<ProcessTables> = {
       db: db ?? deps.db,
       handlers,
@@ -93,6 +95,7 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
       concurrency: c ?? concurrency,
       backoff: bo ?? backoff,
       onEvent: oe ?? onEvent,
+      wakeDelayMillis: wd ?? wakeDelayMillis,
       logger: deps.logger,
     };
     return makeOutboxDispatcher(config);
