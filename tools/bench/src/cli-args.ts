@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { BenchOptions } from './bench-types';
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
-  requests: 20_000,
+  requests: 10_000,
   connections: 16,
   databaseUrl: 'postgres://postgres@127.0.0.1:5432/test',
   rows: 10_000,
