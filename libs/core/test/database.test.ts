@@ -103,3 +103,24 @@ describe('database URLs', () => {
     expect(rows).toEqual([{ v: 42 }]);
   });
 });
+
+// Only a real server can drop a connection (PGlite runs in this process), so this runs on the
+// PostgreSQL target only, like every other suite's postgres half.
+for (const target of databaseTargets().filter((t) => t === 'postgres')) {
+  it(`survives the server terminating a checked-out connection [${target}]`, async () => {
+    const testDb = await createTestDatabase(target, { migrate: false });
+    try {
+      const failure = testDb.database.withSession(async (session) => {
+        const [{ pid }] = await session.query<{ pid: number }>('select pg_backend_pid() as pid');
+        await sql`select pg_terminate_backend(${pid})`.execute(testDb.database.db);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return session.query('select 1');
+      });
+      await expect(failure).rejects.toThrow();
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(testDb.database.db);
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await testDb.dispose();
+    }
+  });
+}

@@ -71,6 +71,12 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
   // An idle client losing its server (restart, network) must not crash the process; the pool
   // drops it and opens a new one on the next checkout.
   pool.on('error', () => undefined);
+  // The same for a client that is checked out when its server connection dies: pg emits 'error'
+  // on the client, which would crash the process without a listener. The query running on it
+  // rejects with the error anyway, so nothing is swallowed.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
