@@ -1,0 +1,77 @@
+/**
+ * Writes of process definitions (`process_definition`, the `database` source). Validation reuses
+ * the process service's `parseProcessDef`; a definition whose predecessor chain leads back to
+ * itself is refused (400). The configurator's cache is invalidated after every committed write on
+ * this instance; other instances call POST /definitions/refresh.
+ *
+ * @example
+ * const store = makeDefinitionStore(processDb(database));
+ * await store.insert({ processType: 'report', leaf: true, predecessorProcessType: 'import' }); // false: already there
+ */
+import type { ProcessDef } from '@fw/process-api';
+import { parseProcessDef, type ProcessDb } from '@fw/process-service';
+import { badRequest } from '../http/management-errors';
+
+export interface DefinitionStore {
+  /** Inserts; `false` when a definition of that type exists. */
+  insert(def: ProcessDef): Promise<boolean>;
+  /** Replaces; `false` when there is none of that type. */
+  update(def: ProcessDef): Promise<boolean>;
+  /** Throws 400 when saving `def` would close a predecessor cycle (reads the table, not a cache). */
+  assertNoCycle(def: ProcessDef): Promise<void>;
+}
+
+/** Checks a request body as a definition (400 naming the field). */
+export function parseDefinitionBody(body: unknown, where = 'definition'): ProcessDef {
+  return parseProcessDef(body, where);
+}
+
+function predecessorOf(text: string): string | null {
+  try {
+    const parsed = JSON.parse(text) as { predecessorProcessType?: unknown };
+    return typeof parsed.predecessorProcessType === 'string' ? parsed.predecessorProcessType : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The cycle `def` would close, as `a → b → a`, or undefined. */
+export function findPredecessorCycle(def: ProcessDef, predecessors: ReadonlyMap<string, string | null>): string[] | undefined {
+  const chain = [def.processType];
+  const seen = new Set(chain);
+  let current = def.predecessorProcessType ?? null;
+  while (current !== null) {
+    chain.push(current);
+    if (seen.has(current)) return chain;
+    seen.add(current);
+    current = predecessors.get(current) ?? null;
+  }
+  return undefined;
+}
+
+export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
+  const text = (def: ProcessDef): string => JSON.stringify(def);
+  return {
+    async insert(def) {
+      const rows = await db
+        .insertInto('process_definition')
+        .values({ process_type: def.processType, definition: text(def) })
+        .onConflict((oc) => oc.column('process_type').doNothing())
+        .returning('process_type')
+        .execute();
+      return rows.length === 1;
+    },
+
+    async update(def) {
+      const result = await db.updateTable('process_definition').set({ definition: text(def) }).where('process_type', '=', def.processType).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async assertNoCycle(def) {
+      const rows = await db.selectFrom('process_definition').select(['process_type', 'definition']).execute();
+      const predecessors = new Map(rows.map((r) => [r.process_type, predecessorOf(r.definition)] as const));
+      const cycle = findPredecessorCycle(def, predecessors);
+      if (cycle) throw badRequest(`Definition '${def.processType}' would close a predecessor cycle: ${cycle.join(' → ')}`);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Read-only queries of the administration API over the process tables: the tenant-scoped process
+ * list (exact filters ANDed, newest first, one page plus its count) and the completion events of
+ * a process. Every query filters on `tenant`, so a record of another tenant is never returned.
+ *
+ * @example
+ * const queries = makeProcessQueries(processDb(database));
+ * const page = await queries.listProcesses('acme', { status: 'PROCESSED' }, { page: 0, size: 25 });
+ */
+import type { Process } from '@fw/process-api';
+import { makeProcessRepository, type ProcessDb } from '@fw/process-service';
+import { sql, type Selectable } from 'kysely';
+import type { FwProcessTable } from '@fw/process-service';
+import { pageOf, type Page, type PageRequest } from '../http/pagination';
+
+/** Exact-match filters of GET /processes (ANDed). */
+export interface ProcessFilter {
+  processType?: string;
+  /** The state id (EXECUTING, PROCESSED, ...). */
+  status?: string;
+  triggerId?: string;
+  parentId?: string;
+  predecessorId?: string;
+}
+
+/** One row of GET /processes (input and output are left to GET /processes/{id}). */
+export interface ProcessSummary {
+  id: string;
+  processType: string;
+  leaf: boolean;
+  status: string;
+  parentId: string | null;
+  predecessorId: string | null;
+  triggerId: string | null;
+  tenant: string | null;
+  completedPercent: number;
+  numSubProcesses: number;
+  numCompletedSubProcesses: number;
+  description: string | null;
+  createdTime: string;
+  lastModifiedTime: string;
+  stateEntryTime: string;
+}
+
+/** A stored ProcessCompleted event. */
+export interface CompletionEventRecord {
+  id: string;
+  processId: string;
+  processType: string;
+  state: string;
+  successful: boolean;
+  triggerId: string | null;
+  generatedTime: string;
+  payload: unknown;
+}
+
+/** GET /processes/{id}: the process (input, output, errors, status) and its completion events. */
+export interface ProcessDetail extends Process {
+  status: string;
+  completionEvents: CompletionEventRecord[];
+}
+
+export interface ProcessQueries {
+  listProcesses(tenant: string, filter: ProcessFilter, page: PageRequest): Promise<Page<ProcessSummary>>;
+  /** The process with its completion events, or undefined when absent or of another tenant. */
+  getProcess(tenant: string, id: string): Promise<ProcessDetail | undefined>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a UUID in its usual text form. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export function toSummary(row: Selectable<FwProcessTable>): ProcessSummary {
+  return {
+    id: row.id,
+    processType: row.process_type,
+    leaf: row.leaf,
+    status: row.state_id,
+    parentId: row.parent_id,
+    predecessorId: row.predecessor_id,
+    triggerId: row.trigger_id,
+    tenant: row.tenant,
+    completedPercent: row.completed_percent,
+    numSubProcesses: row.num_sub_processes,
+    numCompletedSubProcesses: row.num_completed_sub_processes,
+    description: row.description,
+    createdTime: row.created_time.toISOString(),
+    lastModifiedTime: row.last_modified_time.toISOString(),
+    stateEntryTime: row.state_entry_time.toISOString(),
+  };
+}
+
+/** Makes the queries over `db` (a Kysely handle over the process tables). */
+export function makeProcessQueries(db: ProcessDb): ProcessQueries {
+  const repo = makeProcessRepository();
+  return {
+    async listProcesses(tenant, filter, request) {
+      let where = db.selectFrom('fw_process').where('tenant', '=', tenant);
+      if (filter.processType !== undefined) where = where.where('process_type', '=', filter.processType);
+      if (filter.status !== undefined) where = where.where('state_id', '=', filter.status);
+      if (filter.triggerId !== undefined) where = where.where('trigger_id', '=', filter.triggerId);
+      if (filter.parentId !== undefined) where = where.where('parent_id', '=', filter.parentId.toLowerCase());
+      if (filter.predecessorId !== undefined) where = where.where('predecessor_id', '=', filter.predecessorId.toLowerCase());
+      const [count, rows] = await Promise.all([
+        where.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+        where
+          .selectAll()
+          .orderBy('created_time', 'desc')
+          .orderBy('seq', 'desc')
+          .limit(request.size)
+          .offset(request.page * request.size)
+          .execute(),
+      ]);
+      return pageOf(rows.map(toSummary), Number(count.n), request);
+    },
+
+    async getProcess(tenant, id) {
+      const process = await repo.findById(db, id.toLowerCase());
+      if (!process || process.tenant !== tenant) return undefined;
+      const events = await db
+        .selectFrom('fw_process_completion_event')
+        .selectAll()
+        .where('process_id', '=', process.id)
+        .where('tenant', '=', tenant)
+        .orderBy('generated_time', 'desc')
+        .execute();
+      return {
+        ...process,
+        status: process.state.stateId,
+        completionEvents: events.map((e) => ({
+          id: e.id,
+          processId: e.process_id,
+          processType: e.process_type,
+          state: e.state,
+          successful: e.successful,
+          triggerId: e.trigger_id,
+          generatedTime: e.generated_time.toISOString(),
+          payload: e.payload,
+        })),
+      };
+    },
+  };
+}
