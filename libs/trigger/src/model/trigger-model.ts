@@ -1,0 +1,164 @@
+/**
+ * The trigger layer's public data shapes: trigger inputs and results, execution history records,
+ * crontabs, pages, limits and the trigger id conventions.
+ *
+ * @example
+ * const input: TriggerInput = {
+ *   source: 'MANUAL', triggerId: manualTriggerId('t1', 'retry-42'), tenant: 't1',
+ *   payload: { processDefName: 'nightly-import', args: { day: '2026-01-31' } },
+ * };
+ */
+import type { ProcessDto } from '@fw/process-api';
+
+/** Where a trigger came from. */
+export type TriggerSource = 'CRON' | 'MANUAL' | 'EXTERNAL';
+export const TRIGGER_SOURCES: readonly TriggerSource[] = ['CRON', 'MANUAL', 'EXTERNAL'];
+
+/** Events a trigger can raise (DECISIONS 5: `supportedEvents`). */
+export type TriggerEventName = 'ProcessCreate';
+export const SUPPORTED_TRIGGER_EVENTS: readonly TriggerEventName[] = ['ProcessCreate'];
+
+/** Status of an accepted dispatch. COMPLETED means the dispatch returned, not that processes finished. */
+export type TriggerExecutionStatus = 'RUNNING' | 'COMPLETED' | 'FAILED';
+export const TRIGGER_EXECUTION_STATUSES: readonly TriggerExecutionStatus[] = ['RUNNING', 'COMPLETED', 'FAILED'];
+
+/** The ProcessCreate payload a trigger carries (and a crontab stores). */
+export interface TriggerPayload {
+  processDefName: string;
+  args?: Record<string, unknown>;
+  description?: string;
+}
+
+/** One call of the trigger ingress. */
+export interface TriggerInput {
+  source: TriggerSource;
+  /** The stored trigger id (already namespaced, for example `manual:<tenant>:<key>`). */
+  triggerId: string;
+  /** Default `ProcessCreate`. */
+  eventName?: TriggerEventName;
+  tenant: string;
+  payload: TriggerPayload;
+  /** The time a schedule planned this trigger for (CRON). */
+  scheduledTime?: Date;
+  /** The crontab that fired (CRON). */
+  cronId?: string;
+}
+
+/** What the dispatch receives: the ProcessDto with the trigger id for lineage, and the tenant. */
+export type TriggerDispatchDto = ProcessDto & { tenant: string; triggerId: string };
+
+/** Delivers a ProcessCreate (in process: see {@link processCreateDispatch}). */
+export type TriggerDispatch = (dto: TriggerDispatchDto) => Promise<{ processId?: string }>;
+
+/** The answer of `trigger()`. */
+export interface TriggerResult {
+  triggerId: string;
+  eventId: string;
+  logId: string;
+  /** True when this call dispatched and the dispatch returned. */
+  dispatched: boolean;
+  /** True when (triggerId, eventName) was already logged: nothing was dispatched, no history added. */
+  duplicate: boolean;
+  /** The history record of this call (absent for duplicates). */
+  executionId?: string;
+  /** RUNNING never appears here: COMPLETED, FAILED, or absent for duplicates. */
+  status?: Exclude<TriggerExecutionStatus, 'RUNNING'>;
+  /** Id of the process the dispatch created, when it said. */
+  processId?: string;
+  /** Why the dispatch failed (status FAILED); details are in the history. */
+  failure?: { message: string; code?: number; subErrorCode?: string };
+}
+
+/** One row of the execution history (`fw_trigger_execution`). Times are ISO-8601 strings. */
+export interface TriggerExecution {
+  id: string;
+  triggerId: string;
+  tenant: string;
+  source: TriggerSource;
+  scheduledTime: string | null;
+  receivedTime: string;
+  startTime: string | null;
+  finishTime: string | null;
+  eventName: string;
+  payload: TriggerPayload;
+  status: TriggerExecutionStatus;
+  failureMessage: string | null;
+  failureStack: string | null;
+  cronId: string | null;
+  processId: string | null;
+  logId: string;
+  eventId: string;
+}
+
+/** Filters of the execution history: exact matches combined with AND, always within one tenant. */
+export interface ExecutionFilter {
+  tenant: string;
+  triggerId?: string;
+  crontabId?: string;
+  status?: TriggerExecutionStatus;
+}
+
+/** A durable schedule (`fw_crontab`). Times are ISO-8601 strings. */
+export interface Crontab {
+  id: string;
+  tenant: string;
+  name: string;
+  /** Croner syntax, six fields with seconds first. */
+  cronExpression: string;
+  /** IANA time zone the expression is read in. */
+  timezone: string;
+  enabled: boolean;
+  payload: TriggerPayload;
+  createdAt: string;
+  updatedAt: string;
+  lastFiredAt: string | null;
+  lastScheduledTime: string | null;
+}
+
+/** Input of `CrontabStore.add`. `timezone` defaults to `UTC`, `enabled` to true. */
+export interface NewCrontab {
+  name: string;
+  cronExpression: string;
+  timezone?: string;
+  enabled?: boolean;
+  payload: TriggerPayload;
+}
+
+/** Input of `CrontabStore.update`: the fields to change. */
+export type CrontabUpdate = Partial<NewCrontab>;
+
+/** A page request: zero-based `page`, `size` 1..{@link MAX_PAGE_SIZE}. */
+export interface PageRequest {
+  page: number;
+  size: number;
+}
+
+/** One page of a list, newest first. */
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+  page: number;
+  size: number;
+  totalPages: number;
+}
+
+/** Longest client trigger key (the part after `manual:<tenant>:`), spec 2 "Limits". */
+export const MAX_CLIENT_TRIGGER_ID_LENGTH = 80;
+/** Default and largest page size (DECISIONS 5). */
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+/** The stored trigger id of a manual trigger (admin API POST /triggers). */
+export function manualTriggerId(tenant: string, key: string): string {
+  return `manual:${tenant}:${key}`;
+}
+
+/** The stored trigger id of an external (HTTP adapter) trigger. */
+export function externalTriggerId(tenant: string, key: string): string {
+  return `external:${tenant}:${key}`;
+}
+
+/** The deterministic trigger id of one scheduled firing: the same on every scheduler instance. */
+export function cronTriggerId(crontabId: string, scheduledTime: Date): string {
+  return `cron:${crontabId}:${scheduledTime.toISOString()}`;
+}
