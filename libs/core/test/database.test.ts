@@ -9,6 +9,38 @@ describeEachDatabase('database access', (getDb) => {
     expect(rows).toEqual([{ n: 2, total: 12.5, big: '9007199254740993' }]);
   });
 
+  it('query() runs a statement on a pooled connection with the same conversions as Kysely', async () => {
+    const { database } = getDb();
+    const query = database.query;
+    if (!query) throw new Error('createDatabase must provide query()');
+    const rows = await query<{ n: number; total: number; tags: string[] }>('select count(*) as n, 12.50::numeric as total, $2::text[] as tags from (values (1),(2)) v(x) where x > $1', [0, ['a', 'b']]);
+    expect(rows).toEqual([{ n: 2, total: 12.5, tags: ['a', 'b'] }]);
+    // Two at once: the pool serves both (PGlite queues them on its single connection).
+    const [a, b] = await Promise.all([query<{ v: number }>('select 1 as v'), query<{ v: number }>('select $1::int as v', [2])]);
+    expect([a, b]).toEqual([[{ v: 1 }], [{ v: 2 }]]);
+    await expect(query('select * from no_such_table')).rejects.toThrow(/no_such_table/);
+    expect(await query<{ v: number }>('select 3 as v')).toEqual([{ v: 3 }]);
+  });
+
+  it('query() waits for a running transaction instead of running inside it', async () => {
+    const { database } = getDb();
+    await sql`create table q_tx_probe (id int)`.execute(database.db);
+    let seen: number | undefined;
+    let outside: Promise<void> | undefined;
+    await database.db.transaction().execute(async (trx) => {
+      await sql`insert into q_tx_probe values (1)`.execute(trx);
+      // On PGlite it can only run after the commit; on PostgreSQL it runs on another connection
+      // and does not see the uncommitted row.
+      outside = database.query?.<{ c: number }>('select count(*) as c from q_tx_probe').then((rows) => {
+        seen = rows[0].c;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (database.kind === 'pglite') expect(seen).toBeUndefined();
+    });
+    await outside;
+    expect(seen).toBe(database.kind === 'pglite' ? 1 : 0);
+  });
+
   it('rolls a failed transaction back and keeps the connection usable', async () => {
     const { database } = getDb();
     await sql`create table tx_probe (id int primary key)`.execute(database.db);
