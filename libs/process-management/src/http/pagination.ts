@@ -28,12 +28,8 @@ export interface Page<T> {
   totalPages: number;
 }
 
-function single(value: unknown): unknown {
-  return Array.isArray(value) ? value[value.length - 1] : value;
-}
-
 function integerParam(query: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
-  const raw = single(query[name]);
+  const raw = query[name];
   if (raw === undefined || raw === '') return fallback;
   if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw badRequest(`Query parameter '${name}' must be an integer between ${min} and ${max}`);
   const value = Number(raw);
