@@ -1,12 +1,14 @@
-// Shared Jest settings: TypeScript through SWC (fast, no type check: `npm run typecheck` does that),
-// and workspace packages resolved to their sources so tests never need a prior build.
+// Shared Jest settings: TypeScript through ts-jest in transpile-only mode (fast; `npm run typecheck`
+// does the type checking), and workspace packages resolved to their sources so tests never need a
+// prior build. (ts-jest rather than @swc/jest: SWC's per-platform binaries are not all on the
+// registry this project installs from, which breaks `npm ci` on a clean checkout.)
 const path = require('node:path');
 const root = __dirname;
 
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: path.join(root, 'tsconfig.jest.json') }],
   },
   moduleNameMapper: {
     '^@fw/test-support$': path.join(root, 'tools/test-support/src/index.ts'),
