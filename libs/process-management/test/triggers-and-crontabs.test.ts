@@ -16,7 +16,7 @@ describeEachDatabase('administration API: triggers and executions', (getDb) => {
     const body = { triggerId: 'retry-42', payload: { processDefName: 'single', args: { day: 1 } } };
     const first = await request(app).post(`${API}/triggers`).set(auth()).send(body);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ triggerId: `manual:${T1}:retry-42`, dispatched: true, duplicate: false, eventId: expect.any(String), logId: expect.any(String) });
+    expect(first.body).toEqual({ triggerId: `manual:${T1}:retry-42`, dispatched: true, duplicate: false, eventId: expect.any(String), logId: expect.any(String) });
     const again = await request(app).post(`${API}/triggers`).set(auth()).send(body);
     expect(again.body).toMatchObject({ triggerId: first.body.triggerId, eventId: first.body.eventId, logId: first.body.logId, dispatched: false, duplicate: true });
     const processes = await request(app).get(`${API}/processes`).set(auth()).query({ triggerId: first.body.triggerId });

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { Router } from 'express';
 import { badRequest, conflict, notFound, unavailable } from '../http/management-errors';
 import { parsePageRequest } from '../http/pagination';
-import { EXECUTION_STATUSES, type CrontabInput, type ExecutionStatus, type ManagementPorts } from '../ports/management-ports';
+import { EXECUTION_STATUSES, type CrontabInput, type ExecutionStatus, type ManagementPorts, type TriggerResult } from '../ports/management-ports';
 import { bodyObject, optionalQuery, parseTriggerPayload, requiredBoolean, requiredString, tenantOf } from './request-values';
 
 /** Longest client trigger id (spec 2, Limits). */
@@ -98,7 +98,8 @@ export function addTriggerRoutes(router: Router, ports: ManagementPorts): void {
     const service = triggerService();
     await assertDefinition(payload.processDefName);
     const result = await service.trigger({ source: 'MANUAL', triggerId: manualTriggerId(tenant, key), tenant, payload });
-    res.json(result);
+    const answer: TriggerResult = { triggerId: result.triggerId, eventId: result.eventId, logId: result.logId, dispatched: result.dispatched, duplicate: result.duplicate };
+    res.json(answer);
   });
 
   router.get('/executions', async (req, res) => {

@@ -1,0 +1,224 @@
+/**
+ * Composes the admin server: process manager (database definitions, outbox, JDBC work-item
+ * starter enqueuing only), its outbox dispatcher, the trigger service, crontabs and the cron
+ * scheduler (one owner per database), the `/process` routes (envelope) and the administration API,
+ * every route behind the key. The dev profile adds the schema, a generated key, the example
+ * definitions and workers (a JDBC work-item runner in this process) and the dashboard at `/`.
+ *
+ * Every startup problem throws a ConfigError (one line naming what to fix) before anything
+ * listens.
+ *
+ * @example
+ * const server = await createAdminServer({ config: adminConfigFromEnv('dev', process.env, process.cwd()) });
+ * const { url } = await server.listen();
+ * // ... later
+ * await server.close();
+ */
+import {
+  assertTablesExist,
+  ConfigError,
+  createDatabase,
+  createLogger,
+  errorEnvelope,
+  FwError,
+  isConfigError,
+  makeErrorMiddleware,
+  makeNotFoundHandler,
+  migrateDatabase,
+  readMigrationFolder,
+  type Database,
+  type Logger,
+} from '@fw/core';
+import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, WORK_ITEM_TABLES, type WorkItemRunner } from '@fw/jdbc-process-starter';
+import { assertManagementKey, makeManagementKeyGuard, makeProcessManagementRouter } from '@fw/process-management';
+import { OUTBOX_TABLES } from '@fw/process-outbox';
+import { makeDatabaseProcessConfigurator, makeProcessEventHandlers, makeProcessManager, makeProcessRouter, PROCESS_TABLES, processDb, type ProcessManager } from '@fw/process-service';
+import { makeBatchService, makeManagerEventSink } from '@fw/process-utils';
+import { defaultSchedulerOwnerId, makeCronScheduler, makeCrontabStore, makeTriggerService, processCreateDispatch, TRIGGER_TABLES, type CronScheduler, type TriggerService } from '@fw/trigger';
+import express, { type Express } from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AdminServerConfig } from '../config/admin-config';
+import { DASHBOARD_HTML } from '../dashboard/dashboard-page';
+import { ensureDevKey, MIGRATIONS_DIR, seedDefinitions } from '../dev/dev-profile';
+import { WORD_COUNT_DEFINITIONS, wordCountWorkers } from '../example/word-count-workers';
+
+export interface AdminServerOptions {
+  config: AdminServerConfig;
+  /** A database to use instead of opening `config.database` (the server then does not close it). */
+  database?: Database;
+  logger?: Logger;
+  /** Cron scheduler identity (default `<host>:<pid>:<random>`). */
+  ownerId?: string;
+  /** Cron lease in seconds (default 30) and renewal interval (default a third of it). */
+  schedulerLeaseSeconds?: number;
+  schedulerRenewMillis?: number;
+  /** Outbox idle poll (default 1000 ms; local commits wake it at once). */
+  outboxPollMillis?: number;
+  /** Run the example workers in this process (default: dev profile only). */
+  exampleWorkers?: boolean;
+}
+
+export interface AdminServer {
+  readonly app: Express;
+  readonly config: AdminServerConfig;
+  /** The key in use (generated in dev when none was set). Never logged. */
+  readonly apiKey: string;
+  /** Where a generated dev key is stored, when it was read from or written to a file. */
+  readonly apiKeyFile: string | undefined;
+  readonly apiKeyGenerated: boolean;
+  readonly database: Database;
+  readonly manager: ProcessManager;
+  readonly triggerService: TriggerService;
+  readonly scheduler: CronScheduler;
+  /** The example workers' runner (dev), else undefined. */
+  readonly runner: WorkItemRunner | undefined;
+  /** Starts the scheduler and runner, then listens; resolves with the bound address. */
+  listen(): Promise<{ address: string; port: number; url: string }>;
+  server(): Server | undefined;
+  /** Stops the scheduler, the server, the runner, the dispatcher and the pool (idempotent). */
+  close(): Promise<void>;
+}
+
+/** Tables the server needs; outside dev they must exist (`npm run migrate`). */
+export const ADMIN_SERVER_TABLES: readonly string[] = [...PROCESS_TABLES, ...WORK_ITEM_TABLES, ...OUTBOX_TABLES, ...TRIGGER_TABLES];
+
+async function prepareSchema(config: AdminServerConfig, database: Database): Promise<void> {
+  if (config.profile === 'dev') {
+    await migrateDatabase(database, readMigrationFolder(MIGRATIONS_DIR));
+    await seedDefinitions(database, WORD_COUNT_DEFINITIONS);
+    return;
+  }
+  try {
+    await assertTablesExist(database, ADMIN_SERVER_TABLES);
+  } catch (err) {
+    if (isConfigError(err)) throw new ConfigError(`${err.message.replace('<url>', 'PROCESS_DATABASE_URL')} (the admin server never creates schema outside the dev profile)`);
+    throw new ConfigError(`Cannot reach PROCESS_DATABASE_URL ${database.displayUrl}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** Builds the server (nothing listens and no timer fires until {@link AdminServer.listen}). */
+export async function createAdminServer(options: AdminServerOptions): Promise<AdminServer> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ name: 'admin-server' });
+  let apiKey = config.apiKey;
+  let apiKeyFile: string | undefined;
+  let apiKeyGenerated = false;
+  if (apiKey === undefined && config.profile === 'dev' && config.dataDir !== undefined) {
+    const stored = ensureDevKey(config.dataDir);
+    ({ key: apiKey, file: apiKeyFile, generated: apiKeyGenerated } = stored);
+  }
+  const key = assertManagementKey(apiKey, 'PROCESS_MANAGEMENT_API_KEY');
+
+  const ownsDatabase = options.database === undefined;
+  const database = options.database ?? createDatabase({ ...config.database, baseDir: config.baseDir, applicationName: 'fw-admin-server' });
+  const examples = options.exampleWorkers ?? config.profile === 'dev';
+  try {
+    await prepareSchema(config, database);
+  } catch (err) {
+    if (ownsDatabase) await database.close().catch(() => undefined);
+    throw err;
+  }
+
+  const ownerId = options.ownerId ?? defaultSchedulerOwnerId();
+  const db = processDb(database);
+  const configurator = makeDatabaseProcessConfigurator({ db });
+  const starter = makeWorkItemStarter();
+  const manager = makeProcessManager({
+    db,
+    configurator,
+    workerStarter: starter,
+    logger,
+    outbox: { enabled: true, runDispatcher: true, pollIntervalMillis: options.outboxPollMillis ?? 1000, workerId: ownerId },
+  });
+  const triggerService = makeTriggerService({ database, dispatch: processCreateDispatch(makeProcessEventHandlers(manager)), logger });
+  const crontabs = makeCrontabStore(database);
+  const scheduler = makeCronScheduler({
+    database,
+    crontabs,
+    triggerService,
+    ownerId,
+    logger,
+    ...(options.schedulerLeaseSeconds === undefined ? {} : { leaseSeconds: options.schedulerLeaseSeconds }),
+    ...(options.schedulerRenewMillis === undefined ? {} : { renewIntervalMillis: options.schedulerRenewMillis }),
+  });
+  let runner: WorkItemRunner | undefined;
+  if (examples) {
+    const sink = makeManagerEventSink(manager);
+    runner = makeWorkItemRunner({ database, batchService: makeBatchService({ workers: wordCountWorkers(), sink, logger }), onDead: makeSinkFailureReporter(sink), concurrency: 4, pollIntervalMillis: 500, logger });
+    const wake = runner;
+    starter.onEnqueued(() => wake.wake());
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (config.profile === 'dev') {
+    // The dashboard page itself is static and holds no data: it asks for the key, and every call it makes carries it.
+    app.get('/', (_req, res) => void res.type('html').send(DASHBOARD_HTML));
+  }
+  app.use(makeProcessManagementRouter({ database, apiKey: key, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger }));
+  const unauthorized = (message: string) => errorEnvelope(new FwError({ code: 401, subErrorCode: 'PM401', description: message }));
+  app.use(makeManagementKeyGuard(key, { unauthorizedBody: unauthorized }));
+  app.use(makeProcessRouter({ manager, logger }));
+  app.use(makeNotFoundHandler());
+  app.use(makeErrorMiddleware(logger));
+
+  let server: Server | undefined;
+  let closing: Promise<void> | undefined;
+  let started = false;
+
+  return {
+    app,
+    config,
+    apiKey: key,
+    apiKeyFile,
+    apiKeyGenerated,
+    database,
+    manager,
+    triggerService,
+    scheduler,
+    runner,
+    server: () => server,
+    async listen() {
+      if (server) throw new Error('admin server is already listening');
+      if (!started) {
+        started = true;
+        await scheduler.start();
+        runner?.start();
+      }
+      const { port, bindAddress } = config;
+      return new Promise((resolve, reject) => {
+        const candidate = app.listen(port, bindAddress);
+        candidate.once('error', (err: NodeJS.ErrnoException) => {
+          const why = err.code === 'EADDRINUSE' ? 'is already in use' : err.code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : `cannot be used (${err.message})`;
+          reject(new ConfigError(`PROCESS_ADMIN_BIND_ADDRESS ${bindAddress} port ${port} ${why}: change PROCESS_ADMIN_PORT or PROCESS_ADMIN_BIND_ADDRESS`));
+        });
+        candidate.once('listening', () => {
+          server = candidate;
+          candidate.keepAliveTimeout = 65_000;
+          const address = candidate.address() as AddressInfo;
+          const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          logger.info({ address: address.address, port: address.port, profile: config.profile, database: database.displayUrl }, 'admin server listening');
+          resolve({ address: address.address, port: address.port, url: `http://${host}:${address.port}` });
+        });
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        await scheduler.stop().catch((err: unknown) => logger.warn({ err }, 'cron scheduler did not stop cleanly'));
+        if (server) {
+          const current = server;
+          await new Promise<void>((resolve) => {
+            current.close(() => resolve());
+            current.closeIdleConnections();
+          });
+        }
+        await runner?.stop({ timeoutMillis: 10_000 });
+        await manager.close();
+        if (ownsDatabase) await database.close();
+      })();
+      return closing;
+    },
+  };
+}

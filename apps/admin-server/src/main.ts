@@ -1,0 +1,12 @@
+// Entry point: npm run admin-server -- [--profile dev]
+import { startAdminServer } from './main-cli';
+
+startAdminServer(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) }).then(
+  (result) => {
+    if (typeof result === 'number') process.exit(result);
+  },
+  (err: unknown) => {
+    console.error(`admin-server: cannot start, unexpected error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
