@@ -4,7 +4,7 @@ export { FwError, isFwError, ConfigError, isConfigError, CoreErrorCodes } from '
 export type { FwErrorDetail, FwErrorInit, Severity } from './errors/fw-error';
 export { successEnvelope, errorEnvelope } from './http/response-envelope';
 export type { SuccessEnvelope, ErrorEnvelope, ResponseEnvelope } from './http/response-envelope';
-export { makeErrorMiddleware, makeNotFoundHandler, requireJsonBody } from './http/error-middleware';
+export { makeErrorMiddleware, makeNotFoundHandler, requireJsonBody, toFwError, malformedJsonError, payloadTooLargeError } from './http/error-middleware';
 export { makeInfoRouter } from './http/info-router';
 export type { ServiceInfo, HealthCheck, InfoRouterOptions } from './http/info-router';
 export { createLogger } from './logging/logger';

@@ -1,4 +1,6 @@
 // Public entry point of @fw/query-controller. Every export is listed explicitly.
 export { makeQueryRouter } from './controller/query-router';
+export { makeQueryRequestHandler } from './controller/query-request-handler';
+export { parseBodyLimit } from './controller/json-body-reader';
 export { describe as describeQuerySummary } from './controller/query-description';
-export type { QueryAuthorizer, QueryRouterOptions, QueryDescription, FilterDescription } from './controller/query-controller-types';
+export type { QueryAuthorizer, QueryRouterOptions, QueryRequestHandler, QueryRequestHandlerOptions, QueryDescription, FilterDescription } from './controller/query-controller-types';

@@ -8,14 +8,13 @@ import {
   makeNotFoundHandler,
   requireJsonBody,
   ServiceInfo,
-  tenantContextMiddleware,
 } from '@fw/core';
-import { makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
+import { makeQueryRequestHandler, makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
 import { DatabaseFactory, makeQueryService, QueryExecutionProvider, QueryService } from '@fw/query-core';
 import express, { Express } from 'express';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, RequestListener, Server } from 'node:http';
 import * as path from 'node:path';
 import { HostConfig, parseHostConfig } from '../config/host-config';
 import { makeHostDatabases } from './host-databases';
@@ -31,13 +30,19 @@ export interface QueryHostOptions {
   /** ACL check; without one acls are not enforced (logged once at startup). */
   authorizer?: QueryAuthorizer;
   logger?: Logger;
-  /** Request body limit of `express.json`; default `1mb`. */
+  /** Request body limit (fast path and `express.json`); default `1mb`. */
   bodyLimit?: string;
 }
 
 /** A started (not yet listening) query host. */
 export interface QueryHost {
-  readonly app: Express;
+  /**
+   * The host's request listener (what `listen()` serves; give it to supertest or your own
+   * server): `POST /q/{name}` on the native fast path, everything else through {@link express}.
+   */
+  readonly app: RequestListener;
+  /** The express app behind the fast path: GET /q…, /info, /service-info, /health-check, 404 and errors. */
+  readonly express: Express;
   readonly config: HostConfig;
   readonly queryService: QueryService;
   /** Listens on `server.bindAddress:server.port`; resolves with the bound address. */
@@ -59,9 +64,15 @@ function packageVersion(): string {
 
 /**
  * Composes a query host: validates the config, starts the query service (every startup problem
- * throws a ConfigError before anything listens) and builds the express app:
- * JSON body parser → tenant context → 415 for non-JSON bodies → `/q` routes → `/info`,
- * `/service-info`, `/health-check` (one database probe per tenant) → 404 → error envelope.
+ * throws a ConfigError before anything listens) and builds the request listener:
+ *
+ * - `POST /q/{name}` with a JSON body goes to `makeQueryRequestHandler` (node:http, no express);
+ * - everything else to the express app: JSON body parser → 415 for non-JSON bodies → `/q`
+ *   routes → `/info`, `/service-info`, `/health-check` (one database probe per tenant) → 404 →
+ *   error envelope. Status codes and bodies are the same on both paths.
+ *
+ * The tenant is read from `x-fw-tenant-id` and passed to the service explicitly; the host installs
+ * no AsyncLocalStorage context, so no async hooks run on any request.
  *
  * @example
  * const host = await createQueryHost({ config: loadConfigFile('query-host.json') });
@@ -100,23 +111,26 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
     },
   });
 
+  const bodyLimit = options.bodyLimit ?? '1mb';
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
-  app.use(tenantContextMiddleware());
+  app.use(express.json({ limit: bodyLimit }));
   app.use(requireJsonBody());
   // The query routes first: the hot path then does not walk the info routes' layers.
   app.use(makeQueryRouter({ queryService, authorizer: options.authorizer, logger }));
   app.use(makeInfoRouter({ info: { name: 'query-host', version: packageVersion() }, services: () => [queryServiceInfo()], healthChecks: databases.healthChecks() }));
   app.use(makeNotFoundHandler());
   app.use(makeErrorMiddleware(logger));
+  const search = makeQueryRequestHandler({ queryService, authorizer: options.authorizer, logger, bodyLimit, app });
+  const listener: RequestListener = (req, res) => search(req, res, () => app(req, res));
 
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
 
   return {
-    app,
+    app: listener,
+    express: app,
     config,
     queryService,
     server: () => server,
@@ -124,7 +138,7 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
       if (server) throw new Error('query host is already listening');
       const { port, bindAddress } = config.server;
       return new Promise((resolve, reject) => {
-        const candidate = app.listen(port, bindAddress);
+        const candidate = createServer(listener).listen(port, bindAddress);
         candidate.once('error', (err: NodeJS.ErrnoException) => {
           const why = err.code === 'EADDRINUSE' ? 'is already in use' : err.code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : `cannot be used (${err.message})`;
           reject(new ConfigError(`${config.source}: server.bindAddress ${bindAddress} port ${port} ${why}: change server.port or server.bindAddress`));

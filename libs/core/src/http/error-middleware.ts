@@ -9,16 +9,43 @@ interface HttpParserError {
   expose?: boolean;
 }
 
+/** 400 FW400: the request body is not valid JSON (what a failed `express.json()` parse becomes). */
+export function malformedJsonError(): FwError {
+  return new FwError({ code: 400, subErrorCode: CoreErrorCodes.malformedJson, description: 'The request body is not valid JSON' });
+}
+
+/** 413 FW413: the request body is over the size limit. */
+export function payloadTooLargeError(): FwError {
+  return new FwError({ code: 413, subErrorCode: CoreErrorCodes.payloadTooLarge, description: 'The request body is too large' });
+}
+
 /** Maps body-parser failures (bad JSON, too large, bad charset) to framework errors. */
 function fromParserError(err: HttpParserError): FwError | undefined {
   if (typeof err.status !== 'number' || err.status >= 500 || err.expose !== true) return undefined;
-  if (err.type === 'entity.parse.failed') {
-    return new FwError({ code: 400, subErrorCode: CoreErrorCodes.malformedJson, description: 'The request body is not valid JSON' });
-  }
-  if (err.type === 'entity.too.large') {
-    return new FwError({ code: 413, subErrorCode: CoreErrorCodes.payloadTooLarge, description: 'The request body is too large' });
-  }
+  if (err.type === 'entity.parse.failed') return malformedJsonError();
+  if (err.type === 'entity.too.large') return payloadTooLargeError();
   return new FwError({ code: err.status, subErrorCode: CoreErrorCodes.malformedJson, description: 'The request body could not be read' });
+}
+
+/**
+ * The FwError a failed request answers with, logged like {@link makeErrorMiddleware} logs it:
+ * `FwError`s keep their status and code (5xx ones are logged); body-parser failures map to
+ * FW400/FW413; anything else is logged and becomes a generic 500. Handlers that answer without
+ * express use it so their error bodies and log lines stay the same as the middleware's.
+ *
+ * @example
+ * const error = toFwError(err, logger, { path: '/q/books', method: 'POST' });
+ * res.writeHead(error.code, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(errorEnvelope(error)));
+ */
+export function toFwError(err: unknown, logger: Logger, request: { path: string; method: string }): FwError {
+  if (isFwError(err)) {
+    if (err.code >= 500) logger.error({ err, path: request.path, cause: err.cause }, err.description);
+    return err;
+  }
+  const parsed = typeof err === 'object' && err !== null ? fromParserError(err as HttpParserError) : undefined;
+  if (parsed) return parsed;
+  logger.error({ err, path: request.path, method: request.method }, 'unexpected error while handling request');
+  return new FwError({ code: 500, subErrorCode: CoreErrorCodes.internal, description: 'Internal server error' });
 }
 
 /**
@@ -31,19 +58,7 @@ export function makeErrorMiddleware(logger: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    let fwError: FwError;
-    if (isFwError(err)) {
-      fwError = err;
-      if (fwError.code >= 500) logger.error({ err, path: req.path, cause: fwError.cause }, fwError.description);
-    } else {
-      const parsed = typeof err === 'object' && err !== null ? fromParserError(err as HttpParserError) : undefined;
-      if (parsed) {
-        fwError = parsed;
-      } else {
-        logger.error({ err, path: req.path, method: req.method }, 'unexpected error while handling request');
-        fwError = new FwError({ code: 500, subErrorCode: CoreErrorCodes.internal, description: 'Internal server error' });
-      }
-    }
+    const fwError = toFwError(err, logger, req);
     res.status(fwError.code).json(errorEnvelope(fwError));
   };
 }

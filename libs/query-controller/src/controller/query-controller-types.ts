@@ -1,6 +1,7 @@
 import type { Logger } from '@fw/core';
 import type { ColumnType, QueryService } from '@fw/query-core';
-import type { Request } from 'express';
+import type { Express, Request } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Decides whether the caller of `req` may run a query protected by `acls` (DECISIONS 4).
@@ -21,6 +22,29 @@ export interface QueryRouterOptions {
   authorizer?: QueryAuthorizer;
   logger: Logger;
 }
+
+/** What {@link makeQueryRequestHandler} needs. */
+export interface QueryRequestHandlerOptions {
+  /** The started query service (`makeQueryService` of `@fw/query-core`). */
+  queryService: Pick<QueryService, 'search'>;
+  /**
+   * ACL check, called with node's request upgraded to an express `Request` (prototype of `app`,
+   * plus `params` and `body`), so the same authorizer serves the router and this handler.
+   */
+  authorizer?: QueryAuthorizer;
+  /** Where 5xx errors are logged (as `makeErrorMiddleware` logs them). */
+  logger: Logger;
+  /** Largest accepted body: bytes, or text like `express.json`'s `limit`. Default `'1mb'`. */
+  bodyLimit?: number | string;
+  /** The express app whose request prototype the authorizer sees (`req.app`, `req.ip`…); default a bare app. */
+  app?: Pick<Express, 'request'>;
+}
+
+/**
+ * A node:http handler in the connect style: it answers the requests it takes on and calls `next()`
+ * (synchronously, before reading anything) for every other request.
+ */
+export type QueryRequestHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /** A filterable column as `GET /q` and `GET /q/{queryName}` show it. */
 export interface FilterDescription {
