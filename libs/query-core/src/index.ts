@@ -9,7 +9,7 @@ export { MapperRegistry } from './mapper/mapper-registry';
 // Service facade.
 export { makeQueryService } from './service/query-service';
 export type { QueryService, QueryServiceOptions, QuerySummary, SearchContext } from './service/query-service-types';
-export { buildSearchResponse } from './service/search-response-builder';
+export { buildSearchResponse, publicColumnMetadata } from './service/search-response-builder';
 export type { ResponseShape, ResponseInput } from './service/search-response-builder';
 
 // Errors.
@@ -47,6 +47,7 @@ export type {
   FilterCondition,
   FilterOperator,
   PaginationInfo,
+  PublicColumnMetadata,
 } from './search/search-types';
 
 // Providers.

@@ -38,6 +38,9 @@ describeEachDatabase('query service on SQL', (getDb) => {
     expect(response.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: true, totalCountAvailable: true });
     expect(Object.keys(response.columnMetadata)).toEqual(['id', 'title', 'genre', 'price', 'published', 'inStock', 'author']);
     expect(response.columnMetadata.price).toMatchObject({ name: 'price', columnType: 'Number', sortable: true });
+    // SQL column names (b.title…) are internal: never in a response.
+    expect(response.columnMetadata.title).toEqual({ name: 'title', columnType: 'Text', filterable: true, likeQuery: true, containsQuery: false, betweenQuery: false, sortable: true });
+    expect(JSON.stringify(response.columnMetadata)).not.toMatch(/columnName|b\.title/);
     expect(response).toMatchObject({ hiddenColumns: [], cannedReportName: null, availableCannedReports: [] });
     expect(factory.opened[0]).toMatchObject({ url: 'postgres://db-host/t1', maxConnections: 3 });
   });

@@ -64,6 +64,29 @@ describe('makeSqlQueryProvider', () => {
     expect(result).toEqual({ rows: [{ id: 1, mapped: true }] });
   });
 
+  it("runs rows and count in parallel through the database's query port when it has one", async () => {
+    const { database } = fakeDatabase(() => {
+      throw new Error('Kysely must not be used when the database has query()');
+    });
+    const calls: string[] = [];
+    const pending: Array<() => void> = [];
+    const withPort: Database = {
+      ...database,
+      query: async <R,>(sql: string) => {
+        calls.push(sql);
+        // Both statements must be issued before either answers.
+        await new Promise<void>((resolve) => pending.push(resolve));
+        return (sql.includes('count') ? [{ n: 7 }] : [{ id: 1 }]) as R[];
+      },
+    };
+    const provider = makeSqlQueryProvider({ statements: lookup, databaseFor: () => withPort });
+    const result = provider.execute(request({ definition: { ...definition, id: 'ns.full' }, mode: 'both' }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(2);
+    pending.forEach((resolve) => resolve());
+    expect(await result).toEqual({ rows: [{ id: 1, mapped: true }], totalCount: 7 });
+  });
+
   it('wraps only for LIMIT when the statement orders itself, and not at all when it has both', async () => {
     const { database, seen } = fakeDatabase(() => []);
     const provider = makeSqlQueryProvider({ statements: lookup, databaseFor: () => database });

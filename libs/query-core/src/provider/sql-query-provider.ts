@@ -24,7 +24,12 @@ type Row = Record<string, unknown>;
 /** Suffix of the explicit count statement: `<id>-count`. */
 export const COUNT_STATEMENT_SUFFIX = '-count';
 
+/**
+ * Runs one statement: through the database's pool port when it has one (no Kysely compile and
+ * executor layers on the hot path), else through Kysely.
+ */
 async function run(database: Database, sql: string, values: readonly unknown[]): Promise<Row[]> {
+  if (database.query) return database.query<Row>(sql, values);
   const result = await database.db.executeQuery<Row>(CompiledQuery.raw(sql, [...values]));
   return result.rows;
 }

@@ -117,11 +117,13 @@ function planFilter(field: string, value: unknown, column: ColumnMetadata, query
  */
 export function planSearch(request: SearchRequest, definition: QueryDefinition): SearchPlan {
   const problems: QueryProblem[] = [];
-  const columns = new Map(Object.entries(definition.columnMetadata));
+  const metadata = definition.columnMetadata;
+  // Own keys only: a field named like an Object.prototype member must not find anything.
+  const columnOf = (field: string): ColumnMetadata | undefined => (Object.hasOwn(metadata, field) ? metadata[field] : undefined);
   const filters: FilterCondition[] = [];
   for (const [field, value] of Object.entries(request.filters ?? {})) {
     if (value === null || value === undefined) continue;
-    const column = columns.get(field);
+    const column = columnOf(field);
     if (!column || !column.filterable) {
       problems.push({
         subErrorCode: QueryErrorCodes.filterNotAllowed,
@@ -136,7 +138,7 @@ export function planSearch(request: SearchRequest, definition: QueryDefinition):
   }
   const sort: SortSpec[] = [];
   (request.sortCriteria ?? []).forEach((criterion, i) => {
-    const column = columns.get(criterion.name);
+    const column = columnOf(criterion.name);
     if (!column || !column.sortable) {
       problems.push({
         subErrorCode: QueryErrorCodes.sortNotAllowed,

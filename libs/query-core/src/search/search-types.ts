@@ -50,6 +50,9 @@ export interface SortSpec {
   ascending: boolean;
 }
 
+/** A column's metadata as a SearchResponse shows it: every flag, but not the SQL `columnName`. */
+export type PublicColumnMetadata = Readonly<Omit<ColumnMetadata, 'columnName'>>;
+
 /** `pagination` object of a SearchResponse. */
 export interface PaginationInfo {
   nextPageAvailable: boolean;
@@ -79,8 +82,11 @@ export interface SearchResponse {
   maxRows: number | null;
   maxPages: number | null;
   pagination: PaginationInfo;
-  /** The definition's column metadata, keyed by API field name (as in the definition). */
-  columnMetadata: Record<string, ColumnMetadata>;
+  /**
+   * The definition's column metadata, keyed by API field name (as in the definition), without
+   * `columnName`: SQL column names are internal and never leave the service.
+   */
+  columnMetadata: Readonly<Record<string, PublicColumnMetadata>>;
   hiddenColumns: string[];
   cannedReportName: string | null;
   availableCannedReports: string[];

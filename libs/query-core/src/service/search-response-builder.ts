@@ -1,5 +1,5 @@
 import type { QueryDefinition } from '../definition/query-definition-types';
-import type { PaginationInfo, SearchResponse } from '../search/search-types';
+import type { PaginationInfo, PublicColumnMetadata, SearchResponse } from '../search/search-types';
 
 type Row = Record<string, unknown>;
 
@@ -18,6 +18,27 @@ export interface ResponseInput {
   hiddenColumns: string[];
   cannedReportName: string | null;
   availableCannedReports: string[];
+}
+
+/** Per definition, built on its first response: the metadata every response of it carries. */
+const publicMetadata = new WeakMap<QueryDefinition, Readonly<Record<string, PublicColumnMetadata>>>();
+
+/**
+ * The response's `columnMetadata` of a definition: `columnName` removed (internal SQL), frozen
+ * and shared by all its responses, so a search neither copies nor re-filters it.
+ */
+export function publicColumnMetadata(definition: QueryDefinition): Readonly<Record<string, PublicColumnMetadata>> {
+  let metadata = publicMetadata.get(definition);
+  if (!metadata) {
+    const entries: Record<string, PublicColumnMetadata> = {};
+    for (const [field, column] of Object.entries(definition.columnMetadata)) {
+      const { columnName: _internal, ...shown } = column;
+      entries[field] = Object.freeze(shown);
+    }
+    metadata = Object.freeze(entries);
+    publicMetadata.set(definition, metadata);
+  }
+  return metadata;
 }
 
 function project(row: Row, fields: string[] | undefined): Row {
@@ -75,7 +96,7 @@ export function buildSearchResponse(input: ResponseInput, shape: ResponseShape):
     maxRows,
     maxPages,
     pagination,
-    columnMetadata: Object.fromEntries(Object.entries(input.definition.columnMetadata).map(([field, c]) => [field, { ...c }])),
+    columnMetadata: publicColumnMetadata(input.definition),
     hiddenColumns: input.hiddenColumns,
     cannedReportName: input.cannedReportName,
     availableCannedReports: input.availableCannedReports,
