@@ -15,5 +15,6 @@ module.exports = {
     '^@fw/([a-z0-9-]+)$': path.join(root, 'libs/$1/src/index.ts'),
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],
-  testTimeout: 30000,
+  // Generous: CI is a 2-core machine running two Jest processes and PostgreSQL at once.
+  testTimeout: 60000,
 };
