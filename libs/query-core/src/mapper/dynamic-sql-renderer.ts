@@ -154,25 +154,50 @@ function renderNode(node: SqlNode, frame: Frame, state: RenderState): string {
   }
 }
 
-/** Collapses whitespace runs outside quoted literals to one space and trims the ends. */
+/** Whether a UTF-16 code unit is whitespace in the sense of the RegExp class `\s`. */
+function isWhitespace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+const SINGLE_QUOTE = 39;
+const DOUBLE_QUOTE = 34;
+
+/**
+ * Collapses whitespace runs outside quoted literals to one space and drops them at both ends;
+ * a literal (to its closing quote, or to the end when unterminated) is copied as it is, and `''`
+ * inside one reads as two adjacent literals, which keeps it intact too. It runs on every rendered
+ * statement, so it copies whole runs of ordinary characters instead of one character at a time.
+ */
 export function collapseWhitespace(sql: string): string {
+  const length = sql.length;
   let out = '';
-  let quote: string | undefined;
   let pendingSpace = false;
-  for (const ch of sql) {
-    if (quote) {
-      out += ch;
-      if (ch === quote) quote = undefined;
+  let i = 0;
+  while (i < length) {
+    const c = sql.charCodeAt(i);
+    if (isWhitespace(c)) {
+      pendingSpace = out !== '';
+      i++;
       continue;
     }
-    if (/\s/.test(ch)) {
-      pendingSpace = out !== '';
-      continue;
+    let end: number;
+    if (c === SINGLE_QUOTE || c === DOUBLE_QUOTE) {
+      const close = sql.indexOf(sql[i], i + 1);
+      end = close === -1 ? length : close + 1;
+    } else {
+      end = i + 1;
+      while (end < length) {
+        const next = sql.charCodeAt(end);
+        if (isWhitespace(next) || next === SINGLE_QUOTE || next === DOUBLE_QUOTE) break;
+        end++;
+      }
     }
     if (pendingSpace) out += ' ';
     pendingSpace = false;
-    if (ch === "'" || ch === '"') quote = ch;
-    out += ch;
+    out += sql.slice(i, end);
+    i = end;
   }
   return out;
 }

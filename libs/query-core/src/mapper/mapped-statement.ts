@@ -31,6 +31,8 @@ export interface StatementInit {
 interface Linked {
   readonly nodes: readonly SqlNode[];
   readonly resultMap?: ResolvedResultMap;
+  /** Whether the linked SQL has `${orderby}` / `${pagination}`: asked on every execution, so walked once. */
+  readonly uses: Readonly<Record<FrameworkSubstitution, boolean>>;
 }
 
 /** A parsed `<select>`; see the module comment for when it links. */
@@ -74,6 +76,8 @@ export class MapperStatement implements MappedStatement {
   }
 
   private uses(name: FrameworkSubstitution): boolean {
+    const cached = this.linked?.uses[name];
+    if (cached !== undefined) return cached;
     let nodes = this.init.nodes;
     try {
       nodes = this.link().nodes;
@@ -100,7 +104,8 @@ export class MapperStatement implements MappedStatement {
       }
       resultMap = resolveResultMap(spec, this.resolver.resultMap, where);
     }
-    this.linked = resultMap ? { nodes, resultMap } : { nodes };
+    const uses = { orderby: usesSubstitution(nodes, 'orderby'), pagination: usesSubstitution(nodes, 'pagination') };
+    this.linked = resultMap ? { nodes, resultMap, uses } : { nodes, uses };
     return this.linked;
   }
 

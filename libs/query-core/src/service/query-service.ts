@@ -102,9 +102,12 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
       if (context.authorize && !(await context.authorize(definition.acls))) {
         throw queryError(QueryErrorCodes.forbidden, `Access to query '${definition.name}' is not allowed`, [definition.name]);
       }
-      const request = await canned.apply(parser.parse(body), tenantId, definition.name, context.userId);
+      const parsed = parser.parse(body);
+      // Only a request naming a canned report needs the (asynchronous) store.
+      const usesCanned = parsed.cannedReportName !== undefined || parsed.saveChangesToCannedReport !== undefined || parsed.publishCannedReportToEveryone !== undefined;
+      const request = usesCanned ? await canned.apply(parsed, tenantId, definition.name, context.userId) : parsed;
       const plan = planSearch(request, definition);
-      await canned.saveIfRequested(request, tenantId, definition.name, context.userId);
+      if (usesCanned) await canned.saveIfRequested(request, tenantId, definition.name, context.userId);
 
       const pageNum = request.pageNum ?? 1;
       const numRowsInPage = request.numRowsInPage ?? 10;
@@ -121,11 +124,7 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
         mode = 'rows';
         page = { limit: numRowsInPage + 1, offset };
       }
-      const parameters = Object.fromEntries([
-        ...Object.entries(plan.parameters),
-        ['orderby', mode === 'count' ? '' : buildOrderBy(plan.sort)],
-        ['pagination', buildPagination(page)],
-      ]);
+      const parameters = { ...plan.parameters, orderby: mode === 'count' ? '' : buildOrderBy(plan.sort), pagination: buildPagination(page) };
       const result = await execute(definition, tenantId, parameters, plan, mode, page);
       let shape: ResponseShape;
       if (mode === 'count') shape = { kind: 'countOnly', total: result.totalCount ?? 0 };
