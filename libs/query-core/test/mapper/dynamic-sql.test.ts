@@ -1,3 +1,4 @@
+import { collapseWhitespace } from '../../src/mapper/dynamic-sql-renderer';
 import { parseMapperXml } from '../../src/mapper/mapper-parser';
 import { BoundSql } from '../../src/mapper/mapper-types';
 
@@ -219,5 +220,12 @@ describe('dynamic SQL rendering', () => {
       const extra = '<sql id="inner">${table}.id</sql><sql id="outer">select <include refid="inner"/> from ${table}</sql>';
       expect((await render('<include refid="outer"><property name="table" value="book"/></include>', {}, extra)).sql).toBe('select book.id from book');
     });
+  });
+
+  it('collapses whitespace outside quoted literals only, also unicode whitespace and unterminated literals', () => {
+    expect(collapseWhitespace('  select\n\t a ,\u00a0b  from t  ')).toBe('select a , b from t');
+    expect(collapseWhitespace(`select 'a  b', "Col  Name" ,'it''s  x'   from t`)).toBe(`select 'a  b', "Col  Name" ,'it''s  x' from t`);
+    expect(collapseWhitespace("where x = 'open  literal   ")).toBe("where x = 'open  literal   ");
+    expect(collapseWhitespace(' \n ')).toBe('');
   });
 });
