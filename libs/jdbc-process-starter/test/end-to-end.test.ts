@@ -81,6 +81,8 @@ describeEachDatabase('process runs through the work-item queue', (getDb) => {
     const done = await finished(created.mutatedEntity.id);
     expect(done.state.stateId).toBe('PROCESSED');
     expect(done.output).toEqual({ total: 20 });
+    // The aggregator's item is acknowledged after its event committed: wait for that last ack.
+    await waitFor(async () => (await queueDepth(database)).success === 6, 15_000, 'every work item acknowledged');
     const items = await database.db
       .selectFrom('fw_process_work_item' as never)
       .select(['worker_type' as never, 'status' as never, 'tenant' as never])

@@ -73,9 +73,10 @@ describeEachDatabase('outbox dispatcher', (getDb) => {
   it('refuses the late acknowledgement of a dispatcher whose lease expired', async () => {
     await enqueue(1);
     const repo = makeOutboxRepository();
-    const [a] = await repo.claim(outboxDb(db()), { workerId: 'a', limit: 5, leaseMillis: 50 });
+    // A lease long enough for the second claim to come within it even on a busy machine.
+    const [a] = await repo.claim(outboxDb(db()), { workerId: 'a', limit: 5, leaseMillis: 1000 });
     expect(await repo.claim(outboxDb(db()), { workerId: 'b', limit: 5, leaseMillis: 60_000 })).toEqual([]);
-    await sleep(120);
+    await sleep(1100);
     const [b] = await repo.claim(outboxDb(db()), { workerId: 'b', limit: 5, leaseMillis: 60_000 });
     expect(b).toMatchObject({ id: a.id, attempts: 2 });
     expect(await repo.complete(outboxDb(db()), [a.id], a.claimToken)).toBe(0);

@@ -5,7 +5,8 @@ export type { ProcessStep, ProcessAction, ProcessCondition } from './flow/proces
 export { makeProcessManager } from './manager/process-manager';
 export type { ProcessManager, ProcessManagerOptions, ProcessCallOptions, CreateProcessOptions } from './manager/process-manager';
 export { ProcessCommandTypes } from './manager/process-engine';
-export type { CompletionListener } from './manager/process-engine';
+export type { CompletionListener, BatchWorkerStarter } from './manager/process-engine';
+export type { ProcessEventRequest, ProcessEventResult } from './manager/process-event-batch';
 export { makeProcessOutbox } from './outbox/process-outbox';
 export type { ProcessOutbox, ProcessOutboxSettings } from './outbox/process-outbox';
 export { makeProcessCommandHandlers } from './outbox/process-command-handlers';
@@ -14,6 +15,8 @@ export type { ProcessEventHandlers, EventHeaders } from './manager/process-event
 export { completedEventOf, successorInput } from './manager/process-chaining';
 export { makeProcessRepository } from './repository/process-repository';
 export type { ProcessRepository, ChildReport, FindOptions } from './repository/process-repository';
+export { makeProcessBatchRepository } from './repository/process-batch-repository';
+export type { ProcessBatchRepository, ProcessStateWrite, CompletionEventWrite } from './repository/process-batch-repository';
 export { processDb } from './repository/process-tables';
 export type {
   ProcessTables,

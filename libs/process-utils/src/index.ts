@@ -5,6 +5,8 @@ export type { PayloadSchema, PayloadType, FieldKind, FieldSpec, ShapeType } from
 export type { ProcessEventSink, ChildResultsLoader } from './ports/process-event-sink';
 export { makeManagerEventSink } from './sinks/manager-event-sink';
 export type { ProcessEventReceiver } from './sinks/manager-event-sink';
+export { makeBatchingEventSink } from './sinks/batching-event-sink';
+export type { BatchProcessEventReceiver, BatchingEventSinkOptions } from './sinks/batching-event-sink';
 export type { WorkerContext } from './workers/worker-context';
 export { WorkerBase } from './workers/worker-base';
 export { SplitterBase } from './workers/splitter-base';

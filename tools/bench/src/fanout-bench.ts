@@ -11,7 +11,7 @@
 import { createDatabase, migrateDatabase, readMigrationFolder, type Database } from '@fw/core';
 import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter } from '@fw/jdbc-process-starter';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb } from '@fw/process-service';
-import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec } from '@fw/process-utils';
+import { AggregatorBase, ExecutorBase, makeBatchService, makeBatchingEventSink, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec } from '@fw/process-utils';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
@@ -19,6 +19,30 @@ import pg from 'pg';
 import type { BenchIo, BenchOptions, BenchRunner } from './bench-types';
 
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
+
+/**
+ * Tuning of one run (environment `FW_FANOUT_BATCH`, `FW_FANOUT_LANES`, `FW_FANOUT_POOL`,
+ * `FW_FANOUT_BATCHING=0` for the one-transaction-per-event sink).
+ */
+export interface FanoutTuning {
+  /** Work items claimed per statement and events per `sendEvents` transaction (default 256). */
+  batch: number;
+  /** Batches in flight in the runner (runner concurrency = batch × lanes; default 2). */
+  lanes: number;
+  /** Database pool size (default 24). */
+  pool: number;
+  /** Deliver events through `makeBatchingEventSink` (default true). */
+  batching: boolean;
+}
+
+function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export function fanoutTuningFromEnv(): FanoutTuning {
+  return { batch: envInt('FW_FANOUT_BATCH', 256), lanes: envInt('FW_FANOUT_LANES', 2), pool: envInt('FW_FANOUT_POOL', 24), batching: process.env.FW_FANOUT_BATCHING !== '0' };
+}
 
 export interface FanoutResult {
   leaves: number;
@@ -52,7 +76,7 @@ class Count extends AggregatorBase<unknown, null, { children: number }> {
   }
 }
 
-async function scratchDatabase(serverUrl: string): Promise<{ database: Database; drop(): Promise<void> }> {
+async function scratchDatabase(serverUrl: string, pool: number): Promise<{ database: Database; drop(): Promise<void> }> {
   const name = `fw_fanout_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -63,7 +87,7 @@ async function scratchDatabase(serverUrl: string): Promise<{ database: Database;
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = createDatabase({ url: url.toString(), maxConnections: 24 });
+  const database = createDatabase({ url: url.toString(), maxConnections: pool });
   return {
     database,
     async drop() {
@@ -80,7 +104,7 @@ async function scratchDatabase(serverUrl: string): Promise<{ database: Database;
 }
 
 /** Runs one fan-out of `leaves` on a migrated database and measures it. */
-export async function runFanout(database: Database, leaves: number, print: (line: string) => void): Promise<FanoutResult> {
+export async function runFanout(database: Database, leaves: number, print: (line: string) => void, tuning: FanoutTuning = fanoutTuningFromEnv()): Promise<FanoutResult> {
   const starter = makeWorkItemStarter();
   let rootDone: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (rootDone = resolve));
@@ -94,7 +118,7 @@ export async function runFanout(database: Database, leaves: number, print: (line
       if (event.processType === 'fanout-root') rootDone();
     },
   });
-  const sink = makeManagerEventSink(manager);
+  const sink = tuning.batching ? makeBatchingEventSink(manager, { maxBatch: tuning.batch, concurrency: tuning.lanes }) : makeManagerEventSink(manager);
   const batchService = makeBatchService({ workers: [new Split(), new NoOp(), new Count()], sink });
   const runner = makeWorkItemRunner({
     database,
@@ -106,8 +130,9 @@ export async function runFanout(database: Database, leaves: number, print: (line
       },
     },
     onDead: makeSinkFailureReporter(sink),
-    concurrency: 16,
-    batchSize: 16,
+    concurrency: tuning.batch * tuning.lanes,
+    batchSize: tuning.batch,
+    minClaim: tuning.batch,
     pollIntervalMillis: 200,
   });
   // Coalesced wake-ups: one claim for the items of many commits.
@@ -157,11 +182,13 @@ export async function runFanout(database: Database, leaves: number, print: (line
 /** Runs the benchmark on a scratch database of `serverUrl`. */
 export async function fanoutBenchOn(serverUrl: string, leaves: number, io: BenchIo): Promise<FanoutResult> {
   process.env.FW_LOG_LEVEL ??= 'error';
-  const scratch = await scratchDatabase(serverUrl);
+  const tuning = fanoutTuningFromEnv();
+  const scratch = await scratchDatabase(serverUrl, tuning.pool);
   try {
     await migrateDatabase(scratch.database, readMigrationFolder(MIGRATIONS_DIR));
     io.out(`fanout: ${leaves} leaves through the outbox and the JDBC work-item queue (PostgreSQL)`);
-    const r = await runFanout(scratch.database, leaves, (line) => io.out(line));
+    io.out(`  batch=${tuning.batch} lanes=${tuning.lanes} pool=${tuning.pool} batching=${tuning.batching}`);
+    const r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning);
     io.out(`  root ${r.rootState} in ${r.seconds.toFixed(2)} s (split done after ${r.splitSeconds.toFixed(2)} s); ${r.outboxCommands} outbox commands`);
     io.out(`  elapsed_s=${r.seconds.toFixed(3)} transitions_per_s=${r.transitionsPerSecond.toFixed(0)}`);
     io.out(`leaves_per_s=${r.leavesPerSecond.toFixed(0)}`);

@@ -54,12 +54,19 @@ export function idempotencyKeyOf(worker: Pick<WorkerDto, 'processId' | 'processT
 export interface WorkItemRepository {
   /** Inserts the item unless its idempotency key exists; true when a row was inserted. */
   enqueue(db: Kysely<WorkItemTables>, worker: WorkerDto, options: EnqueueOptions): Promise<boolean>;
+  /** Inserts many items in ONE statement (items whose idempotency key exists are skipped); the number inserted. */
+  enqueueMany(db: Kysely<WorkItemTables>, workers: readonly WorkerDto[], options: EnqueueOptions): Promise<number>;
   /** Claims up to `limit` due or lease-expired items in ONE statement (FOR UPDATE SKIP LOCKED). */
   claim(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
   /** Extends the lease of a running attempt; false when the claim was lost. */
   heartbeat(db: Kysely<WorkItemTables>, id: string, claimToken: string, leaseMillis: number): Promise<boolean>;
   /** RUNNING → SUCCESS; false when the claim was lost (late acknowledgement). */
   complete(db: Kysely<WorkItemTables>, id: string, claimToken: string, note?: string | null): Promise<boolean>;
+  /**
+   * RUNNING → SUCCESS for many items in ONE statement, each fenced by its own claim token; returns
+   * the ids completed (an item whose claim was lost is absent).
+   */
+  completeMany(db: Kysely<WorkItemTables>, items: ReadonlyArray<{ id: string; claimToken: string }>): Promise<Set<string>>;
   /** RUNNING → PENDING, claimable again after `delayMillis`. */
   retry(db: Kysely<WorkItemTables>, id: string, claimToken: string, error: string, delayMillis: number): Promise<boolean>;
   /**
@@ -123,12 +130,65 @@ const updated = (result: { numUpdatedRows: bigint }[] | { numUpdatedRows: bigint
   return first !== undefined && first.numUpdatedRows > 0n;
 };
 
+/** Rows per multi-row insert (well under PostgreSQL's 65 535 parameters at 14 columns). */
+const ENQUEUE_CHUNK = 1000;
+
 /** Makes the repository (stateless; every call takes the Kysely handle to use). */
 export function makeWorkItemRepository(): WorkItemRepository {
   const fenced = (db: Kysely<WorkItemTables>, id: string, claimToken: string) =>
     db.updateTable('fw_process_work_item').where('id', '=', id).where('claim_token', '=', claimToken);
 
+  const rowOf = (worker: WorkerDto, options: EnqueueOptions) => ({
+    idempotency_key: idempotencyKeyOf(worker),
+    process_id: worker.processId,
+    process_type: worker.processType,
+    worker_type: worker.workerType,
+    tenant: worker.tenant,
+    payload: JSON.stringify(worker),
+    max_attempts: options.maxAttempts,
+    run_at: options.runAt ?? sql<Date>`now()`,
+    locked_by: null,
+    locked_until: null,
+    claim_token: null,
+    last_error: null,
+    failure_reported_at: null,
+    finished_at: null,
+  });
+
   return {
+    async enqueueMany(db, workers, options) {
+      let inserted = 0;
+      for (let i = 0; i < workers.length; i += ENQUEUE_CHUNK) {
+        const chunk = workers.slice(i, i + ENQUEUE_CHUNK);
+        const col = <T>(f: (w: WorkerDto) => T): T[] => chunk.map(f);
+        // One array parameter per column (unnest): the client builds and the server parses a
+        // handful of parameters instead of one per value.
+        const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
+        const result = await sql`
+          insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at)
+          select v.idempotency_key, v.process_id, v.process_type, v.worker_type, v.tenant, v.payload::jsonb, ${options.maxAttempts}::integer, ${runAt}
+            from unnest(${col(idempotencyKeyOf)}::text[], ${col((w) => w.processId)}::uuid[], ${col((w) => w.processType)}::text[],
+                        ${col((w) => w.workerType)}::text[], ${col((w) => w.tenant)}::text[], ${col((w) => JSON.stringify(w))}::text[])
+              as v(idempotency_key, process_id, process_type, worker_type, tenant, payload)
+          on conflict (idempotency_key) do nothing`.execute(db);
+        inserted += Number(result.numAffectedRows ?? 0n);
+      }
+      return inserted;
+    },
+
+    async completeMany(db, items) {
+      const done = new Set<string>();
+      if (items.length === 0) return done;
+      const result = await sql<{ id: string }>`
+        update fw_process_work_item as w
+           set status = 'SUCCESS', locked_until = null, last_error = null, finished_at = now(), updated_at = now()
+          from unnest(${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.claimToken)}::uuid[]) as v(id, claim_token)
+         where w.id = v.id and w.claim_token = v.claim_token and w.status = 'RUNNING'
+        returning w.id`.execute(db);
+      for (const row of result.rows) done.add(row.id);
+      return done;
+    },
+
     async enqueue(db, worker, options) {
       const result = await db
         .insertInto('fw_process_work_item')

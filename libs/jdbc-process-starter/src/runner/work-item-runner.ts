@@ -25,6 +25,7 @@ import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work
 import { workItemDb } from '../schema/work-item-tables';
 import { exponentialBackoff, type BackoffPolicy, type ExponentialBackoffOptions } from './backoff';
 import { batchServiceHandler, type BatchServiceLike, type WorkItemHandler } from './work-item-handler';
+import { coalesce } from './coalescer';
 
 /** Something that calls `onWake` when items may be waiting (for example LISTEN on the NOTIFY channel). */
 export interface WakeSource {
@@ -59,6 +60,17 @@ export interface WorkItemRunnerOptions<DB> {
   concurrency?: number;
   /** Most items claimed by one statement (default `concurrency`). */
   batchSize?: number;
+  /**
+   * Claim only when at least this many slots are free, or nothing runs (default 1). With
+   * `concurrency` = 2 × `batchSize` and `minClaim` = `batchSize`, one batch runs while the next is
+   * claimed, instead of many small claims as single items finish.
+   */
+  minClaim?: number;
+  /**
+   * Acknowledge the successes of one event-loop turn with one statement (default true; each
+   * acknowledgement is still fenced by its own claim token).
+   */
+  coalesceAcks?: boolean;
   /** Lease of a claim, in seconds (default 300). */
   leaseSeconds?: number;
   /** Renew leases while items run (default true, every lease/3), or the interval in ms. */
@@ -133,6 +145,16 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const heartbeatMillis = options.heartbeat === false ? undefined : typeof options.heartbeat === 'object' ? options.heartbeat.intervalMillis : Math.max(10, Math.floor(leaseMillis / 3));
   const backoff = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff);
   const pollMillis = Math.max(1, options.pollIntervalMillis ?? 1000);
+  const minClaim = Math.min(concurrency, Math.max(1, Math.floor(options.minClaim ?? 1)));
+  const completeOne = (item: ClaimedWorkItem) => repo.complete(db, item.id, item.claimToken);
+  const complete =
+    options.coalesceAcks === false
+      ? completeOne
+      : coalesce(async (items: ClaimedWorkItem[]) => {
+          if (items.length === 1) return [await completeOne(items[0])];
+          const done = await repo.completeMany(db, items);
+          return items.map((i) => done.has(i.id));
+        });
   const claimOptions = { workerId, leaseMillis, processTypes: options.processTypes };
   if (options.onDead === undefined) logger.warn({ workerId }, 'no onDead reporter: DEAD work items will not be reported to their processes');
 
@@ -253,7 +275,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     }
     if (!failed) {
       const note = result ? result.reportedFailure : null;
-      const ok = note === null ? await repo.complete(db, item.id, item.claimToken) : await repo.markDead(db, item.id, item.claimToken, note, { reported: true, leaseMillis });
+      const ok = note === null ? await complete(item) : await repo.markDead(db, item.id, item.claimToken, note, { reported: true, leaseMillis });
       if (!ok) return staleAck(item);
       if (note === null) {
         counters.completed++;
@@ -300,7 +322,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     while (!stopping) {
       const free = concurrency - running.size;
       let full = false;
-      if (free > 0) {
+      if (free >= minClaim || (free > 0 && running.size === 0)) {
         try {
           const want = Math.min(batchSize, free);
           const items = await repo.claim(db, { ...claimOptions, limit: want });
@@ -316,7 +338,12 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
           emit({ type: 'error', error: errorText(err).message });
         }
       }
-      if (!full) await pause(pollMillis);
+      if (!full) {
+        await pause(pollMillis);
+        // Items finishing together wake the loop once each: let them all settle first, so the
+        // next claim sees every free slot.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
   }
 

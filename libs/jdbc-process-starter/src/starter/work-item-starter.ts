@@ -11,7 +11,7 @@
  * const runner = makeWorkItemRunner({ database, handler: (worker) => batchService.run(worker) });
  * starter.onEnqueued(() => runner.wake());
  */
-import type { WorkerDto, WorkerStarter } from '@fw/process-api';
+import type { WorkerDto, WorkerStartContext, WorkerStarter } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import { makeWorkItemRepository } from '../repository/work-item-repository';
 import type { WorkItemTables } from '../schema/work-item-tables';
@@ -29,6 +29,13 @@ export interface WorkItemStarterOptions {
 }
 
 export interface WorkItemStarter extends WorkerStarter<unknown> {
+  /**
+   * Enqueues many workers with ONE multi-row insert in the caller's transaction (the process
+   * service uses it when it launches many workers at once, e.g. the children of a split).
+   */
+  startWorkers(workers: readonly WorkerDto[], context: WorkerStartContext<unknown>): Promise<void>;
+  /** Always true: the starter writes only with the caller's transaction. */
+  readonly transactional: true;
   /**
    * Registers a callback run after the commit of each transaction that enqueued a new item (for
    * example `() => runner.wake()`). Returns a function that removes it.
@@ -53,11 +60,27 @@ export function makeWorkItemStarter(options: WorkItemStarterOptions = {}): WorkI
   const listeners = new Set<() => void>();
 
   return {
+    // Every write goes through the caller's transaction, so the process service may launch inline
+    // even with its outbox (a START_WORKER command would only perform this same insert later).
+    transactional: true,
     async startWorker(worker: WorkerDto, context) {
       const db = asWorkItemDb(context.transaction);
       const inserted = await repo.enqueue(db, worker, { maxAttempts });
       if (!inserted) return;
       if (options.notify) await sql`select pg_notify(${channel}, ${worker.processId})`.execute(db);
+      if (listeners.size > 0) {
+        context.afterCommit(() => {
+          for (const listener of listeners) listener();
+        });
+      }
+    },
+    async startWorkers(workers: readonly WorkerDto[], context: WorkerStartContext<unknown>) {
+      if (workers.length === 0) return;
+      const db = asWorkItemDb(context.transaction);
+      const inserted = await repo.enqueueMany(db, workers, { maxAttempts });
+      if (inserted === 0) return;
+      // One notification per transaction is enough: every listener claims in batches.
+      if (options.notify) await sql`select pg_notify(${channel}, ${workers[0].processId})`.execute(db);
       if (listeners.size > 0) {
         context.afterCommit(() => {
           for (const listener of listeners) listener();

@@ -120,25 +120,19 @@ export function makeOutboxRepository(): OutboxRepository {
     async enqueue(db, commands, options) {
       const ids: string[] = [];
       for (let i = 0; i < commands.length; i += INSERT_CHUNK) {
-        const rows = commands.slice(i, i + INSERT_CHUNK).map((c) => {
-          const id = c.id ?? randomUUID();
-          ids.push(id);
-          return {
-            id,
-            command_type: c.commandType,
-            group_key: c.groupKey ?? null,
-            process_id: c.processId ?? null,
-            tenant: c.tenant ?? null,
-            payload: JSON.stringify(c.payload ?? null),
-            max_attempts: options.maxAttempts,
-            locked_by: null,
-            locked_until: null,
-            claim_token: null,
-            last_error: null,
-            finished_at: null,
-          };
-        });
-        if (rows.length > 0) await db.insertInto('fw_process_outbox').values(rows).execute();
+        const chunk = commands.slice(i, i + INSERT_CHUNK).map((c) => ({ ...c, id: c.id ?? randomUUID() }));
+        if (chunk.length === 0) continue;
+        for (const c of chunk) ids.push(c.id);
+        const col = <T>(f: (c: NewOutboxCommand & { id: string }) => T): T[] => chunk.map(f);
+        // One array parameter per column (unnest) instead of one per value: fewer parameters to
+        // build, send and parse, and one statement text for every batch size.
+        await sql`
+          insert into fw_process_outbox (id, command_type, group_key, process_id, tenant, payload, max_attempts)
+          select v.id, v.command_type, v.group_key, v.process_id, v.tenant, v.payload::jsonb, ${options.maxAttempts}::integer
+            from unnest(${col((c) => c.id)}::uuid[], ${col((c) => c.commandType)}::text[], ${col((c) => c.groupKey ?? null)}::text[],
+                        ${col((c) => c.processId ?? null)}::uuid[], ${col((c) => c.tenant ?? null)}::text[],
+                        ${col((c) => JSON.stringify(c.payload ?? null))}::text[])
+              as v(id, command_type, group_key, process_id, tenant, payload)`.execute(db);
       }
       return ids;
     },

@@ -15,14 +15,17 @@ import {
   type Process,
   type ProcessCompletedEvent,
   type ProcessDef,
+  type ProcessErrorRecord,
   type SubProcessRequest,
   type WorkerDto,
+  type WorkerStartContext,
   type WorkerStarter,
 } from '@fw/process-api';
 import type { NewOutboxCommand } from '@fw/process-outbox';
 import type { ProcessStep } from '../flow/process-flow-actions';
 import { eventNotAllowed, type ProcessFlow } from '../flow/process-flow';
 import type { ProcessRepository } from '../repository/process-repository';
+import { makeProcessBatchRepository, type ProcessStateWrite } from '../repository/process-batch-repository';
 import type { ProcessTransaction } from '../repository/process-tables';
 import { completedEventOf, successorInput, type DefinitionSnapshot } from './process-chaining';
 
@@ -37,6 +40,27 @@ export const ProcessCommandTypes = {
 } as const;
 
 export type CompletionListener = (event: ProcessCompletedEvent) => void | Promise<void>;
+
+/**
+ * A WorkerStarter that can also take many workers in one call (for example one multi-row insert).
+ * The engine uses `startWorkers` when the starter has it, else `startWorker` per worker.
+ */
+export interface BatchWorkerStarter<TTransaction = unknown> extends WorkerStarter<TTransaction> {
+  startWorkers(workers: readonly WorkerDto[], context: WorkerStartContext<TTransaction>): void | Promise<void>;
+  /**
+   * `true` when the starter only writes with `context.transaction` (a durable row, as the JDBC
+   * starter does): with the outbox its launches then run inline, in the transaction of the state
+   * change, instead of as START_WORKER commands, whose only effect would be that same insert.
+   */
+  readonly transactional?: boolean;
+}
+
+/** One process of {@link ProcessEngine.applyEventBatch}: locked, with the single event to apply. */
+export interface BatchedEvent {
+  process: Process;
+  eventId: string;
+  payload: unknown;
+}
 
 export interface TxContext {
   trx: ProcessTransaction;
@@ -84,6 +108,8 @@ export type ProcessEngine = ReturnType<typeof makeProcessEngine>;
 
 export function makeProcessEngine(deps: ProcessEngineDeps) {
   const { repo, logger, newId } = deps;
+  const batchRepo = makeProcessBatchRepository();
+  const inlineLaunches = (deps.workerStarter as Partial<BatchWorkerStarter>).transactional === true;
 
   function newProcess(ctx: TxContext, def: ProcessDef, init: NewProcessInit): Process {
     const now = ctx.now.toISOString();
@@ -138,22 +164,43 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     await deps.workerStarter.startWorker(dto, { transaction: ctx.trx, afterCommit: ctx.afterCommit });
   }
 
-  /** Post-save hook: launches the worker of the state entered (inline, or as an outbox command). */
-  async function launchWorker(ctx: TxContext, process: Process): Promise<void> {
-    const worker = workerOf(ctx, process);
-    if (worker === undefined) return;
-    if (ctx.commands) {
-      ctx.commands.push({ commandType: ProcessCommandTypes.START_WORKER, processId: process.id, tenant: process.tenant, payload: { worker } });
+  /** Hands many workers to the starter in `ctx`'s transaction: one call when it can take a batch. */
+  async function startWorkersNow(ctx: TxContext, workers: readonly WorkerDto[]): Promise<void> {
+    const starter = deps.workerStarter as Partial<BatchWorkerStarter<ProcessTransaction>> & WorkerStarter<ProcessTransaction>;
+    if (typeof starter.startWorkers !== 'function' || workers.length < 2) {
+      for (const w of workers) await startWorkerNow(ctx, w);
       return;
     }
-    await startWorkerNow(ctx, worker);
+    // Aggregators need their children's results; they are rare (one per split), so one by one.
+    const plain: WorkerDto[] = [];
+    for (const w of workers) {
+      if (w.workerType === WorkerType.AGGREGATOR) await startWorkerNow(ctx, w);
+      else plain.push({ ...w, config: { ...w.config } });
+    }
+    if (plain.length > 0) await starter.startWorkers(plain, { transaction: ctx.trx, afterCommit: ctx.afterCommit });
+  }
+
+  /** Post-save hook: launches the workers of the states entered (inline, or as outbox commands). */
+  async function launchWorkers(ctx: TxContext, processes: readonly Process[]): Promise<void> {
+    const workers: WorkerDto[] = [];
+    for (const p of processes) {
+      const worker = workerOf(ctx, p);
+      if (worker === undefined) continue;
+      if (ctx.commands && !inlineLaunches) ctx.commands.push({ commandType: ProcessCommandTypes.START_WORKER, processId: p.id, tenant: p.tenant, payload: { worker } });
+      else workers.push(worker);
+    }
+    if (workers.length > 0) await startWorkersNow(ctx, workers);
+  }
+
+  async function launchWorker(ctx: TxContext, process: Process): Promise<void> {
+    await launchWorkers(ctx, [process]);
   }
 
   /** Enters the flow for new processes, inserts them and launches their workers. Returns the inserted ids. */
   async function startProcesses(ctx: TxContext, processes: Process[]): Promise<Set<string>> {
     for (const p of processes) await ctx.flow.start(p, makeStep(ctx));
     const inserted = await repo.insertMany(ctx.trx, processes);
-    for (const p of processes) if (inserted.has(p.id)) await launchWorker(ctx, p);
+    await launchWorkers(ctx, processes.filter((p) => inserted.has(p.id)));
     return inserted;
   }
 
@@ -196,6 +243,53 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     if (step.completed) await complete(ctx, process);
   }
 
+  /**
+   * The set-based twin of {@link applyEvents} for many locked processes, one event each (events
+   * that create children or count children are not accepted here): every event is applied in
+   * memory, then all processes are saved with one statement, their errors inserted with one, the
+   * workers of the states entered launched together and the completions written together. An event
+   * the flow refuses (or whose action throws) leaves its process untouched and is returned in the
+   * map of failures; the others go on. A lost optimistic check fails the whole batch (409).
+   */
+  async function applyEventBatch(ctx: TxContext, batch: readonly BatchedEvent[]): Promise<Map<string, unknown>> {
+    const failures = new Map<string, unknown>();
+    const writes: ProcessStateWrite[] = [];
+    const errors: Array<{ ownerId: string; error: ProcessErrorRecord }> = [];
+    const entered: Process[] = [];
+    const completed: Process[] = [];
+    const now = ctx.now.toISOString();
+    for (const { process, eventId, payload } of batch) {
+      // The event runs on a copy, so a refusal or a throwing action leaves the process as loaded.
+      const next: Process = { ...process, state: { ...process.state }, errors: [...process.errors] };
+      const step = makeStep(ctx);
+      try {
+        await ctx.flow.send(next, eventId, payload, step);
+      } catch (err) {
+        failures.set(process.id, err);
+        continue;
+      }
+      const moved = next.state.stateId !== process.state.stateId;
+      const expectedVersion = process.version;
+      Object.assign(process, next, { lastModifiedTime: now, version: expectedVersion + 1 });
+      if (moved) {
+        process.stateEntryTime = now;
+        entered.push(process);
+      }
+      writes.push({ process, expectedVersion });
+      for (const error of step.newErrors) errors.push({ ownerId: process.id, error });
+      if (step.completed) completed.push(process);
+    }
+    const saved = await batchRepo.saveStates(ctx.trx, writes);
+    const lost = writes.find((w) => !saved.has(w.process.id));
+    if (lost !== undefined) {
+      throw new FwError({ code: 409, subErrorCode: ProcessErrorCodes.concurrentModification, description: `Process ${lost.process.id} was changed concurrently`, params: [lost.process.id] });
+    }
+    await batchRepo.insertErrors(ctx.trx, errors);
+    await launchWorkers(ctx, entered);
+    await completeMany(ctx, completed);
+    return failures;
+  }
+
   function childReportOf(child: Process): ChildReportEvent {
     if (child.state.stateId === ProcessStates.PROCESSED) {
       return { eventId: ProcessEvents.subProcessDoneSuccessfully, payload: { childId: child.id, output: child.output } };
@@ -208,18 +302,42 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
   }
 
   async function complete(ctx: TxContext, process: Process): Promise<void> {
-    const event = completedEventOf(process);
-    await repo.insertCompletionEvent(ctx.trx, newId(), event, ctx.now);
+    await completeMany(ctx, [process]);
+  }
+
+  /**
+   * Completion of processes that entered a terminal state: their completion events (one insert),
+   * then either outbox commands or, inline, the parents' counting, chaining and listeners. With the
+   * outbox a child's chaining and listeners travel in its CHILD_COMPLETED command (one command per
+   * leaf instead of two); a root gets PROCESS_COMPLETED.
+   */
+  async function completeMany(ctx: TxContext, processes: readonly Process[]): Promise<void> {
+    if (processes.length === 0) return;
+    const events = processes.map((p) => ({ process: p, event: completedEventOf(p) }));
+    await batchRepo.insertCompletionEvents(ctx.trx, events.map(({ event }) => ({ id: newId(), event, time: ctx.now })));
     if (ctx.commands) {
-      if (process.parentId !== null) {
-        ctx.commands.push({ commandType: ProcessCommandTypes.CHILD_COMPLETED, groupKey: process.parentId, processId: process.parentId, tenant: process.tenant, payload: { parentId: process.parentId, ...childReportOf(process) } });
+      for (const { process, event } of events) {
+        if (process.parentId !== null) {
+          ctx.commands.push({ commandType: ProcessCommandTypes.CHILD_COMPLETED, groupKey: process.parentId, processId: process.parentId, tenant: process.tenant, payload: { parentId: process.parentId, ...childReportOf(process), event } });
+        } else {
+          ctx.commands.push({ commandType: ProcessCommandTypes.PROCESS_COMPLETED, processId: process.id, tenant: process.tenant, payload: { event } });
+        }
       }
-      ctx.commands.push({ commandType: ProcessCommandTypes.PROCESS_COMPLETED, processId: process.id, tenant: process.tenant, payload: { event } });
       return;
     }
-    if (process.parentId !== null) await reportChildren(ctx, process.parentId, [childReportOf(process)], false);
-    await chain(ctx, event);
-    notifyAfterCommit(ctx, event);
+    const byParent = new Map<string, ChildReportEvent[]>();
+    for (const { process } of events) {
+      if (process.parentId === null) continue;
+      const list = byParent.get(process.parentId) ?? [];
+      list.push(childReportOf(process));
+      byParent.set(process.parentId, list);
+    }
+    // Parents in id order, so two transactions counting on the same parents lock them alike.
+    for (const parentId of [...byParent.keys()].sort()) await reportChildren(ctx, parentId, byParent.get(parentId) ?? [], false);
+    for (const { event } of events) {
+      await chain(ctx, event);
+      notifyAfterCommit(ctx, event);
+    }
   }
 
   function notifyAfterCommit(ctx: TxContext, event: ProcessCompletedEvent): void {
@@ -279,5 +397,5 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     return successors.filter((s) => inserted.has(s.id));
   }
 
-  return { newProcess, workerOf, startWorkerNow, startProcesses, applyEvents, reportChildren, chain, notifyAfterCommit };
+  return { newProcess, workerOf, startWorkerNow, startWorkersNow, startProcesses, applyEvents, applyEventBatch, reportChildren, chain, notifyAfterCommit };
 }

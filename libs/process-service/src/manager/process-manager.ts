@@ -29,6 +29,7 @@ import type { ProcessDb, ProcessTransaction } from '../repository/process-tables
 import { definitionSnapshot, type DefinitionSnapshot } from './process-chaining';
 import { makeProcessEngine, notFound, unknownType, type ChildReportEvent, type CompletionListener, type TxContext } from './process-engine';
 import { isUuid, validateCompletedEvent, validateEventPayload, validateProcessDto } from './payload-validation';
+import { makeEventBatchSender, type ProcessEventRequest, type ProcessEventResult } from './process-event-batch';
 
 export interface ProcessManagerOptions {
   db: ProcessDb;
@@ -74,6 +75,13 @@ export interface ProcessManager {
   createProcess(dto: ProcessDto | unknown, options?: CreateProcessOptions): Promise<ProcessResponse>;
   /** Delivers a state-machine event (422 `P422` when not allowed, nothing changed). */
   sendEvent(id: string, eventId: string, payload?: unknown, options?: ProcessCallOptions): Promise<ProcessResponse>;
+  /**
+   * Delivers many events (to many processes) in one transaction with set-based statements; each
+   * result is what `sendEvent` would have answered or thrown for that event, in the given order.
+   * Meant for workers reporting a batch of steps (`doneSuccessfully` of many leaves); events that
+   * create or count children, and several events for one process, fall back to `sendEvent`.
+   */
+  sendEvents(events: readonly ProcessEventRequest[]): Promise<ProcessEventResult[]>;
   getProcess(id: string, options?: ProcessCallOptions): Promise<ProcessResponse>;
   /** The process followed by its children (every descendant when `recursive`). */
   getProcessTree(id: string, options?: ProcessCallOptions & { recursive?: boolean }): Promise<Process[]>;
@@ -163,7 +171,7 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     return process;
   }
 
-  return {
+  const manager: ProcessManager = {
     async createProcess(body, o = {}) {
       const dto = validateProcessDto(body);
       const tenant = o.tenant !== undefined ? o.tenant : (currentTenantId() ?? null);
@@ -193,6 +201,8 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       });
       return response(flow, process);
     },
+
+    sendEvents: (events) => sendEvents(events),
 
     async getProcess(id, o) {
       const flow = await flowPromise;
@@ -227,4 +237,6 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       await outbox?.stop();
     },
   };
+  const sendEvents = makeEventBatchSender({ engine, flow: () => flowPromise, inTransaction, sendEvent: (id, eventId, payload, o) => manager.sendEvent(id, eventId, payload, o) });
+  return manager;
 }

@@ -4,8 +4,8 @@
  * | command | effect, in the dispatcher's transaction (with its receipt and acknowledgement) | DEAD |
  * |---|---|---|
  * | START_WORKER | `workerStarter.startWorker(worker, { transaction, afterCommit })` (aggregators get their children's results) | the step's error event (`doneWithErrors`, `splitDoneWithErrors`, `aggregationDoneWithErrors`) is applied to the process, which records the error and ends PROCESSED_WITH_ERRORS (or, for a splitter after a partial split, waits for its children) |
- * | CHILD_COMPLETED (grouped by parent) | the parent is locked once, the child reports inserted in one statement, the new ones counted and the parent saved once | an error record on the parent naming the child |
- * | PROCESS_COMPLETED | successors chained; listeners called after the commit (best-effort) | an error record on the completed process |
+ * | CHILD_COMPLETED (grouped by parent) | the parent is locked once, the child reports inserted in one statement, the new ones counted and the parent saved once; then, for each child, what PROCESS_COMPLETED does (its `event`: successors chained, listeners after the commit) | an error record on the parent naming the child |
+ * | PROCESS_COMPLETED (roots only) | successors chained; listeners called after the commit (best-effort) | an error record on the completed process |
  */
 import { ProcessEvents, type WorkerType, type ProcessCompletedEvent, type WorkerDto } from '@fw/process-api';
 import type { OutboxCommand, OutboxCommandHandler, OutboxExecutionContext } from '@fw/process-outbox';
@@ -54,7 +54,7 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
     prepare: deps.prepare,
     execute: (commands, ctx) =>
       run(ctx, async (tx) => {
-        for (const c of commands) await engine.startWorkerNow(tx, (c.payload as { worker: WorkerDto }).worker);
+        await engine.startWorkersNow(tx, commands.map((c) => (c.payload as { worker: WorkerDto }).worker));
       }),
     onDead: (command, error, ctx) =>
       run(ctx, async (tx) => {
@@ -81,11 +81,21 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
           byParent.set(p.parentId, list);
         }
         for (const [parentId, reports] of byParent) await engine.reportChildren(tx, parentId, reports, false);
+        // A child's own completion delivery (chaining, listeners) rides on its CHILD_COMPLETED
+        // command (commands written before this carried none and had a PROCESS_COMPLETED of their own).
+        for (const c of commands) {
+          const event = (c.payload as { event?: ProcessCompletedEvent }).event;
+          if (event === undefined) continue;
+          await engine.chain(tx, event);
+          engine.notifyAfterCommit(tx, event);
+        }
       }),
     onDead: (command, error, ctx) =>
       run(ctx, async (tx) => {
-        const p = command.payload as { parentId: string } & ChildReportEvent;
+        const p = command.payload as { parentId: string; event?: ProcessCompletedEvent } & ChildReportEvent;
         await errorOn(tx, p.parentId, p.payload.childId, deadMessage(command, error));
+        // The child's completion delivery (chaining, listeners) was lost with it: say so on the child.
+        if (p.event !== undefined) await errorOn(tx, p.event.processId, p.event.processId, deadMessage(command, error));
       }),
   };
 

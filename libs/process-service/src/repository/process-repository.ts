@@ -11,6 +11,7 @@
 import type { Process, ProcessCompletedEvent, ProcessErrorRecord, SubProcessResult } from '@fw/process-api';
 import { isTerminalState, ProcessStates } from '@fw/process-api';
 import { sql, type Insertable, type Selectable } from 'kysely';
+import { makeProcessBatchRepository } from './process-batch-repository';
 import type { FwProcessErrorTable, FwProcessTable, ProcessDb } from './process-tables';
 
 export interface FindOptions {
@@ -134,26 +135,42 @@ async function errorsByOwner(db: ProcessDb, ids: readonly string[]): Promise<Map
 
 /** Creates the Kysely-backed {@link ProcessRepository}. */
 export function makeProcessRepository(): ProcessRepository {
+  const batch = makeProcessBatchRepository();
   return {
     async findById(db, id, options = {}) {
-      let query = db.selectFrom('fw_process').selectAll().where('id', '=', id);
-      if (options.forUpdate) query = query.forUpdate();
-      const row = await query.executeTakeFirst();
-      if (!row) return undefined;
-      const errors = await errorsByOwner(db, [id]);
-      return toProcess(row, errors.get(id) ?? []);
+      // The row and its errors in one statement (one round trip on every event's path).
+      const [process] = (await batch.findMany(db, [id], options.forUpdate === true)).values();
+      return process;
     },
 
     async insertMany(db, processes) {
       const inserted = new Set<string>();
       for (let i = 0; i < processes.length; i += PROCESS_INSERT_CHUNK) {
-        const chunk = processes.slice(i, i + PROCESS_INSERT_CHUNK).map(toRow);
-        const rows = await db
-          .insertInto('fw_process')
-          .values(chunk)
-          .onConflict((oc) => oc.doNothing())
-          .returning('id')
-          .execute();
+        const chunk = processes.slice(i, i + PROCESS_INSERT_CHUNK);
+        const col = <T>(f: (p: Process) => T): T[] => chunk.map(f);
+        // One array parameter per column (unnest) instead of one parameter per value: a split of
+        // 1000 children binds 19 parameters, not 19 000, which the client builds and the server
+        // parses far faster, and the statement text is the same for every batch size.
+        const { rows } = await sql<{ id: string }>`
+          insert into fw_process (id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
+                                  split_completed, num_sub_processes, num_completed_sub_processes, completed_percent,
+                                  input, output, description, created_time, last_modified_time, state_entry_time, version)
+          select id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
+                 split_completed, num_sub_processes, num_completed, completed_percent,
+                 input::jsonb, output::jsonb, description, created_time, last_modified_time, state_entry_time, version
+            from unnest(${col((p) => p.id)}::uuid[], ${col((p) => p.processType)}::text[], ${col((p) => p.leaf)}::boolean[],
+                        ${col((p) => p.parentId)}::uuid[], ${col((p) => p.predecessorId)}::uuid[], ${col((p) => p.triggerId)}::text[],
+                        ${col((p) => p.tenant)}::text[], ${col((p) => p.state.flowId)}::text[], ${col((p) => p.state.stateId)}::text[],
+                        ${col((p) => p.splitCompleted)}::boolean[], ${col((p) => p.numSubProcesses)}::integer[],
+                        ${col((p) => p.numCompletedSubProcesses)}::integer[], ${col((p) => p.completedPercent)}::integer[],
+                        ${col((p) => json(p.input))}::text[], ${col((p) => json(p.output))}::text[], ${col((p) => p.description)}::text[],
+                        ${col((p) => p.createdTime)}::timestamptz[], ${col((p) => p.lastModifiedTime)}::timestamptz[],
+                        ${col((p) => p.stateEntryTime)}::timestamptz[], ${col((p) => p.version)}::integer[])
+              as v(id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
+                   split_completed, num_sub_processes, num_completed, completed_percent,
+                   input, output, description, created_time, last_modified_time, state_entry_time, version)
+          on conflict do nothing
+          returning id`.execute(db);
         for (const r of rows) inserted.add(r.id);
       }
       return inserted;

@@ -1,0 +1,203 @@
+/**
+ * Set-based statements for many processes at once (the batched event path of
+ * `manager.sendEvents`): one statement locks and loads N processes with their errors, one saves
+ * their state, one inserts their errors and one their completion events. The client is the
+ * bottleneck of a fan-out (PostgreSQL waits on it), so statements per batch matter, rows hardly.
+ *
+ * @example
+ * const batch = makeProcessBatchRepository();
+ * const processes = await batch.lockMany(trx, ids);           // select … for update, errors included
+ * const saved = await batch.saveStates(trx, changed);          // one update … from unnest(…)
+ */
+import type { Process, ProcessCompletedEvent, ProcessErrorRecord } from '@fw/process-api';
+import { sql } from 'kysely';
+import type { ProcessDb } from './process-tables';
+
+/** A process to save with the version it was loaded with (optimistic check). */
+export interface ProcessStateWrite {
+  process: Process;
+  expectedVersion: number;
+}
+
+export interface CompletionEventWrite {
+  id: string;
+  event: ProcessCompletedEvent;
+  time: Date;
+}
+
+export interface ProcessBatchRepository {
+  /**
+   * Locks (`for update`, in id order so concurrent batches cannot deadlock on each other) and loads
+   * the processes of `ids` with their errors, in ONE statement. Missing ids are absent from the map.
+   */
+  lockMany(db: ProcessDb, ids: readonly string[]): Promise<Map<string, Process>>;
+  /** As {@link lockMany}, locking only when `forUpdate` (one statement either way). */
+  findMany(db: ProcessDb, ids: readonly string[], forUpdate: boolean): Promise<Map<string, Process>>;
+  /**
+   * Saves the columns an event can change (state, counters, percent, output, times, version) of
+   * every process in ONE statement; `input` and the identity columns are left alone. Returns the
+   * ids saved (a process whose stored version is not the expected one is absent).
+   */
+  saveStates(db: ProcessDb, writes: readonly ProcessStateWrite[]): Promise<Set<string>>;
+  /** Inserts the errors of many owners in one statement. */
+  insertErrors(db: ProcessDb, errors: ReadonlyArray<{ ownerId: string; error: ProcessErrorRecord }>): Promise<void>;
+  /** Inserts many completion events in one statement. */
+  insertCompletionEvents(db: ProcessDb, events: readonly CompletionEventWrite[]): Promise<void>;
+}
+
+interface LockedRow {
+  id: string;
+  process_type: string;
+  leaf: boolean;
+  parent_id: string | null;
+  predecessor_id: string | null;
+  trigger_id: string | null;
+  tenant: string | null;
+  flow_id: string;
+  state_id: string;
+  split_completed: boolean;
+  num_sub_processes: number;
+  num_completed_sub_processes: number;
+  completed_percent: number;
+  input: unknown;
+  output: unknown;
+  description: string | null;
+  created_time: Date;
+  last_modified_time: Date;
+  state_entry_time: Date;
+  version: number;
+  errors: ReadonlyArray<{ process_id: string; time_of_completion: string; errors: unknown; exception_message: string | null; stack_trace: string | null }> | string | null;
+}
+
+function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/** PGlite may hand `json` columns back as text; pg parses them. */
+function parsed<T>(value: T | string | null): T | null {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
+
+function toProcess(row: LockedRow): Process {
+  const errors: ProcessErrorRecord[] = (parsed(row.errors) ?? []).map((e) => ({
+    processId: e.process_id,
+    timeOfCompletion: new Date(e.time_of_completion).toISOString(),
+    errors: Array.isArray(e.errors) ? e.errors.map(String) : [],
+    exceptionMessage: e.exception_message,
+    stackTrace: e.stack_trace,
+  }));
+  return {
+    id: row.id,
+    processType: row.process_type,
+    leaf: row.leaf,
+    parentId: row.parent_id,
+    predecessorId: row.predecessor_id,
+    triggerId: row.trigger_id,
+    tenant: row.tenant,
+    state: { flowId: row.flow_id, stateId: row.state_id },
+    splitCompleted: row.split_completed,
+    numSubProcesses: row.num_sub_processes,
+    numCompletedSubProcesses: row.num_completed_sub_processes,
+    completedPercent: row.completed_percent,
+    input: row.input ?? null,
+    output: row.output ?? null,
+    errors,
+    description: row.description,
+    createdTime: new Date(row.created_time).toISOString(),
+    lastModifiedTime: new Date(row.last_modified_time).toISOString(),
+    stateEntryTime: new Date(row.state_entry_time).toISOString(),
+    version: row.version,
+  };
+}
+
+/** Creates the set-based repository (stateless; every call takes the handle to use). */
+export function makeProcessBatchRepository(): ProcessBatchRepository {
+  const repo: ProcessBatchRepository = {
+    lockMany: (db, ids) => repo.findMany(db, ids, true),
+
+    async findMany(db, ids, forUpdate) {
+      const result = new Map<string, Process>();
+      if (ids.length === 0) return result;
+      // The errors come as one json array per process (a correlated subquery), so loading N
+      // processes with their errors is one round trip instead of two.
+      const { rows } = await sql<LockedRow>`
+        select p.id, p.process_type, p.leaf, p.parent_id, p.predecessor_id, p.trigger_id, p.tenant, p.flow_id,
+               p.state_id, p.split_completed, p.num_sub_processes, p.num_completed_sub_processes, p.completed_percent,
+               p.input, p.output, p.description, p.created_time, p.last_modified_time, p.state_entry_time, p.version,
+               (select json_agg(json_build_object('process_id', e.process_id, 'time_of_completion', e.time_of_completion,
+                                                  'errors', e.errors, 'exception_message', e.exception_message,
+                                                  'stack_trace', e.stack_trace) order by e.id)
+                  from fw_process_error e where e.owner_id = p.id) as errors
+          from fw_process p
+         where p.id = any(${[...ids]}::uuid[])
+         order by p.id
+         ${forUpdate ? sql`for update of p` : sql``}`.execute(db);
+      for (const row of rows) result.set(row.id, toProcess(row));
+      return result;
+    },
+
+    async saveStates(db, writes) {
+      const saved = new Set<string>();
+      if (writes.length === 0) return saved;
+      const col = <T>(f: (w: ProcessStateWrite) => T): T[] => writes.map(f);
+      // One parameter per column (arrays through unnest), so the statement text is the same for
+      // every batch size and the parameter count stays small.
+      const { rows } = await sql<{ id: string }>`
+        update fw_process as p
+           set state_id = v.state_id, split_completed = v.split_completed, num_sub_processes = v.num_sub_processes,
+               num_completed_sub_processes = v.num_completed, completed_percent = v.completed_percent,
+               output = v.output::jsonb, last_modified_time = v.last_modified_time,
+               state_entry_time = v.state_entry_time, version = v.version
+          from unnest(${col((w) => w.process.id)}::uuid[], ${col((w) => w.expectedVersion)}::integer[],
+                      ${col((w) => w.process.state.stateId)}::text[], ${col((w) => w.process.splitCompleted)}::boolean[],
+                      ${col((w) => w.process.numSubProcesses)}::integer[], ${col((w) => w.process.numCompletedSubProcesses)}::integer[],
+                      ${col((w) => w.process.completedPercent)}::integer[], ${col((w) => json(w.process.output))}::text[],
+                      ${col((w) => w.process.lastModifiedTime)}::timestamptz[], ${col((w) => w.process.stateEntryTime)}::timestamptz[],
+                      ${col((w) => w.process.version)}::integer[])
+            as v(id, expected_version, state_id, split_completed, num_sub_processes, num_completed, completed_percent,
+                 output, last_modified_time, state_entry_time, version)
+         where p.id = v.id and p.version = v.expected_version
+        returning p.id`.execute(db);
+      for (const r of rows) saved.add(r.id);
+      return saved;
+    },
+
+    async insertErrors(db, errors) {
+      if (errors.length === 0) return;
+      await db
+        .insertInto('fw_process_error')
+        .values(
+          errors.map(({ ownerId, error: e }) => ({
+            owner_id: ownerId,
+            process_id: e.processId,
+            time_of_completion: new Date(e.timeOfCompletion),
+            errors: JSON.stringify(e.errors),
+            exception_message: e.exceptionMessage,
+            stack_trace: e.stackTrace,
+          })),
+        )
+        .execute();
+    },
+
+    async insertCompletionEvents(db, events) {
+      if (events.length === 0) return;
+      await db
+        .insertInto('fw_process_completion_event')
+        .values(
+          events.map(({ id, event, time }) => ({
+            id,
+            process_id: event.processId,
+            process_type: event.processType,
+            tenant: event.tenantId,
+            trigger_id: event.triggerId,
+            state: event.state,
+            successful: event.successful,
+            payload: JSON.stringify(event),
+            generated_time: time,
+          })),
+        )
+        .execute();
+    },
+  };
+  return repo;
+}

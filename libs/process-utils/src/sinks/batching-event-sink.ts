@@ -1,0 +1,125 @@
+/**
+ * A {@link ProcessEventSink} that coalesces the events delivered at about the same time (within
+ * one turn of the event loop, or `maxDelayMillis`) into ONE `sendEvents` call of the manager: one
+ * transaction and a handful of set-based statements for a whole batch of workers instead of one
+ * transaction per event. Each `deliver` still resolves or rejects with its own event's outcome
+ * (so the batch service classifies refusals exactly as with {@link makeManagerEventSink}).
+ *
+ * @example
+ * const sink = makeBatchingEventSink(manager, { maxBatch: 500 });
+ * const batchService = makeBatchService({ workers, sink });
+ * // a runner running 256 items at once now reports their doneSuccessfully in one transaction
+ */
+import { ProcessEvents } from '@fw/process-api';
+import type { ProcessEventSink } from '../ports/process-event-sink';
+
+/** What the batching sink needs from the manager (`ProcessManager` of `@fw/process-service` satisfies it). */
+export interface BatchProcessEventReceiver {
+  sendEvents(
+    events: ReadonlyArray<{ id: string; eventId: string; payload?: unknown; tenant?: string | null }>,
+  ): Promise<ReadonlyArray<{ ok: true } | { ok: false; error: unknown }>>;
+}
+
+export interface BatchingEventSinkOptions {
+  /** Most events per `sendEvents` call (default 500); a full batch is sent at once. */
+  maxBatch?: number;
+  /**
+   * How long the first event of a batch waits for company (default 0: until the current turn of
+   * the event loop has run, i.e. `setImmediate`). A larger value makes bigger batches of workers
+   * that finish at slightly different times, at the cost of latency.
+   */
+  maxDelayMillis?: number;
+  /** Batches sent at the same time (default 2): the next batch fills while one commits. */
+  concurrency?: number;
+  /**
+   * Events that wait for company (default: the step results of executors and aggregators and
+   * statusUpdate). Others (a split's batches of children, child reports) are sent at once, alone:
+   * they are big, rare and gate the creation of more work, so they never queue behind leaves.
+   */
+  batchedEvents?: ReadonlySet<string>;
+}
+
+const DEFAULT_BATCHED: ReadonlySet<string> = new Set([
+  ProcessEvents.doneSuccessfully,
+  ProcessEvents.doneWithErrors,
+  ProcessEvents.statusUpdate,
+  ProcessEvents.aggregationDone,
+  ProcessEvents.aggregationDoneWithErrors,
+  ProcessEvents.splitDoneWithErrors,
+]);
+
+interface Pending {
+  event: { id: string; eventId: string; payload: unknown; tenant: string | null };
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** Makes the batching sink. */
+export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, options: BatchingEventSinkOptions = {}): ProcessEventSink {
+  const maxBatch = Math.max(1, Math.floor(options.maxBatch ?? 500));
+  const maxDelay = Math.max(0, options.maxDelayMillis ?? 0);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 2));
+  const batchedEvents = options.batchedEvents ?? DEFAULT_BATCHED;
+  let queue: Pending[] = [];
+  let scheduled = false;
+  let inFlight = 0;
+
+  /** Sends one batch; `counted` batches take one of the `concurrency` slots while they run. */
+  async function send(batch: Pending[], counted = true): Promise<void> {
+    if (counted) inFlight++;
+    try {
+      const results = await receiver.sendEvents(batch.map((p) => p.event));
+      batch.forEach((p, i) => {
+        const r = results[i];
+        if (r === undefined) p.reject(new Error('sendEvents returned fewer results than events'));
+        else if (r.ok) p.resolve();
+        else p.reject(r.error);
+      });
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+    } finally {
+      if (counted) inFlight--;
+      pump();
+    }
+  }
+
+  /** Sends what is queued while fewer than `concurrency` batches are in flight. */
+  function pump(): void {
+    while (queue.length > 0 && inFlight < concurrency && !scheduled) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      void send(batch);
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    const fire = () => {
+      scheduled = false;
+      pump();
+    };
+    if (maxDelay > 0) setTimeout(fire, maxDelay);
+    else setImmediate(fire);
+  }
+
+  return {
+    deliver(processId, eventId, payload, tenant) {
+      return new Promise<void>((resolve, reject) => {
+        const pending: Pending = { event: { id: processId, eventId, payload, tenant }, resolve, reject };
+        if (!batchedEvents.has(eventId)) {
+          void send([pending], false);
+          return;
+        }
+        queue.push(pending);
+        if (queue.length >= maxBatch && inFlight < concurrency) {
+          const batch = queue.slice(0, maxBatch);
+          queue = queue.slice(batch.length);
+          void send(batch);
+        } else {
+          schedule();
+        }
+      });
+    },
+  };
+}
