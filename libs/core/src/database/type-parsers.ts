@@ -11,8 +11,14 @@ export function parseInt8(value: string): number | string {
   return Number.isSafeInteger(n) ? n : value;
 }
 
+/** A plain decimal: optional sign, digits, optional fraction. */
+const DECIMAL = /^-?\d*\.?\d+$/;
+
 export function parseNumeric(value: string): number | string {
+  // Common case first (it runs for every numeric cell): at most 15 digits in all, so exact.
+  const signs = (value.charCodeAt(0) === 45 ? 1 : 0) + (value.includes('.') ? 1 : 0);
+  if (value.length - signs <= 15 && DECIMAL.test(value)) return Number(value);
   const digits = value.replace(/^-/, '').replace('.', '').replace(/^0+/, '');
-  if (digits.length > 15 || !/^-?\d*\.?\d+$/.test(value)) return value;
+  if (digits.length > 15 || !DECIMAL.test(value)) return value;
   return Number(value);
 }
