@@ -26,7 +26,9 @@ export async function startServer(testDb: TestDatabase, ownerId: string): Promis
     database: testDb.database,
     ownerId,
     exampleWorkers: true,
-    schedulerLeaseSeconds: 3,
+    // Fast renewals, but a lease long enough that a stalled event loop on a loaded CI machine does
+    // not hand ownership to the other server in the middle of a test.
+    schedulerLeaseSeconds: 15,
     schedulerRenewMillis: 300,
     outboxPollMillis: 200,
   });
