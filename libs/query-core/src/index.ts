@@ -10,6 +10,7 @@ export { MapperRegistry } from './mapper/mapper-registry';
 export { makeQueryService } from './service/query-service';
 export type { QueryService, QueryServiceOptions, QuerySummary, SearchContext } from './service/query-service-types';
 export { buildSearchResponse, publicColumnMetadata } from './service/search-response-builder';
+export { serializeSearchResponse } from './service/search-response-serializer';
 export type { ResponseShape, ResponseInput } from './service/search-response-builder';
 
 // Errors.

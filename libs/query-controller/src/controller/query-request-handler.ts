@@ -1,5 +1,5 @@
-import { errorEnvelope, FwError, successEnvelope, TENANT_HEADER, toFwError } from '@fw/core';
-import type { SearchContext } from '@fw/query-core';
+import { errorEnvelope, FwError, TENANT_HEADER, toFwError } from '@fw/core';
+import { SearchContext, serializeSearchResponse } from '@fw/query-core';
 import express, { Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainJsonRequest, parseBodyLimit, readJsonBody } from './json-body-reader';
@@ -20,12 +20,19 @@ function tenantOf(req: IncomingMessage): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
-/** Writes a JSON body the way express's `res.status(code).json(value)` does (same headers, same bytes). */
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
+/** Writes JSON text with the headers express's `res.status(code).json(value)` sends. */
+function sendJson(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(value);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/**
+ * `JSON.stringify(successEnvelope(payload))`, byte for byte, with the payload's static
+ * column metadata serialized once per definition (see `serializeSearchResponse`).
+ */
+function successText(payload: Parameters<typeof serializeSearchResponse>[0]): string {
+  return `{"success":true,"code":200,"payload":${serializeSearchResponse(payload)}}`;
 }
 
 /**
@@ -42,7 +49,8 @@ function expressRequestOf(req: IncomingMessage, res: ServerResponse, prototype: 
  * `POST /q/{queryName}` on plain node:http, for hosts where the express stack (request/response
  * setup, router walk, body-parser, AsyncLocalStorage tenant context) is a large share of a search's
  * cost. It reads the JSON body itself, takes the tenant from `x-fw-tenant-id` and passes it to the
- * service explicitly, and writes the envelope with one `JSON.stringify`. Status codes and bodies,
+ * service explicitly, and writes the envelope in one piece of text (the definition's column
+ * metadata serialized once, not per search). Status codes and bodies,
  * errors included, are those of {@link makeQueryRouter} behind `express.json()` and
  * `makeErrorMiddleware`.
  *
@@ -73,7 +81,7 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
     const url = req.url ?? '';
     const query = url.indexOf('?');
     const error: FwError = toFwError(err, logger, { path: query === -1 ? url : url.slice(0, query), method: req.method ?? 'POST' });
-    sendJson(res, error.code, errorEnvelope(error));
+    sendJson(res, error.code, JSON.stringify(errorEnvelope(error)));
   };
 
   return (req, res, next) => {
@@ -89,7 +97,7 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
         return;
       }
       search(req, res, queryName, body, authorizer).then(
-        (payload) => sendJson(res, 200, successEnvelope(payload)),
+        (payload) => sendJson(res, 200, successText(payload)),
         (err: unknown) => fail(req, res, err),
       );
     });
