@@ -12,6 +12,7 @@
 import type { Process, ProcessCompletedEvent, ProcessErrorRecord } from '@fw/process-api';
 import { sql } from 'kysely';
 import type { ProcessDb } from './process-tables';
+import { ProcessErrorRow, ProcessRow, toErrorRecord, toJsonColumn as json, toProcess } from './process-row-mapper';
 
 /** A process to save with the version it was loaded with (optimistic check). */
 export interface ProcessStateWrite {
@@ -45,69 +46,13 @@ export interface ProcessBatchRepository {
   insertCompletionEvents(db: ProcessDb, events: readonly CompletionEventWrite[]): Promise<void>;
 }
 
-interface LockedRow {
-  id: string;
-  process_type: string;
-  leaf: boolean;
-  parent_id: string | null;
-  predecessor_id: string | null;
-  trigger_id: string | null;
-  tenant: string | null;
-  flow_id: string;
-  state_id: string;
-  split_completed: boolean;
-  num_sub_processes: number;
-  num_completed_sub_processes: number;
-  completed_percent: number;
-  input: unknown;
-  output: unknown;
-  description: string | null;
-  created_time: Date;
-  last_modified_time: Date;
-  state_entry_time: Date;
-  version: number;
-  errors: ReadonlyArray<{ process_id: string; time_of_completion: string; errors: unknown; exception_message: string | null; stack_trace: string | null }> | string | null;
-}
-
-function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
+interface LockedRow extends ProcessRow {
+  errors: readonly ProcessErrorRow[] | string | null;
 }
 
 /** PGlite may hand `json` columns back as text; pg parses them. */
 function parsed<T>(value: T | string | null): T | null {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
-}
-
-function toProcess(row: LockedRow): Process {
-  const errors: ProcessErrorRecord[] = (parsed(row.errors) ?? []).map((e) => ({
-    processId: e.process_id,
-    timeOfCompletion: new Date(e.time_of_completion).toISOString(),
-    errors: Array.isArray(e.errors) ? e.errors.map(String) : [],
-    exceptionMessage: e.exception_message,
-    stackTrace: e.stack_trace,
-  }));
-  return {
-    id: row.id,
-    processType: row.process_type,
-    leaf: row.leaf,
-    parentId: row.parent_id,
-    predecessorId: row.predecessor_id,
-    triggerId: row.trigger_id,
-    tenant: row.tenant,
-    state: { flowId: row.flow_id, stateId: row.state_id },
-    splitCompleted: row.split_completed,
-    numSubProcesses: row.num_sub_processes,
-    numCompletedSubProcesses: row.num_completed_sub_processes,
-    completedPercent: row.completed_percent,
-    input: row.input ?? null,
-    output: row.output ?? null,
-    errors,
-    description: row.description,
-    createdTime: new Date(row.created_time).toISOString(),
-    lastModifiedTime: new Date(row.last_modified_time).toISOString(),
-    stateEntryTime: new Date(row.state_entry_time).toISOString(),
-    version: row.version,
-  };
 }
 
 /** Creates the set-based repository (stateless; every call takes the handle to use). */
@@ -132,7 +77,7 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
          where p.id = any(${[...ids]}::uuid[])
          order by p.id
          ${forUpdate ? sql`for update of p` : sql``}`.execute(db);
-      for (const row of rows) result.set(row.id, toProcess(row));
+      for (const row of rows) result.set(row.id, toProcess(row, (parsed(row.errors) ?? []).map(toErrorRecord)));
       return result;
     },
 

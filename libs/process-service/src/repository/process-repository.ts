@@ -12,7 +12,8 @@ import type { Process, ProcessCompletedEvent, ProcessErrorRecord, SubProcessResu
 import { isTerminalState, ProcessStates } from '@fw/process-api';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { makeProcessBatchRepository } from './process-batch-repository';
-import type { FwProcessErrorTable, FwProcessTable, ProcessDb } from './process-tables';
+import type { FwProcessTable, ProcessDb } from './process-tables';
+import { toErrorRecord, toJsonColumn as json, toProcess } from './process-row-mapper';
 
 export interface FindOptions {
   /** Lock the row (`select … for update`) until the transaction ends. */
@@ -48,48 +49,6 @@ export interface ProcessRepository {
 
 const PROCESS_INSERT_CHUNK = 1000;
 
-function iso(value: Date): string {
-  return value.toISOString();
-}
-
-function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
-}
-
-function toErrorRecord(row: Selectable<FwProcessErrorTable>): ProcessErrorRecord {
-  return {
-    processId: row.process_id,
-    timeOfCompletion: iso(row.time_of_completion),
-    errors: Array.isArray(row.errors) ? row.errors.map(String) : [],
-    exceptionMessage: row.exception_message,
-    stackTrace: row.stack_trace,
-  };
-}
-
-function toProcess(row: Selectable<FwProcessTable>, errors: ProcessErrorRecord[]): Process {
-  return {
-    id: row.id,
-    processType: row.process_type,
-    leaf: row.leaf,
-    parentId: row.parent_id,
-    predecessorId: row.predecessor_id,
-    triggerId: row.trigger_id,
-    tenant: row.tenant,
-    state: { flowId: row.flow_id, stateId: row.state_id },
-    splitCompleted: row.split_completed,
-    numSubProcesses: row.num_sub_processes,
-    numCompletedSubProcesses: row.num_completed_sub_processes,
-    completedPercent: row.completed_percent,
-    input: row.input ?? null,
-    output: row.output ?? null,
-    errors,
-    description: row.description,
-    createdTime: iso(row.created_time),
-    lastModifiedTime: iso(row.last_modified_time),
-    stateEntryTime: iso(row.state_entry_time),
-    version: row.version,
-  };
-}
 
 function toRow(p: Process): Insertable<FwProcessTable> {
   return {
