@@ -16,9 +16,8 @@ import { createDatabase, migrateDatabase, readMigrationFolder, type Database } f
 import { makeInVmProcessStarter } from '@fw/invm-process-starter';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb } from '@fw/process-service';
 import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec, type WorkerOutcome } from '@fw/process-utils';
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import pg from 'pg';
+import { openScratchDatabase } from './scratch/scratch-database';
 
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
 const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/test';
@@ -83,33 +82,6 @@ export function parseEngineBenchArgs(argv: readonly string[]): EngineBenchOption
   return { leaves: int('leaves', 10000), concurrency: int('concurrency', 4), batch: int('batch', 1000), targets: targets as EngineBenchOptions['targets'] };
 }
 
-async function scratchPostgres(serverUrl: string): Promise<{ database: Database; drop(): Promise<void> }> {
-  const name = `fw_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = createDatabase({ url: url.toString(), maxConnections: 10 });
-  return {
-    database,
-    async drop() {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
-}
-
 /** Runs the fan-out once on an open, migrated database. */
 export async function runFanOut(target: string, database: Database, options: EngineBenchOptions): Promise<EngineBenchResult> {
   const outcomes: WorkerOutcome[] = [];
@@ -171,7 +143,7 @@ async function onTarget(target: 'pglite' | 'postgres', options: EngineBenchOptio
       await database.close();
     }
   }
-  const scratch = await scratchPostgres(serverUrl);
+  const scratch = await openScratchDatabase(serverUrl, 'fw_bench', 10);
   try {
     await migrateDatabase(scratch.database, migrations);
     return await runFanOut(target, scratch.database, options);

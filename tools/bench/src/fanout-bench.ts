@@ -8,14 +8,13 @@
  *
  * Prints the phases, leaves/s and transitions/s, and on its LAST line `leaves_per_s=<number>`.
  */
-import { createDatabase, migrateDatabase, readMigrationFolder, type Database } from '@fw/core';
+import { migrateDatabase, readMigrationFolder, type Database } from '@fw/core';
 import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter } from '@fw/jdbc-process-starter';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb } from '@fw/process-service';
 import { AggregatorBase, ExecutorBase, makeBatchService, makeBatchingEventSink, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec } from '@fw/process-utils';
 import { sql } from 'kysely';
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import pg from 'pg';
+import { openScratchDatabase } from './scratch/scratch-database';
 import type { BenchIo, BenchOptions, BenchRunner } from './bench-types';
 
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
@@ -74,33 +73,6 @@ class Count extends AggregatorBase<unknown, null, { children: number }> {
   aggregate(_input: unknown, children: ChildResult<null>[]): { children: number } {
     return { children: children.length };
   }
-}
-
-async function scratchDatabase(serverUrl: string, pool: number): Promise<{ database: Database; drop(): Promise<void> }> {
-  const name = `fw_fanout_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = createDatabase({ url: url.toString(), maxConnections: pool });
-  return {
-    database,
-    async drop() {
-      await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await dropper.end();
-      }
-    },
-  };
 }
 
 /** Runs one fan-out of `leaves` on a migrated database and measures it. */
@@ -183,7 +155,7 @@ export async function runFanout(database: Database, leaves: number, print: (line
 export async function fanoutBenchOn(serverUrl: string, leaves: number, io: BenchIo): Promise<FanoutResult> {
   process.env.FW_LOG_LEVEL ??= 'error';
   const tuning = fanoutTuningFromEnv();
-  const scratch = await scratchDatabase(serverUrl, tuning.pool);
+  const scratch = await openScratchDatabase(serverUrl, 'fw_fanout', tuning.pool);
   try {
     await migrateDatabase(scratch.database, readMigrationFolder(MIGRATIONS_DIR));
     io.out(`fanout: ${leaves} leaves through the outbox and the JDBC work-item queue (PostgreSQL)`);

@@ -1,43 +1,14 @@
-import { redactUrl } from '@fw/core';
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { createScratchDatabase as createEmptyScratchDatabase, withClient, type ScratchDatabase } from '../scratch/scratch-database';
 
-/** A database created for one bench run on the given server, dropped by `drop()`. */
-export interface ScratchDatabase {
-  url: string;
-  name: string;
-  drop(): Promise<void>;
-}
-
-function withDatabase(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  try {
-    await client.connect();
-  } catch (err) {
-    throw new Error(`cannot connect to ${redactUrl(url)}: ${(err as Error).message} (pass --database-url postgres://user@host:port/db)`);
-  }
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+export type { ScratchDatabase };
 
 /**
  * Creates `fw_bench_<random>` on the server of `serverUrl` and loads `rows` books
  * (100 authors, 8 genres, an index on author_id), then ANALYZE.
  */
 export async function createScratchDatabase(serverUrl: string, rows: number): Promise<ScratchDatabase> {
-  const name = `fw_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  await withClient(serverUrl, (c) => c.query(`create database ${name}`));
-  const url = withDatabase(serverUrl, name);
-  const drop = () => withClient(serverUrl, async (c) => void (await c.query(`drop database if exists ${name} with (force)`)));
+  const scratch = await createEmptyScratchDatabase(serverUrl, 'fw_bench');
+  const { url, drop } = scratch;
   try {
     await withClient(url, async (c) => {
       await c.query(`create table bench_books (
@@ -58,5 +29,5 @@ export async function createScratchDatabase(serverUrl: string, rows: number): Pr
     await drop().catch(() => undefined);
     throw err;
   }
-  return { url, name, drop };
+  return scratch;
 }
