@@ -92,7 +92,7 @@ describeEachDatabase('sendEvents with the outbox', (getDb) => {
     await h?.manager.close();
   });
 
-  it('writes one CHILD_COMPLETED per leaf (carrying its completion) and no PROCESS_COMPLETED; the dispatcher counts and notifies', async () => {
+  it('counts the batch on the parent in its own transaction (no CHILD_COMPLETED); the aggregator launch is the only command; listeners after the commit', async () => {
     const completed: string[] = [];
     h = makeHarness(getDb(), { outbox: { enabled: true, runDispatcher: false }, onProcessCompleted: (e) => void completed.push(e.processId) });
     const parent = await create(h.manager, 'batch');
@@ -102,12 +102,18 @@ describeEachDatabase('sendEvents with the outbox', (getDb) => {
     const childIds = (await h.manager.getProcessTree(parent.id, { tenant: null })).slice(1).map((c) => c.id);
     const results = await h.manager.sendEvents(childIds.map((id) => ({ id, eventId: 'doneSuccessfully', payload: { output: 1 }, tenant: null })));
     expect(results.every((r) => r.ok)).toBe(true);
+    const db = processDb(getDb().database);
     const { rows } = await sql<{ command_type: string; n: string }>`
-      select command_type, count(*) as n from fw_process_outbox where status = 'PENDING' group by command_type`.execute(processDb(getDb().database));
-    expect(rows.map((r) => [r.command_type, Number(r.n)])).toEqual([['CHILD_COMPLETED', 2]]);
-    await dispatcher.runOnce();
-    await dispatcher.runOnce(); // the aggregator's START_WORKER
-    expect((await get(h.manager, parent.id)).state.stateId).toBe(ProcessStates.AGGREGATION_PENDING);
+      select command_type, count(*) as n from fw_process_outbox where status = 'PENDING' group by command_type`.execute(db);
+    expect(rows.map((r) => [r.command_type, Number(r.n)])).toEqual([['START_WORKER', 1]]);
+    const counted = await get(h.manager, parent.id);
+    expect(counted).toMatchObject({ numCompletedSubProcesses: 2, state: { stateId: ProcessStates.AGGREGATION_PENDING } });
+    // The report rows are still written, so a second route (an HTTP report) cannot count a child again.
+    const reports = await sql<{ n: string }>`select count(*) as n from fw_process_child_report where parent_id = ${parent.id}`.execute(db);
+    expect(Number(reports.rows[0].n)).toBe(2);
+    await expect(h.manager.sendEvent(parent.id, 'subProcessDoneSuccessfully', { childId: childIds[0], output: 1 }, { tenant: null })).resolves.toBeDefined();
+    expect((await get(h.manager, parent.id)).numCompletedSubProcesses).toBe(2);
     expect(completed.sort()).toEqual([...childIds].sort());
   });
+});
 });

@@ -70,6 +70,14 @@ export interface TxContext {
   afterCommit(callback: () => void | Promise<void>): void;
   /** Outbox mode: commands to write before the commit. */
   commands?: NewOutboxCommand[];
+  /**
+   * Count completed children on their parents in this transaction even in outbox mode (set by
+   * `sendEvents`: its batch locks each parent once for many children, where one CHILD_COMPLETED
+   * command per child would cost four more row writes each). The child's terminal transition and
+   * its count then commit together, so the count is exactly once by construction; the child
+   * report rows still guard against a second route (an HTTP report of the same child).
+   */
+  countChildrenInline?: boolean;
 }
 
 export interface NewProcessInit {
@@ -309,13 +317,14 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
    * Completion of processes that entered a terminal state: their completion events (one insert),
    * then either outbox commands or, inline, the parents' counting, chaining and listeners. With the
    * outbox a child's chaining and listeners travel in its CHILD_COMPLETED command (one command per
-   * leaf instead of two); a root gets PROCESS_COMPLETED.
+   * leaf instead of two); a root gets PROCESS_COMPLETED. `ctx.countChildrenInline` takes the inline
+   * way in outbox mode too.
    */
   async function completeMany(ctx: TxContext, processes: readonly Process[]): Promise<void> {
     if (processes.length === 0) return;
     const events = processes.map((p) => ({ process: p, event: completedEventOf(p) }));
     await batchRepo.insertCompletionEvents(ctx.trx, events.map(({ event }) => ({ id: newId(), event, time: ctx.now })));
-    if (ctx.commands) {
+    if (ctx.commands && ctx.countChildrenInline !== true) {
       for (const { process, event } of events) {
         if (process.parentId !== null) {
           ctx.commands.push({ commandType: ProcessCommandTypes.CHILD_COMPLETED, groupKey: process.parentId, processId: process.parentId, tenant: process.tenant, payload: { parentId: process.parentId, ...childReportOf(process), event } });

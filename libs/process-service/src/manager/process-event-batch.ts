@@ -76,6 +76,7 @@ export function makeEventBatchSender(deps: EventBatchDeps): (events: readonly Pr
     if (batched.length > 0) {
       try {
         const outcomes = await deps.inTransaction(async (ctx) => {
+          ctx.countChildrenInline = true;
           const locked = await batchRepo.lockMany(ctx.trx, batched.map((i) => events[i].id.toLowerCase()));
           const found: Array<{ index: number; item: BatchedEvent }> = [];
           const refused = new Map<number, unknown>();

@@ -85,15 +85,18 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
       const saved = new Set<string>();
       if (writes.length === 0) return saved;
       const col = <T>(f: (w: ProcessStateWrite) => T): T[] => writes.map(f);
+      const ids = col((w) => w.process.id);
       // One parameter per column (arrays through unnest), so the statement text is the same for
-      // every batch size and the parameter count stays small.
+      // every batch size and the parameter count stays small. `p.id = any(ids)` lets the planner
+      // find the rows through the primary key; joined on `v.id` alone it hashes the whole table
+      // for every batch.
       const { rows } = await sql<{ id: string }>`
         update fw_process as p
            set state_id = v.state_id, split_completed = v.split_completed, num_sub_processes = v.num_sub_processes,
                num_completed_sub_processes = v.num_completed, completed_percent = v.completed_percent,
                output = v.output::jsonb, last_modified_time = v.last_modified_time,
                state_entry_time = v.state_entry_time, version = v.version
-          from unnest(${col((w) => w.process.id)}::uuid[], ${col((w) => w.expectedVersion)}::integer[],
+          from unnest(${ids}::uuid[], ${col((w) => w.expectedVersion)}::integer[],
                       ${col((w) => w.process.state.stateId)}::text[], ${col((w) => w.process.splitCompleted)}::boolean[],
                       ${col((w) => w.process.numSubProcesses)}::integer[], ${col((w) => w.process.numCompletedSubProcesses)}::integer[],
                       ${col((w) => w.process.completedPercent)}::integer[], ${col((w) => json(w.process.output))}::text[],
@@ -101,7 +104,7 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
                       ${col((w) => w.process.version)}::integer[])
             as v(id, expected_version, state_id, split_completed, num_sub_processes, num_completed, completed_percent,
                  output, last_modified_time, state_entry_time, version)
-         where p.id = v.id and p.version = v.expected_version
+         where p.id = any(${ids}::uuid[]) and p.id = v.id and p.version = v.expected_version
         returning p.id`.execute(db);
       for (const r of rows) saved.add(r.id);
       return saved;
@@ -126,22 +129,16 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
 
     async insertCompletionEvents(db, events) {
       if (events.length === 0) return;
-      await db
-        .insertInto('fw_process_completion_event')
-        .values(
-          events.map(({ id, event, time }) => ({
-            id,
-            process_id: event.processId,
-            process_type: event.processType,
-            tenant: event.tenantId,
-            trigger_id: event.triggerId,
-            state: event.state,
-            successful: event.successful,
-            payload: JSON.stringify(event),
-            generated_time: time,
-          })),
-        )
-        .execute();
+      const col = <T>(f: (w: CompletionEventWrite) => T): T[] => events.map(f);
+      // Array parameters through unnest, as for the processes: nine parameters for any batch size.
+      await sql`
+        insert into fw_process_completion_event (id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)
+        select id, process_id, process_type, tenant, trigger_id, state, successful, payload::jsonb, generated_time
+          from unnest(${col((e) => e.id)}::uuid[], ${col((e) => e.event.processId)}::uuid[], ${col((e) => e.event.processType)}::text[],
+                      ${col((e) => e.event.tenantId)}::text[], ${col((e) => e.event.triggerId)}::text[], ${col((e) => e.event.state)}::text[],
+                      ${col((e) => e.event.successful)}::boolean[], ${col((e) => JSON.stringify(e.event))}::text[],
+                      ${col((e) => e.time.toISOString())}::timestamptz[])
+            as v(id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)`.execute(db);
     },
   };
   return repo;

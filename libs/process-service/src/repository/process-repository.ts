@@ -176,12 +176,14 @@ export function makeProcessRepository(): ProcessRepository {
     async insertChildReports(db, reports) {
       const fresh = new Set<string>();
       if (reports.length === 0) return fresh;
-      const rows = await db
-        .insertInto('fw_process_child_report')
-        .values(reports.map((r) => ({ child_id: r.childId, parent_id: r.parentId, successful: r.successful, reported_time: r.time })))
-        .onConflict((oc) => oc.column('child_id').doNothing())
-        .returning('child_id')
-        .execute();
+      const col = <T>(f: (r: ChildReport) => T): T[] => reports.map(f);
+      const { rows } = await sql<{ child_id: string }>`
+        insert into fw_process_child_report (child_id, parent_id, successful, reported_time)
+        select child_id, parent_id, successful, reported_time
+          from unnest(${col((r) => r.childId)}::uuid[], ${col((r) => r.parentId)}::uuid[], ${col((r) => r.successful)}::boolean[],
+                      ${col((r) => r.time.toISOString())}::timestamptz[]) as v(child_id, parent_id, successful, reported_time)
+        on conflict (child_id) do nothing
+        returning child_id`.execute(db);
       for (const r of rows) fresh.add(r.child_id);
       return fresh;
     },
