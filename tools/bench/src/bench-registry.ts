@@ -1,6 +1,7 @@
 import type { BenchRunner } from './bench-types';
 import { engineBenchRunner } from './engine-bench';
 import { fanoutBench } from './fanout-bench';
+import { graphileBench } from './graphile/graphile-fanout-bench';
 import { queryBench } from './query/query-bench';
 
 /**
@@ -11,4 +12,5 @@ export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   query: queryBench,
   engine: engineBenchRunner,
   fanout: fanoutBench,
+  graphile: graphileBench,
 };
