@@ -8,6 +8,7 @@ export type {
   QueueWorkerContext,
   QueueConsumerEvent,
   QueueConsumerEventType,
+  QueueConsumerState,
   QueueConsumerStats,
   ConsumerStopResult,
 } from './consumer/queue-worker-consumer';
@@ -19,3 +20,5 @@ export { QUEUE_CONFIG_KEY, QueueConfigError, queueNameOf, queueNameProblem, queu
 export type { QueueType } from './amqp/queue-declaration';
 export { BrokerUnavailableError, makeAmqpConnectionSource, redactAmqpUrl } from './amqp/amqp-connection';
 export type { AmqpConnectionOptions, AmqpConnectionSource } from './amqp/amqp-connection';
+export { DEFAULT_RECONNECT_DELAY } from './amqp/reconnect-backoff';
+export type { BackoffDelay } from './amqp/reconnect-backoff';

@@ -3,7 +3,7 @@ import type { WorkerDto } from '@fw/process-api';
 import type { WorkerOutcome } from '@fw/process-utils';
 import type { ChannelModel } from 'amqplib';
 import { makeQueueProcessStarter, makeQueueWorkerConsumer, QueueHeaders, type QueueConsumerEvent, type QueueProcessStarter, type QueueWorkerConsumer, type QueueWorkerConsumerOptions } from '../src';
-import { BROKER_URL, connectBroker, deferred, openTestQueues, recordingSink, waitFor, workerDto, type TestQueues } from './support';
+import { BROKER_URL, closeConnectionsNamed, connectBroker, deferred, openBrokerRelay, openTestQueues, recordingSink, uniqueConnectionName, waitFor, workerDto, type TestQueues } from './support';
 
 describe('queue worker consumer (RabbitMQ)', () => {
   let queues: TestQueues;
@@ -157,6 +157,9 @@ describe('queue worker consumer (RabbitMQ)', () => {
     await connection.close(); // the consumer "crashes": no ack was sent
     await waitFor(() => first.events.some((e) => e.type === 'connection-lost'), 15_000, 'the first consumer to lose its channel');
     expect(first.consumer.stats().consuming).toBe(false);
+    // the connection was the caller's: the consumer cannot reopen it
+    await waitFor(() => first.consumer.stats().state === 'disconnected', 15_000, 'the first consumer to give up');
+    expect(first.events.map((e) => e.type).filter((t) => t === 'disconnected')).toEqual(['disconnected']);
 
     const handled: Array<{ processId: string; delivery: number }> = [];
     const second = await startConsumer({ queues: [queue], handler: async (w, ctx) => void handled.push({ processId: w.processId, delivery: ctx.delivery }) });
@@ -238,6 +241,141 @@ describe('queue worker consumer (RabbitMQ)', () => {
     const next = await startConsumer({ queues: [queue], handler: async () => undefined });
     await waitFor(() => next.settled().length === 1, 15_000, 'the next consumer to ack');
     expect(next.settled()[0]).toMatchObject({ type: 'acked', delivery: 2 });
+  });
+
+  it('reconnects by itself when the broker closes its connection; a result from the old channel is dropped, never acked on the new one', async () => {
+    const queue = queues.name('reconnect');
+    const connectionName = uniqueConnectionName('consumer');
+    const held = workerDto({ config: { queue } });
+    const heldStarted = deferred();
+    const release = deferred();
+    const handled: Array<{ processId: string; delivery: number }> = [];
+    const { consumer, events } = await startConsumer({
+      queues: [queue],
+      connectionName,
+      prefetch: 2,
+      reconnectDelay: { baseMillis: 50, maxMillis: 1000 },
+      handler: async (w, ctx) => {
+        handled.push({ processId: w.processId, delivery: ctx.delivery });
+        if (w.processId === held.processId && ctx.delivery === 1) {
+          heldStarted.resolve();
+          await release.promise; // still running when the connection goes
+        }
+      },
+    });
+    const acked = (processId: string) => events.filter((e) => e.type === 'acked' && e.processId === processId).length;
+    await starter.publish(held);
+    await heldStarted.promise;
+
+    expect(await closeConnectionsNamed(connectionName)).toBe(1);
+    await waitFor(() => consumer.stats().reconnects === 1 && consumer.stats().state === 'connected', 30_000, 'the consumer to reconnect');
+    // RabbitMQ put the unacknowledged message back; the new channel got it again
+    await waitFor(() => acked(held.processId) === 1, 30_000, 'the redelivered message to be acked');
+    const more = [1, 2, 3, 4, 5].map(() => workerDto({ config: { queue } }));
+    for (const worker of more) await starter.publish(worker);
+    await waitFor(() => more.every((w) => acked(w.processId) === 1), 30_000, 'the work published after the reconnect');
+
+    release.resolve(); // the first run finishes now: its delivery tag belongs to the closed channel
+    await waitFor(() => consumer.stats().ackLost === 1, 15_000, 'the late result to be dropped');
+    const last = workerDto({ config: { queue } });
+    await starter.publish(last); // the new channel is still fine (an ack of an unknown tag would have closed it)
+    await waitFor(() => acked(last.processId) === 1, 30_000, 'a message after the dropped result');
+
+    for (const worker of [held, ...more, last]) expect(acked(worker.processId)).toBe(1);
+    expect(handled.filter((h) => h.processId === held.processId)).toEqual([
+      { processId: held.processId, delivery: 1 },
+      { processId: held.processId, delivery: 2 },
+    ]);
+    expect(events.find((e) => e.type === 'ack-lost')).toMatchObject({ processId: held.processId, delivery: 1 });
+    const lifecycle = events.map((e) => e.type).filter((t) => t === 'connection-lost' || t === 'reconnected' || t === 'disconnected');
+    expect(lifecycle).toEqual(['connection-lost', 'reconnected']);
+    expect(events.find((e) => e.type === 'reconnecting')).toMatchObject({ attempt: 1, delayMillis: expect.any(Number) });
+    expect(consumer.stats()).toMatchObject({ state: 'connected', consuming: true, reconnects: 1, ackLost: 1, inFlight: 0 });
+    expect(await queues.depth(queue)).toBe(0);
+  });
+
+  it('stop() during the reconnect backoff resolves at once and stops the loop', async () => {
+    const queue = queues.name('stop-in-backoff');
+    const connectionName = uniqueConnectionName('consumer');
+    const { consumer, events } = await startConsumer({
+      queues: [queue],
+      connectionName,
+      reconnectDelay: { baseMillis: 60_000, maxMillis: 60_000 }, // the first wait is at least 30 s
+      handler: async () => undefined,
+    });
+    await closeConnectionsNamed(connectionName);
+    await waitFor(() => events.some((e) => e.type === 'reconnecting'), 30_000, 'the consumer to wait for its first reconnect');
+    expect(consumer.stats()).toMatchObject({ state: 'reconnecting', consuming: false });
+    const began = Date.now();
+    await expect(consumer.stop({ timeoutMillis: 30_000 })).resolves.toEqual({ abandoned: 0 });
+    expect(Date.now() - began).toBeLessThan(10_000);
+    expect(consumer.stats()).toMatchObject({ state: 'stopped', reconnects: 0 });
+    expect(events.some((e) => e.type === 'reconnected')).toBe(false);
+  });
+
+  it('keeps trying while the broker cannot be reached, gives up a running message whose channel is gone, and stop() ends it promptly', async () => {
+    const relay = await openBrokerRelay();
+    try {
+      const queue = queues.name('network-drop');
+      const started = deferred();
+      let abortedOnLoss = false;
+      const { consumer, events } = await startConsumer({
+        url: relay.url,
+        queues: [queue],
+        reconnectDelay: { baseMillis: 20, maxMillis: 200 },
+        handler: (_w, ctx) =>
+          new Promise<void>((resolve) => {
+            started.resolve();
+            ctx.signal.addEventListener('abort', () => {
+              abortedOnLoss = true; // nothing this run produces can be acknowledged any more
+              resolve();
+            });
+          }),
+      });
+      await starter.publish(workerDto({ config: { queue } }));
+      await started.promise;
+      relay.cut();
+      await waitFor(() => events.filter((e) => e.type === 'reconnecting').length >= 3, 30_000, 'several failed reconnect attempts');
+      expect(abortedOnLoss).toBe(true);
+      expect(events.find((e) => e.type === 'reconnecting' && e.attempt === 2)?.error).toBeDefined(); // why the first attempt failed
+      expect(consumer.stats()).toMatchObject({ state: 'reconnecting', reconnects: 0, ackLost: 1 });
+      const began = Date.now();
+      await expect(consumer.stop({ timeoutMillis: 30_000 })).resolves.toEqual({ abandoned: 0 });
+      expect(Date.now() - began).toBeLessThan(10_000);
+      expect(consumer.stats().state).toBe('stopped');
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('reconnects through the network once it is back', async () => {
+    const relay = await openBrokerRelay();
+    try {
+      const queue = queues.name('network-back');
+      const handled: string[] = [];
+      const { consumer } = await startConsumer({ url: relay.url, queues: [queue], reconnectDelay: { baseMillis: 20, maxMillis: 200 }, handler: async (w) => void handled.push(w.processId) });
+      relay.cut();
+      await waitFor(() => consumer.stats().state === 'reconnecting', 30_000, 'the consumer to notice the drop');
+      const worker = workerDto({ config: { queue } });
+      await starter.publish(worker); // the starter has its own connection: the message waits in the queue
+      relay.restore();
+      await waitFor(() => handled.includes(worker.processId), 30_000, 'the message to be handled after the network came back');
+      expect(consumer.stats()).toMatchObject({ state: 'connected', reconnects: 1 });
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('consumes again when RabbitMQ cancels its subscription (queue deleted): the channel is reopened and the queue declared again', async () => {
+    const queue = queues.name('cancelled');
+    const handled: string[] = [];
+    const { consumer, events } = await startConsumer({ queues: [queue], reconnectDelay: { baseMillis: 20, maxMillis: 200 }, handler: async (w) => void handled.push(w.processId) });
+    await queues.channel().deleteQueue(queue);
+    await waitFor(() => consumer.stats().reconnects === 1 && consumer.stats().state === 'connected', 30_000, 'the consumer to reopen its channel');
+    const worker = workerDto({ config: { queue } });
+    await starter.publish(worker);
+    await waitFor(() => handled.includes(worker.processId), 30_000, 'the message on the re-declared queue');
+    expect(String(events.find((e) => e.type === 'connection-lost')?.error)).toContain(`cancelled the subscription to queue '${queue}'`);
   });
 
   it('checks its options', () => {

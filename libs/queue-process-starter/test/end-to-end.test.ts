@@ -1,12 +1,14 @@
 import { currentTenantId } from '@fw/core';
-import { isTerminalState, type Process, type ProcessDef, type WorkerStarter } from '@fw/process-api';
+import { isTerminalState, ProcessEvents, type Process, type ProcessDef, type WorkerStarter } from '@fw/process-api';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessTransaction } from '@fw/process-service';
-import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec } from '@fw/process-utils';
+import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec, type ProcessEventSink } from '@fw/process-utils';
 import { describeEachDatabase } from '@fw/test-support';
 import { makeQueueProcessStarter, makeQueueWorkerConsumer, QueueConfigError, QueueHeaders, type QueueProcessStarter, type QueueWorkerConsumer } from '../src';
-import { BROKER_URL, openTestQueues, waitFor, type TestQueues } from './support';
+import { BROKER_URL, closeConnectionsNamed, openTestQueues, uniqueConnectionName, waitFor, type TestQueues } from './support';
 
 const executedUnder: Array<string | undefined> = [];
+/** How long each executor takes; a test raises it to have steps running when the connection drops. */
+let executeMillis = 0;
 
 class SplitSum extends SplitterBase<{ parts: number[] }, { value: number }> {
   readonly processType = 'sum';
@@ -17,8 +19,9 @@ class SplitSum extends SplitterBase<{ parts: number[] }, { value: number }> {
 
 class Double extends ExecutorBase<{ value: number }, { doubled: number }> {
   readonly processType = 'double';
-  execute(input: { value: number }): { doubled: number } {
+  async execute(input: { value: number }): Promise<{ doubled: number }> {
     executedUnder.push(currentTenantId());
+    if (executeMillis > 0) await new Promise((resolve) => setTimeout(resolve, executeMillis));
     if (input.value < 0) throw new Error(`negative value ${input.value}`);
     return { doubled: input.value * 2 };
   }
@@ -39,6 +42,9 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
   let sumQueue: string;
   let doubleQueue: string;
   let parkedQueue: string;
+  const consumerConnection = uniqueConnectionName('end-to-end consumer');
+  /** The events the manager accepted (a refused one, e.g. a second completion of a step, throws and is not listed). */
+  const accepted: Array<{ processId: string; eventId: string }> = [];
 
   beforeAll(async () => {
     queues = await openTestQueues();
@@ -62,9 +68,16 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
     };
     const { database } = getDb();
     manager = makeProcessManager({ db: processDb(database), configurator: makeJsonProcessConfigurator({ definitions }), workerStarter });
-    const sink = makeManagerEventSink(manager);
+    const managerSink = makeManagerEventSink(manager);
+    const sink: ProcessEventSink = {
+      async deliver(processId, eventId, payload, tenant) {
+        await managerSink.deliver(processId, eventId, payload, tenant);
+        accepted.push({ processId, eventId });
+      },
+    };
     consumer = makeQueueWorkerConsumer({
       url: BROKER_URL,
+      connectionName: consumerConnection,
       queues: [sumQueue, doubleQueue],
       batchService: makeBatchService({ workers: [new SplitSum(), new Double(), new AddUp()], sink }),
       sink,
@@ -138,6 +151,35 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
     expect(await queues.depth(parkedQueue)).toBe(1);
     const only = await queues.get(parkedQueue);
     expect(only && JSON.parse(only.content.toString('utf8'))).toMatchObject({ processType: 'parked' });
+  });
+
+  it('finishes every process, each step exactly once, when the broker closes the consumer\'s connection mid-run', async () => {
+    const create = (n: number) => manager.createProcess({ processDefName: 'sum', args: { parts: [n, n + 1, n + 2] } }, { tenant: 't6' });
+    executeMillis = 300; // so that steps are still running when the connection goes
+    try {
+      const before = await Promise.all([1, 2, 3].map(create));
+      await waitFor(() => consumer.stats().inFlight > 0, 15_000, 'steps running');
+      expect(await closeConnectionsNamed(consumerConnection)).toBe(1);
+      await waitFor(() => consumer.stats().reconnects >= 1 && consumer.stats().state === 'connected', 30_000, 'the consumer to reconnect');
+      const after = await Promise.all([4, 5, 6].map(create));
+      for (const [index, created] of [...before, ...after].entries()) {
+        const n = index + 1;
+        const done = await finished(created.mutatedEntity.id, 't6');
+        expect(done.state.stateId).toBe('PROCESSED');
+        expect(done.output).toEqual({ total: 2 * (3 * n + 3) });
+        expect(done).toMatchObject({ numSubProcesses: 3, numCompletedSubProcesses: 3 });
+        const tree = await manager.getProcessTree(done.id, { tenant: 't6', recursive: true });
+        const expected = tree.map((p) => [p.id, p.id === done.id ? [ProcessEvents.splitDone, ProcessEvents.aggregationDone] : [ProcessEvents.doneSuccessfully]] as const);
+        const acceptedFor = (id: string) => accepted.filter((e) => e.processId === id).map((e) => e.eventId);
+        // the sink records an event once the manager's call returned, which can be a moment after the state is visible
+        await waitFor(() => expected.every(([id, events]) => acceptedFor(id).length >= events.length), 15_000, 'the accepted events to be recorded');
+        // a step that ran twice (redelivered after the drop) still completed its process once
+        for (const [id, events] of expected) expect(acceptedFor(id)).toEqual(events);
+      }
+      expect(consumer.stats()).toMatchObject({ state: 'connected', consuming: true });
+    } finally {
+      executeMillis = 0;
+    }
   });
 
   it('refuses to start a process whose definition names no queue (the create rolls back)', async () => {

@@ -1,5 +1,5 @@
 import { BrokerUnavailableError, makeQueueProcessStarter, QueueConfigError, QueueHeaders, type QueueProcessStarter } from '../src';
-import { BROKER_URL, openTestQueues, transaction, workerDto, type TestQueues } from './support';
+import { BROKER_URL, capturingLogger, closeConnectionsNamed, openBrokerRelay, openTestQueues, transaction, uniqueConnectionName, waitFor, workerDto, type TestQueues } from './support';
 
 describe('queue process starter (RabbitMQ)', () => {
   let queues: TestQueues;
@@ -98,6 +98,77 @@ describe('queue process starter (RabbitMQ)', () => {
       expect((error as Error).message).not.toContain('secret');
     } finally {
       await unreachable.close();
+    }
+  });
+
+  it('publishes on a new connection after the broker closed its connection', async () => {
+    const connectionName = uniqueConnectionName('starter');
+    const named = makeQueueProcessStarter({ url: BROKER_URL, connectionName });
+    try {
+      const queue = queues.name('after-broker-close');
+      await named.publish(workerDto({ config: { queue } }));
+      expect(await closeConnectionsNamed(connectionName)).toBe(1);
+      const context = transaction();
+      await named.startWorker(workerDto({ config: { queue } }), context);
+      await context.commit();
+      expect(await queues.depth(queue)).toBe(2);
+      expect(named.stats()).toMatchObject({ published: 2, failed: 0 });
+    } finally {
+      await named.close();
+    }
+  });
+
+  it('retries a committed launch with backoff while the network is down and publishes it once it is back', async () => {
+    const relay = await openBrokerRelay();
+    const dropped = makeQueueProcessStarter({ url: relay.url, publishAttempts: 50, reconnectDelay: { baseMillis: 20, maxMillis: 200 } });
+    try {
+      const queue = queues.name('network-drop');
+      await dropped.publish(workerDto({ config: { queue } })); // connected and declared
+      relay.cut();
+      const worker = workerDto({ config: { queue } });
+      const context = transaction();
+      await dropped.startWorker(worker, context);
+      const committing = context.commit();
+      await waitFor(() => dropped.stats().retries >= 2, 30_000, 'publish retries while the network is down');
+      relay.restore();
+      await committing; // the manager's call resolves once the broker confirmed
+      expect(dropped.stats()).toMatchObject({ published: 2, failed: 0, inFlight: 0 });
+      expect(await queues.depth(queue)).toBe(2);
+    } finally {
+      await dropped.close();
+      await relay.close();
+    }
+  });
+
+  it('gives up after publishAttempts and logs an error naming the process; the commit is not undone', async () => {
+    const relay = await openBrokerRelay();
+    relay.cut();
+    const logged: Array<Record<string, unknown>> = [];
+    const failures: unknown[] = [];
+    const unreachable = makeQueueProcessStarter({
+      url: relay.url,
+      publishAttempts: 3,
+      reconnectDelay: { baseMillis: 20, maxMillis: 100 },
+      logger: capturingLogger(logged),
+      onPublishFailed: (error) => failures.push(error),
+    });
+    try {
+      const worker = workerDto({ config: { queue: queues.name('gives-up') } });
+      const context = transaction();
+      await unreachable.startWorker(worker, context);
+      await expect(context.commit()).resolves.toBeUndefined();
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toBeInstanceOf(BrokerUnavailableError);
+      expect(unreachable.stats()).toMatchObject({ published: 0, failed: 1, retries: 2 });
+      const retried = logged.filter((line) => line.level === 40 && line.processId === worker.processId);
+      expect(retried.map((line) => line.attempt)).toEqual([1, 2]);
+      const failed = logged.filter((line) => line.level === 50);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ processId: worker.processId, workerType: 'EXECUTOR', attempts: 3 });
+      expect(String(failed[0]?.msg)).toContain(`launch of process ${worker.processId} (import) could not be published`);
+    } finally {
+      await unreachable.close();
+      await relay.close();
     }
   });
 

@@ -1,8 +1,12 @@
-/** Helpers of the queue tests: the real broker, unique queue names, fake transactions, a recording sink. */
+/** Helpers of the queue tests: the real broker, unique queue names, fake transactions, a recording sink, broker-side closes and a cuttable relay. */
+import { createLogger, type Logger } from '@fw/core';
 import type { WorkerDto, WorkerStartContext, WorkerType } from '@fw/process-api';
 import type { ProcessEventSink } from '@fw/process-utils';
 import { connect, type Channel, type ChannelModel, type GetMessage } from 'amqplib';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { queueDeclaration } from '../src';
 
 /** The broker of the tests (CI runs RabbitMQ on 127.0.0.1:5672). */
@@ -132,4 +136,101 @@ export function deferred(): { promise: Promise<void>; resolve: () => void } {
     resolve = r;
   });
   return { promise, resolve };
+}
+
+/** A connection name no other test (or engineer) uses, to find the connection on the broker. */
+export function uniqueConnectionName(label: string): string {
+  return `fw-test ${label} ${randomUUID()}`;
+}
+
+const run = promisify(execFile);
+
+async function rabbitmqctl(args: readonly string[]): Promise<string> {
+  try {
+    return (await run('rabbitmqctl', [...args], { timeout: 60_000 })).stdout;
+  } catch (err) {
+    throw new Error(
+      `rabbitmqctl ${args.join(' ')} failed (${(err as Error).message}). These tests close connections from the broker's side with ` +
+        'rabbitmqctl: run them where rabbitmqctl reaches the broker (the RabbitMQ host, as a user with its Erlang cookie).',
+    );
+  }
+}
+
+/**
+ * Closes, from the broker's side (`rabbitmqctl close_connection`, as an operator or a broker
+ * shutdown would), every connection with client property `connection_name` = `name`; waits until
+ * there is at least one. Returns how many were closed.
+ */
+export async function closeConnectionsNamed(name: string, timeoutMillis = 30_000): Promise<number> {
+  let pids: string[] = [];
+  await waitFor(async () => {
+    // one line per connection: "<pid>\t[{"connection_name","…"},{"product","amqplib"},…]"
+    const listing = await rabbitmqctl(['list_connections', 'pid', 'client_properties', '--quiet', '--no-table-headers']);
+    pids = listing
+      .split('\n')
+      .filter((line) => line.includes(`{"connection_name","${name}"}`))
+      .map((line) => line.split('\t')[0] ?? '');
+    return pids.length > 0;
+  }, timeoutMillis, `a connection named '${name}' on the broker`);
+  for (const pid of pids) await rabbitmqctl(['close_connection', pid, 'closed by a queue-process-starter test']);
+  return pids.length;
+}
+
+/**
+ * A TCP relay between the package and the broker that a test can cut, like a network drop: `cut()`
+ * severs the open connections and refuses new ones until `restore()`.
+ */
+export interface BrokerRelay {
+  /** BROKER_URL with the relay's port. */
+  url: string;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function openBrokerRelay(): Promise<BrokerRelay> {
+  const broker = new URL(BROKER_URL);
+  const sockets = new Set<Socket>();
+  let severed = false;
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const server = createServer((client) => {
+    track(client);
+    if (severed) {
+      client.destroy();
+      return;
+    }
+    const upstream = connectTcp(Number(broker.port || 5672), broker.hostname);
+    track(upstream);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const relayed = new URL(BROKER_URL);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String((server.address() as AddressInfo).port);
+  return {
+    url: relayed.toString(),
+    cut() {
+      severed = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      severed = false;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A logger writing into `lines` (one parsed JSON object each), for asserting what was logged. */
+export function capturingLogger(lines: Array<Record<string, unknown>>): Logger {
+  return createLogger({ name: 'queue-process-starter-test', level: 'warn', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
 }

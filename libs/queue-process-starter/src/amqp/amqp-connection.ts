@@ -1,7 +1,7 @@
 /**
  * Where the starter and the consumer get their RabbitMQ connection: either one they open (lazily,
  * from a URL) and own, or one the host opened and owns. A lost owned connection is forgotten, so
- * the next `get()` opens a new one.
+ * the next `get()` opens a new one; a lost caller's connection cannot be reopened here (`gone`).
  *
  * @example
  * const source = makeAmqpConnectionSource({ url: 'amqp://guest:guest@127.0.0.1:5672' }, logger);
@@ -10,6 +10,13 @@
  */
 import type { Logger } from '@fw/core';
 import { connect, type ChannelModel } from 'amqplib';
+import { hostname } from 'node:os';
+
+/**
+ * How long opening a connection may take. Without a limit a connect to a host that silently drops
+ * packets waits for the operating system's TCP timeout (minutes), and with it every retry.
+ */
+const CONNECT_TIMEOUT_MILLIS = 10_000;
 
 /** How to reach the broker: `url` (the package opens and owns the connection) or `connection` (yours). */
 export interface AmqpConnectionOptions {
@@ -17,6 +24,12 @@ export interface AmqpConnectionOptions {
   url?: string;
   /** An open amqplib connection (`await connect(url)`); it is never closed by this package. */
   connection?: ChannelModel;
+  /**
+   * The name RabbitMQ shows for a connection opened from `url` (management UI, `rabbitmqctl
+   * list_connections client_properties`); default `fw-queue-consumer <host>:<pid>` or
+   * `fw-queue-starter <host>:<pid>`.
+   */
+  connectionName?: string;
 }
 
 export interface AmqpConnectionSource {
@@ -26,6 +39,8 @@ export interface AmqpConnectionSource {
   readonly address: string;
   /** True when the connection is opened (and closed) here. */
   readonly owned: boolean;
+  /** True once no connection can be had any more: `close()` was called, or the caller's connection closed (it is not reopened here). */
+  readonly gone: boolean;
   /** Closes an owned connection; a caller's connection is left open. */
   close(): Promise<void>;
 }
@@ -52,17 +67,40 @@ export function redactAmqpUrl(url: string): string {
   }
 }
 
-/** Makes the connection source; exactly one of `url` and `connection` must be given. */
-export function makeAmqpConnectionSource(options: AmqpConnectionOptions, logger: Logger): AmqpConnectionSource {
+/** `<role> <host>:<pid>`: which process a connection in RabbitMQ's list belongs to. */
+export function defaultConnectionName(role: string): string {
+  return `${role} ${hostname()}:${process.pid}`;
+}
+
+/** A caller's connection: used as it is; once it closed, `get()` rejects and `gone` is true. */
+function callerConnectionSource(given: ChannelModel): AmqpConnectionSource {
+  let givenClosed = false;
+  given.once('close', () => {
+    givenClosed = true;
+  });
+  return {
+    get: () => (givenClosed ? Promise.reject(new Error('the RabbitMQ connection given in `connection` is closed (it is not reopened here)')) : Promise.resolve(given)),
+    address: '(caller connection)',
+    owned: false,
+    get gone() {
+      return givenClosed;
+    },
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Makes the connection source; exactly one of `url` and `connection` must be given.
+ * `defaultName` names a connection opened from `url` unless `connectionName` is set.
+ */
+export function makeAmqpConnectionSource(options: AmqpConnectionOptions, logger: Logger, defaultName = defaultConnectionName('fw-queue')): AmqpConnectionSource {
   if ((options.url === undefined) === (options.connection === undefined)) {
     throw new TypeError('give exactly one of `url` and `connection` to reach RabbitMQ');
   }
-  const given = options.connection;
-  if (given !== undefined) {
-    return { get: async () => given, address: '(caller connection)', owned: false, close: async () => undefined };
-  }
+  if (options.connection !== undefined) return callerConnectionSource(options.connection);
   const url = options.url as string;
   const address = redactAmqpUrl(url);
+  const socketOptions = { timeout: CONNECT_TIMEOUT_MILLIS, clientProperties: { connection_name: options.connectionName ?? defaultName } };
   let current: Promise<ChannelModel> | undefined;
   let currentModel: ChannelModel | undefined;
   let closed = false;
@@ -70,12 +108,19 @@ export function makeAmqpConnectionSource(options: AmqpConnectionOptions, logger:
   async function open(): Promise<ChannelModel> {
     let model: ChannelModel;
     try {
-      model = await connect(url);
+      model = await connect(url, socketOptions);
     } catch (err) {
       throw new BrokerUnavailableError(address, err);
     }
+    if (closed) {
+      // close() came while connecting: this connection is not wanted any more
+      await model.close().catch(() => undefined);
+      throw new Error('the RabbitMQ connection source is closed');
+    }
     model.on('error', (err: Error) => logger.warn({ err, broker: address }, 'RabbitMQ connection error'));
-    model.on('close', () => {
+    model.on('close', (err?: Error) => {
+      // amqplib passes the error when the broker or the network closed it (not on our own close())
+      if (err !== undefined) logger.warn({ err, broker: address }, 'RabbitMQ connection closed: the next use opens a new one');
       if (currentModel !== model) return;
       currentModel = undefined;
       current = undefined;
@@ -98,16 +143,25 @@ export function makeAmqpConnectionSource(options: AmqpConnectionOptions, logger:
     },
     address,
     owned: true,
+    get gone() {
+      return closed;
+    },
     async close() {
       closed = true;
       const last = current;
+      const model = currentModel;
       current = undefined;
       currentModel = undefined;
-      if (last === undefined) return;
+      if (model === undefined) {
+        // Still connecting (or never opened): open() closes the connection when it arrives. Not
+        // waiting for it here keeps a stop during a reconnect from hanging on an unreachable broker.
+        last?.catch(() => undefined);
+        return;
+      }
       try {
-        await (await last).close();
+        await model.close();
       } catch {
-        // already closed or never opened: nothing to release
+        // already closed: nothing to release
       }
     },
   };

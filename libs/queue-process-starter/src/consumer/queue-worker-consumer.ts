@@ -16,6 +16,15 @@
  * RabbitMQ redelivers them to another consumer. On quorum queues the delivery count stops crash
  * loops: a message delivered more than `maxDeliveries` times is reported as failed and acked.
  *
+ * A channel or connection lost while running (broker restart, connection closed by an operator,
+ * network drop) is reopened by the consumer itself, after a capped exponential backoff with jitter
+ * (`reconnectDelay`), until it succeeds or `stop()` is called: queues declared again, same prefetch.
+ * The messages unacknowledged at the drop go back to their queues; a handler of such a message that
+ * finishes later has its result dropped (`ack-lost`) — never acknowledged on the new channel, where
+ * its delivery tag is unknown — and the redelivered copy runs again (the process service accepts a
+ * step's completion once). A caller's `connection` is not reopened here: when it closes, the
+ * consumer ends up `disconnected`.
+ *
  * @example
  * const consumer = makeQueueWorkerConsumer({
  *   url: 'amqp://guest:guest@127.0.0.1:5672',
@@ -30,10 +39,12 @@
 import { createLogger, runWithContext, TENANT_HEADER, type Logger, type RequestContext } from '@fw/core';
 import { TRIGGER_HEADER, type WorkerDto } from '@fw/process-api';
 import { failureOf, readWorkerMessage, WorkerFailureKinds, type BatchService, type ProcessEventSink, type ReadMessage, type WorkerFailure } from '@fw/process-utils';
-import type { Channel, ConsumeMessage } from 'amqplib';
-import { makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
-import { queueDeclaration, queueNameProblem, type QueueType } from '../amqp/queue-declaration';
+import type { ConsumeMessage } from 'amqplib';
+import { defaultConnectionName, makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
+import { queueNameProblem, type QueueType } from '../amqp/queue-declaration';
+import { backoffMillis, normalizeBackoff, type BackoffDelay } from '../amqp/reconnect-backoff';
 import { deliveryCountOf, readWorkerHeaders, type WorkerMessageHeaders } from '../message/worker-message-codec';
+import { closeConsumerChannel, openConsumerChannel, type ConsumerChannel } from './consumer-channel';
 import { reportFailure, type StepRef } from './failure-report';
 
 /** What a plain handler receives besides the worker. */
@@ -42,14 +53,36 @@ export interface QueueWorkerContext {
   messageId: string | undefined;
   /** This delivery's number (1 for the first). */
   delivery: number;
-  /** Aborted when `stop()` gave up waiting for the handler. */
+  /**
+   * Aborted when the result can no longer be acknowledged: the channel the message came on was lost
+   * (RabbitMQ redelivers the message), or `stop()` gave up waiting for the handler.
+   */
   signal: AbortSignal;
 }
 
 /** Resolving acks the message; throwing records the error on the process (the step fails) and acks. */
 export type QueueWorkerHandler = (worker: WorkerDto, context: QueueWorkerContext) => Promise<void>;
 
-export type QueueConsumerEventType = 'received' | 'acked' | 'requeued' | 'rejected' | 'reported' | 'ack-lost' | 'connection-lost';
+export type QueueConsumerEventType =
+  | 'received'
+  | 'acked'
+  | 'requeued'
+  | 'rejected'
+  | 'reported'
+  | 'ack-lost'
+  | 'connection-lost'
+  | 'reconnecting'
+  | 'reconnected'
+  | 'disconnected';
+
+/**
+ * - `idle`: not started; `starting`: `start()` is connecting;
+ * - `connected`: consuming;
+ * - `reconnecting`: the channel or connection was lost; waiting (backoff) or trying to reopen it;
+ * - `disconnected`: the caller's `connection` closed; this consumer cannot reopen it (only `stop()` is left);
+ * - `stopping`, `stopped`: `stop()` was called (or `start()` failed).
+ */
+export type QueueConsumerState = 'idle' | 'starting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopping' | 'stopped';
 
 export interface QueueConsumerEvent {
   type: QueueConsumerEventType;
@@ -60,6 +93,10 @@ export interface QueueConsumerEvent {
   /** Why: the BatchService outcome, `malformed`, `handler-failed`, `too-many-deliveries`, `unattributable`, ... */
   reason?: string;
   error?: unknown;
+  /** `reconnecting`, `reconnected`: the number of the reconnect attempt (1 for the first after a loss). */
+  attempt?: number;
+  /** `reconnecting`: the wait before this attempt. */
+  delayMillis?: number;
 }
 
 export interface QueueWorkerConsumerOptions extends AmqpConnectionOptions {
@@ -83,6 +120,8 @@ export interface QueueWorkerConsumerOptions extends AmqpConnectionOptions {
   retryDelay?: { baseMillis?: number; maxMillis?: number };
   /** Default wait of `stop()` for running messages (default 30 000 ms). */
   stopTimeoutMillis?: number;
+  /** Wait before each reconnect attempt: random in the upper half of `min(base * 2^(attempt-1), max)` (default 100 / 5 000 ms). */
+  reconnectDelay?: BackoffDelay;
   onEvent?: (event: QueueConsumerEvent) => void;
   logger?: Logger;
 }
@@ -96,8 +135,13 @@ export interface QueueConsumerStats {
   reported: number;
   /** Settlements that could not be sent because the channel was gone (the broker redelivers those). */
   ackLost: number;
+  /** Messages running now (including those of a lost channel, whose results will be dropped). */
   inFlight: number;
+  /** True while `state` is `connected`. */
   consuming: boolean;
+  state: QueueConsumerState;
+  /** Successful reconnects since `start()`. */
+  reconnects: number;
 }
 
 export interface ConsumerStopResult {
@@ -108,7 +152,11 @@ export interface ConsumerStopResult {
 export interface QueueWorkerConsumer {
   /** Connects, declares (or checks) the queues and starts consuming. */
   start(): Promise<void>;
-  /** Stops receiving, waits for running messages (up to the timeout), closes the channel (and an owned connection). */
+  /**
+   * Stops receiving, waits for the running messages that can still be acknowledged (up to the
+   * timeout), closes the channel (and an owned connection). During a reconnect it ends the backoff
+   * at once and does not wait: nothing could be acknowledged.
+   */
   stop(options?: { timeoutMillis?: number }): Promise<ConsumerStopResult>;
   stats(): QueueConsumerStats;
 }
@@ -143,19 +191,20 @@ function contextOf(tenant: string | null, triggerId: string | null): RequestCont
 export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): QueueWorkerConsumer {
   validate(options);
   const logger = options.logger ?? createLogger({ name: 'queue-process-starter' });
-  const source = makeAmqpConnectionSource(options, logger);
+  const source = makeAmqpConnectionSource(options, logger, defaultConnectionName('fw-queue-consumer'));
   const prefetch = Math.max(1, Math.floor(options.prefetch ?? 1));
   const maxDeliveries = Math.max(1, Math.floor(options.maxDeliveries ?? 5));
   const baseDelay = options.retryDelay?.baseMillis ?? 1000;
   const maxDelay = options.retryDelay?.maxMillis ?? 30_000;
-  const counters = { received: 0, acked: 0, requeued: 0, rejected: 0, reported: 0, ackLost: 0 };
-  const abort = new AbortController();
-  const wakers = new Set<() => void>();
-  const idleWaiters = new Set<() => void>();
-  let channel: Channel | undefined;
-  let channelOpen = false;
-  let consumerTags: string[] = [];
-  let state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
+  const reconnectDelay = normalizeBackoff(options.reconnectDelay);
+  const counters = { received: 0, acked: 0, requeued: 0, rejected: 0, reported: 0, ackLost: 0, reconnects: 0 };
+  /** Aborted by `stop()`: ends every backoff and requeue pause at once. */
+  const stopping = new AbortController();
+  /** Re-checked whenever a message finishes or a channel closes (`stop()` waiting for the channel to drain). */
+  const drainWaiters = new Set<() => void>();
+  /** The channel consuming now; undefined while reconnecting. */
+  let current: ConsumerChannel | undefined;
+  let state: QueueConsumerState = 'idle';
   let inFlight = 0;
 
   function emit(event: QueueConsumerEvent): void {
@@ -166,18 +215,22 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
     }
   }
 
-  /** Waits `millis`, or less when the consumer stops. */
-  function pause(millis: number): Promise<void> {
-    if (state === 'stopping' || state === 'stopped') return Promise.resolve();
+  /** Waits `millis`, or less when `signal` aborts. */
+  function pause(millis: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const wake = () => {
         clearTimeout(timer);
-        wakers.delete(wake);
+        signal.removeEventListener('abort', wake);
         resolve();
       };
       const timer = setTimeout(wake, millis);
-      wakers.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
     });
+  }
+
+  function isStopping(): boolean {
+    return state === 'stopping' || state === 'stopped';
   }
 
   async function failStep(step: StepRef | undefined, failure: WorkerFailure, reason: string): Promise<Settlement> {
@@ -216,7 +269,7 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
     return readWorkerMessage(value);
   }
 
-  async function run(worker: WorkerDto, queue: string, message: ConsumeMessage, delivery: number): Promise<Settlement> {
+  async function run(worker: WorkerDto, queue: string, message: ConsumeMessage, delivery: number, signal: AbortSignal): Promise<Settlement> {
     const step: StepRef = { processId: worker.processId, workerType: worker.workerType, tenant: worker.tenant };
     if (options.batchService !== undefined) {
       const outcome = await options.batchService.run(worker).catch((error: unknown) => ({ status: 'undeliverable' as const, error }));
@@ -226,14 +279,14 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
     }
     const handler = options.handler as QueueWorkerHandler;
     try {
-      await handler(worker, { queue, messageId: message.properties.messageId as string | undefined, delivery, signal: abort.signal });
+      await handler(worker, { queue, messageId: message.properties.messageId as string | undefined, delivery, signal });
       return { kind: 'ack', processId: worker.processId, reason: 'handled' };
     } catch (error) {
       return failStep(step, failureOf(error, WorkerFailureKinds.invocationFailure), 'handler-failed');
     }
   }
 
-  async function decide(queue: string, message: ConsumeMessage, delivery: number): Promise<Settlement> {
+  async function decide(queue: string, message: ConsumeMessage, delivery: number, signal: AbortSignal): Promise<Settlement> {
     const headers = readWorkerHeaders(message.properties);
     const read = readMessage(message, headers);
     if (!read.ok) {
@@ -251,20 +304,21 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       };
       return failStep({ processId: worker.processId, workerType: worker.workerType, tenant: worker.tenant }, failure, 'too-many-deliveries');
     }
-    return runWithContext(contextOf(worker.tenant, worker.triggerId), () => run(worker, queue, message, delivery));
+    return runWithContext(contextOf(worker.tenant, worker.triggerId), () => run(worker, queue, message, delivery, signal));
   }
 
-  function settle(message: ConsumeMessage, queue: string, delivery: number, settlement: Settlement): void {
+  function settle(owner: ConsumerChannel, message: ConsumeMessage, queue: string, delivery: number, settlement: Settlement): void {
     const event = { queue, messageId: message.properties.messageId as string | undefined, processId: settlement.processId, delivery, reason: settlement.reason };
-    const target = channel;
-    if (target === undefined || !channelOpen) {
+    if (!owner.open) {
+      // The delivery tag belongs to a channel that is gone, and RabbitMQ has already requeued the
+      // message: drop the result. Sending it on a newer channel would make RabbitMQ close that one.
       counters.ackLost += 1;
       emit({ type: 'ack-lost', ...event });
       return;
     }
     try {
-      if (settlement.kind === 'ack') target.ack(message);
-      else target.nack(message, false, settlement.kind === 'requeue');
+      if (settlement.kind === 'ack') owner.channel.ack(message);
+      else owner.channel.nack(message, false, settlement.kind === 'requeue');
     } catch (error) {
       counters.ackLost += 1;
       emit({ type: 'ack-lost', ...event, error });
@@ -275,108 +329,167 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
     emit({ type, ...event });
   }
 
-  async function onMessage(queue: string, message: ConsumeMessage): Promise<void> {
-    if (state === 'stopping' || state === 'stopped') {
+  async function onMessage(owner: ConsumerChannel, queue: string, message: ConsumeMessage): Promise<void> {
+    if (isStopping()) {
       // arrived while stop() was cancelling the subscription: hand it back untouched
-      settle(message, queue, deliveryCountOf(message), { kind: 'requeue', reason: 'stopping' });
+      settle(owner, message, queue, deliveryCountOf(message), { kind: 'requeue', reason: 'stopping' });
       return;
     }
     inFlight += 1;
+    owner.inFlight += 1;
     counters.received += 1;
     const delivery = deliveryCountOf(message);
     emit({ type: 'received', queue, messageId: message.properties.messageId as string | undefined, delivery });
     try {
       let settlement: Settlement;
       try {
-        settlement = await decide(queue, message, delivery);
+        settlement = await decide(queue, message, delivery, owner.abandon.signal);
       } catch (error) {
         logger.error({ err: error, queue }, 'unexpected error while handling a worker message: requeued');
         settlement = { kind: 'requeue', reason: 'internal-error' };
       }
-      if (settlement.kind === 'requeue') await pause(Math.min(baseDelay * 2 ** (delivery - 1), maxDelay));
-      settle(message, queue, delivery, settlement);
+      if (settlement.kind === 'requeue') {
+        await pause(Math.min(baseDelay * 2 ** (delivery - 1), maxDelay), AbortSignal.any([stopping.signal, owner.abandon.signal]));
+      }
+      settle(owner, message, queue, delivery, settlement);
     } finally {
       inFlight -= 1;
-      if (inFlight === 0) for (const resolve of [...idleWaiters]) resolve();
+      owner.inFlight -= 1;
+      for (const check of [...drainWaiters]) check();
     }
   }
 
-  function waitIdle(timeoutMillis: number): Promise<boolean> {
-    if (inFlight === 0) return Promise.resolve(true);
-    return new Promise<boolean>((resolve) => {
-      const done = (idle: boolean) => {
+  function openChannel(): Promise<ConsumerChannel> {
+    return openConsumerChannel({
+      source,
+      queues: options.queues,
+      prefetch,
+      assertQueues: options.assertQueues ?? true,
+      queueType: options.queueType ?? 'quorum',
+      logger,
+      onMessage: (owner, queue, message) => void onMessage(owner, queue, message),
+      onClosed,
+      onCancelled(owner, queue) {
+        // No more messages from this queue on this channel: close it (its 'close' event starts the
+        // reconnect), and the new channel declares the queue again.
+        logger.error({ queue }, 'RabbitMQ cancelled the consumer (queue deleted?): reopening the channel');
+        owner.error = new Error(`RabbitMQ cancelled the subscription to queue '${queue}'`);
+        void closeConsumerChannel(owner);
+      },
+    });
+  }
+
+  /** Makes `opened` the consuming channel (or starts over at once if it closed in the meantime). */
+  function adopt(opened: ConsumerChannel): void {
+    current = opened;
+    state = 'connected';
+    if (!opened.open) onClosed(opened);
+  }
+
+  function onClosed(closed: ConsumerChannel): void {
+    closed.open = false;
+    closed.abandon.abort();
+    for (const check of [...drainWaiters]) check();
+    if (closed !== current) return; // a channel being opened, or one already replaced
+    current = undefined;
+    if (state !== 'connected') return; // closed by stop()
+    state = 'reconnecting';
+    logger.warn({ broker: source.address, err: closed.error }, 'RabbitMQ consumer channel lost: unacknowledged messages go back to their queues; reconnecting');
+    emit({ type: 'connection-lost', error: closed.error });
+    void reconnect(closed.error);
+  }
+
+  /** Reopens the channel (and an owned connection) with backoff until it consumes again or the consumer stops. */
+  async function reconnect(cause: unknown): Promise<void> {
+    let lastError = cause;
+    for (let attempt = 1; state === 'reconnecting'; attempt += 1) {
+      const delayMillis = backoffMillis(attempt, reconnectDelay);
+      emit({ type: 'reconnecting', attempt, delayMillis, error: lastError });
+      await pause(delayMillis, stopping.signal);
+      if (state !== 'reconnecting') return;
+      if (source.gone) {
+        state = 'disconnected';
+        logger.error({ err: lastError }, 'the RabbitMQ connection given to the consumer closed: it cannot be reopened here, the consumer no longer consumes (stop it; give `url` to have it reconnect by itself)');
+        emit({ type: 'disconnected', error: lastError });
+        return;
+      }
+      let opened: ConsumerChannel;
+      try {
+        opened = await openChannel();
+      } catch (error) {
+        lastError = error;
+        logger.warn({ err: error, attempt, broker: source.address }, 'RabbitMQ consumer could not reconnect yet');
+        continue;
+      }
+      if (state !== 'reconnecting') {
+        await closeConsumerChannel(opened); // stop() came while it was opening
+        return;
+      }
+      counters.reconnects += 1;
+      logger.info({ attempt, reconnects: counters.reconnects, broker: source.address }, 'RabbitMQ consumer reconnected: consuming again');
+      emit({ type: 'reconnected', attempt });
+      adopt(opened); // a channel that closed again at once starts a new loop from there
+      return;
+    }
+  }
+
+  /** Resolves when `owner` has no running message, is closed (nothing could be acknowledged any more) or the time is up. */
+  function drained(owner: ConsumerChannel, timeoutMillis: number): Promise<void> {
+    const done = () => owner.inFlight === 0 || !owner.open;
+    if (done()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const finish = () => {
         clearTimeout(timer);
-        idleWaiters.delete(onIdle);
-        resolve(idle);
+        drainWaiters.delete(check);
+        resolve();
       };
-      const onIdle = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMillis);
-      idleWaiters.add(onIdle);
+      const check = () => {
+        if (done()) finish();
+      };
+      const timer = setTimeout(finish, timeoutMillis);
+      drainWaiters.add(check);
     });
   }
 
   return {
     async start() {
-      if (state !== 'new') throw new Error(`the consumer cannot start: it is ${state}`);
+      if (state !== 'idle') throw new Error(`the consumer cannot start: it is ${state}`);
       state = 'starting';
+      let opened: ConsumerChannel;
       try {
-        const connection = await source.get();
-        const opened = await connection.createChannel();
-        channel = opened;
-        channelOpen = true;
-        opened.on('error', (err: Error) => logger.warn({ err }, 'RabbitMQ consumer channel error'));
-        opened.on('close', () => {
-          channelOpen = false;
-          if (state === 'running' || state === 'starting') {
-            logger.error({ broker: source.address }, 'RabbitMQ consumer channel closed: unacknowledged messages go back to their queues; this consumer stopped consuming');
-            emit({ type: 'connection-lost' });
-          }
-        });
-        await opened.prefetch(prefetch);
-        for (const queue of options.queues) {
-          if (options.assertQueues ?? true) await opened.assertQueue(queue, queueDeclaration(options.queueType ?? 'quorum'));
-          else await opened.checkQueue(queue);
-        }
-        for (const queue of options.queues) {
-          const reply = await opened.consume(queue, (message) => {
-            if (message === null) {
-              logger.error({ queue }, 'RabbitMQ cancelled the consumer (queue deleted?)');
-              return;
-            }
-            void onMessage(queue, message);
-          }, { noAck: false });
-          consumerTags.push(reply.consumerTag);
-        }
-        state = 'running';
+        opened = await openChannel();
       } catch (error) {
         state = 'stopped';
-        channelOpen = false;
         await source.close();
         throw error;
       }
+      if (state !== 'starting') {
+        await closeConsumerChannel(opened); // stop() came while starting
+        return;
+      }
+      adopt(opened);
     },
     async stop(stopOptions = {}) {
-      if (state === 'stopped' || state === 'stopping') return { abandoned: 0 };
-      const wasRunning = state === 'running';
+      if (isStopping()) return { abandoned: 0 };
       state = 'stopping';
-      if (wasRunning && channel !== undefined && channelOpen) {
-        for (const tag of consumerTags) await channel.cancel(tag).catch(() => undefined);
+      stopping.abort();
+      const consuming = current;
+      current = undefined;
+      if (consuming?.open) {
+        for (const tag of consuming.consumerTags) await consuming.channel.cancel(tag).catch(() => undefined);
+        // Only this channel's messages can still be acknowledged; results of a lost channel's are dropped anyway.
+        await drained(consuming, stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000);
       }
-      consumerTags = [];
-      for (const wake of [...wakers]) wake();
-      // without a channel no acknowledgement can go out any more: do not wait for running handlers
-      const idle = channelOpen ? await waitIdle(stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000) : inFlight === 0;
-      const abandoned = idle ? 0 : inFlight;
-      if (!idle) {
+      const abandoned = inFlight;
+      if (abandoned > 0) {
         logger.warn({ abandoned }, 'stop gave up waiting: unacknowledged messages go back to their queues');
-        abort.abort();
+        consuming?.abandon.abort();
       }
-      channelOpen = false;
-      await channel?.close().catch(() => undefined);
+      if (consuming !== undefined) await closeConsumerChannel(consuming);
       await source.close();
       state = 'stopped';
       return { abandoned };
     },
-    stats: () => ({ ...counters, inFlight, consuming: state === 'running' && channelOpen }),
+    stats: () => ({ ...counters, inFlight, consuming: state === 'connected', state }),
   };
 }

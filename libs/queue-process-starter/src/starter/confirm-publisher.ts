@@ -2,18 +2,20 @@
  * Publishing with publisher confirms: each publish resolves only when the broker has taken
  * responsibility for the message (for a persistent message on a durable queue: written), and
  * rejects when the broker nacks it, returns it as unroutable (`mandatory`: the queue does not
- * exist), the channel closes first, or no confirm arrives in time. Failed publishes reset the
- * channel and are retried `attempts` times.
+ * exist), the channel closes first, or no confirm arrives in time. A failed publish drops its
+ * channel and is tried again, up to `attempts` tries in all, after a capped exponential backoff
+ * with jitter; a try after the connection was lost opens a new connection.
  *
  * @example
- * const publisher = makeConfirmPublisher({ source, queueType: 'quorum', assertQueues: true, attempts: 3, confirmTimeoutMillis: 10_000, logger });
+ * const publisher = makeConfirmPublisher({ source, queueType: 'quorum', assertQueues: true, attempts: 8, retryDelay: DEFAULT_RECONNECT_DELAY, confirmTimeoutMillis: 10_000, logger });
  * await publisher.publish('fw.import', encodeWorkerMessage(worker));
  */
 import type { Logger } from '@fw/core';
 import type { ConfirmChannel } from 'amqplib';
 import type { AmqpConnectionSource } from '../amqp/amqp-connection';
 import { queueDeclaration, type QueueType } from '../amqp/queue-declaration';
-import type { EncodedWorkerMessage } from '../message/worker-message-codec';
+import { backoffMillis, type BackoffDelay } from '../amqp/reconnect-backoff';
+import { QueueHeaders, type EncodedWorkerMessage } from '../message/worker-message-codec';
 
 export interface ConfirmPublisherOptions {
   source: AmqpConnectionSource;
@@ -22,7 +24,11 @@ export interface ConfirmPublisherOptions {
   assertQueues: boolean;
   /** Tries per message (at least 1). */
   attempts: number;
+  /** Wait before each further try. */
+  retryDelay: Required<BackoffDelay>;
   confirmTimeoutMillis: number;
+  /** Called for each failed try that is tried again. */
+  onRetry?: (error: unknown, attempt: number) => void;
   logger: Logger;
 }
 
@@ -133,8 +139,11 @@ export function makeConfirmPublisher(options: ConfirmPublisherOptions): ConfirmP
           return;
         } catch (err) {
           if (attempt >= attempts) throw err;
-          logger.warn({ queue, attempt, err: messageOf(err) }, 'publish to RabbitMQ failed: retrying on a new channel');
-          await sleep(100 * 2 ** (attempt - 1));
+          const delayMillis = backoffMillis(attempt, options.retryDelay);
+          const processId = message.properties.headers[QueueHeaders.processId];
+          logger.warn({ queue, processId, attempt, attempts, delayMillis, err: messageOf(err) }, 'publish to RabbitMQ failed: retrying on a new channel (and a new connection if it was lost)');
+          options.onRetry?.(err, attempt);
+          await sleep(delayMillis);
         }
       }
     },

@@ -6,11 +6,15 @@
  * nothing. After the commit the message is published persistently with publisher confirms, so
  * `afterCommit` (and with it the manager call) resolves once the broker stored it.
  *
+ * A publish that fails (connection or channel lost, broker down, no confirm) is tried again on a new
+ * channel — and a new connection when the old one was lost — after a capped exponential backoff
+ * (`reconnectDelay`), `publishAttempts` tries in all.
+ *
  * Gap: the state change commits before the publish. If the broker is unreachable for all attempts
  * (or the host dies between commit and confirm) the process stays in its worker state without a
- * message: the failure is logged and passed to `onPublishFailed`. The transactional outbox
- * (`@fw/process-outbox`) closes this gap by storing the launch in the same transaction and calling
- * {@link QueueProcessStarter.publish} until it is confirmed.
+ * message: the failure is logged as an error naming the process and passed to `onPublishFailed`.
+ * The transactional outbox (`@fw/process-outbox`) closes this gap by storing the launch in the same
+ * transaction and calling {@link QueueProcessStarter.publish} until it is confirmed.
  *
  * @example
  * const starter = makeQueueProcessStarter({ url: 'amqp://guest:guest@127.0.0.1:5672' });
@@ -20,8 +24,9 @@
  */
 import { createLogger, type Logger } from '@fw/core';
 import type { WorkerDto, WorkerStarter } from '@fw/process-api';
-import { makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
+import { defaultConnectionName, makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
 import { queueNameOf, type QueueType } from '../amqp/queue-declaration';
+import { normalizeBackoff, type BackoffDelay } from '../amqp/reconnect-backoff';
 import { encodeWorkerMessage, type EncodedWorkerMessage } from '../message/worker-message-codec';
 import { makeConfirmPublisher } from './confirm-publisher';
 
@@ -30,8 +35,10 @@ export interface QueueProcessStarterOptions extends AmqpConnectionOptions {
   assertQueues?: boolean;
   /** Type of the queues declared (default `quorum`); must match the consumer's. */
   queueType?: QueueType;
-  /** Tries per message, each on a fresh channel (default 3). */
+  /** Tries per message, each on a fresh channel (default 8: with the default delay about 6 to 11 s before giving up). */
   publishAttempts?: number;
+  /** Wait before each further try: random in the upper half of `min(base * 2^(try-1), max)` (default 100 / 5 000 ms). */
+  reconnectDelay?: BackoffDelay;
   /** How long to wait for a publisher confirm (default 10 000 ms). */
   confirmTimeoutMillis?: number;
   /** Called after each confirmed publish. */
@@ -46,6 +53,8 @@ export interface QueueStarterStats {
   published: number;
   /** Committed launches whose publish failed after all attempts. */
   failed: number;
+  /** Failed tries that were tried again (connection or channel lost, no confirm, …). */
+  retries: number;
   /** Publishes waiting for their confirm now. */
   inFlight: number;
 }
@@ -58,23 +67,26 @@ export interface QueueProcessStarter extends WorkerStarter<unknown> {
    */
   publish(worker: WorkerDto): Promise<void>;
   stats(): QueueStarterStats;
-  /** Waits for running publishes, then closes the channel (and the connection when opened from `url`). Later launches throw. */
+  /** Waits for running publishes (with their retries), then closes the channel (and the connection when opened from `url`). Later launches throw. */
   close(): Promise<void>;
 }
 
 /** Makes the starter. It connects on the first publish. */
 export function makeQueueProcessStarter(options: QueueProcessStarterOptions): QueueProcessStarter {
   const logger = options.logger ?? createLogger({ name: 'queue-process-starter' });
-  const source = makeAmqpConnectionSource(options, logger);
+  const source = makeAmqpConnectionSource(options, logger, defaultConnectionName('fw-queue-starter'));
+  const counters = { published: 0, failed: 0, retries: 0 };
+  const attempts = Math.max(1, Math.floor(options.publishAttempts ?? 8));
   const publisher = makeConfirmPublisher({
     source,
     logger,
     queueType: options.queueType ?? 'quorum',
     assertQueues: options.assertQueues ?? true,
-    attempts: options.publishAttempts ?? 3,
+    attempts,
+    retryDelay: normalizeBackoff(options.reconnectDelay),
     confirmTimeoutMillis: options.confirmTimeoutMillis ?? 10_000,
+    onRetry: () => void (counters.retries += 1),
   });
-  const counters = { published: 0, failed: 0 };
   const running = new Set<Promise<void>>();
   let closed = false;
 
@@ -105,8 +117,8 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
         } catch (error) {
           counters.failed += 1;
           logger.error(
-            { err: error, processId: worker.processId, processType: worker.processType, workerType: worker.workerType, queue },
-            'committed worker launch could not be published: the process waits in its worker state until it is re-launched',
+            { err: error, processId: worker.processId, processType: worker.processType, workerType: worker.workerType, tenant: worker.tenant, queue, attempts },
+            `committed ${worker.workerType} launch of process ${worker.processId} (${worker.processType}) could not be published to queue '${queue}' after ${attempts} attempt(s): the process waits in its worker state until it is re-launched`,
           );
           options.onPublishFailed?.(error, worker, queue);
         }
