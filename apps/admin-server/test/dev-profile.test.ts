@@ -48,6 +48,15 @@ describe('admin server, dev profile (real process)', () => {
     expect((await request(url).get(`${API}/processes`).set('x-fw-tenant-id', 'demo')).status).toBe(401);
   });
 
+  it('answers /info and /health-check (a real query on the PGlite database) without the key', async () => {
+    const health = await request(url).get('/health-check');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ success: true, code: 200, payload: { healthy: true, checks: [{ name: 'process-database', healthy: true }] } });
+    const info = await request(url).get('/info');
+    expect(info.body.payload).toMatchObject({ name: 'admin-server', details: { profile: 'dev' }, services: ['process', 'process-management'] });
+    expect((await request(url).get('/service-info/process')).body.payload.details).toMatchObject({ exampleWorkers: true });
+  });
+
   it('runs the seeded word-count example and its successor report to PROCESSED', async () => {
     const auth = { 'X-Process-Management-Key': key, 'x-fw-tenant-id': 'demo' };
     const defs = await request(url).get(`${API}/definitions`).set(auth);

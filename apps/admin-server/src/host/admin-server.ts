@@ -2,7 +2,8 @@
  * Composes the admin server: process manager (database definitions, outbox, JDBC work-item
  * starter enqueuing only), its outbox dispatcher, the trigger service, crontabs and the cron
  * scheduler (one owner per database), the `/process` routes (envelope) and the administration API,
- * every route behind the key. The dev profile adds the schema, a generated key, the example
+ * every route behind the key except `/info`, `/service-info` and `/health-check` (which probes the
+ * process database; see admin-info.ts). The dev profile adds the schema, a generated key, the example
  * definitions and workers (a JDBC work-item runner in this process) and the dashboard at `/`.
  *
  * Every startup problem throws a ConfigError (one line naming what to fix) before anything
@@ -39,6 +40,7 @@ import express, { type Express } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AdminServerConfig } from '../config/admin-config';
+import { makeAdminInfoRouter } from './admin-info';
 import { DASHBOARD_HTML } from '../dashboard/dashboard-page';
 import { ensureDevKey, MIGRATIONS_DIR, seedDefinitions } from '../dev/dev-profile';
 import { WORD_COUNT_DEFINITIONS, wordCountWorkers } from '../example/word-count-workers';
@@ -157,6 +159,8 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     // The dashboard page itself is static and holds no data: it asks for the key, and every call it makes carries it.
     app.get('/', (_req, res) => void res.type('html').send(DASHBOARD_HTML));
   }
+  // Before the key guard: load balancers and orchestrators probe these without the key.
+  app.use(makeAdminInfoRouter({ profile: config.profile, database, exampleWorkers: examples, isSchedulerOwner: () => scheduler.isOwner(), logger }));
   app.use(makeProcessManagementRouter({ database, apiKey: key, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger }));
   const unauthorized = (message: string) => errorEnvelope(new FwError({ code: 401, subErrorCode: 'PM401', description: message }));
   app.use(makeManagementKeyGuard(key, { unauthorizedBody: unauthorized }));
