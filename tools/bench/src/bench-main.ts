@@ -1,12 +1,15 @@
 import { BENCHMARKS } from './bench-registry';
 import type { BenchIo, BenchRunner } from './bench-types';
-import { BenchUsageError, DEFAULT_BENCH_OPTIONS, parseBenchArgs } from './cli-args';
+import { BenchUsageError, DEFAULT_BENCH_OPTIONS, MAX_FANOUT_WORKERS, parseBenchArgs } from './cli-args';
 
 export function benchUsage(benchmarks: Readonly<Record<string, BenchRunner>> = BENCHMARKS): string {
   const names = Object.entries(benchmarks).map(([name, b]) => `  ${name.padEnd(8)} ${b.description}`);
   const d = DEFAULT_BENCH_OPTIONS;
   return [
-    'usage: npm run bench -- <name> [--requests N] [--connections C] [--database-url URL] [--rows R] [--cpu-prof [DIR]]',
+    'usage: npm run bench -- <name> [--requests N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--cpu-prof [DIR]]',
+    '',
+    '  --leaves N    fanout: leaf processes of the fan-out (default 10000)',
+    `  --workers K   fanout: run the runners and dispatchers in K worker OS processes (0..${MAX_FANOUT_WORKERS}; default 0: all in this process)`,
     '',
     'benchmarks:',
     ...names,

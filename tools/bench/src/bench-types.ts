@@ -10,6 +10,11 @@ export interface BenchOptions {
   rows: number;
   /** Leaf processes of the fan-out benchmarks (`--leaves N`); default: each benchmark's own. */
   leaves?: number;
+  /**
+   * Worker OS processes of the `fanout` benchmark (`--workers K`, 0..16): 0 (default) runs
+   * everything in this process; K ≥ 1 runs the runners and dispatchers in K child processes.
+   */
+  workers?: number;
   /** Write a V8 CPU profile of the system under test into this folder. */
   cpuProfDir?: string;
 }

@@ -16,8 +16,16 @@ function positiveInt(flag: string, value: string): number {
   return Number(value);
 }
 
+/** Most worker processes `--workers` accepts: a bound against fork bombs and connection exhaustion. */
+export const MAX_FANOUT_WORKERS = 16;
+
+function workerCount(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > MAX_FANOUT_WORKERS) throw new BenchUsageError(`${flag} must be an integer from 0 to ${MAX_FANOUT_WORKERS} (got '${value}')`);
+  return Number(value);
+}
+
 /**
- * Parses `<name> [--requests N] [--connections C] [--database-url URL] [--rows R] [--cpu-prof [DIR]]`.
+ * Parses `<name> [--requests N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--cpu-prof [DIR]]`.
  *
  * @example
  * parseBenchArgs(['query', '--requests', '100000']); // { name: 'query', options: { requests: 100000, ... } }
@@ -48,6 +56,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
         break;
       case '--leaves':
         options.leaves = positiveInt(flag, value());
+        break;
+      case '--workers':
+        options.workers = workerCount(flag, value());
         break;
       case '--database-url':
         options.databaseUrl = value();

@@ -41,12 +41,16 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
   };
 }
 
-/** A scratch database opened through `@fw/core`; `drop()` closes the pool first. */
-export async function openScratchDatabase(serverUrl: string, prefix: string, maxConnections: number): Promise<{ database: Database; drop(): Promise<void> }> {
+/**
+ * A scratch database opened through `@fw/core`; `drop()` closes the pool first. `url` lets other OS
+ * processes (the fan-out's worker processes) open pools of their own on it.
+ */
+export async function openScratchDatabase(serverUrl: string, prefix: string, maxConnections: number): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
   const scratch = await createScratchDatabase(serverUrl, prefix);
   const database = createDatabase({ url: scratch.url, maxConnections });
   return {
     database,
+    url: scratch.url,
     async drop() {
       await database.close();
       await scratch.drop();

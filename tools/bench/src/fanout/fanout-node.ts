@@ -1,0 +1,168 @@
+/**
+ * One node of the fan-out benchmark: what a host runs to carry leaves — the process manager with
+ * the transactional outbox and its dispatcher, the JDBC work-item runner and the batch service with
+ * the benchmark's workers (split into N leaves, no-op leaves, count the children). Used by the
+ * single-process mode (one node in the bench process) and by each worker OS process of
+ * `--workers K`, so both modes run exactly the same stack.
+ *
+ * @example
+ * const node = startFanoutNode(database, fanoutTuningFromEnv(0));
+ * const rootId = await createFanoutRoot(node.manager, 10_000);
+ * // … wait for the root, then:
+ * await node.stop();
+ */
+import type { Database } from '@fw/core';
+import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, type WorkItemStarter } from '@fw/jdbc-process-starter';
+import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
+import { AggregatorBase, ExecutorBase, makeBatchService, makeBatchingEventSink, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec, type WorkerOutcome } from '@fw/process-utils';
+
+/** Process type of the root that splits. */
+export const FANOUT_ROOT_TYPE = 'fanout-root';
+/** Process type of the leaves. */
+export const FANOUT_LEAF_TYPE = 'fanout-leaf';
+/** Children per `splitPartiallyDone` event of the splitter. */
+export const FANOUT_SPLIT_BATCH = 1000;
+/** Tenant of every fan-out process. */
+export const FANOUT_TENANT = 'bench';
+
+/**
+ * Tuning of one run (environment `FW_FANOUT_BATCH`, `FW_FANOUT_LANES`, `FW_FANOUT_POOL`,
+ * `FW_FANOUT_BATCHING=0` for the one-transaction-per-event sink). With worker processes every value
+ * applies to each worker process.
+ */
+export interface FanoutTuning {
+  /** Work items claimed per statement and events per `sendEvents` transaction (default 256). */
+  batch: number;
+  /** Batches in flight in the runner (runner concurrency = batch × lanes; default 2). */
+  lanes: number;
+  /** Database pool size of one node (default 24, or 12 per worker process with 2 or more). */
+  pool: number;
+  /** Deliver events through `makeBatchingEventSink` (default true). */
+  batching: boolean;
+}
+
+function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/**
+ * The tuning from the environment. The default pool is halved from two worker processes on: each
+ * node needs about as many connections as it has transactions in flight, and K × 24 would crowd
+ * PostgreSQL's 100 connections without adding any.
+ */
+export function fanoutTuningFromEnv(workerProcesses = 0): FanoutTuning {
+  return {
+    batch: envInt('FW_FANOUT_BATCH', 256),
+    lanes: envInt('FW_FANOUT_LANES', 2),
+    pool: envInt('FW_FANOUT_POOL', workerProcesses >= 2 ? 12 : 24),
+    batching: process.env.FW_FANOUT_BATCHING !== '0',
+  };
+}
+
+class Split extends SplitterBase<{ leaves: number }, null> {
+  readonly processType = FANOUT_ROOT_TYPE;
+  override readonly batchSize = FANOUT_SPLIT_BATCH;
+  split(input: { leaves: number }): ChildSpec<null>[] {
+    return Array.from({ length: input.leaves }, () => ({ processType: FANOUT_LEAF_TYPE, args: null }));
+  }
+}
+
+class NoOp extends ExecutorBase<unknown, null> {
+  readonly processType = FANOUT_LEAF_TYPE;
+  execute(): null {
+    return null;
+  }
+}
+
+class Count extends AggregatorBase<unknown, null, { children: number }> {
+  readonly processType = FANOUT_ROOT_TYPE;
+  aggregate(_input: unknown, children: ChildResult<null>[]): { children: number } {
+    return { children: children.length };
+  }
+}
+
+/**
+ * A manager with the fan-out's definitions and the outbox enabled. `runDispatcher: false` makes a
+ * manager that only writes (the coordinator of `--workers`, which creates the root and leaves every
+ * command to the worker processes' dispatchers).
+ */
+export function makeFanoutManager(database: Database, workerStarter: WorkItemStarter, outbox: { runDispatcher: boolean }): ProcessManager {
+  return makeProcessManager({
+    db: processDb(database),
+    configurator: makeJsonProcessConfigurator({ definitions: [{ processType: FANOUT_ROOT_TYPE, leaf: false }, { processType: FANOUT_LEAF_TYPE, leaf: true, parentProcessType: FANOUT_ROOT_TYPE }] }),
+    workerStarter,
+    outbox: { enabled: true, runDispatcher: outbox.runDispatcher, pollIntervalMillis: 200, batchSize: 1000, concurrency: 2 },
+  });
+}
+
+/** Creates the root of a fan-out into `leaves` children; returns its id. */
+export async function createFanoutRoot(manager: ProcessManager, leaves: number): Promise<string> {
+  return (await manager.createProcess({ processDefName: FANOUT_ROOT_TYPE, args: { leaves } }, { tenant: FANOUT_TENANT })).mutatedEntity.id;
+}
+
+/** A running node: manager (dispatcher on), work-item runner and batch service. */
+export interface FanoutNode {
+  readonly manager: ProcessManager;
+  /** Claims work items now rather than at the next poll (another process enqueued some). */
+  wake(): void;
+  /** Work items this node's runner has completed so far. */
+  itemsCompleted(): number;
+  /** Stops claiming, waits for running items, then stops the outbox dispatcher. */
+  stop(): Promise<void>;
+}
+
+export interface FanoutNodeHooks {
+  /** Called with the outcome of every work item this node ran (e.g. to time the end of the split). */
+  onOutcome?(outcome: WorkerOutcome): void;
+}
+
+/** Starts a node on `database` (claiming at once); `stop()` ends it. The pool stays the caller's. */
+export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks: FanoutNodeHooks = {}): FanoutNode {
+  const starter = makeWorkItemStarter();
+  const manager = makeFanoutManager(database, starter, { runDispatcher: true });
+  const sink = tuning.batching ? makeBatchingEventSink(manager, { maxBatch: tuning.batch, concurrency: tuning.lanes }) : makeManagerEventSink(manager);
+  const batchService = makeBatchService({ workers: [new Split(), new NoOp(), new Count()], sink });
+  const runner = makeWorkItemRunner({
+    database,
+    batchService: {
+      run: async (message) => {
+        const outcome = await batchService.run(message);
+        hooks.onOutcome?.(outcome);
+        return outcome;
+      },
+    },
+    onDead: makeSinkFailureReporter(sink),
+    concurrency: tuning.batch * tuning.lanes,
+    batchSize: tuning.batch,
+    minClaim: tuning.batch,
+    pollIntervalMillis: 200,
+  });
+  // Coalesced wake-ups: one claim for the items of many commits.
+  let wakeTimer: NodeJS.Timeout | undefined;
+  starter.onEnqueued(() => {
+    wakeTimer ??= setTimeout(() => {
+      wakeTimer = undefined;
+      runner.wake();
+    }, 5);
+  });
+  runner.start();
+  return {
+    manager,
+    wake: () => runner.wake(),
+    itemsCompleted: () => runner.stats().completed,
+    async stop() {
+      clearTimeout(wakeTimer);
+      await runner.stop({ timeoutMillis: 5000 });
+      await manager.close();
+    },
+  };
+}
+
+/**
+ * The environment that makes {@link fanoutTuningFromEnv} return `tuning`: how the coordinator of
+ * `--workers` hands its resolved tuning to the worker processes.
+ */
+export function fanoutTuningEnv(tuning: FanoutTuning): Record<string, string> {
+  return { FW_FANOUT_BATCH: String(tuning.batch), FW_FANOUT_LANES: String(tuning.lanes), FW_FANOUT_POOL: String(tuning.pool), FW_FANOUT_BATCHING: tuning.batching ? '1' : '0' };
+}

@@ -1,0 +1,29 @@
+/**
+ * The figures of one fan-out run, computed the same way in the single-process mode and with
+ * worker processes.
+ *
+ * @example
+ * const result = fanoutResultOf({ leaves: 10_000, seconds: 4.6, splitSeconds: 1.7, rootState: 'PROCESSED', outboxCommands: 10_001 });
+ * result.leavesPerSecond; // ≈ 2174
+ */
+import { FANOUT_SPLIT_BATCH } from './fanout-node';
+
+export interface FanoutResult {
+  leaves: number;
+  /** From the root's creation to its end (single process: its completion listener; workers: PROCESSED seen in the database). */
+  seconds: number;
+  /** From the root's creation to the end of its splitter. */
+  splitSeconds: number;
+  leavesPerSecond: number;
+  transitionsPerSecond: number;
+  rootState: string;
+  outboxCommands: number;
+}
+
+/** Derives the rates of a run from what was measured and verified. */
+export function fanoutResultOf(run: Pick<FanoutResult, 'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands'>): FanoutResult {
+  // Leaves: create → EXECUTING → PROCESSED; root: SPLIT_PENDING, one per split batch, one per child
+  // report, AGGREGATION_PENDING, PROCESSED.
+  const transitions = 2 * run.leaves + 1 + Math.ceil(run.leaves / FANOUT_SPLIT_BATCH) + run.leaves + 2;
+  return { ...run, leavesPerSecond: run.leaves / run.seconds, transitionsPerSecond: transitions / run.seconds };
+}
