@@ -1,13 +1,16 @@
 /**
- * Every statement of the work-item queue. Each write that finishes an attempt is fenced by the
- * claim token: `where id = $1 and claim_token = $2`, so a runner whose lease expired and whose item
- * was claimed again updates nothing (the call answers `false`).
+ * Every statement of the work-item queue. The lease mechanics (claim, heartbeat, complete, retry,
+ * DEAD, release) are the shared statements of `@fw/leased-queue` over
+ * `fw_process_work_item`; this file adds what is particular to work items (idempotent enqueue,
+ * failure reports). Each write that finishes an attempt is fenced by the claim token, so a runner
+ * whose lease expired and whose item was claimed again updates nothing (the call answers `false`).
  *
  * @example
  * const repo = makeWorkItemRepository();
  * const [item] = await repo.claim(db, { workerId: 'w1', limit: 1, leaseMillis: 30_000 });
  * if (item) await repo.complete(db, item.id, item.claimToken);
  */
+import { makeLeasedQueue, nowPlusMillis, type Claim, type LeasedClaim } from '@fw/leased-queue';
 import type { WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import { WorkItemStatus, type WorkItemTables } from '../schema/work-item-tables';
@@ -60,6 +63,8 @@ export interface WorkItemRepository {
   claim(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
   /** Extends the lease of a running attempt; false when the claim was lost. */
   heartbeat(db: Kysely<WorkItemTables>, id: string, claimToken: string, leaseMillis: number): Promise<boolean>;
+  /** Extends the leases of many running attempts in ONE statement; the ids renewed (a lost claim is absent). */
+  heartbeatMany(db: Kysely<WorkItemTables>, items: readonly Claim[], leaseMillis: number): Promise<Set<string>>;
   /** RUNNING → SUCCESS; false when the claim was lost (late acknowledgement). */
   complete(db: Kysely<WorkItemTables>, id: string, claimToken: string, note?: string | null): Promise<boolean>;
   /**
@@ -82,14 +87,19 @@ export interface WorkItemRepository {
   release(db: Kysely<WorkItemTables>, id: string, claimToken: string): Promise<boolean>;
 }
 
-interface ItemRow {
-  id: string;
+/** The work-item columns a claim returns besides the lease fields. */
+interface ItemFields {
   idempotency_key: string;
   process_id: string;
   process_type: string;
   worker_type: string;
   tenant: string | null;
   payload: unknown;
+}
+
+/** A row as `claimUnreported` returns it (its claim is particular to work items). */
+interface ItemRow extends ItemFields {
+  id: string;
   attempts: number | string;
   max_attempts: number | string;
   locked_by: string;
@@ -98,62 +108,38 @@ interface ItemRow {
   last_error: string | null;
 }
 
-function toItem(row: ItemRow): ClaimedWorkItem {
+/** `fw_process_work_item` as a leased queue: a token per item, oldest due first, by process type. */
+const queue = makeLeasedQueue<ItemFields>({
+  table: 'fw_process_work_item',
+  statuses: { pending: WorkItemStatus.PENDING, running: WorkItemStatus.RUNNING, done: WorkItemStatus.SUCCESS, dead: WorkItemStatus.DEAD },
+  returning: ['idempotency_key', 'process_id', 'process_type', 'worker_type', 'tenant', 'payload'],
+  claimOrder: ['run_at', 'created_at'],
+  partitionColumn: 'process_type',
+});
+
+/** The lease fields as claimed, and the work item's own columns. */
+function toItem({ row, ...lease }: LeasedClaim<ItemFields>): ClaimedWorkItem {
   return {
-    id: row.id,
+    ...lease,
     idempotencyKey: row.idempotency_key,
     processId: row.process_id,
     processType: row.process_type,
     workerType: row.worker_type,
     tenant: row.tenant,
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
-    attempts: Number(row.attempts),
-    maxAttempts: Number(row.max_attempts),
-    lockedBy: row.locked_by,
-    lockedUntil: new Date(row.locked_until),
-    claimToken: row.claim_token,
-    lastError: row.last_error,
   };
-}
-
-/** `now() + n milliseconds`, computed by the database clock (runners' clocks never matter). */
-function nowPlus(millis: number) {
-  return sql<Date>`now() + (${Math.max(0, Math.round(millis))}::double precision * interval '1 millisecond')`;
 }
 
 function typeFilter(processTypes: readonly string[] | undefined) {
   return processTypes === undefined ? sql`true` : sql`process_type = any(${[...processTypes]}::text[])`;
 }
 
-const updated = (result: { numUpdatedRows: bigint }[] | { numUpdatedRows: bigint }): boolean => {
-  const first = Array.isArray(result) ? result[0] : result;
-  return first !== undefined && first.numUpdatedRows > 0n;
-};
-
 /** Rows per multi-row insert (well under PostgreSQL's 65 535 parameters at 14 columns). */
 const ENQUEUE_CHUNK = 1000;
 
 /** Makes the repository (stateless; every call takes the Kysely handle to use). */
 export function makeWorkItemRepository(): WorkItemRepository {
-  const fenced = (db: Kysely<WorkItemTables>, id: string, claimToken: string) =>
-    db.updateTable('fw_process_work_item').where('id', '=', id).where('claim_token', '=', claimToken);
-
-  const rowOf = (worker: WorkerDto, options: EnqueueOptions) => ({
-    idempotency_key: idempotencyKeyOf(worker),
-    process_id: worker.processId,
-    process_type: worker.processType,
-    worker_type: worker.workerType,
-    tenant: worker.tenant,
-    payload: JSON.stringify(worker),
-    max_attempts: options.maxAttempts,
-    run_at: options.runAt ?? sql<Date>`now()`,
-    locked_by: null,
-    locked_until: null,
-    claim_token: null,
-    last_error: null,
-    failure_reported_at: null,
-    finished_at: null,
-  });
+  const one = (id: string, claimToken: string): Claim[] => [{ id, claimToken }];
 
   return {
     async enqueueMany(db, workers, options) {
@@ -176,18 +162,7 @@ export function makeWorkItemRepository(): WorkItemRepository {
       return inserted;
     },
 
-    async completeMany(db, items) {
-      const done = new Set<string>();
-      if (items.length === 0) return done;
-      const result = await sql<{ id: string }>`
-        update fw_process_work_item as w
-           set status = 'SUCCESS', locked_until = null, last_error = null, finished_at = now(), updated_at = now()
-          from unnest(${items.map((i) => i.id)}::uuid[], ${items.map((i) => i.claimToken)}::uuid[]) as v(id, claim_token)
-         where w.id = v.id and w.claim_token = v.claim_token and w.status = 'RUNNING'
-        returning w.id`.execute(db);
-      for (const row of result.rows) done.add(row.id);
-      return done;
-    },
+    completeMany: (db, items) => queue.complete(db, items, { lastError: null }),
 
     async enqueue(db, worker, options) {
       const result = await db
@@ -214,74 +189,42 @@ export function makeWorkItemRepository(): WorkItemRepository {
     },
 
     async claim(db, options) {
-      const result = await sql<ItemRow>`
-        update fw_process_work_item
-           set status = 'RUNNING', locked_by = ${options.workerId}, locked_until = ${nowPlus(options.leaseMillis)},
-               claim_token = gen_random_uuid(), attempts = attempts + 1, updated_at = now()
-         where id in (
-           select id from fw_process_work_item
-            where ((status = 'PENDING' and run_at <= now()) or (status = 'RUNNING' and locked_until < now()))
-              and ${typeFilter(options.processTypes)}
-            order by run_at, created_at
-            for update skip locked
-            limit ${options.limit})
-        returning id, idempotency_key, process_id, process_type, worker_type, tenant, payload, attempts,
-                  max_attempts, locked_by, locked_until, claim_token, last_error`.execute(db);
-      return result.rows.map(toItem);
+      return (await queue.claim(db, { workerId: options.workerId, limit: options.limit, leaseMillis: options.leaseMillis, partitions: options.processTypes })).map(toItem);
     },
 
-    async heartbeat(db, id, claimToken, leaseMillis) {
-      const result = await fenced(db, id, claimToken)
-        .where('status', '=', WorkItemStatus.RUNNING)
-        .set({ locked_until: nowPlus(leaseMillis), updated_at: sql<Date>`now()` })
-        .executeTakeFirst();
-      return updated(result);
-    },
+    heartbeat: async (db, id, claimToken, leaseMillis) => (await queue.renew(db, one(id, claimToken), leaseMillis)).size > 0,
 
-    async complete(db, id, claimToken, note = null) {
-      const result = await fenced(db, id, claimToken)
-        .where('status', '=', WorkItemStatus.RUNNING)
-        .set({ status: WorkItemStatus.SUCCESS, locked_until: null, last_error: note, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-        .executeTakeFirst();
-      return updated(result);
-    },
+    heartbeatMany: (db, items, leaseMillis) => queue.renew(db, items, leaseMillis),
 
-    async retry(db, id, claimToken, error, delayMillis) {
-      const result = await fenced(db, id, claimToken)
-        .where('status', '=', WorkItemStatus.RUNNING)
-        .set({ status: WorkItemStatus.PENDING, run_at: nowPlus(delayMillis), locked_by: null, locked_until: null, claim_token: null, last_error: error, updated_at: sql<Date>`now()` })
-        .executeTakeFirst();
-      return updated(result);
-    },
+    complete: async (db, id, claimToken, note = null) => (await queue.complete(db, one(id, claimToken), { lastError: note })).size > 0,
+
+    retry: async (db, id, claimToken, error, delayMillis) => (await queue.retry(db, one(id, claimToken), error, delayMillis)).size > 0,
 
     async markDead(db, id, claimToken, error, options) {
-      const result = await fenced(db, id, claimToken)
-        .where('status', '=', WorkItemStatus.RUNNING)
-        .set({
-          status: WorkItemStatus.DEAD,
-          last_error: error,
-          locked_until: options.reported ? null : nowPlus(options.leaseMillis),
-          failure_reported_at: options.reported ? sql<Date>`now()` : null,
-          finished_at: sql<Date>`now()`,
-          updated_at: sql<Date>`now()`,
-        })
-        .executeTakeFirst();
-      return updated(result);
+      // Unreported, the lease is kept while this runner reports the failure (then markReported).
+      const dead = await queue.dead(db, one(id, claimToken), error, {
+        keepLeaseMillis: options.reported ? undefined : options.leaseMillis,
+        set: { failure_reported_at: options.reported ? sql`now()` : sql`null` },
+      });
+      return dead.size > 0;
     },
 
     async markReported(db, id, claimToken) {
-      const result = await fenced(db, id, claimToken)
+      const result = await db
+        .updateTable('fw_process_work_item')
+        .where('id', '=', id)
+        .where('claim_token', '=', claimToken)
         .where('status', '=', WorkItemStatus.DEAD)
         .where('failure_reported_at', 'is', null)
         .set({ failure_reported_at: sql<Date>`now()`, locked_until: null, updated_at: sql<Date>`now()` })
         .executeTakeFirst();
-      return updated(result);
+      return result.numUpdatedRows > 0n;
     },
 
     async claimUnreported(db, options) {
       const result = await sql<ItemRow>`
         update fw_process_work_item
-           set locked_by = ${options.workerId}, locked_until = ${nowPlus(options.leaseMillis)},
+           set locked_by = ${options.workerId}, locked_until = ${nowPlusMillis(options.leaseMillis)},
                claim_token = gen_random_uuid(), updated_at = now()
          where id in (
            select id from fw_process_work_item
@@ -292,23 +235,20 @@ export function makeWorkItemRepository(): WorkItemRepository {
             limit ${options.limit})
         returning id, idempotency_key, process_id, process_type, worker_type, tenant, payload, attempts,
                   max_attempts, locked_by, locked_until, claim_token, last_error`.execute(db);
-      return result.rows.map(toItem);
+      return result.rows.map((row) =>
+        toItem({
+          id: row.id,
+          claimToken: row.claim_token,
+          attempts: Number(row.attempts),
+          maxAttempts: Number(row.max_attempts),
+          lastError: row.last_error,
+          lockedBy: row.locked_by,
+          lockedUntil: new Date(row.locked_until),
+          row,
+        }),
+      );
     },
 
-    async release(db, id, claimToken) {
-      const result = await fenced(db, id, claimToken)
-        .where('status', '=', WorkItemStatus.RUNNING)
-        .set({
-          status: WorkItemStatus.PENDING,
-          attempts: sql<number>`greatest(attempts - 1, 0)`,
-          run_at: sql<Date>`now()`,
-          locked_by: null,
-          locked_until: null,
-          claim_token: null,
-          updated_at: sql<Date>`now()`,
-        })
-        .executeTakeFirst();
-      return updated(result);
-    },
+    release: async (db, id, claimToken) => (await queue.release(db, one(id, claimToken))).size > 0,
   };
 }

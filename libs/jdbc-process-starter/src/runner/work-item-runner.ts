@@ -1,9 +1,9 @@
 /**
  * The worker runner: claims due items in batches with one `FOR UPDATE SKIP LOCKED` statement,
- * runs them (at most `concurrency` at a time), renews each lease while its step runs, completes
- * fenced by the claim token, retries with exponential backoff, marks DEAD after the last attempt
- * and reports DEAD items to their processes. Polling is the guarantee; `wake()` and an optional
- * LISTEN source cut the latency.
+ * runs them (at most `concurrency` at a time), renews the leases of running items (one statement
+ * per heartbeat for all of them), completes fenced by the claim token, retries with exponential
+ * backoff, marks DEAD after the last attempt and reports DEAD items to their processes. Polling is the guarantee; `wake()` and an optional LISTEN
+ * source cut the latency. The lease mechanics are those of `@fw/leased-queue`.
  *
  * @example
  * const runner = makeWorkItemRunner({
@@ -16,6 +16,13 @@
  * process.on('SIGTERM', () => void runner.stop({ timeoutMillis: 20_000 }));
  */
 import { createLogger, type Logger } from '@fw/core';
+import {
+  coalesce,
+  heartbeatIntervalMillis,
+  makeLeaseKeeper,
+  makePollLoop,
+  type LeaseKeeper,
+} from '@fw/leased-queue';
 import type { WorkerDto } from '@fw/process-api';
 import type { Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +32,6 @@ import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work
 import { workItemDb } from '../schema/work-item-tables';
 import { exponentialBackoff, type BackoffPolicy, type ExponentialBackoffOptions } from './backoff';
 import { batchServiceHandler, type BatchServiceLike, type WorkItemHandler } from './work-item-handler';
-import { coalesce } from './coalescer';
 
 /** Something that calls `onWake` when items may be waiting (for example LISTEN on the NOTIFY channel). */
 export interface WakeSource {
@@ -142,7 +148,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? concurrency));
   const leaseMillis = Math.max(1, (options.leaseSeconds ?? 300) * 1000);
-  const heartbeatMillis = options.heartbeat === false ? undefined : typeof options.heartbeat === 'object' ? options.heartbeat.intervalMillis : Math.max(10, Math.floor(leaseMillis / 3));
+  const heartbeatMillis = heartbeatIntervalMillis(options.heartbeat, leaseMillis);
   const backoff = typeof options.backoff === 'function' ? options.backoff : exponentialBackoff(options.backoff);
   const pollMillis = Math.max(1, options.pollIntervalMillis ?? 1000);
   const minClaim = Math.min(concurrency, Math.max(1, Math.floor(options.minClaim ?? 1)));
@@ -151,7 +157,6 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     options.coalesceAcks === false
       ? completeOne
       : coalesce(async (items: ClaimedWorkItem[]) => {
-          if (items.length === 1) return [await completeOne(items[0])];
           const done = await repo.completeMany(db, items);
           return items.map((i) => done.has(i.id));
         });
@@ -161,10 +166,6 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const running = new Map<string, Running>();
   const counters = { claimed: 0, completed: 0, retried: 0, dead: 0, released: 0, staleAcks: 0 };
   let started = false;
-  let stopping = false;
-  let loopDone: Promise<void> = Promise.resolve();
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
   let stopWakeSource: (() => Promise<void>) | undefined;
   let lastSweep = 0;
 
@@ -178,31 +179,22 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const itemEvent = (type: WorkItemRunnerEventType, item: ClaimedWorkItem, error?: string) =>
     emit({ type, itemId: item.id, processId: item.processId, attempts: item.attempts, error });
 
-  function wake(): void {
-    woken = true;
-    const resolve = wakeUp;
-    wakeUp = undefined;
-    resolve?.();
-  }
-
-  function pause(millis: number): Promise<void> {
-    if (woken || stopping) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wakeUp = undefined;
-        resolve();
-      }, millis);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    }).then(() => {
-      woken = false;
-    });
-  }
+  // One heartbeat statement renews every running item's lease; a lost lease aborts that item.
+  const keeper: LeaseKeeper<ClaimedWorkItem> | undefined =
+    heartbeatMillis === undefined
+      ? undefined
+      : makeLeaseKeeper<ClaimedWorkItem>({
+          intervalMillis: heartbeatMillis,
+          renew: (items) => repo.heartbeatMany(db, items, leaseMillis),
+          onLost(item) {
+            const entry = running.get(item.id);
+            if (entry === undefined || entry.item.claimToken !== item.claimToken || entry.abort.signal.aborted) return;
+            logger.warn({ itemId: item.id, processId: item.processId }, 'lease lost while the item was running');
+            itemEvent('lease-lost', item);
+            entry.abort.abort(new Error('work item lease lost'));
+          },
+          onError: (err) => logger.warn({ err, workerId }, 'heartbeat failed; retrying at the next beat'),
+        });
 
   /** Reports a DEAD item (this runner holds its report lease) and records that it was reported. */
   async function report(item: ClaimedWorkItem, error: string, stackTrace: string | null): Promise<void> {
@@ -231,29 +223,6 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     itemEvent('stale-ack', item);
   }
 
-  function startHeartbeat(item: ClaimedWorkItem, abort: AbortController): () => Promise<void> {
-    if (heartbeatMillis === undefined) return async () => undefined;
-    let beat: Promise<void> = Promise.resolve();
-    const timer = setInterval(() => {
-      beat = beat.then(async () => {
-        if (abort.signal.aborted) return;
-        try {
-          if (!(await repo.heartbeat(db, item.id, item.claimToken, leaseMillis))) {
-            logger.warn({ itemId: item.id, processId: item.processId }, 'lease lost while the item was running');
-            itemEvent('lease-lost', item);
-            abort.abort(new Error('work item lease lost'));
-          }
-        } catch (err) {
-          logger.warn({ err, itemId: item.id }, 'heartbeat failed; retrying at the next beat');
-        }
-      });
-    }, heartbeatMillis);
-    return async () => {
-      clearInterval(timer);
-      await beat;
-    };
-  }
-
   async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
     const maxAttempts = options.maxAttempts ?? item.maxAttempts;
     if (item.attempts > maxAttempts) {
@@ -261,7 +230,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       await markDead(item, `the lease expired on the last of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
       return;
     }
-    const stopHeartbeat = startHeartbeat(item, abort);
+    keeper?.hold([item]);
     let result: Awaited<ReturnType<WorkItemHandler>> | undefined;
     let failure: unknown;
     let failed = false;
@@ -271,7 +240,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       failed = true;
       failure = err;
     } finally {
-      await stopHeartbeat();
+      // Before the acknowledgement, so that no renewal races it.
+      await keeper?.release([item]);
     }
     if (!failed) {
       const note = result ? result.reportedFailure : null;
@@ -305,7 +275,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       })
       .finally(() => {
         running.delete(item.id);
-        wake();
+        loop.wake();
       });
     running.set(item.id, entry);
   }
@@ -318,56 +288,55 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     }
   }
 
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      const free = concurrency - running.size;
-      let full = false;
-      if (free >= minClaim || (free > 0 && running.size === 0)) {
-        try {
-          const want = Math.min(batchSize, free);
-          const items = await repo.claim(db, { ...claimOptions, limit: want });
-          counters.claimed += items.length;
-          for (const item of items) {
-            itemEvent('claimed', item);
-            launch(item);
-          }
-          full = items.length === want;
-          if (!full) await sweepUnreported();
-        } catch (err) {
-          logger.error({ err, workerId }, 'claiming work items failed; retrying after the poll interval');
-          emit({ type: 'error', error: errorText(err).message });
-        }
+  /** One turn of the poll loop: claims when enough slots are free; true when the batch was full. */
+  async function turn(): Promise<boolean> {
+    const free = concurrency - running.size;
+    if (!(free >= minClaim || (free > 0 && running.size === 0))) return false;
+    try {
+      const want = Math.min(batchSize, free);
+      const items = await repo.claim(db, { ...claimOptions, limit: want });
+      counters.claimed += items.length;
+      for (const item of items) {
+        itemEvent('claimed', item);
+        launch(item);
       }
-      if (!full) {
-        await pause(pollMillis);
-        // Items finishing together wake the loop once each: let them all settle first, so the
-        // next claim sees every free slot.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      const full = items.length === want;
+      if (!full) await sweepUnreported();
+      return full;
+    } catch (err) {
+      logger.error({ err, workerId }, 'claiming work items failed; retrying after the poll interval');
+      emit({ type: 'error', error: errorText(err).message });
+      return false;
     }
   }
+
+  const loop = makePollLoop({
+    pollIntervalMillis: pollMillis,
+    turn,
+    // Items finishing together wake the loop once each: let them all settle first, so the next
+    // claim sees every free slot.
+    afterPause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  });
 
   return {
     workerId,
     start() {
       if (started) return;
       started = true;
-      loopDone = loop();
+      loop.start();
       if (options.wakeSource) {
-        options.wakeSource.subscribe(wake).then(
+        options.wakeSource.subscribe(() => loop.wake()).then(
           (unsubscribe) => {
-            if (stopping) void unsubscribe();
+            if (loop.stopping) void unsubscribe();
             else stopWakeSource = unsubscribe;
           },
           (err) => logger.warn({ err }, 'wake source failed to start; polling only'),
         );
       }
     },
-    wake,
+    wake: () => loop.wake(),
     async stop(stopOptions = {}) {
-      stopping = true;
-      wake();
-      await loopDone;
+      await loop.stop();
       await stopWakeSource?.().catch(() => undefined);
       const before = running.size;
       const timeout = stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000;
@@ -384,6 +353,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       for (const entry of unfinished) {
         entry.abort.abort(new Error('runner stopped'));
         try {
+          await keeper?.release([entry.item]);
           if (await repo.release(db, entry.item.id, entry.item.claimToken)) {
             released++;
             counters.released++;

@@ -5,6 +5,7 @@
  * const db = workItemDb(database); // Kysely<WorkItemTables>
  * const pending = await db.selectFrom('fw_process_work_item').select('id').where('status', '=', 'PENDING').execute();
  */
+import type { LeaseColumnsTable } from '@fw/leased-queue';
 import { Kysely, type ColumnType, type Generated } from 'kysely';
 
 /** Item statuses (DECISIONS 5). */
@@ -17,9 +18,8 @@ export const WorkItemStatus = {
 
 export type WorkItemStatus = (typeof WorkItemStatus)[keyof typeof WorkItemStatus];
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-
-export interface FwProcessWorkItemTable {
+/** The lease columns (status … updated_at) are those of `@fw/leased-queue`. */
+export interface FwProcessWorkItemTable extends LeaseColumnsTable<WorkItemStatus> {
   id: Generated<string>;
   idempotency_key: string;
   process_id: string;
@@ -28,17 +28,7 @@ export interface FwProcessWorkItemTable {
   tenant: string | null;
   /** The WorkerDto: read parsed, written as JSON text. */
   payload: ColumnType<unknown, string, string>;
-  status: Generated<WorkItemStatus>;
-  attempts: Generated<number>;
-  max_attempts: Generated<number>;
-  run_at: Generated<Date>;
-  locked_by: string | null;
-  locked_until: Date | null;
-  claim_token: string | null;
-  last_error: string | null;
   failure_reported_at: Date | null;
-  created_at: Generated<Date>;
-  updated_at: Generated<Date>;
   finished_at: Date | null;
 }
 

@@ -11,6 +11,7 @@
  *   },
  * };
  */
+import { exponentialBackoff, type BackoffPolicy } from '@fw/leased-queue';
 import type { Transaction } from 'kysely';
 import type { OutboxCommand } from '../repository/outbox-repository';
 
@@ -48,11 +49,9 @@ export interface OutboxCommandHandler<DB> {
 }
 
 /** Delay before the next attempt, given the attempts made so far (1 after the first). */
-export type OutboxBackoff = (attempts: number) => number;
+export type OutboxBackoff = BackoffPolicy;
 
-/** `min(base * 2^(attempts - 1), max)`; defaults base 1000 ms, max 300 000 ms. */
+/** `min(base * 2^(attempts - 1), max)`; defaults base 1000 ms, max 300 000 ms (`exponentialBackoff` of `@fw/leased-queue`). */
 export function outboxBackoff(options: { baseMillis?: number; maxMillis?: number } = {}): OutboxBackoff {
-  const base = Math.max(0, options.baseMillis ?? 1000);
-  const max = Math.max(base, options.maxMillis ?? 300_000);
-  return (attempts) => Math.min(max, base * 2 ** Math.max(0, Math.min(attempts - 1, 52)));
+  return exponentialBackoff(options);
 }

@@ -5,7 +5,8 @@
  * and whose commands were claimed again changes nothing), writes their receipts and runs the
  * handler. Failed attempts are retried with exponential backoff; after `maxAttempts` the command is
  * DEAD and the handler's `onDead` records the failure. Any number of dispatchers, in any number of
- * OS processes, may share one table.
+ * OS processes, may share one table. The lease mechanics and the poll loop are those of
+ * `@fw/leased-queue`.
  *
  * @example
  * const dispatcher = makeOutboxDispatcher({ db: database.db, handlers: { PING: ping }, options: { pollIntervalMillis: 200 } });
@@ -15,6 +16,7 @@
  * await dispatcher.stop();
  */
 import { createLogger, type Logger } from '@fw/core';
+import { makePollLoop } from '@fw/leased-queue';
 import type { Kysely } from 'kysely';
 import { resolveOutboxOptions, type OutboxOptions } from '../options/outbox-options';
 import { makeOutboxRepository, type OutboxCommand } from '../repository/outbox-repository';
@@ -105,12 +107,6 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
   const commandTypes = config.claimOwnTypesOnly === false ? undefined : Object.keys(config.handlers);
   const wakeDelayMillis = Math.max(0, config.wakeDelayMillis ?? 10);
   const counters: OutboxDispatcherStats = { claimed: 0, done: 0, duplicates: 0, retried: 0, dead: 0, staleAcks: 0 };
-
-  let started = false;
-  let stopping = false;
-  let loopDone: Promise<void> = Promise.resolve();
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
 
   const emit = (event: Omit<OutboxEvent, 'workerId'>): void => {
     try {
@@ -246,65 +242,32 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     return commands.length;
   }
 
-  function wake(): void {
-    woken = true;
-    const resolve = wakeUp;
-    wakeUp = undefined;
-    resolve?.();
-  }
-
-  function pause(millis: number): Promise<void> {
-    if (woken || stopping) {
-      woken = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wakeUp = undefined;
-        resolve();
-      }, millis);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    }).then(() => {
-      woken = false;
-    });
-  }
-
-  async function loop(): Promise<void> {
-    while (!stopping) {
-      let full = false;
+  const loop = makePollLoop({
+    pollIntervalMillis: options.pollIntervalMillis,
+    async turn() {
       try {
-        full = (await runOnce()) === batchSize;
+        return (await runOnce()) === batchSize;
       } catch (err) {
         logger.error({ err, workerId }, 'claiming outbox commands failed; retrying after the poll interval');
         emit({ type: 'error', error: messageOf(err) });
+        return false;
       }
-      if (!full) {
-        const started = Date.now();
-        await pause(options.pollIntervalMillis);
-        const waited = Date.now() - started;
-        if (!stopping && waited < wakeDelayMillis) await new Promise((resolve) => setTimeout(resolve, wakeDelayMillis - waited));
-      }
-    }
-  }
+    },
+    // After a wake-up, wait a little so the commands of concurrent commits are claimed together.
+    async afterPause(waited) {
+      if (!loop.stopping && waited < wakeDelayMillis) await new Promise((resolve) => setTimeout(resolve, wakeDelayMillis - waited));
+    },
+  });
 
   return {
     workerId,
-    start() {
-      if (started) return;
-      started = true;
-      loopDone = loop();
-    },
-    wake,
+    start: () => loop.start(),
+    wake: () => loop.wake(),
     runOnce,
     async stop(stopOptions = {}) {
-      stopping = true;
-      wake();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        loopDone,
+        loop.stop(),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, stopOptions.timeoutMillis ?? 30_000);
         }),

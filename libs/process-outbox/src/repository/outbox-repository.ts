@@ -1,14 +1,18 @@
 /**
- * Every statement of the outbox. Writes that finish an attempt are fenced by the claim token
- * (`where id = any($ids) and claim_token = $token and status = 'RUNNING'`), so a dispatcher whose
- * lease expired (and whose commands were claimed again) changes nothing: its acknowledgement is
- * refused. All times come from the database clock.
+ * Every statement of the outbox. The lease mechanics (claim, complete, retry, DEAD, release) are the
+ * shared statements of `@fw/leased-queue` over `fw_process_outbox`, with one claim token per claim
+ * (shared by the commands of the batch, so a group is fenced together); this file adds the writer's
+ * insert and the consumer receipts. Writes that finish an attempt are fenced by the claim token
+ * (`… from unnest($ids, $tokens) … where claim_token = token and status = 'RUNNING'`), so a
+ * dispatcher whose lease expired (and whose commands were claimed again) changes nothing: its
+ * acknowledgement is refused. All times come from the database clock.
  *
  * @example
  * const repo = makeOutboxRepository();
  * await db.transaction().execute((trx) => repo.enqueue(trx, [{ commandType: 'PING', payload: {} }], { maxAttempts: 5 }));
  * const claimed = await repo.claim(db, { workerId: 'w1', limit: 100, leaseMillis: 30_000 });
  */
+import { makeLeasedQueue, type Claim, type LeasedClaim } from '@fw/leased-queue';
 import { sql, type Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { OutboxStatus, type OutboxTables } from '../schema/outbox-tables';
@@ -71,51 +75,45 @@ export interface OutboxRepository {
 
 const INSERT_CHUNK = 1000;
 
-interface CommandRow {
-  id: string;
+/** The outbox columns a claim returns besides the lease fields. */
+interface CommandFields {
   command_type: string;
   group_key: string | null;
   process_id: string | null;
   tenant: string | null;
   payload: unknown;
-  attempts: number | string;
-  max_attempts: number | string;
-  claim_token: string;
-  last_error: string | null;
 }
 
-function toCommand(row: CommandRow): OutboxCommand {
+/** `fw_process_outbox` as a leased queue: one token per claim, oldest due first, by command type. */
+const queue = makeLeasedQueue<CommandFields>({
+  table: 'fw_process_outbox',
+  statuses: { pending: OutboxStatus.PENDING, running: OutboxStatus.RUNNING, done: OutboxStatus.DONE, dead: OutboxStatus.DEAD },
+  returning: ['command_type', 'group_key', 'process_id', 'tenant', 'payload'],
+  partitionColumn: 'command_type',
+  tokens: 'per-claim',
+});
+
+function toCommand(claim: LeasedClaim<CommandFields>): OutboxCommand {
+  const row = claim.row;
   return {
-    id: row.id,
+    id: claim.id,
     commandType: row.command_type,
     groupKey: row.group_key,
     processId: row.process_id,
     tenant: row.tenant,
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
-    attempts: Number(row.attempts),
-    maxAttempts: Number(row.max_attempts),
-    claimToken: row.claim_token,
-    lastError: row.last_error,
+    attempts: claim.attempts,
+    maxAttempts: claim.maxAttempts,
+    claimToken: claim.claimToken,
+    lastError: claim.lastError,
   };
 }
 
-function nowPlus(millis: number) {
-  return sql<Date>`now() + (${Math.max(0, Math.round(millis))}::double precision * interval '1 millisecond')`;
-}
-
-function changed(result: { numUpdatedRows: bigint } | undefined): number {
-  return result === undefined ? 0 : Number(result.numUpdatedRows);
-}
+/** The commands of one claim as the claims the shared statements fence. */
+const claimsOf = (ids: readonly string[], claimToken: string): Claim[] => ids.map((id) => ({ id, claimToken }));
 
 /** Makes the repository (stateless; every call takes the Kysely handle to use). */
 export function makeOutboxRepository(): OutboxRepository {
-  const fenced = (db: Kysely<OutboxTables>, ids: readonly string[], claimToken: string) =>
-    db
-      .updateTable('fw_process_outbox')
-      .where(sql<boolean>`id = any(${[...ids]}::uuid[])`)
-      .where('claim_token', '=', claimToken)
-      .where('status', '=', OutboxStatus.RUNNING);
-
   return {
     async enqueue(db, commands, options) {
       const ids: string[] = [];
@@ -138,60 +136,16 @@ export function makeOutboxRepository(): OutboxRepository {
     },
 
     async claim(db, options) {
-      const token = randomUUID();
-      const types = options.commandTypes === undefined ? sql`true` : sql`command_type = any(${[...options.commandTypes]}::text[])`;
-      const result = await sql<CommandRow>`
-        update fw_process_outbox
-           set status = 'RUNNING', locked_by = ${options.workerId}, locked_until = ${nowPlus(options.leaseMillis)},
-               claim_token = ${token}::uuid, attempts = attempts + 1, updated_at = now()
-         where id in (
-           select id from fw_process_outbox
-            where ((status = 'PENDING' and run_at <= now()) or (status = 'RUNNING' and locked_until < now()))
-              and ${types}
-            order by run_at
-            for update skip locked
-            limit ${options.limit})
-        returning id, command_type, group_key, process_id, tenant, payload, attempts, max_attempts, claim_token, last_error`.execute(db);
-      return result.rows.map(toCommand);
+      return (await queue.claim(db, { workerId: options.workerId, limit: options.limit, leaseMillis: options.leaseMillis, partitions: options.commandTypes })).map(toCommand);
     },
 
-    async complete(db, ids, claimToken) {
-      if (ids.length === 0) return 0;
-      const result = await fenced(db, ids, claimToken)
-        .set({ status: OutboxStatus.DONE, locked_until: null, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-        .executeTakeFirst();
-      return changed(result);
-    },
+    complete: async (db, ids, claimToken) => (await queue.complete(db, claimsOf(ids, claimToken))).size,
 
-    async retry(db, id, claimToken, error, delayMillis) {
-      const result = await fenced(db, [id], claimToken)
-        .set({ status: OutboxStatus.PENDING, run_at: nowPlus(delayMillis), locked_by: null, locked_until: null, claim_token: null, last_error: error, updated_at: sql<Date>`now()` })
-        .executeTakeFirst();
-      return changed(result) === 1;
-    },
+    retry: async (db, id, claimToken, error, delayMillis) => (await queue.retry(db, claimsOf([id], claimToken), error, delayMillis)).size === 1,
 
-    async markDead(db, id, claimToken, error) {
-      const result = await fenced(db, [id], claimToken)
-        .set({ status: OutboxStatus.DEAD, locked_until: null, last_error: error, finished_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-        .executeTakeFirst();
-      return changed(result) === 1;
-    },
+    markDead: async (db, id, claimToken, error) => (await queue.dead(db, claimsOf([id], claimToken), error)).size === 1,
 
-    async release(db, ids, claimToken) {
-      if (ids.length === 0) return 0;
-      const result = await fenced(db, ids, claimToken)
-        .set({
-          status: OutboxStatus.PENDING,
-          attempts: sql<number>`greatest(attempts - 1, 0)`,
-          run_at: sql<Date>`now()`,
-          locked_by: null,
-          locked_until: null,
-          claim_token: null,
-          updated_at: sql<Date>`now()`,
-        })
-        .executeTakeFirst();
-      return changed(result);
-    },
+    release: async (db, ids, claimToken) => (await queue.release(db, claimsOf(ids, claimToken))).size,
 
     async receive(db, consumer, ids) {
       const fresh = new Set<string>();

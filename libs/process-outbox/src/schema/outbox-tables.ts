@@ -5,6 +5,7 @@
  * const db = outboxDb(database); // Kysely<OutboxTables>
  * const dead = await db.selectFrom('fw_process_outbox').select('id').where('status', '=', 'DEAD').execute();
  */
+import type { LeaseColumnsTable } from '@fw/leased-queue';
 import { Kysely, type ColumnType, type Generated } from 'kysely';
 
 /** Command statuses. */
@@ -19,7 +20,8 @@ export type OutboxStatus = (typeof OutboxStatus)[keyof typeof OutboxStatus];
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
-export interface FwProcessOutboxTable {
+/** The lease columns (status … updated_at) are those of `@fw/leased-queue`. */
+export interface FwProcessOutboxTable extends LeaseColumnsTable<OutboxStatus> {
   id: Generated<string>;
   command_type: string;
   group_key: string | null;
@@ -27,16 +29,6 @@ export interface FwProcessOutboxTable {
   tenant: string | null;
   /** Read parsed, written as JSON text. */
   payload: ColumnType<unknown, string, string>;
-  status: Generated<OutboxStatus>;
-  attempts: Generated<number>;
-  max_attempts: Generated<number>;
-  run_at: Generated<Date>;
-  locked_by: string | null;
-  locked_until: Date | null;
-  claim_token: string | null;
-  last_error: string | null;
-  created_at: Generated<Date>;
-  updated_at: Generated<Date>;
   finished_at: Timestamp | null;
 }
 

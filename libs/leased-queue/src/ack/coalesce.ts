@@ -1,11 +1,11 @@
 /**
- * Coalesces calls made during one turn of the event loop into one batched call: the runner's
+ * Coalesces calls made during one turn of the event loop into one batched call: a consumer's
  * items finish together (their events are delivered in one batch), so their acknowledgements
- * become one statement instead of one round trip each.
+ * become one statement instead of one round trip each (each still fenced by its own claim token).
  *
  * @example
- * const complete = coalesce((items: Item[]) => repo.completeMany(db, items).then((done) => items.map((i) => done.has(i.id))));
- * const ok = await complete(item); // one `update … from unnest(…)` for every item completed this turn
+ * const complete = coalesce((claims: Claim[]) => queue.complete(db, claims).then((done) => claims.map((c) => done.has(c.id))));
+ * const ok = await complete(claim); // one `update … from unnest(…)` for every claim completed this turn
  */
 
 /** Makes a function whose calls of one event-loop turn are flushed together through `flush`. */

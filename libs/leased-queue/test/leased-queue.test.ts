@@ -1,0 +1,141 @@
+import { describeEachDatabase } from '@fw/test-support';
+import { sql } from 'kysely';
+import { makeLeasedQueue, type LeasedQueue } from '../src';
+
+/** A table of its own with other column names and statuses than the framework's two queues. */
+const CREATE = sql`
+  create table lq_test_job (
+    job_id        uuid primary key default gen_random_uuid(),
+    kind          text not null,
+    body          jsonb not null,
+    state         text not null default 'WAITING',
+    tries         integer not null default 0,
+    tries_max     integer not null default 3,
+    due_at        timestamptz not null default now(),
+    owner         text,
+    lease_until   timestamptz,
+    token         uuid,
+    error         text,
+    reported_at   timestamptz,
+    created_at    timestamptz not null default now(),
+    changed_at    timestamptz not null default now(),
+    ended_at      timestamptz
+  )`;
+const CREATE_NOTE = sql`create table lq_test_note (consumer text not null, job_id uuid not null, primary key (consumer, job_id))`;
+
+interface JobRow {
+  kind: string;
+  body: { n: number };
+}
+
+const spec = {
+  table: 'lq_test_job',
+  statuses: { pending: 'WAITING', running: 'BUSY', done: 'OK', dead: 'FAILED' },
+  columns: {
+    id: 'job_id',
+    status: 'state',
+    attempts: 'tries',
+    maxAttempts: 'tries_max',
+    runAt: 'due_at',
+    lockedBy: 'owner',
+    lockedUntil: 'lease_until',
+    claimToken: 'token',
+    lastError: 'error',
+    updatedAt: 'changed_at',
+    finishedAt: 'ended_at',
+  },
+  returning: ['kind', 'body'],
+  claimOrder: ['due_at', 'created_at'],
+  partitionColumn: 'kind',
+} as const;
+
+describeEachDatabase('leased queue statements', (getDb) => {
+  const db = () => getDb().database.db;
+  const queue: LeasedQueue<JobRow> = makeLeasedQueue<JobRow>(spec);
+  const shared: LeasedQueue<JobRow> = makeLeasedQueue<JobRow>({ ...spec, tokens: 'per-claim' });
+
+  async function insert(n: number, kind = 'a'): Promise<void> {
+    await sql`insert into lq_test_job (kind, body) select ${kind}, jsonb_build_object('n', i) from generate_series(1, ${n}) as i`.execute(db());
+  }
+  async function rows(): Promise<Array<{ job_id: string; state: string; tries: number; token: string | null; error: string | null; owner: string | null; ended_at: Date | null; reported_at: Date | null }>> {
+    return (await sql<never>`select job_id, state, tries, token, error, owner, ended_at, reported_at from lq_test_job order by created_at`.execute(db())).rows;
+  }
+
+  beforeAll(async () => {
+    await CREATE.execute(db());
+    await CREATE_NOTE.execute(db());
+  });
+  beforeEach(async () => {
+    await sql`delete from lq_test_job`.execute(db());
+    await sql`delete from lq_test_note`.execute(db());
+  });
+
+  it('claims due rows in one statement with the mapped columns, a token per row, and counts the attempt', async () => {
+    await insert(3);
+    await insert(1, 'b');
+    const claimed = await queue.claim(db(), { workerId: 'w1', limit: 10, leaseMillis: 60_000, partitions: ['a'] });
+    expect(claimed).toHaveLength(3);
+    expect(new Set(claimed.map((c) => c.claimToken)).size).toBe(3);
+    expect(claimed[0]).toMatchObject({ attempts: 1, maxAttempts: 3, lastError: null, lockedBy: 'w1', row: { kind: 'a', body: { n: expect.any(Number) } } });
+    expect(claimed[0].lockedUntil.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect(await queue.claim(db(), { workerId: 'w2', limit: 10, leaseMillis: 60_000, partitions: ['a'] })).toEqual([]);
+    const [b] = await shared.claim(db(), { workerId: 'w2', limit: 10, leaseMillis: 60_000 });
+    expect(b.row.kind).toBe('b');
+    expect((await rows()).every((r) => r.state === 'BUSY' && r.tries === 1)).toBe(true);
+  });
+
+  it('gives the rows of one claim one token when tokens are per claim', async () => {
+    await insert(3);
+    const claimed = await shared.claim(db(), { workerId: 'w', limit: 10, leaseMillis: 60_000 });
+    expect(new Set(claimed.map((c) => c.claimToken)).size).toBe(1);
+  });
+
+  it('re-claims a row whose lease expired and fences every write of the old claim', async () => {
+    await insert(1);
+    const [old] = await queue.claim(db(), { workerId: 'a', limit: 1, leaseMillis: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const [current] = await queue.claim(db(), { workerId: 'b', limit: 1, leaseMillis: 60_000 });
+    expect(current).toMatchObject({ id: old.id, attempts: 2, lockedBy: 'b' });
+    for (const write of [
+      () => queue.renew(db(), [old], 1000),
+      () => queue.complete(db(), [old]),
+      () => queue.retry(db(), [old], 'x', 0),
+      () => queue.dead(db(), [old], 'x'),
+      () => queue.release(db(), [old]),
+    ]) {
+      expect(await write()).toEqual(new Set());
+    }
+    expect(await queue.renew(db(), [current], 1000)).toEqual(new Set([current.id]));
+    expect(await queue.complete(db(), [current], { lastError: null })).toEqual(new Set([current.id]));
+    expect((await rows())[0]).toMatchObject({ state: 'OK', tries: 2, error: null });
+    expect((await rows())[0].ended_at).not.toBeNull();
+  });
+
+  it('acknowledges many claims in one statement, each fenced by its own token', async () => {
+    await insert(3);
+    const [a, b, c] = await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 });
+    const done = await queue.complete(db(), [a, { id: b.id, claimToken: c.claimToken }]);
+    expect([...done]).toEqual([a.id]);
+  });
+
+  it('retries after a delay, marks DEAD (optionally keeping the lease and setting more columns) and releases without counting', async () => {
+    await insert(3);
+    const [a, b, c] = await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 });
+    expect(await queue.retry(db(), [a], 'boom', 60_000)).toEqual(new Set([a.id]));
+    expect(await queue.dead(db(), [b], 'gone', { keepLeaseMillis: 5000, set: { reported_at: sql`now()` } })).toEqual(new Set([b.id]));
+    expect(await queue.release(db(), [c])).toEqual(new Set([c.id]));
+    const byId = new Map((await rows()).map((r) => [r.job_id, r]));
+    expect(byId.get(a.id)).toMatchObject({ state: 'WAITING', tries: 1, token: null, owner: null, error: 'boom' });
+    expect(byId.get(b.id)).toMatchObject({ state: 'FAILED', error: 'gone' });
+    expect(byId.get(b.id)!.reported_at).not.toBeNull();
+    expect(byId.get(c.id)).toMatchObject({ state: 'WAITING', tries: 0, token: null });
+    // a is not due for a minute; c is due at once
+    expect((await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 })).map((x) => x.id)).toEqual([c.id]);
+  });
+
+  it('refuses names that are not plain identifiers and statuses that are not plain words', () => {
+    expect(() => makeLeasedQueue({ ...spec, table: 'job; drop table x' })).toThrow(TypeError);
+    expect(() => makeLeasedQueue({ ...spec, columns: { ...spec.columns, status: 'state"' } })).toThrow(/column status/);
+    expect(() => makeLeasedQueue({ ...spec, statuses: { ...spec.statuses, done: "OK'" } })).toThrow(/status done/);
+  });
+});
