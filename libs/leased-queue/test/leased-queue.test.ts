@@ -133,6 +133,30 @@ describeEachDatabase('leased queue statements', (getDb) => {
     expect((await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 })).map((x) => x.id)).toEqual([c.id]);
   });
 
+  it('purges done rows older than the retention in batches, with their dependents, and keeps newer, DEAD and other rows', async () => {
+    await insert(5);
+    await insert(1, 'b');
+    const claimed = await queue.claim(db(), { workerId: 'w', limit: 6, leaseMillis: 60_000 });
+    const [dead, ...rest] = claimed;
+    await queue.dead(db(), [dead], 'x');
+    await queue.complete(db(), rest);
+    const old = rest.filter((c) => c.row.kind === 'a').slice(0, 3);
+    await sql`update lq_test_job set ended_at = now() - interval '2 hours' where job_id = any(${old.map((o) => o.id)}::uuid[]) or state = 'FAILED' or kind = 'b'`.execute(db());
+    await sql`insert into lq_test_note (consumer, job_id) select c, job_id from lq_test_job, unnest(array['mine', 'theirs']) as c`.execute(db());
+
+    const request = { olderThanMillis: 3_600_000, partitions: ['a'], dependents: [{ table: 'lq_test_note', column: 'job_id', scope: { column: 'consumer', values: ['mine'] } }] };
+    expect(await queue.purgeFinished(db(), { ...request, limit: 2 })).toBe(2);
+    expect(await queue.purgeFinished(db(), { ...request, limit: 2 })).toBe(1);
+    expect(await queue.purgeFinished(db(), { ...request, limit: 2 })).toBe(0);
+    const left = await rows();
+    expect(left.map((r) => r.job_id).sort()).toEqual(claimed.filter((c) => !old.includes(c)).map((c) => c.id).sort());
+    const notes = (await sql<{ consumer: string; job_id: string }>`select consumer, job_id from lq_test_note`.execute(db())).rows;
+    expect(notes.filter((n) => n.consumer === 'mine')).toHaveLength(3);
+    expect(notes.filter((n) => n.consumer === 'theirs')).toHaveLength(6);
+    // without partitions the old done row of kind b goes too
+    expect(await queue.purgeFinished(db(), { olderThanMillis: 3_600_000, limit: 10 })).toBe(1);
+  });
+
   it('refuses names that are not plain identifiers and statuses that are not plain words', () => {
     expect(() => makeLeasedQueue({ ...spec, table: 'job; drop table x' })).toThrow(TypeError);
     expect(() => makeLeasedQueue({ ...spec, columns: { ...spec.columns, status: 'state"' } })).toThrow(/column status/);

@@ -1,6 +1,6 @@
 /**
  * Every statement of the work-item queue. The lease mechanics (claim, heartbeat, complete, retry,
- * DEAD, release) are the shared statements of `@fw/leased-queue` over
+ * DEAD, release, retention) are the shared statements of `@fw/leased-queue` over
  * `fw_process_work_item`; this file adds what is particular to work items (idempotent enqueue,
  * failure reports). Each write that finishes an attempt is fenced by the claim token, so a runner
  * whose lease expired and whose item was claimed again updates nothing (the call answers `false`).
@@ -85,6 +85,11 @@ export interface WorkItemRepository {
   claimUnreported(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
   /** RUNNING → PENDING now, the interrupted attempt not counted (graceful shutdown). */
   release(db: Kysely<WorkItemTables>, id: string, claimToken: string): Promise<boolean>;
+  /**
+   * Deletes up to `limit` SUCCESS items finished more than `olderThanMillis` ago in ONE statement
+   * (rows another runner is deleting are skipped); the number deleted. DEAD items are kept.
+   */
+  purgeSucceeded(db: Kysely<WorkItemTables>, options: { olderThanMillis: number; limit: number; processTypes?: readonly string[] }): Promise<number>;
 }
 
 /** The work-item columns a claim returns besides the lease fields. */
@@ -250,5 +255,7 @@ export function makeWorkItemRepository(): WorkItemRepository {
     },
 
     release: async (db, id, claimToken) => (await queue.release(db, one(id, claimToken))).size > 0,
+
+    purgeSucceeded: (db, options) => queue.purgeFinished(db, { olderThanMillis: options.olderThanMillis, limit: options.limit, partitions: options.processTypes }),
   };
 }

@@ -2,7 +2,8 @@
  * The worker runner: claims due items in batches with one `FOR UPDATE SKIP LOCKED` statement,
  * runs them (at most `concurrency` at a time), renews the leases of running items (one statement
  * per heartbeat for all of them), completes fenced by the claim token, retries with exponential
- * backoff, marks DEAD after the last attempt and reports DEAD items to their processes. Polling is the guarantee; `wake()` and an optional LISTEN
+ * backoff, marks DEAD after the last attempt, reports DEAD items to their processes and deletes
+ * SUCCESS items after their retention (default 7 days). Polling is the guarantee; `wake()` and an optional LISTEN
  * source cut the latency. The lease mechanics are those of `@fw/leased-queue`.
  *
  * @example
@@ -18,10 +19,13 @@
 import { createLogger, type Logger } from '@fw/core';
 import {
   coalesce,
+  DEFAULT_RETENTION_MILLIS,
   heartbeatIntervalMillis,
   makeLeaseKeeper,
   makePollLoop,
+  makeRetentionSweeper,
   type LeaseKeeper,
+  type RetentionSweeper,
 } from '@fw/leased-queue';
 import type { WorkerDto } from '@fw/process-api';
 import type { Kysely } from 'kysely';
@@ -93,6 +97,15 @@ export interface WorkItemRunnerOptions<DB> {
   wakeSource?: WakeSource;
   /** How long `stop()` waits for running items by default (default 30 000 ms). */
   stopTimeoutMillis?: number;
+  /**
+   * SUCCESS items finished longer ago than this are deleted (default 7 days; 0 keeps them for
+   * ever). DEAD items are always kept: they are the failure record.
+   */
+  successRetentionMillis?: number;
+  /** Least time between the starts of two retention sweeps of this runner (default 60 000 ms). */
+  retentionIntervalMillis?: number;
+  /** SUCCESS items deleted per statement by a sweep (default 1000). */
+  retentionBatchSize?: number;
   onEvent?: (event: WorkItemRunnerEvent) => void;
   logger?: Logger;
 }
@@ -196,6 +209,19 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
           onError: (err) => logger.warn({ err, workerId }, 'heartbeat failed; retrying at the next beat'),
         });
 
+  // Now and then (and in the background) delete SUCCESS items past their retention, in batches.
+  const retentionMillis = Math.max(0, options.successRetentionMillis ?? DEFAULT_RETENTION_MILLIS);
+  const retention: RetentionSweeper | undefined =
+    retentionMillis === 0
+      ? undefined
+      : makeRetentionSweeper({
+          intervalMillis: options.retentionIntervalMillis,
+          batchSize: options.retentionBatchSize,
+          purge: (limit) => repo.purgeSucceeded(db, { olderThanMillis: retentionMillis, limit, processTypes: options.processTypes }),
+          onPurged: (rows) => logger.info({ workerId, rows, retentionMillis }, 'deleted SUCCESS work items past their retention'),
+          onError: (err) => logger.warn({ err, workerId }, 'deleting old SUCCESS work items failed; retried at the next interval'),
+        });
+
   /** Reports a DEAD item (this runner holds its report lease) and records that it was reported. */
   async function report(item: ClaimedWorkItem, error: string, stackTrace: string | null): Promise<void> {
     if (options.onDead === undefined) return;
@@ -290,6 +316,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
 
   /** One turn of the poll loop: claims when enough slots are free; true when the batch was full. */
   async function turn(): Promise<boolean> {
+    retention?.poke();
     const free = concurrency - running.size;
     if (!(free >= minClaim || (free > 0 && running.size === 0))) return false;
     try {
@@ -338,6 +365,9 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     async stop(stopOptions = {}) {
       await loop.stop();
       await stopWakeSource?.().catch(() => undefined);
+      // No sweep starts from here on; one in progress ends after its batch (awaited at the end,
+      // so that it never delays what `stop` counts as finished).
+      const retentionStopped = retention?.stop();
       const before = running.size;
       const timeout = stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000;
       let timer: NodeJS.Timeout | undefined;
@@ -363,6 +393,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
           logger.error({ err, itemId: entry.item.id }, 'could not release a work item; its lease will expire');
         }
       }
+      await retentionStopped;
       return { finished: before - unfinished.length, released };
     },
     stats: () => ({ inFlight: running.size, ...counters }),

@@ -35,7 +35,7 @@ export interface LeasedQueueColumns {
   claimToken: string;
   lastError: string;
   updatedAt: string;
-  /** Set when a row becomes done or DEAD. */
+  /** Set when a row becomes done or DEAD; retention reads it. */
   finishedAt: string;
 }
 
@@ -60,7 +60,7 @@ export interface LeasedQueueStatuses {
   pending: string;
   /** Claimed under a lease (claimable again once `locked_until` has passed). */
   running: string;
-  /** Finished successfully. */
+  /** Finished successfully (deleted by retention). */
   done: string;
   /** Failed for good (kept: the failure record). */
   dead: string;
@@ -77,7 +77,7 @@ export interface LeasedQueueSpec {
   returning?: readonly string[];
   /** Claim order (default `[runAt]`). */
   claimOrder?: readonly string[];
-  /** Text column that the `partitions` of a claim filter on (e.g. the type). */
+  /** Text column that the `partitions` of a claim or purge filter on (e.g. the type). */
   partitionColumn?: string;
   /**
    * `'per-row'` (default): every claimed row gets its own token (`gen_random_uuid()`).
@@ -114,6 +114,28 @@ export interface ClaimRequest {
   partitions?: readonly string[];
 }
 
+/** Rows of another table that belong to a purged row and go with it (for example receipts). */
+export interface DependentRows {
+  table: string;
+  /** Column holding the queue row's id. */
+  column: string;
+  /**
+   * Only rows with one of these values in `column` of the scope: lets an index that leads with it
+   * (a primary key `(consumer, command_id)`) serve the delete.
+   */
+  scope?: { column: string; values: readonly string[] };
+}
+
+export interface PurgeRequest {
+  /** Done rows finished longer ago than this are deleted. */
+  olderThanMillis: number;
+  /** Most rows deleted by this statement. */
+  limit: number;
+  partitions?: readonly string[];
+  /** Deleted in the same statement, for the rows purged. */
+  dependents?: readonly DependentRows[];
+}
+
 export interface DeadOptions {
   /** Keep the lease this long (the holder still has work to do on the DEAD row); default: cleared. */
   keepLeaseMillis?: number;
@@ -138,6 +160,11 @@ export interface LeasedQueue<Row> {
   dead(db: QueryExecutorProvider, claims: readonly Claim[], error: string, options?: DeadOptions): Promise<Set<string>>;
   /** RUNNING → PENDING now, the interrupted attempt not counted (graceful stop). The ids changed. */
   release(db: QueryExecutorProvider, claims: readonly Claim[]): Promise<Set<string>>;
+  /**
+   * Deletes up to `limit` done rows finished before `now() - olderThanMillis` (and their
+   * dependents) in ONE statement; rows locked by another purge are skipped. The number deleted.
+   */
+  purgeFinished(db: QueryExecutorProvider, request: PurgeRequest): Promise<number>;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -263,5 +290,22 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
     release: (db, claims) =>
       fenced(db, claims, sql`${raw(q.status)} = ${raw(s.pending)}, ${raw(q.attempts)} = greatest(lq.${raw(q.attempts)} - 1, 0), ${raw(q.runAt)} = now(), ${clearClaim}`),
 
+    async purgeFinished(db, request) {
+      const dependents = (request.dependents ?? []).map((d, i) => {
+        const scope = d.scope === undefined ? sql`` : sql`${raw(quote(d.scope.column, 'dependent scope column'))} = any(${[...d.scope.values]}::text[]) and `;
+        return sql`, ${raw(`lq_dependent_${i}`)} as (delete from ${raw(quote(d.table, 'dependent table'))} where ${scope}${raw(quote(d.column, 'dependent column'))} in (select id from lq_gone))`;
+      });
+      // SKIP LOCKED: purges of several instances take disjoint rows instead of waiting on (or
+      // deadlocking with) each other.
+      const result = await sql<{ purged: number | string }>`
+        with lq_gone as (
+          delete from ${raw(table)} where ${raw(q.id)} in (
+            select ${raw(q.id)} from ${raw(table)}
+             where ${raw(q.status)} = ${raw(s.done)} and ${raw(q.finishedAt)} < now() - (${Math.max(0, Math.round(request.olderThanMillis))}::double precision * interval '1 millisecond')${partitionFilter(request.partitions)}
+             limit ${request.limit} for update skip locked)
+          returning ${raw(q.id)} as id)${sql.join(dependents, sql``)}
+        select count(*) as purged from lq_gone`.execute(db);
+      return Number(result.rows[0]?.purged ?? 0);
+    },
   };
 }

@@ -4,7 +4,8 @@
  * group in one transaction that acknowledges the commands (fenced: a dispatcher whose lease expired
  * and whose commands were claimed again changes nothing), writes their receipts and runs the
  * handler. Failed attempts are retried with exponential backoff; after `maxAttempts` the command is
- * DEAD and the handler's `onDead` records the failure. Any number of dispatchers, in any number of
+ * DEAD and the handler's `onDead` records the failure; DONE commands are deleted after their
+ * retention (default 7 days). Any number of dispatchers, in any number of
  * OS processes, may share one table. The lease mechanics and the poll loop are those of
  * `@fw/leased-queue`.
  *
@@ -16,7 +17,7 @@
  * await dispatcher.stop();
  */
 import { createLogger, type Logger } from '@fw/core';
-import { makePollLoop } from '@fw/leased-queue';
+import { DEFAULT_RETENTION_MILLIS, makePollLoop, makeRetentionSweeper, type RetentionSweeper } from '@fw/leased-queue';
 import type { Kysely } from 'kysely';
 import { resolveOutboxOptions, type OutboxOptions } from '../options/outbox-options';
 import { makeOutboxRepository, type OutboxCommand } from '../repository/outbox-repository';
@@ -57,6 +58,10 @@ export interface OutboxDispatcherOptions<DB> {
   wakeDelayMillis?: number;
   /** Claim only the types of `handlers` (default true), so services sharing a table leave the rest. */
   claimOwnTypesOnly?: boolean;
+  /** Least time between the starts of two retention sweeps of this dispatcher (default 60 000 ms). */
+  retentionIntervalMillis?: number;
+  /** DONE commands deleted per statement by a retention sweep (default 1000). */
+  retentionBatchSize?: number;
   onEvent?: (event: OutboxEvent) => void;
   logger?: Logger;
 }
@@ -107,6 +112,21 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
   const commandTypes = config.claimOwnTypesOnly === false ? undefined : Object.keys(config.handlers);
   const wakeDelayMillis = Math.max(0, config.wakeDelayMillis ?? 10);
   const counters: OutboxDispatcherStats = { claimed: 0, done: 0, duplicates: 0, retried: 0, dead: 0, staleAcks: 0 };
+
+  // Now and then (from the poll loop, in the background) delete DONE commands past their retention
+  // with the receipts this dispatcher's consumers wrote for them; the types it claims are its own.
+  const retentionMillis = options.doneRetentionMillis ?? DEFAULT_RETENTION_MILLIS;
+  const consumers = [...new Set([consumer, ...Object.values(config.handlers).flatMap((h) => (h.consumer === undefined ? [] : [h.consumer]))])];
+  const retention: RetentionSweeper | undefined =
+    retentionMillis === 0
+      ? undefined
+      : makeRetentionSweeper({
+          intervalMillis: config.retentionIntervalMillis,
+          batchSize: config.retentionBatchSize,
+          purge: (limit) => repo.purgeDone(outboxDb(db), { olderThanMillis: retentionMillis, limit, commandTypes, consumers }),
+          onPurged: (rows) => logger.info({ workerId, rows, retentionMillis }, 'deleted DONE outbox commands past their retention'),
+          onError: (err) => logger.warn({ err, workerId }, 'deleting old DONE outbox commands failed; retried at the next interval'),
+        });
 
   const emit = (event: Omit<OutboxEvent, 'workerId'>): void => {
     try {
@@ -245,6 +265,7 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
   const loop = makePollLoop({
     pollIntervalMillis: options.pollIntervalMillis,
     async turn() {
+      retention?.poke();
       try {
         return (await runOnce()) === batchSize;
       } catch (err) {
@@ -267,7 +288,7 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     async stop(stopOptions = {}) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        loop.stop(),
+        Promise.all([loop.stop(), retention?.stop()]),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, stopOptions.timeoutMillis ?? 30_000);
         }),

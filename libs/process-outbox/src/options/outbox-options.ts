@@ -24,6 +24,12 @@ export interface OutboxOptions {
   maxAttempts: number;
   /** `fw.process.outbox.worker-id` (default `<host name>:<pid>`): claimant identity stored in `locked_by`. */
   workerId: string;
+  /**
+   * `fw.process.outbox.done-retention-millis` — our addition, not a property of the spec: DONE
+   * commands (and their receipts) finished longer ago are deleted by the dispatchers; 0 keeps them
+   * for ever. Absent: 7 days, applied by the dispatcher (so the spec's options resolve unchanged).
+   */
+  doneRetentionMillis?: number;
 }
 
 /** Defaults of the spec's table. */
@@ -43,6 +49,7 @@ export const OUTBOX_PROPERTY_KEYS: Readonly<Record<keyof OutboxOptions, string>>
   lockSeconds: 'fw.process.outbox.lock-seconds',
   maxAttempts: 'fw.process.outbox.max-attempts',
   workerId: 'fw.process.outbox.worker-id',
+  doneRetentionMillis: 'fw.process.outbox.done-retention-millis',
 };
 
 /** `<host name>:<pid>`. */
@@ -64,6 +71,8 @@ export function resolveOutboxOptions(options: Partial<OutboxOptions> = {}): Outb
   check(k.lockSeconds, Number.isFinite(resolved.lockSeconds) && resolved.lockSeconds > 0, resolved.lockSeconds, 'a positive number of seconds');
   check(k.maxAttempts, Number.isInteger(resolved.maxAttempts) && resolved.maxAttempts >= 1, resolved.maxAttempts, 'an integer >= 1');
   check(k.workerId, typeof resolved.workerId === 'string' && resolved.workerId.trim() !== '', resolved.workerId, 'a non-empty string');
+  const retention = resolved.doneRetentionMillis;
+  check(k.doneRetentionMillis, retention === undefined || (Number.isFinite(retention) && retention >= 0), retention, 'a number of milliseconds >= 0 (0: keep DONE commands)');
   return resolved;
 }
 
@@ -107,7 +116,7 @@ export function outboxOptionsFromProperties(properties: Readonly<Record<string, 
     const v = read(option);
     if (v) options[option] = parseBoolean(v.name, v.raw);
   };
-  const num = (option: 'pollIntervalMillis' | 'lockSeconds' | 'maxAttempts') => {
+  const num = (option: 'pollIntervalMillis' | 'lockSeconds' | 'maxAttempts' | 'doneRetentionMillis') => {
     const v = read(option);
     if (v) options[option] = parseNumber(v.name, v.raw);
   };
@@ -116,6 +125,7 @@ export function outboxOptionsFromProperties(properties: Readonly<Record<string, 
   num('pollIntervalMillis');
   num('lockSeconds');
   num('maxAttempts');
+  num('doneRetentionMillis');
   const workerId = read('workerId');
   if (workerId) options.workerId = workerId.raw.trim();
   return resolveOutboxOptions(options);

@@ -1,5 +1,6 @@
 /**
- * Every statement of the outbox. The lease mechanics (claim, complete, retry, DEAD, release) are the
+ * Every statement of the outbox. The lease mechanics (claim, complete, retry, DEAD, release,
+ * retention) are the
  * shared statements of `@fw/leased-queue` over `fw_process_outbox`, with one claim token per claim
  * (shared by the commands of the batch, so a group is fenced together); this file adds the writer's
  * insert and the consumer receipts. Writes that finish an attempt are fenced by the claim token
@@ -71,6 +72,12 @@ export interface OutboxRepository {
    * receipt already exists was executed before and must have no second effect.
    */
   receive(db: Kysely<OutboxTables>, consumer: string, ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * Deletes up to `limit` DONE commands finished more than `olderThanMillis` ago, with the receipts
+   * `consumers` wrote for them, in ONE statement (rows another dispatcher is deleting are skipped);
+   * the number of commands deleted. DEAD commands are kept.
+   */
+  purgeDone(db: Kysely<OutboxTables>, options: { olderThanMillis: number; limit: number; commandTypes?: readonly string[]; consumers: readonly string[] }): Promise<number>;
 }
 
 const INSERT_CHUNK = 1000;
@@ -146,6 +153,15 @@ export function makeOutboxRepository(): OutboxRepository {
     markDead: async (db, id, claimToken, error) => (await queue.dead(db, claimsOf([id], claimToken), error)).size === 1,
 
     release: async (db, ids, claimToken) => (await queue.release(db, claimsOf(ids, claimToken))).size,
+
+    purgeDone: (db, options) =>
+      queue.purgeFinished(db, {
+        olderThanMillis: options.olderThanMillis,
+        limit: options.limit,
+        partitions: options.commandTypes,
+        // By consumer, so the receipts' primary key (consumer, command_id) finds them.
+        dependents: [{ table: 'fw_process_receipt', column: 'command_id', scope: { column: 'consumer', values: options.consumers } }],
+      }),
 
     async receive(db, consumer, ids) {
       const fresh = new Set<string>();
