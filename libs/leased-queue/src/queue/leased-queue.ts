@@ -1,11 +1,11 @@
 /**
  * The statements of a leased queue over any table that has the lease columns (status, attempts,
  * max_attempts, run_at, locked_by, locked_until, claim_token, last_error, updated_at, finished_at;
- * names configurable). Every statement is set-based: a claim is ONE `update … where id in (select …
- * for update skip locked limit n)`, and every write that ends, extends or gives back a claim is ONE
- * `update … from unnest($ids, $tokens)` fenced by the claim token, so a holder whose lease expired
- * and whose row was claimed again changes nothing (its id is missing from the answer). All times
- * come from the database clock.
+ * names configurable). Every statement is set-based: a claim is ONE `update … where id = any(array(
+ * expired leases union all due rows, each scan for update skip locked, limit n))`, and every write
+ * that ends, extends or gives back a claim is ONE `update … where id = any($ids)` fenced by each
+ * row's claim token, so a holder whose lease expired and whose row was claimed again changes
+ * nothing (its id is missing from the answer). All times come from the database clock.
  *
  * @example
  * const queue = makeLeasedQueue<{ payload: unknown }>({
@@ -216,23 +216,33 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
 
   // Fixed SQL text, built once: only values travel as parameters.
   const claimSet = raw(`update ${table} set ${q.status} = ${s.running}, ${q.lockedBy} = `);
+  // The due rows come from two index-friendly scans (expired leases first: they are few, and
+  // must not starve behind a long backlog; then due PENDING rows in claim order), and the update
+  // finds them through the primary key (`= any(array(…))`). One OR-ed scan with `where id in (…)`
+  // made PostgreSQL read and sort every PENDING row, and hash the whole table, on every claim.
   const claimDue = raw(
-    `, ${q.attempts} = ${q.attempts} + 1, ${q.updatedAt} = now() where ${q.id} in (select ${q.id} from ${table} ` +
-      `where ((${q.status} = ${s.pending} and ${q.runAt} <= now()) or (${q.status} = ${s.running} and ${q.lockedUntil} < now()))`,
+    `, ${q.attempts} = ${q.attempts} + 1, ${q.updatedAt} = now() where ${q.id} = any(array(select lq_due.lq_id from (` +
+      `select lq_expired.${q.id} as lq_id from (select ${q.id} from ${table} where ${q.status} = ${s.running} and ${q.lockedUntil} < now()`,
   );
-  const claimTail = raw(
-    ` order by ${order} for update skip locked limit `,
+  const claimExpiredTail = raw(` order by ${q.lockedUntil} for update skip locked limit `);
+  const claimPending = raw(
+    `) as lq_expired union all select lq_pending.${q.id} from (select ${q.id} from ${table} where ${q.status} = ${s.pending} and ${q.runAt} <= now()`,
   );
+  const claimTail = raw(` order by ${order} for update skip locked limit `);
+  // (UNION does not take FOR UPDATE, so each locking scan is a sub-select of its own.)
+  const claimClose = raw(`) as lq_pending) as lq_due limit `);
   const claimReturning = raw(
-    `) returning ${q.id} as lq_id, ${q.claimToken} as lq_claim_token, ${q.attempts} as lq_attempts, ${q.maxAttempts} as lq_max_attempts, ` +
+    `)) returning ${q.id} as lq_id, ${q.claimToken} as lq_claim_token, ${q.attempts} as lq_attempts, ${q.maxAttempts} as lq_max_attempts, ` +
       `${q.lastError} as lq_last_error, ${q.lockedBy} as lq_locked_by, ${q.lockedUntil} as lq_locked_until${extra}`,
   );
+  // Fenced writes find their rows through the primary key and check each row's token by its
+  // position in the arrays (no join with unnest: with stale statistics PostgreSQL nested-looped it
+  // over every RUNNING row).
   const fencedHead = raw(`update ${table} as lq set `);
-  const fencedFrom = raw(` from unnest(`);
-  const fencedWhere = raw(
-    `::uuid[]) as lq_claim(lq_id, lq_token) where lq.${q.id} = lq_claim.lq_id and lq.${q.claimToken} = lq_claim.lq_token ` +
-      `and lq.${q.status} = ${s.running} returning lq.${q.id} as id`,
-  );
+  const fencedIds = raw(` where lq.${q.id} = any(`);
+  const fencedToken = raw(`::uuid[]) and lq.${q.claimToken} = (`);
+  const fencedPosition = raw(`::uuid[])[array_position(`);
+  const fencedWhere = raw(`::uuid[], lq.${q.id})] and lq.${q.status} = ${s.running} returning lq.${q.id} as id`);
 
   const partitionFilter = (partitions: readonly string[] | undefined) =>
     partitions === undefined || partition === undefined ? sql`` : sql` and ${raw(partition)} = any(${[...partitions]}::text[])`;
@@ -243,7 +253,7 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
     if (claims.length === 0) return changed;
     const ids = claims.map((x) => x.id);
     const tokens = claims.map((x) => x.claimToken);
-    const result = await sql<{ id: string }>`${fencedHead}${set}${fencedFrom}${ids}::uuid[], ${tokens}${fencedWhere}`.execute(db);
+    const result = await sql<{ id: string }>`${fencedHead}${set}${fencedIds}${ids}${fencedToken}${tokens}${fencedPosition}${ids}${fencedWhere}`.execute(db);
     for (const row of result.rows) changed.add(row.id);
     return changed;
   }
@@ -254,7 +264,7 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
   return {
     async claim(db, request) {
       const token = perClaimToken ? sql`${randomUUID()}::uuid` : sql`gen_random_uuid()`;
-      const result = await sql<LeaseFields & Row>`${claimSet}${request.workerId}, ${raw(q.lockedUntil)} = ${nowPlusMillis(request.leaseMillis)}, ${raw(q.claimToken)} = ${token}${claimDue}${partitionFilter(request.partitions)}${claimTail}${request.limit}${claimReturning}`.execute(db);
+      const result = await sql<LeaseFields & Row>`${claimSet}${request.workerId}, ${raw(q.lockedUntil)} = ${nowPlusMillis(request.leaseMillis)}, ${raw(q.claimToken)} = ${token}${claimDue}${partitionFilter(request.partitions)}${claimExpiredTail}${request.limit}${claimPending}${partitionFilter(request.partitions)}${claimTail}${request.limit}${claimClose}${request.limit}${claimReturning}`.execute(db);
       return result.rows.map((row) => ({
         id: row.lq_id,
         claimToken: row.lq_claim_token,
