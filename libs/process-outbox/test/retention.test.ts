@@ -56,7 +56,8 @@ describeEachDatabase('retention of DONE outbox commands', (getDb) => {
     const dispatcher = makeOutboxDispatcher({ db: db(), handlers: { EFFECT: noop }, retentionIntervalMillis: 50, retentionBatchSize: 1, options: { workerId: 'sweeper', pollIntervalMillis: 20 } });
     dispatchers.push(dispatcher);
     dispatcher.start();
-    await waitFor(async () => !(await remaining(names)).includes('old'), 10_000, 'the 9-day-old command deleted');
+    // the sweep (at start) and the run of the waiting command are independent: wait for both
+    await waitFor(async () => dispatcher.stats().done === 1 && !(await remaining(names)).includes('old'), 10_000, 'the 9-day-old command deleted and the waiting one run');
     expect(await remaining(names)).toEqual(['dead', 'otherType', 'pending', 'recent']);
     // its own consumer's receipt went with the command; another consumer's receipts stay
     expect(await receipts(names)).toEqual(['elsewhere:old', 'elsewhere:otherType', 'elsewhere:recent', 'fw-process-outbox:otherType', 'fw-process-outbox:pending', 'fw-process-outbox:recent']);
