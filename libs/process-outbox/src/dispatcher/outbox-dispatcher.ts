@@ -3,7 +3,8 @@
  * `lockSeconds`, one claim token per claim), groups them by type and group key, and executes each
  * group in one transaction that acknowledges the commands (fenced: a dispatcher whose lease expired
  * and whose commands were claimed again changes nothing), writes their receipts and runs the
- * handler. Failed attempts are retried with exponential backoff; after `maxAttempts` the command is
+ * handler; the leases of claimed commands whose group has not started yet are renewed (heartbeat).
+ * Failed attempts are retried with exponential backoff; after `maxAttempts` the command is
  * DEAD and the handler's `onDead` records the failure; DONE commands are deleted after their
  * retention (default 7 days). Any number of dispatchers, in any number of
  * OS processes, may share one table. The lease mechanics and the poll loop are those of
@@ -17,7 +18,15 @@
  * await dispatcher.stop();
  */
 import { createLogger, type Logger } from '@fw/core';
-import { DEFAULT_RETENTION_MILLIS, makePollLoop, makeRetentionSweeper, type RetentionSweeper } from '@fw/leased-queue';
+import {
+  DEFAULT_RETENTION_MILLIS,
+  heartbeatIntervalMillis,
+  makeLeaseKeeper,
+  makePollLoop,
+  makeRetentionSweeper,
+  type LeaseKeeper,
+  type RetentionSweeper,
+} from '@fw/leased-queue';
 import type { Kysely } from 'kysely';
 import { resolveOutboxOptions, type OutboxOptions } from '../options/outbox-options';
 import { makeOutboxRepository, type OutboxCommand } from '../repository/outbox-repository';
@@ -58,6 +67,12 @@ export interface OutboxDispatcherOptions<DB> {
   wakeDelayMillis?: number;
   /** Claim only the types of `handlers` (default true), so services sharing a table leave the rest. */
   claimOwnTypesOnly?: boolean;
+  /**
+   * Renew the leases of claimed commands whose group has not started yet (default true, every
+   * lock-seconds/3, one statement per beat), or the interval in ms; `false`: none. A group that has
+   * started is protected by the row locks of its transaction (acknowledgement first).
+   */
+  heartbeat?: boolean | { intervalMillis: number };
   /** Least time between the starts of two retention sweeps of this dispatcher (default 60 000 ms). */
   retentionIntervalMillis?: number;
   /** DONE commands deleted per statement by a retention sweep (default 1000). */
@@ -112,6 +127,21 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
   const commandTypes = config.claimOwnTypesOnly === false ? undefined : Object.keys(config.handlers);
   const wakeDelayMillis = Math.max(0, config.wakeDelayMillis ?? 10);
   const counters: OutboxDispatcherStats = { claimed: 0, done: 0, duplicates: 0, retried: 0, dead: 0, staleAcks: 0 };
+
+  // The heartbeat: the commands of one claim run group after group, `concurrency` at a time, so
+  // the last groups may wait longer than lock-seconds; their leases are renewed (one statement
+  // per beat) until their group starts. From then on the group's transaction holds the rows
+  // (acknowledgement first), and a renewal would only wait on those locks.
+  const heartbeatMillis = heartbeatIntervalMillis(config.heartbeat, leaseMillis);
+  const keeper: LeaseKeeper<OutboxCommand> | undefined =
+    heartbeatMillis === undefined
+      ? undefined
+      : makeLeaseKeeper<OutboxCommand>({
+          intervalMillis: heartbeatMillis,
+          renew: (commands) => repo.renew(outboxDb(db), commands, leaseMillis),
+          onLost: (c) => logger.warn({ commandId: c.id, commandType: c.commandType }, 'lease lost while the command waited for its group; its acknowledgement will be refused'),
+          onError: (err) => logger.warn({ err, workerId }, 'outbox heartbeat failed; retrying at the next beat'),
+        });
 
   // Now and then (from the poll loop, in the background) delete DONE commands past their retention
   // with the receipts this dispatcher's consumers wrote for them; the types it claims are its own.
@@ -199,6 +229,8 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     const first = commands[0];
     const handler = config.handlers[first.commandType];
     let fresh = new Set<string>();
+    // The group starts: no more renewals (and none still in flight) once its transaction may lock the rows.
+    await keeper?.release(commands);
     try {
       if (handler === undefined) throw new Error(`no outbox handler for command type '${first.commandType}'`);
       await handler.prepare?.();
@@ -212,6 +244,8 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
       });
     } catch (err) {
       if (commands.length > 1) {
+        // Retried one by one: the later ones wait again, under the heartbeat.
+        keeper?.hold(commands);
         for (const c of commands) await runGroup([c]);
         return;
       }
@@ -244,6 +278,7 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
   async function execute(commands: readonly OutboxCommand[]): Promise<void> {
     const expired = commands.filter((c) => c.attempts > c.maxAttempts);
     for (const c of expired) {
+      await keeper?.release([c]);
       const earlier = c.lastError === null ? '' : ` (earlier error: ${c.lastError})`;
       await markDead(c, `the lease expired on the last of ${c.maxAttempts} attempt(s): the dispatcher holding it stopped${earlier}`);
     }
@@ -258,6 +293,7 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     const commands = await repo.claim(outboxDb(db), { workerId, limit: batchSize, leaseMillis, commandTypes });
     counters.claimed += commands.length;
     for (const c of commands) commandEvent('claimed', c);
+    keeper?.hold(commands);
     await execute(commands);
     return commands.length;
   }

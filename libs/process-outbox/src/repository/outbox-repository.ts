@@ -1,6 +1,6 @@
 /**
- * Every statement of the outbox. The lease mechanics (claim, complete, retry, DEAD, release,
- * retention) are the
+ * Every statement of the outbox. The lease mechanics (claim, heartbeat, complete, retry, DEAD,
+ * release, retention) are the
  * shared statements of `@fw/leased-queue` over `fw_process_outbox`, with one claim token per claim
  * (shared by the commands of the batch, so a group is fenced together); this file adds the writer's
  * insert and the consumer receipts. Writes that finish an attempt are fenced by the claim token
@@ -59,6 +59,8 @@ export interface OutboxRepository {
   enqueue(db: Kysely<OutboxTables>, commands: readonly NewOutboxCommand[], options: { maxAttempts: number }): Promise<string[]>;
   /** Claims up to `limit` due or lease-expired commands in one statement (FOR UPDATE SKIP LOCKED). */
   claim(db: Kysely<OutboxTables>, options: OutboxClaimOptions): Promise<OutboxCommand[]>;
+  /** Extends the leases of claimed commands in ONE statement, fenced; the ids renewed (a lost claim is absent). */
+  renew(db: Kysely<OutboxTables>, commands: readonly Claim[], leaseMillis: number): Promise<Set<string>>;
   /** RUNNING → DONE for every id, fenced; the number of rows changed. */
   complete(db: Kysely<OutboxTables>, ids: readonly string[], claimToken: string): Promise<number>;
   /** RUNNING → PENDING after `delayMillis`, fenced; false when the claim was lost. */
@@ -145,6 +147,8 @@ export function makeOutboxRepository(): OutboxRepository {
     async claim(db, options) {
       return (await queue.claim(db, { workerId: options.workerId, limit: options.limit, leaseMillis: options.leaseMillis, partitions: options.commandTypes })).map(toCommand);
     },
+
+    renew: (db, commands, leaseMillis) => queue.renew(db, commands, leaseMillis),
 
     complete: async (db, ids, claimToken) => (await queue.complete(db, claimsOf(ids, claimToken))).size,
 
