@@ -5,7 +5,7 @@
  *
  * @example
  * const complete = coalesce((claims: Claim[]) => queue.complete(db, claims).then((done) => claims.map((c) => done.has(c.id))));
- * const ok = await complete(claim); // one `update … from unnest(…)` for every claim completed this turn
+ * const ok = await complete(claim); // one `update … where id = any(…)` for every claim completed this turn
  */
 
 /** Makes a function whose calls of one event-loop turn are flushed together through `flush`. */

@@ -247,7 +247,7 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
   const partitionFilter = (partitions: readonly string[] | undefined) =>
     partitions === undefined || partition === undefined ? sql`` : sql` and ${raw(partition)} = any(${[...partitions]}::text[])`;
 
-  /** ONE `update … from unnest(ids, tokens)` fenced by token and RUNNING status. */
+  /** ONE `update … where id = any(ids)` fenced by each row's token and the RUNNING status. */
   async function fenced(db: QueryExecutorProvider, claims: readonly Claim[], set: RawBuilder<unknown>): Promise<Set<string>> {
     const changed = new Set<string>();
     if (claims.length === 0) return changed;

@@ -4,7 +4,7 @@
  * shared statements of `@fw/leased-queue` over `fw_process_outbox`, with one claim token per claim
  * (shared by the commands of the batch, so a group is fenced together); this file adds the writer's
  * insert and the consumer receipts. Writes that finish an attempt are fenced by the claim token
- * (`… from unnest($ids, $tokens) … where claim_token = token and status = 'RUNNING'`), so a
+ * (`… where id = any($ids) and claim_token = <its token> and status = 'RUNNING'`), so a
  * dispatcher whose lease expired (and whose commands were claimed again) changes nothing: its
  * acknowledgement is refused. All times come from the database clock.
  *
