@@ -294,7 +294,12 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     counters.claimed += commands.length;
     for (const c of commands) commandEvent('claimed', c);
     keeper?.hold(commands);
-    await execute(commands);
+    try {
+      await execute(commands);
+    } finally {
+      // Normally each group has released its commands already; never leave one renewed for ever.
+      await keeper?.release(commands);
+    }
     return commands.length;
   }
 
