@@ -116,4 +116,3 @@ describeEachDatabase('sendEvents with the outbox', (getDb) => {
     expect(completed.sort()).toEqual([...childIds].sort());
   });
 });
-});

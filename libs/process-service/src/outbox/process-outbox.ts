@@ -38,6 +38,12 @@ export interface ProcessOutboxSettings extends Partial<OutboxOptions> {
   /** Receipt consumer name (default `process-service`). */
   consumer?: string;
   onEvent?: (event: OutboxEvent) => void;
+  /** Lease renewal of claimed commands waiting for their group (default on, every lock-seconds / 3). */
+  heartbeat?: OutboxDispatcherOptions<ProcessTables>['heartbeat'];
+  /** Least time between two retention sweeps of a dispatcher (default 60 000 ms). */
+  retentionIntervalMillis?: number;
+  /** DONE commands deleted per retention statement (default 1000). */
+  retentionBatchSize?: number;
 }
 
 export interface ProcessOutbox {
@@ -69,7 +75,7 @@ export interface ProcessOutboxDeps {
 }
 
 export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
-  const { batchSize, concurrency, backoff, consumer, onEvent, wakeDelayMillis, ...properties } = deps.settings;
+  const { batchSize, concurrency, backoff, consumer, onEvent, wakeDelayMillis, heartbeat, retentionIntervalMillis, retentionBatchSize, ...properties } = deps.settings;
   const options = resolveOutboxOptions(properties);
   const writer = makeOutboxWriter({ maxAttempts: options.maxAttempts });
   let dispatcher: OutboxDispatcher | undefined;
@@ -85,7 +91,7 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
   const handlers = makeProcessCommandHandlers({ engine: deps.engine, repo: deps.repo, prepare: deps.prepare, contextOf: deps.contextOf, flush });
 
   function makeDispatcher(overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb } = {}): OutboxDispatcher {
-    const { db, batchSize: b, concurrency: c, backoff: bo, consumer: co, onEvent: oe, wakeDelayMillis: wd, ...props } = overrides;
+    const { db, batchSize: b, concurrency: c, backoff: bo, consumer: co, onEvent: oe, wakeDelayMillis: wd, heartbeat: hb, retentionIntervalMillis: ri, retentionBatchSize: rb, ...props } = overrides;
     const config: OutboxDispatcherOptions<ProcessTables> = {
       db: db ?? deps.db,
       handlers,
@@ -96,6 +102,9 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
       backoff: bo ?? backoff,
       onEvent: oe ?? onEvent,
       wakeDelayMillis: wd ?? wakeDelayMillis,
+      heartbeat: hb ?? heartbeat,
+      retentionIntervalMillis: ri ?? retentionIntervalMillis,
+      retentionBatchSize: rb ?? retentionBatchSize,
       logger: deps.logger,
     };
     return makeOutboxDispatcher(config);
