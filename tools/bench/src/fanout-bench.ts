@@ -68,7 +68,7 @@ export async function fanoutBenchOn(serverUrl: string, leaves: number, io: Bench
   const scratch = await openFanoutDatabase(serverUrl, workers === 0 ? tuning.pool : COORDINATOR_POOL);
   try {
     io.out(`fanout: ${leaves} leaves through the outbox and the JDBC work-item queue (PostgreSQL)`);
-    io.out(`  batch=${tuning.batch} lanes=${tuning.lanes} pool=${tuning.pool} batching=${tuning.batching}`);
+    io.out(`  batch=${tuning.batch} lanes=${tuning.lanes} pool=${tuning.pool} batching=${tuning.batching} leaf_cpu_ms=${tuning.leafCpuMillis}`);
     let r: FanoutResult;
     if (workers === 0) {
       r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning);

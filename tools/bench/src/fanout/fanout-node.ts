@@ -27,7 +27,7 @@ export const FANOUT_TENANT = 'bench';
 
 /**
  * Tuning of one run (environment `FW_FANOUT_BATCH`, `FW_FANOUT_LANES`, `FW_FANOUT_POOL`,
- * `FW_FANOUT_BATCHING=0` for the one-transaction-per-event sink). With worker processes every value
+ * `FW_FANOUT_BATCHING=0` for the one-transaction-per-event sink, `FW_FANOUT_LEAF_CPU_MS`). With worker processes every value
  * applies to each worker process.
  */
 export interface FanoutTuning {
@@ -39,6 +39,16 @@ export interface FanoutTuning {
   pool: number;
   /** Deliver events through `makeBatchingEventSink` (default true). */
   batching: boolean;
+  /**
+   * CPU each leaf's executor burns, in milliseconds (default 0: no-op leaves). With real work per
+   * leaf the worker processes' own CPU dominates, which is what extra worker processes are for.
+   */
+  leafCpuMillis: number;
+}
+
+function envNonNegative(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return process.env[name] !== undefined && Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
 function envInt(name: string, fallback: number): number {
@@ -57,6 +67,7 @@ export function fanoutTuningFromEnv(workerProcesses = 0): FanoutTuning {
     lanes: envInt('FW_FANOUT_LANES', 2),
     pool: envInt('FW_FANOUT_POOL', workerProcesses >= 2 ? 12 : 24),
     batching: process.env.FW_FANOUT_BATCHING !== '0',
+    leafCpuMillis: envNonNegative('FW_FANOUT_LEAF_CPU_MS', 0),
   };
 }
 
@@ -68,9 +79,15 @@ class Split extends SplitterBase<{ leaves: number }, null> {
   }
 }
 
-class NoOp extends ExecutorBase<unknown, null> {
+class Leaf extends ExecutorBase<unknown, null> {
   readonly processType = FANOUT_LEAF_TYPE;
+  constructor(private readonly cpuMillis: number) {
+    super();
+  }
   execute(): null {
+    // A busy loop, not a timer: it stands for CPU-bound work that holds the worker's event loop.
+    const until = performance.now() + this.cpuMillis;
+    while (performance.now() < until);
     return null;
   }
 }
@@ -122,7 +139,7 @@ export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks:
   const starter = makeWorkItemStarter();
   const manager = makeFanoutManager(database, starter, { runDispatcher: true });
   const sink = tuning.batching ? makeBatchingEventSink(manager, { maxBatch: tuning.batch, concurrency: tuning.lanes }) : makeManagerEventSink(manager);
-  const batchService = makeBatchService({ workers: [new Split(), new NoOp(), new Count()], sink });
+  const batchService = makeBatchService({ workers: [new Split(), new Leaf(tuning.leafCpuMillis), new Count()], sink });
   const runner = makeWorkItemRunner({
     database,
     batchService: {
@@ -164,5 +181,5 @@ export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks:
  * `--workers` hands its resolved tuning to the worker processes.
  */
 export function fanoutTuningEnv(tuning: FanoutTuning): Record<string, string> {
-  return { FW_FANOUT_BATCH: String(tuning.batch), FW_FANOUT_LANES: String(tuning.lanes), FW_FANOUT_POOL: String(tuning.pool), FW_FANOUT_BATCHING: tuning.batching ? '1' : '0' };
+  return { FW_FANOUT_BATCH: String(tuning.batch), FW_FANOUT_LANES: String(tuning.lanes), FW_FANOUT_POOL: String(tuning.pool), FW_FANOUT_BATCHING: tuning.batching ? '1' : '0', FW_FANOUT_LEAF_CPU_MS: String(tuning.leafCpuMillis) };
 }
