@@ -78,6 +78,18 @@ describeEachDatabase('administration API: definitions (database source)', (getDb
     expect(refresh.body).toEqual({ refreshed: true, definitions: 6 });
     expect((await request(app).get(`${API}/definitions/external`).set(auth())).status).toBe(200);
   });
+
+  it('lets only one of two concurrent writes that would close a cycle together succeed', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [`race-a-${round}`, `race-b-${round}`];
+      const results = await Promise.all([
+        request(app).post(`${API}/definitions`).set(auth()).send({ processType: a, leaf: true, predecessorProcessType: b }),
+        request(app).post(`${API}/definitions`).set(auth()).send({ processType: b, leaf: true, predecessorProcessType: a }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
+      expect(results.find((r) => r.status === 400)?.body.message).toMatch(/predecessor cycle/);
+    }
+  });
 });
 
 describeEachDatabase('administration API: definitions (JSON source)', (getDb) => {

@@ -1,8 +1,11 @@
 /**
  * Writes of process definitions (`process_definition`, the `database` source). Validation reuses
  * the process service's `parseProcessDef`; a definition whose predecessor chain leads back to
- * itself is refused (400). The configurator's cache is invalidated after every committed write on
- * this instance; other instances call POST /definitions/refresh.
+ * itself is refused (400). The check and the write run in one transaction that first takes a
+ * table lock writers share with nobody (`share row exclusive`: readers go on), so two concurrent
+ * writes (a after b, b after a) cannot both pass a check that saw neither. The configurator's cache
+ * is invalidated after every committed write on this instance; other instances call
+ * POST /definitions/refresh.
  *
  * @example
  * const store = makeDefinitionStore(processDb(database));
@@ -10,12 +13,13 @@
  */
 import type { ProcessDef } from '@fw/process-api';
 import { parseProcessDef, type ProcessDb } from '@fw/process-service';
+import { sql } from 'kysely';
 import { badRequest } from '../http/management-errors';
 
 export interface DefinitionStore {
-  /** Inserts; `false` when a definition of that type exists. */
+  /** Inserts; `false` when a definition of that type exists; 400 when it would close a predecessor cycle. */
   insert(def: ProcessDef): Promise<boolean>;
-  /** Replaces; `false` when there is none of that type. */
+  /** Replaces; `false` when there is none of that type; 400 when it would close a predecessor cycle. */
   update(def: ProcessDef): Promise<boolean>;
   /** Throws 400 when saving `def` would close a predecessor cycle (reads the table, not a cache). */
   assertNoCycle(def: ProcessDef): Promise<void>;
@@ -51,27 +55,41 @@ export function findPredecessorCycle(def: ProcessDef, predecessors: ReadonlyMap<
 
 export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
   const text = (def: ProcessDef): string => JSON.stringify(def);
+
+  async function assertNoCycleIn(handle: ProcessDb, def: ProcessDef): Promise<void> {
+    const rows = await handle.selectFrom('process_definition').select(['process_type', 'definition']).execute();
+    const predecessors = new Map(rows.map((r) => [r.process_type, predecessorOf(r.definition)] as const));
+    const cycle = findPredecessorCycle(def, predecessors);
+    if (cycle) throw badRequest(`Definition '${def.processType}' would close a predecessor cycle: ${cycle.join(' → ')}`);
+  }
+
+  /** Runs `write` after the cycle check, both under the writers' table lock. */
+  function checkedWrite(def: ProcessDef, write: (trx: ProcessDb) => Promise<boolean>): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      await sql`lock table process_definition in share row exclusive mode`.execute(trx);
+      await assertNoCycleIn(trx, def);
+      return write(trx);
+    });
+  }
+
   return {
-    async insert(def) {
-      const rows = await db
-        .insertInto('process_definition')
-        .values({ process_type: def.processType, definition: text(def) })
-        .onConflict((oc) => oc.column('process_type').doNothing())
-        .returning('process_type')
-        .execute();
-      return rows.length === 1;
-    },
+    insert: (def) =>
+      checkedWrite(def, async (trx) => {
+        const rows = await trx
+          .insertInto('process_definition')
+          .values({ process_type: def.processType, definition: text(def) })
+          .onConflict((oc) => oc.column('process_type').doNothing())
+          .returning('process_type')
+          .execute();
+        return rows.length === 1;
+      }),
 
-    async update(def) {
-      const result = await db.updateTable('process_definition').set({ definition: text(def) }).where('process_type', '=', def.processType).executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
+    update: (def) =>
+      checkedWrite(def, async (trx) => {
+        const result = await trx.updateTable('process_definition').set({ definition: text(def) }).where('process_type', '=', def.processType).executeTakeFirst();
+        return Number(result.numUpdatedRows) === 1;
+      }),
 
-    async assertNoCycle(def) {
-      const rows = await db.selectFrom('process_definition').select(['process_type', 'definition']).execute();
-      const predecessors = new Map(rows.map((r) => [r.process_type, predecessorOf(r.definition)] as const));
-      const cycle = findPredecessorCycle(def, predecessors);
-      if (cycle) throw badRequest(`Definition '${def.processType}' would close a predecessor cycle: ${cycle.join(' → ')}`);
-    },
+    assertNoCycle: (def) => assertNoCycleIn(db, def),
   };
 }

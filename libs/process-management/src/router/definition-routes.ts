@@ -48,7 +48,6 @@ export function addDefinitionRoutes(router: Router, ports: ManagementPorts): voi
   router.post('/definitions', async (req, res) => {
     assertWritable();
     const def = parseDefinitionBody(bodyObject(req.body));
-    await store.assertNoCycle(def);
     if (!(await store.insert(def))) throw conflict(`Definition '${def.processType}' already exists: use PUT /definitions/${def.processType}`);
     configurator.invalidate?.();
     res.status(201).json(def);
@@ -61,7 +60,6 @@ export function addDefinitionRoutes(router: Router, ports: ManagementPorts): voi
     if (body.processType === undefined) body.processType = name;
     if (body.processType !== name) throw badRequest(`'processType' (${String(body.processType)}) must equal the name in the path (${name})`);
     const def = parseDefinitionBody(body);
-    await store.assertNoCycle(def);
     if (!(await store.update(def))) throw notFound(`No definition '${name}': create it with POST /definitions`);
     configurator.invalidate?.();
     res.json(def);
