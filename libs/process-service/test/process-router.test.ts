@@ -82,11 +82,11 @@ describeEachDatabase('process router', (getDb) => {
     const list = direct.body.payload as Process[];
     expect(list.map((p) => p.processType)).toEqual(['batch', 'nested', 'chunk']);
     expect(list.slice(1).every((p) => p.tenant === 'kids' && p.parentId === root.id)).toBe(true);
-    await request(app).patch(`/process/${list[1]!.id}/splitDone`).send({ subProcesses: [{ processType: 'chunk' }] }).expect(200);
+    await request(app).patch(`/process/${list[1]!.id}/splitDone`).send({ subProcesses: [{ processType: 'part' }] }).expect(200);
     const flat = await request(app).get(`/processChildren/${root.id}`);
     expect(flat.body.payload).toHaveLength(3);
     const deep = await request(app).get(`/processChildren/${root.id}?recursive=true`);
-    expect((deep.body.payload as Process[]).map((p) => p.processType)).toEqual(['batch', 'nested', 'chunk', 'chunk']);
+    expect((deep.body.payload as Process[]).map((p) => p.processType)).toEqual(['batch', 'nested', 'chunk', 'part']);
     expect((deep.body.payload as Process[])[3]?.tenant).toBe('kids');
   });
 

@@ -259,7 +259,7 @@ describeEachDatabase('process transitions', (getDb) => {
     const p = await create(h.manager, 'batch');
     await send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'nested' }] });
     const [, nested] = await h.manager.getProcessTree(p.id, { tenant: null });
-    await send(h.manager, nested!.id, 'splitDone', { subProcesses: [{ processType: 'chunk' }, { processType: 'chunk' }] });
+    await send(h.manager, nested!.id, 'splitDone', { subProcesses: [{ processType: 'part' }, { processType: 'part' }] });
     const direct = await h.manager.getProcessTree(p.id, { tenant: null });
     expect(direct.map((x) => x.id)).toEqual([p.id, nested!.id]);
     const all = await h.manager.getProcessTree(p.id, { tenant: null, recursive: true });

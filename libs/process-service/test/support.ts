@@ -42,6 +42,7 @@ export const DEFINITIONS: ProcessDef[] = [
   { processType: 'batch', leaf: false, config: { queue: 'batch-q' } },
   { processType: 'chunk', leaf: true, parentProcessType: 'batch', config: { queue: 'chunk-q' } },
   { processType: 'nested', leaf: false, parentProcessType: 'batch' },
+  { processType: 'part', leaf: true, parentProcessType: 'nested' },
   { processType: 'first', leaf: true },
   { processType: 'afterInput', leaf: true, predecessorProcessType: 'first', predecessorArgs: 'INPUT' },
   { processType: 'afterOutput', leaf: true, predecessorProcessType: 'first', predecessorArgs: 'OUTPUT' },

@@ -20,6 +20,8 @@ export const ProcessErrorCodes = {
   childIdConflict: 'P409',
   /** [400] A reported `childId` is not a child of the process. */
   notAChild: 'P410',
+  /** [400] A child's definition names a `parentProcessType` other than the splitting process's type. */
+  parentTypeMismatch: 'P411',
   /** [422] The event is not allowed in the current state; nothing changed. */
   eventNotAllowed: 'P422',
   /** [409] The process was changed concurrently (version mismatch); retry. */

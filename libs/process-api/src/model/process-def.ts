@@ -27,7 +27,11 @@ export interface ProcessDef {
   processType: string;
   /** A leaf executes directly; a non-leaf splits, waits for its children and aggregates. */
   leaf: boolean;
-  /** Type of the parent, for documentation and tooling (children are not checked against it). */
+  /**
+   * Type of the parent. When set, a process of this type can only be created as a child of a
+   * process of that type (a split naming it under another parent is refused, 400 P411); when
+   * absent, any parent may create it.
+   */
   parentProcessType?: string | null;
   /** When a process of this type completes, a new process of the defining type is started. */
   predecessorProcessType?: string | null;

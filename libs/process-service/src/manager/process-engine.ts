@@ -112,6 +112,26 @@ export function unknownType(processType: string, field: string): FwError {
   return new FwError({ code: 400, subErrorCode: ProcessErrorCodes.unknownProcessType, description: `No process definition named '${processType}'`, params: [processType], field });
 }
 
+/**
+ * Refuses a child whose definition names a parent type other than the splitting process's type:
+ * `parentProcessType` declares where a type may appear in a tree, so a splitter that creates it
+ * elsewhere is a bug to surface at once, before anything of its split is written. A definition
+ * without `parentProcessType` accepts any parent.
+ */
+function checkParentType(childDef: ProcessDef, parent: Process, requestIndex: number): void {
+  const expected = childDef.parentProcessType;
+  // One map lookup already done by the caller and one comparison here: splits of thousands of
+  // children pay nothing else (the field name is only built on refusal).
+  if (expected === undefined || expected === null || expected === parent.processType) return;
+  throw new FwError({
+    code: 400,
+    subErrorCode: ProcessErrorCodes.parentTypeMismatch,
+    description: `Process type '${childDef.processType}' must be a child of '${expected}', not of '${parent.processType}'`,
+    params: [childDef.processType, expected, parent.processType],
+    field: `subProcesses[${requestIndex}].processType`,
+  });
+}
+
 export type ProcessEngine = ReturnType<typeof makeProcessEngine>;
 
 export function makeProcessEngine(deps: ProcessEngineDeps) {
@@ -214,9 +234,12 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
 
   async function createChildren(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<void> {
     if (requests.length === 0) return;
+    // Every child is checked before any is inserted, so a refused split writes nothing (and its
+    // transaction rolls back whatever the event did before).
     const children = requests.map((r, i) => {
       const def = ctx.defs.get(r.processType);
       if (!def) throw unknownType(r.processType, `subProcesses[${i}].processType`);
+      checkParentType(def, parent, i);
       return newProcess(ctx, def, { id: r.childId, input: r.args, tenant: parent.tenant, triggerId: parent.triggerId, parentId: parent.id, leaf: r.leaf });
     });
     const inserted = await startProcesses(ctx, children);
