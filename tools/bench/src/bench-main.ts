@@ -1,13 +1,15 @@
 import { BENCHMARKS } from './bench-registry';
 import type { BenchIo, BenchRunner } from './bench-types';
 import { BenchUsageError, DEFAULT_BENCH_OPTIONS, MAX_FANOUT_WORKERS, parseBenchArgs } from './cli-args';
+import { WARMUP_MAX_REQUESTS, WARMUP_SLICE_REQUESTS, WARMUP_STEADY_DIFFERENCE } from './query/warm-up';
 
 export function benchUsage(benchmarks: Readonly<Record<string, BenchRunner>> = BENCHMARKS): string {
   const names = Object.entries(benchmarks).map(([name, b]) => `  ${name.padEnd(8)} ${b.description}`);
   const d = DEFAULT_BENCH_OPTIONS;
   return [
-    'usage: npm run bench -- <name> [--requests N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--cpu-prof [DIR]]',
+    'usage: npm run bench -- <name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--cpu-prof [DIR]]',
     '',
+    `  --warmup N    query: warm-up requests per server (0: none; default: slices of ${WARMUP_SLICE_REQUESTS} until two in a row agree within ${WARMUP_STEADY_DIFFERENCE * 100} %, at most ${WARMUP_MAX_REQUESTS})`,
     '  --leaves N    fanout: leaf processes of the fan-out (default 10000)',
     `  --workers K   fanout: run the runners and dispatchers in K worker OS processes (0..${MAX_FANOUT_WORKERS}; default 0: all in this process)`,
     '',

@@ -8,6 +8,11 @@ export interface BenchOptions {
   databaseUrl: string;
   /** Rows loaded into the scratch database. */
   rows: number;
+  /**
+   * Warm-up requests per server before the measured runs (`--warmup N`, 0 for none); default:
+   * slices until the throughput is steady (see `src/query/warm-up.ts`).
+   */
+  warmup?: number;
   /** Leaf processes of the fan-out benchmarks (`--leaves N`); default: each benchmark's own. */
   leaves?: number;
   /**

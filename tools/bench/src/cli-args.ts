@@ -16,6 +16,11 @@ function positiveInt(flag: string, value: string): number {
   return Number(value);
 }
 
+function nonNegativeInt(flag: string, value: string): number {
+  if (!/^\d+$/.test(value)) throw new BenchUsageError(`${flag} must be an integer of 0 or more (got '${value}')`);
+  return Number(value);
+}
+
 /** Most worker processes `--workers` accepts: a bound against fork bombs and connection exhaustion. */
 export const MAX_FANOUT_WORKERS = 16;
 
@@ -25,7 +30,7 @@ function workerCount(flag: string, value: string): number {
 }
 
 /**
- * Parses `<name> [--requests N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--cpu-prof [DIR]]`.
+ * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--cpu-prof [DIR]]`.
  *
  * @example
  * parseBenchArgs(['query', '--requests', '100000']); // { name: 'query', options: { requests: 100000, ... } }
@@ -53,6 +58,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
         break;
       case '--rows':
         options.rows = positiveInt(flag, value());
+        break;
+      case '--warmup':
+        options.warmup = nonNegativeInt(flag, value());
         break;
       case '--leaves':
         options.leaves = positiveInt(flag, value());

@@ -10,4 +10,6 @@ export { summarizeProfile, newestProfile } from './profile/cpu-profile-summary';
 export type { ProfileSummary } from './profile/cpu-profile-summary';
 export { queryBench, renderBenchSql, QUERY_BENCH_REQUEST } from './query/query-bench';
 export { createScratchDatabase } from './query/scratch-database';
+export { warmUp, WARMUP_MAX_REQUESTS, WARMUP_SLICE_REQUESTS, WARMUP_STEADY_DIFFERENCE } from './query/warm-up';
+export type { WarmupPlan, WarmupOutcome, LoadSlice } from './query/warm-up';
 export type { ScratchDatabase } from './query/scratch-database';

@@ -9,6 +9,7 @@ import { MemorySample, ServerProcess, startServerProcess } from '../load/server-
 import { newestProfile, summarizeProfile } from '../profile/cpu-profile-summary';
 import type { BaselineSpec } from './baseline-server';
 import { createScratchDatabase } from './scratch-database';
+import { WARMUP_MAX_REQUESTS, warmUp, type WarmupPlan } from './warm-up';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', 'fixtures', 'query');
 const POOL_SIZE = 10;
@@ -74,25 +75,35 @@ function combine(results: LoadResult[]): LoadResult {
   };
 }
 
-async function measure(io: BenchIo, options: BenchOptions, host: ServerProcess, baseline: ServerProcess): Promise<{ host: LoadResult; baseline: LoadResult }> {
-  const body = JSON.stringify(QUERY_BENCH_REQUEST);
-  const spec = (server: ServerProcess, requests: number): LoadSpec => ({
+function loadSpec(options: BenchOptions, server: ServerProcess, requests: number): LoadSpec {
+  return {
     url: `http://127.0.0.1:${server.port}/q/books`,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-fw-tenant-id': 'bench' },
-    body,
+    body: JSON.stringify(QUERY_BENCH_REQUEST),
     requests,
     connections: options.connections,
-  });
-  const warmup = Math.min(options.requests, 2_000);
-  await runLoad(spec(baseline, warmup));
-  await runLoad(spec(host, warmup));
+  };
+}
+
+/** Warms each server up (`--warmup N`, else until its throughput is steady) and prints how it went. */
+async function warmUpServers(io: BenchIo, options: BenchOptions, host: ServerProcess, baseline: ServerProcess): Promise<void> {
+  const plan: WarmupPlan = options.warmup === undefined ? { kind: 'steady' } : { kind: 'fixed', requests: options.warmup };
+  for (const [label, server] of [['baseline', baseline], ['query host', host]] as const) {
+    const outcome = await warmUp(async (requests) => (await runLoad(loadSpec(options, server, requests))).requestsPerSecond, plan);
+    const rates = outcome.sliceRates.map((r) => r.toFixed(0)).join(' → ');
+    const ending = plan.kind === 'fixed' ? 'fixed' : outcome.steady ? 'steady' : `not steady at the ${WARMUP_MAX_REQUESTS}-request cap`;
+    io.out(`  warm-up ${label}: ${outcome.requests} requests (${ending})${rates ? `, req/s ${rates}` : ''}`);
+  }
+}
+
+async function measure(io: BenchIo, options: BenchOptions, host: ServerProcess, baseline: ServerProcess): Promise<{ host: LoadResult; baseline: LoadResult }> {
   // Two alternating rounds each, so a burst of noise on this machine hits both servers alike.
   const half = Math.max(1, Math.floor(options.requests / 2));
   const rounds: { host: LoadResult[]; baseline: LoadResult[] } = { host: [], baseline: [] };
   for (let round = 0; round < 2; round++) {
-    rounds.baseline.push(await runLoad(spec(baseline, half)));
-    rounds.host.push(await runLoad(spec(host, half)));
+    rounds.baseline.push(await runLoad(loadSpec(options, baseline, half)));
+    rounds.host.push(await runLoad(loadSpec(options, host, half)));
     io.out(`  round ${round + 1}: baseline ${rounds.baseline[round].requestsPerSecond.toFixed(0)} req/s, query host ${rounds.host[round].requestsPerSecond.toFixed(0)} req/s`);
   }
   return { host: combine(rounds.host), baseline: combine(rounds.baseline) };
@@ -122,6 +133,8 @@ export const queryBench: BenchRunner = {
       const baseline = await startServerProcess(path.join(__dirname, 'baseline-server.ts'), [JSON.stringify(baselineSpec)], profileArgs('baseline'));
       servers.push(baseline);
 
+      // Sampled after the warm-up, so CPU per request and memory cover the measured runs alone.
+      await warmUpServers(io, options, host, baseline);
       const before = { host: await host.memory(), baseline: await baseline.memory() };
       const result = await measure(io, options, host, baseline);
       const after = { host: await host.memory(), baseline: await baseline.memory() };
