@@ -41,6 +41,12 @@ const CASES: Case[] = [
     config: { server: { port: 0 }, query: query({ catalog: { jdbc: { enabled: true, dataSource: 'catalog' } } }), dataSources: { catalog: { jdbcUrl: 'postgres://postgres@127.0.0.1:1/x', connectionTimeout: 2000 } } },
     expected: /query\.catalog\.jdbc\.dataSource 'catalog' \(postgres:\/\/postgres@127\.0\.0\.1:1\/x\) is unavailable: connect ECONNREFUSED/,
   },
+  { name: 'unknown canned report store', config: { server: { port: 0 }, query: query({ cannedReports: { store: 'redis' } }) }, expected: /query-host\.json: query\.cannedReports\.store must be one of "memory", "database"$/ },
+  {
+    name: 'canned report table missing',
+    config: { server: { port: 0 }, query: query({ cannedReports: { store: 'database', dataSource: 'reports' } }), dataSources: { reports: { jdbcUrl: 'pglite:memory:' } } },
+    expected: /query\.cannedReports\.dataSource 'reports': Database pglite:memory: is missing table\(s\) fw_query_canned_report: apply the schema with `npm run migrate -- --database-url <url>`$/,
+  },
 ];
 
 interface Outcome {

@@ -20,7 +20,7 @@ export type { QueryErrorCode, QueryProblem } from './errors/query-error-codes';
 // Config.
 export { parseQueryConfig } from './config/query-config-parser';
 export { QUERY_CONFIG_DEFAULTS } from './config/query-config-types';
-export type { QueryConfig, QueryHostConfigParts, DataSourceConfig, TenantDataSourceConfig, PaginationConfig, JdbcCatalogConfig } from './config/query-config-types';
+export type { QueryConfig, QueryHostConfigParts, DataSourceConfig, TenantDataSourceConfig, PaginationConfig, JdbcCatalogConfig, CannedReportsConfig, CannedReportStoreKind } from './config/query-config-types';
 export { splitPatterns, resolvePatterns } from './config/file-patterns';
 
 // Definitions.
@@ -37,8 +37,11 @@ export { planSearch, coerceScalar } from './search/search-planner';
 export type { SearchPlan } from './search/search-planner';
 export { buildOrderBy, buildPagination, quoteIdentifier, escapeLike } from './search/sql-fragments';
 export type { PageWindow } from './search/sql-fragments';
-export { makeInMemoryCannedReportStore } from './search/canned-report-store';
+export { makeInMemoryCannedReportStore, compareCannedReportNames } from './search/canned-report-store';
 export type { CannedReport, CannedReportSettings, CannedReportStore } from './search/canned-report-store';
+export { makeDatabaseCannedReportStore, CANNED_REPORT_TABLE } from './search/database-canned-report-store';
+export type { DatabaseCannedReportStoreOptions } from './search/database-canned-report-store';
+export { cannedReportDatabaseOptions } from './service/canned-report-store-setup';
 export type {
   SearchRequest,
   SearchResponse,

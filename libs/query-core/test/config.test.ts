@@ -65,6 +65,20 @@ describe('parseQueryConfig', () => {
       "query.catalog.jdbc.dataSource 'cat' is not an entry of dataSources",
     );
   });
+
+  it('checks query.cannedReports: the store kind, its datasource, no datasource without store "database"', () => {
+    const parse = (cannedReports: unknown, dataSources: unknown = { reports: { jdbcUrl: 'postgres://h/reports' } }) => parseQueryConfig({ query: { datasources: {}, cannedReports }, dataSources }, 'c.json');
+    expect(parse({ store: 'database', dataSource: 'reports' }).query.cannedReports).toEqual({ store: 'database', dataSource: 'reports' });
+    expect(parse({ store: 'memory' }).query.cannedReports).toEqual({ store: 'memory' });
+    expect(parse({}).query.cannedReports).toEqual({});
+    expect(configError(() => parse({ store: 'postgres' }))).toBe('c.json: query.cannedReports.store must be one of "memory", "database"');
+    expect(configError(() => parse({ store: 'database' }))).toBe('c.json: query.cannedReports.dataSource is required when query.cannedReports.store is "database" (name an entry of dataSources)');
+    expect(configError(() => parse({ store: 'database', dataSource: 'other' }))).toBe("c.json: query.cannedReports.dataSource 'other' is not an entry of dataSources");
+    expect(configError(() => parse({ dataSource: 'reports' }))).toBe(
+      'c.json: query.cannedReports.dataSource is only used when query.cannedReports.store is "database" (the default "memory" keeps reports in the process)',
+    );
+    expect(configError(() => parse({ store: 'database', dataSource: 'reports', table: 'x' }))).toBe('c.json: query.cannedReports.table is not a known property');
+  });
 });
 
 describe('file patterns', () => {

@@ -15,6 +15,30 @@ async function rejection(promise: Promise<unknown>): Promise<FwError> {
 
 const ids = (response: SearchResponse) => response.list.map((r) => r.row.id);
 
+/** The canned-report behaviour through the service, run against each store (same scenario, several backends). */
+async function savesAppliesPublishesAndListsCannedReports(service: QueryService): Promise<void> {
+  const saved = await service.search('books', { cannedReportName: 'cheap scifi', saveChangesToCannedReport: true, filters: { genre: 'scifi', price: [0, 10] }, sortCriteria: [{ name: 'price' }], fields: ['id', 'price'], hiddenColumns: ['price'] }, { tenantId: 't1', userId: 'ann' });
+  expect(ids(saved)).toEqual([2, 11, 1]);
+  expect(saved).toMatchObject({ cannedReportName: 'cheap scifi', availableCannedReports: ['cheap scifi'], hiddenColumns: ['price'] });
+  const applied = await service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't1', userId: 'ann' });
+  expect(applied.list.map((r) => r.row)).toEqual([{ id: 2, price: 8.5 }, { id: 11, price: 9.1 }, { id: 1, price: 9.99 }]);
+  const overridden = await service.search('books', { cannedReportName: 'cheap scifi', sortCriteria: [{ name: 'price', ascendingOrder: false }] }, { tenantId: 't1', userId: 'ann' });
+  expect(ids(overridden)).toEqual([1, 11, 2]);
+  expect(await rejection(service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't1', userId: 'bob' }))).toMatchObject({ code: 404, subErrorCode: 'Q729' });
+  expect((await service.search('books', { numRowsInPage: 1 }, { tenantId: 't1', userId: 'bob' })).availableCannedReports).toEqual([]);
+  expect(await rejection(service.search('books', { cannedReportName: 'cheap scifi', saveChangesToCannedReport: true }, { tenantId: 't1', userId: 'bob' }))).toMatchObject({ code: 403, subErrorCode: 'Q728' });
+  await service.search('books', { cannedReportName: 'cheap scifi', saveChangesToCannedReport: true, publishCannedReportToEveryone: true, filters: { genre: 'scifi' } }, { tenantId: 't1', userId: 'ann' });
+  const bob = await service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't1', userId: 'bob' });
+  expect(bob).toMatchObject({ maxRows: 9, availableCannedReports: ['cheap scifi'] });
+  expect((await service.search('authors', {}, { tenantId: 't1' })).availableCannedReports).toEqual([]);
+  expect(await rejection(service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't2' }))).toMatchObject({ subErrorCode: 'Q729' });
+  expect(await rejection(service.search('books', { saveChangesToCannedReport: true }, {}))).toMatchObject({ subErrorCode: 'Q727', field: 'cannedReportName' });
+  expect(await rejection(service.search('books', { cannedReportName: 'x', publishCannedReportToEveryone: true }, {}))).toMatchObject({ subErrorCode: 'Q727' });
+  const invalidSave = await rejection(service.search('books', { cannedReportName: 'bad', saveChangesToCannedReport: true, filters: { nope: 1 } }, {}));
+  expect(invalidSave.subErrorCode).toBe('Q725');
+  expect(await rejection(service.search('books', { cannedReportName: 'bad' }, {}))).toMatchObject({ subErrorCode: 'Q729' });
+}
+
 describeEachDatabase('query service on SQL', (getDb) => {
   let service: QueryService;
   let factory: ReturnType<typeof fixedDatabaseFactory>;
@@ -195,26 +219,21 @@ describeEachDatabase('query service on SQL', (getDb) => {
     expect([count.code, count.subErrorCode, count.description]).toEqual([500, 'Q722', "The count for query 'countBroken' failed"]);
   });
 
-  it('saves, applies, publishes and lists canned reports per tenant and query', async () => {
-    const saved = await service.search('books', { cannedReportName: 'cheap scifi', saveChangesToCannedReport: true, filters: { genre: 'scifi', price: [0, 10] }, sortCriteria: [{ name: 'price' }], fields: ['id', 'price'], hiddenColumns: ['price'] }, { tenantId: 't1', userId: 'ann' });
-    expect(ids(saved)).toEqual([2, 11, 1]);
-    expect(saved).toMatchObject({ cannedReportName: 'cheap scifi', availableCannedReports: ['cheap scifi'], hiddenColumns: ['price'] });
-    const applied = await service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't1', userId: 'ann' });
-    expect(applied.list.map((r) => r.row)).toEqual([{ id: 2, price: 8.5 }, { id: 11, price: 9.1 }, { id: 1, price: 9.99 }]);
-    const overridden = await service.search('books', { cannedReportName: 'cheap scifi', sortCriteria: [{ name: 'price', ascendingOrder: false }] }, { tenantId: 't1', userId: 'ann' });
-    expect(ids(overridden)).toEqual([1, 11, 2]);
-    expect(await rejection(service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't1', userId: 'bob' }))).toMatchObject({ code: 404, subErrorCode: 'Q729' });
-    expect((await service.search('books', { numRowsInPage: 1 }, { tenantId: 't1', userId: 'bob' })).availableCannedReports).toEqual([]);
-    expect(await rejection(service.search('books', { cannedReportName: 'cheap scifi', saveChangesToCannedReport: true }, { tenantId: 't1', userId: 'bob' }))).toMatchObject({ code: 403, subErrorCode: 'Q728' });
-    await service.search('books', { cannedReportName: 'cheap scifi', saveChangesToCannedReport: true, publishCannedReportToEveryone: true, filters: { genre: 'scifi' } }, { tenantId: 't1', userId: 'ann' });
-    const bob = await service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't1', userId: 'bob' });
-    expect(bob).toMatchObject({ maxRows: 9, availableCannedReports: ['cheap scifi'] });
-    expect((await service.search('authors', {}, { tenantId: 't1' })).availableCannedReports).toEqual([]);
-    expect(await rejection(service.search('books', { cannedReportName: 'cheap scifi' }, { tenantId: 't2' }))).toMatchObject({ subErrorCode: 'Q729' });
-    expect(await rejection(service.search('books', { saveChangesToCannedReport: true }, {}))).toMatchObject({ subErrorCode: 'Q727', field: 'cannedReportName' });
-    expect(await rejection(service.search('books', { cannedReportName: 'x', publishCannedReportToEveryone: true }, {}))).toMatchObject({ subErrorCode: 'Q727' });
-    const invalidSave = await rejection(service.search('books', { cannedReportName: 'bad', saveChangesToCannedReport: true, filters: { nope: 1 } }, {}));
-    expect(invalidSave.subErrorCode).toBe('Q725');
-    expect(await rejection(service.search('books', { cannedReportName: 'bad' }, {}))).toMatchObject({ subErrorCode: 'Q729' });
+  describe.each(['memory', 'database'] as const)('canned reports [query.cannedReports.store %s]', (store) => {
+    let cannedService: QueryService;
+    beforeAll(async () => {
+      const { database } = getDb();
+      // The test database is migrated, so it also holds fw_query_canned_report.
+      const databases = fixedDatabaseFactory({ 'postgres://db-host/t1': database, 'postgres://db-host/t2': database, 'postgres://db-host/reports': database });
+      cannedService = await makeQueryService({
+        config: libraryConfig(store === 'database' ? { cannedReports: { store, dataSource: 'reports' } } : {}),
+        dataSources: { reports: { jdbcUrl: 'postgres://db-host/reports' } },
+        baseDir: FIXTURES,
+        databaseFactory: databases.factory,
+      });
+    });
+    afterAll(() => cannedService.close());
+
+    it('saves, applies, publishes and lists canned reports per tenant and query', () => savesAppliesPublishesAndListsCannedReports(cannedService));
   });
 });

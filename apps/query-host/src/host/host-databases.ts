@@ -1,5 +1,5 @@
 import { createDatabase, Database, DatabaseOptions, HealthCheck } from '@fw/core';
-import { databaseOptions, DatabaseFactory } from '@fw/query-core';
+import { cannedReportDatabaseOptions, databaseOptions, DatabaseFactory } from '@fw/query-core';
 import type { HostConfig } from '../config/host-config';
 
 /**
@@ -9,7 +9,10 @@ import type { HostConfig } from '../config/host-config';
 export interface HostDatabases {
   /** Give this to `makeQueryService`; the same pool comes back for the same tenant. */
   factory: DatabaseFactory;
-  /** One `select 1` probe per tenant datasource (opening its pool if the service has not yet). */
+  /**
+   * One `select 1` probe per tenant datasource (opening its pool if the service has not yet), and
+   * `cannedReports` when `query.cannedReports.store` is `database`.
+   */
   healthChecks(): HealthCheck[];
   close(): Promise<void>;
 }
@@ -54,10 +57,14 @@ export function makeHostDatabases(config: HostConfig, base: DatabaseFactory = (o
   return {
     factory,
     healthChecks() {
-      return Object.entries(config.query.datasources).map(([tenantId, entry]) => ({
+      const checks: HealthCheck[] = Object.entries(config.query.datasources).map(([tenantId, entry]) => ({
         name: `database:${tenantId}`,
         check: () => probe(factory(databaseOptions(entry, config.baseDir, `fw-query:${tenantId}`))),
       }));
+      // The same options as the service's store, so the probe shares its pool.
+      const cannedReports = cannedReportDatabaseOptions(config.query, config.dataSources, config.baseDir);
+      if (cannedReports) checks.push({ name: 'cannedReports', check: () => probe(factory(cannedReports)) });
+      return checks;
     },
     async close() {
       const all = [...pools.values()];

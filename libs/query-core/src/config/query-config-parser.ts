@@ -58,6 +58,14 @@ const hostSchema = {
           },
         },
         provider: { type: ['string', 'null'], minLength: 1 },
+        cannedReports: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            store: { enum: ['memory', 'database'] },
+            dataSource: { type: 'string', minLength: 1 },
+          },
+        },
       },
     },
     dataSources: { type: 'object', additionalProperties: dataSourceSchema },
@@ -65,6 +73,12 @@ const hostSchema = {
 } as const;
 
 const validate = makeAjv().compile(hostSchema);
+
+/** Checks that a `…dataSource` setting, required because of `because`, names an entry of `dataSources`. */
+function requireDataSourceEntry(setting: string, because: string, name: string | undefined, dataSources: Record<string, DataSourceConfig>, source: string): void {
+  if (!name) throw new ConfigError(`${source}: ${setting} is required when ${because} (name an entry of dataSources)`);
+  if (!Object.hasOwn(dataSources, name)) throw new ConfigError(`${source}: ${setting} '${name}' is not an entry of dataSources`);
+}
 
 /**
  * Validates the `query` section and the top-level `dataSources` section of a query host config
@@ -91,12 +105,15 @@ export function parseQueryConfig(data: unknown, source = '<config>'): QueryHostC
   }
   const root = data as { query: QueryConfig; dataSources?: Record<string, DataSourceConfig> };
   const query = root.query;
+  const dataSources = root.dataSources ?? {};
   const catalog = query.catalog?.jdbc;
-  if (catalog?.enabled && !catalog.dataSource) {
-    throw new ConfigError(`${source}: query.catalog.jdbc.dataSource is required when query.catalog.jdbc.enabled is true (name an entry of dataSources)`);
+  if (catalog?.enabled) requireDataSourceEntry('query.catalog.jdbc.dataSource', 'query.catalog.jdbc.enabled is true', catalog.dataSource, dataSources, source);
+  const cannedReports = query.cannedReports;
+  if (cannedReports?.store === 'database') {
+    requireDataSourceEntry('query.cannedReports.dataSource', 'query.cannedReports.store is "database"', cannedReports.dataSource, dataSources, source);
+  } else if (cannedReports?.dataSource !== undefined) {
+    // Refused rather than ignored: without store "database" the reports would silently stay in memory.
+    throw new ConfigError(`${source}: query.cannedReports.dataSource is only used when query.cannedReports.store is "database" (the default "memory" keeps reports in the process)`);
   }
-  if (catalog?.enabled && catalog.dataSource && !Object.hasOwn(root.dataSources ?? {}, catalog.dataSource)) {
-    throw new ConfigError(`${source}: query.catalog.jdbc.dataSource '${catalog.dataSource}' is not an entry of dataSources`);
-  }
-  return { query, dataSources: root.dataSources ?? {} };
+  return { query, dataSources };
 }

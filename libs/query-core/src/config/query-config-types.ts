@@ -37,6 +37,20 @@ export interface JdbcCatalogConfig {
   baseScope?: string;
 }
 
+/** `query.cannedReports.store`: where saved canned reports live. */
+export type CannedReportStoreKind = 'memory' | 'database';
+
+/** `query.cannedReports`. */
+export interface CannedReportsConfig {
+  /**
+   * `memory` (default): in the process, lost on restart. `database`: the table
+   * `fw_query_canned_report` in {@link dataSource} (`makeDatabaseCannedReportStore`).
+   */
+  store?: CannedReportStoreKind;
+  /** Key of the top-level `dataSources` map holding the table; required with `database`, refused otherwise. */
+  dataSource?: string;
+}
+
 /**
  * The `query` section.
  *
@@ -59,6 +73,7 @@ export interface QueryConfig {
   catalog?: { jdbc?: JdbcCatalogConfig };
   /** Name of the QueryExecutionProvider to use; default `sql`. */
   provider?: string | null;
+  cannedReports?: CannedReportsConfig;
 }
 
 /** What {@link parseQueryConfig} returns: the two sections the query service reads. */
@@ -73,6 +88,7 @@ export const QUERY_CONFIG_DEFAULTS = {
   maxRowsInPage: 1000,
   baseScope: '__base__',
   provider: 'sql',
+  cannedReportStore: 'memory',
   maximumPoolSize: 10,
   connectionTimeout: 10_000,
   idleTimeout: 30_000,

@@ -22,14 +22,24 @@ export interface CannedReport {
 }
 
 /**
- * Storage port for canned reports. The default is in memory (lost on restart); a host that
- * wants them durable supplies its own implementation.
+ * Storage port for canned reports, keyed by tenant, query and report name. The default is in
+ * memory (lost on restart); `makeDatabaseCannedReportStore` keeps them in the table
+ * `fw_query_canned_report`. Stores do not filter by user: who sees what is the service's rule.
  */
 export interface CannedReportStore {
   get(tenantId: string, queryName: string, name: string): Promise<CannedReport | undefined>;
-  /** Inserts or replaces the report with the same tenant, query and name. */
+  /** Inserts or replaces (owner, public, settings, updatedAt) the report with the same tenant, query and name. */
   save(report: CannedReport): Promise<void>;
+  /** Every report of the tenant and query, sorted by {@link compareCannedReportNames}. */
   list(tenantId: string, queryName: string): Promise<CannedReport[]>;
+}
+
+/**
+ * The order of {@link CannedReportStore.list}: `localeCompare` of the names. Every store sorts
+ * with this in JavaScript, so the order does not depend on a database's collation.
+ */
+export function compareCannedReportNames(a: CannedReport, b: CannedReport): number {
+  return a.name.localeCompare(b.name);
 }
 
 /**
@@ -55,7 +65,7 @@ export function makeInMemoryCannedReportStore(): CannedReportStore {
       return [...reports.values()]
         .filter((r) => r.tenantId === tenantId && r.queryName === queryName)
         .map((r) => structuredClone(r))
-        .sort((a, b) => a.name.localeCompare(b.name));
+        .sort(compareCannedReportNames);
     },
   };
 }

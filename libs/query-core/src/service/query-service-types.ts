@@ -18,7 +18,10 @@ export interface QueryServiceOptions {
   /** Opens tenant and catalog databases; default `createDatabase` of `@fw/core`. */
   databaseFactory?: (options: DatabaseOptions) => Database;
   logger?: Logger;
-  /** Where canned reports live; default in memory. */
+  /**
+   * Where canned reports live. Default: by `query.cannedReports.store` (in memory unless it is
+   * `database`); giving a store while that is `database` fails startup.
+   */
   cannedReportStore?: CannedReportStore;
 }
 

@@ -7,12 +7,12 @@ import type { QueryDefinition } from '../definition/query-definition-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import { makeSqlQueryProvider } from '../provider/sql-query-provider';
 import type { ExecutionMode, QueryExecutionProvider, QueryExecutionResult } from '../provider/query-provider-types';
-import { makeInMemoryCannedReportStore } from '../search/canned-report-store';
 import { makeSearchRequestParser } from '../search/search-request-parser';
 import { planSearch } from '../search/search-planner';
 import { buildOrderBy, buildPagination, PageWindow } from '../search/sql-fragments';
 import { makeTenantRouter } from '../tenant/tenant-router';
 import { makeCannedReportHandler } from './canned-report-handler';
+import { openCannedReportStore } from './canned-report-store-setup';
 import { QueryService, QueryServiceOptions, QuerySummary, SearchContext } from './query-service-types';
 import { buildSearchResponse, ResponseShape } from './search-response-builder';
 
@@ -75,8 +75,10 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
   const maxRowsInPage = config.pagination?.maxRowsInPage ?? QUERY_CONFIG_DEFAULTS.maxRowsInPage;
   const globalCount = config.pagination?.countQueryEnabled ?? QUERY_CONFIG_DEFAULTS.countQueryEnabled;
   const parser = makeSearchRequestParser(maxRowsInPage);
-  const canned = makeCannedReportHandler(options.cannedReportStore ?? makeInMemoryCannedReportStore());
-  logger.info({ provider: provider.name, queries: store.all().length, mappers: sources.mappers.namespaces().length, tenants: router.tenantIds() }, 'query service ready');
+  // Opened last: every earlier startup check can fail without a canned-report pool to close.
+  const cannedReports = await openCannedReportStore({ config, dataSources, baseDir: options.baseDir, databaseFactory, supplied: options.cannedReportStore });
+  const canned = makeCannedReportHandler(cannedReports.store);
+  logger.info({ provider: provider.name, queries: store.all().length, mappers: sources.mappers.namespaces().length, tenants: router.tenantIds(), cannedReportStore: options.cannedReportStore ? 'supplied' : config.cannedReports?.store ?? QUERY_CONFIG_DEFAULTS.cannedReportStore }, 'query service ready');
 
   const tenantOf = (context: SearchContext) => router.resolveTenant(context.tenantId ?? currentTenantId());
   const definitionOf = (name: string, tenantId: string) => {
@@ -125,6 +127,10 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
         page = { limit: numRowsInPage + 1, offset };
       }
       const parameters = { ...plan.parameters, orderby: mode === 'count' ? '' : buildOrderBy(plan.sort), pagination: buildPagination(page) };
+      // Listed while the query runs: a database store then adds no round trip to the response time.
+      const availableCannedReports = canned.available(tenantId, definition.name, context.userId);
+      // Its failure surfaces at the await below; if the query fails first, that error is the answer.
+      availableCannedReports.catch(() => undefined);
       const result = await execute(definition, tenantId, parameters, plan, mode, page);
       let shape: ResponseShape;
       if (mode === 'count') shape = { kind: 'countOnly', total: result.totalCount ?? 0 };
@@ -139,7 +145,7 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
           fields: request.fields,
           hiddenColumns: request.hiddenColumns ?? [],
           cannedReportName: request.cannedReportName ?? null,
-          availableCannedReports: await canned.available(tenantId, definition.name, context.userId),
+          availableCannedReports: await availableCannedReports,
         },
         shape,
       );
@@ -152,6 +158,7 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
     },
     async close() {
       await router.close();
+      await cannedReports.close();
       for (const p of custom.values()) await p.close?.();
     },
   };
