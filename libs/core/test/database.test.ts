@@ -134,6 +134,22 @@ describe('database URLs', () => {
     await second.close();
     expect(rows).toEqual([{ v: 42 }]);
   });
+
+  it('closes PGlite even when the handle only ran query(): a process that reopened the folder exits', async () => {
+    // Kysely only destroys a driver it has used; a PGlite left open keeps timers that hold the
+    // process alive. Checked in a child process, since "the process can exit" is the behaviour.
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const path = require('node:path') as typeof import('node:path');
+    const dir = require('node:fs').mkdtempSync(path.join(require('node:os').tmpdir(), 'fw-pglite-exit-'));
+    const script = [
+      `const { createDatabase } = require(${JSON.stringify(path.resolve(__dirname, '../src'))});`,
+      `(async () => { for (let i = 0; i < 2; i++) { const d = createDatabase({ url: ${JSON.stringify(`pglite:${dir}`)} }); await d.query('select 1'); await d.close(); } console.log('closed'); })();`,
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../../..'), timeout: 45_000, encoding: 'utf8' });
+    expect(child.stdout.trim()).toBe('closed');
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+  });
 });
 
 // Only a real server can drop a connection (PGlite runs in this process), so this runs on the

@@ -143,6 +143,9 @@ function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions)
       if (closed) return;
       closed = true;
       await db.destroy();
+      // Kysely only destroys a driver it has used: a handle that ran nothing but `query` or
+      // `withSession` would leave PGlite open, and its timers keep the process alive.
+      if (!pglite.closed) await pglite.close();
     },
   };
 }
