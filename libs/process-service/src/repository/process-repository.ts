@@ -146,22 +146,8 @@ export function makeProcessRepository(): ProcessRepository {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    async insertErrors(db, ownerId, errors) {
-      if (errors.length === 0) return;
-      await db
-        .insertInto('fw_process_error')
-        .values(
-          errors.map((e) => ({
-            owner_id: ownerId,
-            process_id: e.processId,
-            time_of_completion: new Date(e.timeOfCompletion),
-            errors: JSON.stringify(e.errors),
-            exception_message: e.exceptionMessage,
-            stack_trace: e.stackTrace,
-          })),
-        )
-        .execute();
-    },
+    // One column mapping for both paths: the single-owner write is the set-based one with one owner.
+    insertErrors: (db, ownerId, errors) => batch.insertErrors(db, errors.map((error) => ({ ownerId, error }))),
 
     async insertChildReport(db, report) {
       const rows = await db
@@ -200,22 +186,7 @@ export function makeProcessRepository(): ProcessRepository {
       return result;
     },
 
-    async insertCompletionEvent(db, id, event, time) {
-      await db
-        .insertInto('fw_process_completion_event')
-        .values({
-          id,
-          process_id: event.processId,
-          process_type: event.processType,
-          tenant: event.tenantId,
-          trigger_id: event.triggerId,
-          state: event.state,
-          successful: event.successful,
-          payload: JSON.stringify(event),
-          generated_time: time,
-        })
-        .execute();
-    },
+    insertCompletionEvent: (db, id, event, time) => batch.insertCompletionEvents(db, [{ id, event, time }]),
 
     async findWithChildren(db, id, recursive) {
       const root = await db.selectFrom('fw_process').selectAll().where('id', '=', id).executeTakeFirst();
