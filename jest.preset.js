@@ -12,6 +12,13 @@ module.exports = {
   },
   moduleNameMapper: {
     '^@fw/test-support$': path.join(root, 'tools/test-support/src/index.ts'),
+    '^@fw/migrate$': path.join(root, 'tools/migrate/src/index.ts'),
+    '^@fw/generator$': path.join(root, 'tools/generator/src/index.ts'),
+    '^@fw/admin-server$': path.join(root, 'apps/admin-server/src/index.ts'),
+    '^@fw/query-host$': path.join(root, 'apps/query-host/src/index.ts'),
+    '^@fw/process-dashboard$': path.join(root, 'apps/process-dashboard/src/index.ts'),
+    '^@fw/([a-z0-9-]+)/http$': path.join(root, 'libs/$1/src/http.ts'),
+    '^@fw/service/mcp$': path.join(root, 'libs/service/src/mcp.ts'),
     '^@fw/([a-z0-9-]+)$': path.join(root, 'libs/$1/src/index.ts'),
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],

@@ -2,11 +2,12 @@
 export { createAdminServer, ADMIN_SERVER_TABLES } from './host/admin-server';
 export type { AdminServer, AdminServerOptions } from './host/admin-server';
 export { adminConfigFromEnv, parseAdminArgs, ADMIN_SERVER_USAGE, UsageError } from './config/admin-config';
-export type { AdminServerConfig, AdminProfile } from './config/admin-config';
-export { startAdminServer, exampleCurl } from './main-cli';
+export type { AdminServerConfig, AdminProfile, AdminArgs } from './config/admin-config';
+export { startAdminServer, exampleCurl, ADMIN_SERVER_VERSION } from './main-cli';
 export type { AdminIo } from './main-cli';
-export { ensureDevKey, seedDefinitions, MIGRATIONS_DIR, DEV_KEY_FILE } from './dev/dev-profile';
-export { DASHBOARD_HTML } from './dashboard/dashboard-page';
+export { ensureDevKey, seedDefinitions, DEV_KEY_FILE } from './dev/dev-profile';
+export { makeDashboardRouter, DASHBOARD_MISSING_HTML, SERVER_PATH_PREFIXES } from './dashboard/dashboard-router';
+export type { DashboardRouterOptions } from './dashboard/dashboard-router';
 export {
   wordCountWorkers,
   SplitText,

@@ -5,10 +5,14 @@
  * return exit code 1 before anything listens.
  */
 import { createLogger, installGracefulShutdown, isConfigError, type Logger } from '@fw/core';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ADMIN_SERVER_USAGE, adminConfigFromEnv, parseAdminArgs, UsageError } from './config/admin-config';
 import { EXAMPLE_TEXT, WORD_COUNT } from './example/word-count-workers';
 import { createAdminServer, type AdminServer } from './host/admin-server';
+
+/** The version of this package (`fw-admin-server --version`). */
+export const ADMIN_SERVER_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
 
 export interface AdminIo {
   out(line: string): void;
@@ -23,7 +27,7 @@ export function exampleCurl(url: string, key: string, tenant = 'demo'): string {
 
 /**
  * Starts the server for `argv`; resolves with it once listening, or with an exit code:
- * 0 after --help, 1 on a startup failure, 2 on bad arguments.
+ * 0 after --help or --version, 1 on a startup failure, 2 on bad arguments.
  */
 export async function startAdminServer(
   argv: readonly string[],
@@ -37,6 +41,10 @@ export async function startAdminServer(
     const parsed = parseAdminArgs(argv, env);
     if (parsed.help) {
       io.out(ADMIN_SERVER_USAGE);
+      return 0;
+    }
+    if (parsed.version) {
+      io.out(`fw-admin-server ${ADMIN_SERVER_VERSION}`);
       return 0;
     }
     profile = parsed.profile;
@@ -54,10 +62,11 @@ export async function startAdminServer(
     const running = server;
     installGracefulShutdown({ logger, steps: [() => running.close()], timeoutMillis: 20_000 });
     io.out(`admin-server: listening on ${url} (profile ${config.profile}, database ${server.database.displayUrl})`);
+    io.out(`admin-server: admin UI: ${url}/fw/admin/`);
+    if (config.dashboardEnabled !== false) io.out(`admin-server: process dashboard: ${url}/`);
     if (config.profile === 'dev') {
       const where = server.apiKeyFile ? ` (stored in ${path.relative(cwd, server.apiKeyFile) || server.apiKeyFile})` : '';
       io.out(`admin-server: API key${server.apiKeyGenerated ? ' (generated)' : ''}${where}: ${server.apiKey}`);
-      io.out(`admin-server: dashboard (minimal): ${url}/`);
       io.out(`admin-server: trigger the example, then open ${url}/process-management/api/processes with the same headers:`);
       io.out(`  ${exampleCurl(url, server.apiKey)}`);
     } else {

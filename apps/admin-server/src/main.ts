@@ -1,4 +1,5 @@
-// Entry point: npm run admin-server -- [--profile dev]
+#!/usr/bin/env node
+// fw-admin-server (npm run admin-server -- … in the checkout; npm start = --profile dev)
 import { startAdminServer } from './main-cli';
 
 startAdminServer(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) }).then(

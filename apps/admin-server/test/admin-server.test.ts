@@ -1,7 +1,8 @@
 import { describeEachDatabase } from '@fw/test-support';
 import { sql } from 'kysely';
-import request from 'supertest';
+import rawRequest from 'supertest';
 import type { AdminServer } from '../src';
+import { checkedAgainst, type CheckedAgent } from './contract';
 import { API, eventually, headers, startServer } from './support';
 
 interface ExecutionRow {
@@ -17,8 +18,12 @@ describeEachDatabase('admin server (in process)', (getDb) => {
   let urlA: string;
   let b: AdminServer | undefined;
 
+  /** supertest, every answer checked against the server's own /openapi.json. */
+  let request: (target: string) => CheckedAgent;
+
   beforeAll(async () => {
     ({ server: a, url: urlA } = await startServer(getDb(), 'owner-a'));
+    request = await checkedAgainst(urlA);
   }, 60_000);
   afterAll(async () => {
     await b?.close();
@@ -30,14 +35,29 @@ describeEachDatabase('admin server (in process)', (getDb) => {
     expect(process.status).toBe(401);
     expect(process.body).toMatchObject({ success: false, code: 401, subErrorCode: 'PM401' });
     expect((await request(urlA).get('/process/00000000-0000-4000-8000-000000000000').set('X-Process-Management-Key', 'wrong')).status).toBe(401);
-    expect((await request(urlA).get('/anything')).status).toBe(401);
-    expect((await request(urlA).get('/')).status).toBe(401); // no dashboard outside dev
+    // Paths in no document (the dashboard, unknown ones): checked by hand.
+    expect((await rawRequest(urlA).get('/anything')).status).toBe(401);
+    // The process dashboard's page (no data; it asks for the key) in every profile; other paths stay behind the key.
+    const page = await rawRequest(urlA).get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect((await rawRequest(urlA).get('/anything').set('Accept', 'application/json')).status).toBe(401);
     const api = await request(urlA).get(`${API}/info`).set('x-fw-tenant-id', 'demo');
     expect(api.status).toBe(401);
     expect(api.body).toEqual({ message: expect.any(String) });
     const info = await request(urlA).get(`${API}/info`).set(headers());
     expect(info.body).toEqual({ definitionSource: 'database', definitionsWritable: true, cronAvailable: true, supportedEvents: ['ProcessCreate'] });
     expect(info.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('the example report refuses a bad input as a payload failure, not a TypeError', async () => {
+    const created = await request(urlA).post('/process').set(headers()).send({ processDefName: 'word-count-report', args: null });
+    const id = created.body.payload.mutatedEntity.id as string;
+    const failed = await eventually(async () => {
+      const res = await request(urlA).get(`/process/${id}`).set(headers());
+      return res.body.payload.mutatedEntity.state.stateId === 'PROCESSED_WITH_ERRORS' ? res.body.payload.mutatedEntity : undefined;
+    }, 30_000, 'the report to fail');
+    expect(failed.errors[0].errors).toEqual(["MALFORMED_PAYLOAD: 'input' must be a JSON object, got null"]);
   });
 
   it('runs a process through /process with the key (envelope), delivered by the outbox and JDBC work items', async () => {

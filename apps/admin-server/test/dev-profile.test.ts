@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -18,7 +20,7 @@ describe('admin server, dev profile (real process)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'fw-admin-dev-'));
     host = spawnHost(['--profile', 'dev'], { PROCESS_ADMIN_PORT: '0' }, dir);
-    await eventually(async () => (/trigger the example/.test(host.stdout()) || host.child.exitCode !== null ? true : undefined), 80_000, 'the dev server to start');
+    await eventually(async () => (/trigger the example[^\n]*\n\s+curl [^\n]*\n/.test(host.stdout()) || host.child.exitCode !== null ? true : undefined), 80_000, 'the dev server to start');
     const listening = /listening on (http:\/\/\S+)/.exec(host.stdout());
     const printed = /API key \(generated\) \(stored in \.data[/\\]admin-api-key\): (\S+)/.exec(host.stdout());
     if (!listening || !printed) throw new Error(`dev server did not start: ${host.stdout()} ${host.stderr()}`);
@@ -41,10 +43,12 @@ describe('admin server, dev profile (real process)', () => {
     expect(host.stderr()).not.toContain(key);
   });
 
-  it('serves the minimal dashboard at / and protects everything else', async () => {
+  it('serves the process dashboard at / and protects everything else', async () => {
     const page = await request(url).get('/');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('X-Process-Management-Key');
+    // The built app's index, or (a checkout without `npm run build`) the page saying how to build it.
+    expect(page.text).toMatch(/<div id="root"><\/div>|npm run build/);
+    expect(page.headers['cache-control']).toBe('no-cache');
     expect((await request(url).get(`${API}/processes`).set('x-fw-tenant-id', 'demo')).status).toBe(401);
   });
 
@@ -53,8 +57,40 @@ describe('admin server, dev profile (real process)', () => {
     expect(health.status).toBe(200);
     expect(health.body).toEqual({ success: true, code: 200, payload: { healthy: true, checks: [{ name: 'process-database', healthy: true }] } });
     const info = await request(url).get('/info');
-    expect(info.body.payload).toMatchObject({ name: 'admin-server', details: { profile: 'dev' }, services: ['process', 'process-management'] });
-    expect((await request(url).get('/service-info/process')).body.payload.details).toMatchObject({ exampleWorkers: true });
+    expect(info.body.payload.services.map((s: { name: string; kind: string }) => `${s.name}:${s.kind}`)).toEqual(['process:process', 'process-management:process', 'support-ticket:workflow']);
+    expect((await request(url).get('/service-info/process')).body.payload.details).toMatchObject({ profile: 'dev', exampleWorkers: true });
+  });
+
+  it('serves the support-ticket workflow behind the key: OPENED → ASSIGNED → RESOLVED → CLOSED, resolve on OPENED refused with 422, test cases listed', async () => {
+    const auth = { 'X-Process-Management-Key': key, 'x-fw-tenant-id': 'demo' };
+    expect((await request(url).post('/support-ticket').send({ title: 'no key' })).status).toBe(401);
+    const created = await request(url).post('/support-ticket').set(auth).send({ title: 'printer' });
+    expect(created.body.payload.mutatedEntity).toMatchObject({ state: { stateId: 'OPENED' }, tenant: 'demo', version: 1 });
+    const id = created.body.payload.mutatedEntity.id as string;
+    expect((await request(url).patch(`/support-ticket/${id}/resolve`).set(auth).send({})).status).toBe(422);
+    for (const [event, state] of [['assign', 'ASSIGNED'], ['resolve', 'RESOLVED'], ['close', 'CLOSED']]) {
+      const res = await request(url).patch(`/support-ticket/${id}/${event}`).set(auth).send({});
+      expect(res.body.payload.mutatedEntity.state.stateId).toBe(state);
+    }
+    const cases = await request(url).get('/support-ticket/info/flows/support-ticket/test-cases').set(auth);
+    expect(cases.body.payload.map((c: { name: string }) => c.name)).toContain('assign → resolve → close');
+    const doc = await request(url).get('/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/support-ticket', '/support-ticket/{id}/{eventId}']));
+  });
+
+  it('serves /mcp behind the key: the SDK client lists the operations as tools and calls one', async () => {
+    expect((await request(url).post('/mcp').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
+    const client = new Client({ name: 'dev-profile-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'X-Process-Management-Key': key, 'x-fw-tenant-id': 'demo' } } }));
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['process__create', 'support-ticket__create', 'support-ticket__event']));
+      const created = await client.callTool({ name: 'support-ticket__create', arguments: { title: 'opened by an agent' } });
+      expect(created.isError).toBeFalsy();
+      expect(JSON.parse((created.content as Array<{ text: string }>)[0].text).mutatedEntity).toMatchObject({ state: { stateId: 'OPENED' }, tenant: 'demo' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('runs the seeded word-count example and its successor report to PROCESSED', async () => {

@@ -1,8 +1,13 @@
 import { CoreErrorCodes, type Database } from '@fw/core';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '@fw/test-support';
-import request from 'supertest';
+import rawRequest from 'supertest';
+import { makeServiceRegistry, makeServiceRegistryService, makeServiceRouter } from '@fw/service';
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createAdminServer, seedDefinitions, WORD_COUNT_DEFINITIONS, type AdminServer } from '../src';
-import { API, KEY, testConfig } from './support';
+import { checkedAgainst, type CheckedAgent } from './contract';
+import { API, eventually, KEY, testConfig } from './support';
 
 /** The 503 envelope of `/health-check` when the process database is down. */
 const DATABASE_DOWN = {
@@ -18,10 +23,13 @@ const DATABASE_DOWN = {
 
 describeEachDatabase('admin server /info, /service-info and /health-check', (getDb) => {
   let server: AdminServer;
+  /** supertest, every answer checked against the server's own /openapi.json. */
+  let request: (target: AdminServer['app']) => CheckedAgent;
 
   beforeAll(async () => {
     await seedDefinitions(getDb().database, WORD_COUNT_DEFINITIONS);
     server = await createAdminServer({ config: testConfig(getDb()), database: getDb().database, ownerId: 'info-owner' });
+    request = await checkedAgainst(server.app);
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -33,14 +41,28 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
     expect(info.body).toEqual({
       success: true,
       code: 200,
-      payload: { name: 'admin-server', version: '0.1.0', description: expect.any(String), details: { profile: 'production' }, services: ['process', 'process-management'] },
+      payload: {
+        name: 'admin-server',
+        version: '0.1.0',
+        description: expect.any(String),
+        services: [
+          { name: 'process', version: '0.1.0', kind: 'process', description: expect.any(String), healthCheck: true },
+          { name: 'process-management', version: '0.1.0', kind: 'process', description: expect.any(String), healthCheck: false },
+        ],
+      },
     });
     const services = await request(server.app).get('/service-info');
     expect(services.status).toBe(200);
     expect(services.body.payload.map((s: { name: string }) => s.name)).toEqual(['process', 'process-management']);
     const processService = await request(server.app).get('/service-info/process');
-    expect(processService.body.payload).toMatchObject({ name: 'process', details: { definitionSource: 'database', exampleWorkers: false } });
-    expect((await request(server.app).get('/service-info/nope')).body).toMatchObject({ success: false, code: 404, subErrorCode: CoreErrorCodes.notFound });
+    expect(processService.body.payload).toMatchObject({ name: 'process', kind: 'process', details: { profile: 'production', definitionSource: 'database', exampleWorkers: false }, healthCheck: true });
+    expect(processService.body.payload.operations.map((o: { method: string; path: string }) => `${o.method} ${o.path}`)).toEqual(['POST /process', 'GET /process/{id}', 'PATCH /process/{id}/{eventID}', 'GET /processChildren/{id}', 'POST /process/completed']);
+    const management = await request(server.app).get('/service-info/process-management');
+    expect(management.body.payload.operations.map((o: { name: string }) => o.name)).toEqual(expect.arrayContaining(['info', 'listCrontabs', 'addCrontab']));
+    expect((await request(server.app).get('/service-info/nope')).body).toMatchObject({ success: false, code: 404, subErrorCode: 'SVC404' });
+    const openapi = await request(server.app).get('/openapi.json');
+    expect(openapi.body).toMatchObject({ openapi: '3.1.0', info: { title: 'admin-server' } });
+    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/process', '/process/{id}', '/process-management/api/crontabs']));
   });
 
   it('reports the process database healthy after a real query, with or without a key', async () => {
@@ -49,15 +71,18 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
     expect(health.status).toBe(200);
     expect(health.body).toEqual(healthy);
     expect((await request(server.app).get('/health-check').set('X-Process-Management-Key', 'wrong')).body).toEqual(healthy);
-    const one = await request(server.app).get('/health-check/process-database');
+    const one = await request(server.app).get('/health-check/process');
     expect(one.status).toBe(200);
     expect(one.body.payload).toEqual(healthy.payload);
+    // A service without a health check, and an unknown one: 404.
+    expect((await request(server.app).get('/health-check/process-management')).status).toBe(404);
+    expect((await request(server.app).get('/health-check/nope')).status).toBe(404);
   });
 
   it('still guards everything else with the key', async () => {
     expect((await request(server.app).get('/process/00000000-0000-4000-8000-000000000000')).status).toBe(401);
     expect((await request(server.app).get(`${API}/info`).set('x-fw-tenant-id', 'demo')).status).toBe(401);
-    expect((await request(server.app).get('/info/anything')).status).toBe(401);
+    expect((await rawRequest(server.app).get('/info/anything')).status).toBe(401); // in no document
     expect((await request(server.app).get(`${API}/info`).set({ 'X-Process-Management-Key': KEY, 'x-fw-tenant-id': 'demo' })).status).toBe(200);
   });
 
@@ -95,3 +120,29 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
     }
   }, 60_000);
 });
+
+describeEachDatabase('admin server registering with a service registry (FW_SERVICE_REGISTRY_URL)', (getDb) => {
+  it('registers its services with the registry once listening', async () => {
+    const registryHost = express().use(makeServiceRouter(makeServiceRegistry({ host: { name: 'registry', version: '1' }, services: [makeServiceRegistryService()] })));
+    const registryServer = await new Promise<Server>((resolve) => {
+      const s = registryHost.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const registryUrl = `http://127.0.0.1:${(registryServer.address() as AddressInfo).port}`;
+    const server = await createAdminServer({ config: { ...testConfig(getDb()), serviceRegistry: { url: registryUrl, baseUrl: 'http://admin.example:8080' } }, database: getDb().database, ownerId: 'delegate-owner' });
+    try {
+      await server.listen();
+      const catalog = await eventually(async () => {
+        const body = (await rawRequest(registryUrl).get('/serviceregistry')).body as { payload: Array<{ baseUrl: string; services: Array<{ name: string }> }> };
+        return body.payload.length > 0 ? body.payload : undefined;
+      }, 10_000, 'the registration');
+      expect(catalog.map((e) => [e.baseUrl, e.services.map((s) => s.name)])).toEqual([['http://admin.example:8080', ['process', 'process-management']]]);
+    } finally {
+      await server.close();
+      await new Promise<void>((resolve) => {
+        registryServer.close(() => resolve());
+        registryServer.closeAllConnections();
+      });
+    }
+  }, 60_000);
+});
+

@@ -7,5 +7,5 @@ export { parseHostConfig, SERVER_DEFAULTS } from './config/host-config';
 export type { HostConfig, ServerConfig } from './config/host-config';
 export { prepareDemo, seedDemoDatabase, demoCurl, DEMO_DIR, DEMO_TENANTS } from './demo/demo-setup';
 export type { Demo } from './demo/demo-setup';
-export { parseHostArgs, startFromCommandLine, QUERY_HOST_USAGE, UsageError } from './main-cli';
+export { parseHostArgs, startFromCommandLine, QUERY_HOST_USAGE, QUERY_HOST_VERSION, UsageError } from './main-cli';
 export type { HostCommand, HostIo } from './main-cli';

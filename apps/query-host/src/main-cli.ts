@@ -1,14 +1,23 @@
+import { parseProxyAllowedOrigins } from '@fw/admin-ui';
 import { createLogger, installGracefulShutdown, isConfigError, loadConfigFile, Logger } from '@fw/core';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { demoCurl, prepareDemo } from './demo/demo-setup';
 import { createQueryHost, QueryHost } from './host/query-host';
 
-export const QUERY_HOST_USAGE = `usage: npm run query-host -- [--config FILE]
+export const QUERY_HOST_USAGE = `usage: fw-query-host [--config FILE]
+       (in the workspace checkout: npm run query-host -- …)
 
   --config FILE   JSON config of the host (or set FW_CONFIG); \${ENV} is interpolated, paths are
-                  relative to the file. Without a config: a demo on the embedded database.`;
+                  relative to the file. Without a config: a demo on the embedded database.
+  --help          this text
+  --version       the version of @fw/query-host`;
+
+/** The version of this package (`fw-query-host --version`). */
+export const QUERY_HOST_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
 
 /** What the command line asks for. */
-export type HostCommand = { kind: 'run'; configFile?: string } | { kind: 'help' };
+export type HostCommand = { kind: 'run'; configFile?: string } | { kind: 'help' } | { kind: 'version' };
 
 /** Raised for bad arguments; main prints it with the usage and exits 2. */
 export class UsageError extends Error {}
@@ -22,6 +31,7 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--version') return { kind: 'version' };
     if (arg === '--config') {
       configFile = argv[++i];
       if (configFile === undefined || configFile === '' || configFile.startsWith('--')) throw new UsageError('--config needs a file');
@@ -62,21 +72,43 @@ export async function startFromCommandLine(argv: readonly string[], io: HostIo, 
     io.out(QUERY_HOST_USAGE);
     return 0;
   }
+  if (command.kind === 'version') {
+    io.out(`fw-query-host ${QUERY_HOST_VERSION}`);
+    return 0;
+  }
+  // FW_INFO_ACCESS_KEY, FW_MCP_ENABLED, FW_SERVICE_REGISTRY_URL, FW_SERVICE_BASE_URL: empty counts as unset.
+  const env = process.env;
+  const infoAccessKey = env.FW_INFO_ACCESS_KEY || undefined;
+  const registryUrl = env.FW_SERVICE_REGISTRY_URL || undefined;
+  const serviceRegistry = registryUrl === undefined ? undefined : { url: registryUrl, ...(env.FW_SERVICE_BASE_URL ? { baseUrl: env.FW_SERVICE_BASE_URL } : {}) };
+  const mcpFlag = env.FW_MCP_ENABLED || undefined;
+  let adminUiProxyOrigins: string[];
+  try {
+    adminUiProxyOrigins = parseProxyAllowedOrigins(env.FW_ADMIN_UI_PROXY_ORIGINS, 'FW_ADMIN_UI_PROXY_ORIGINS');
+  } catch (err) {
+    io.err(`query-host: cannot start: ${(err as Error).message}`);
+    return 1;
+  }
+  if (mcpFlag !== undefined && mcpFlag !== 'true' && mcpFlag !== 'false') {
+    io.err(`query-host: cannot start: FW_MCP_ENABLED must be true or false, got '${mcpFlag}'`);
+    return 1;
+  }
   const cleanups: Array<() => Promise<void>> = [];
   try {
     let host: QueryHost;
     if (command.configFile) {
-      host = await createQueryHost({ config: loadConfigFile(command.configFile), logger });
+      host = await createQueryHost({ config: loadConfigFile(command.configFile), logger, infoAccessKey, mcp: mcpFlag === 'true', serviceRegistry, adminUiProxyOrigins });
     } else {
       io.out('query-host: no --config and no FW_CONFIG: starting the demo on the embedded database (tenants demo, acme)');
       const demo = await prepareDemo();
       cleanups.push(() => demo.close());
-      host = await createQueryHost({ config: demo.config, databaseFactory: demo.databaseFactory, logger });
+      host = await createQueryHost({ config: demo.config, databaseFactory: demo.databaseFactory, logger, infoAccessKey, mcp: mcpFlag !== 'false', serviceRegistry, adminUiProxyOrigins });
     }
     cleanups.unshift(() => host.close());
     const { url } = await host.listen();
     installGracefulShutdown({ logger, steps: cleanups });
     io.out(`query-host: listening on ${url}`);
+    io.out(`query-host: admin UI: ${url}/fw/admin/`);
     if (!command.configFile) io.out(`query-host: try\n  ${demoCurl(url)}`);
     return host;
   } catch (err) {

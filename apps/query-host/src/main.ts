@@ -1,4 +1,5 @@
-// Entry point: npm run query-host -- --config FILE
+#!/usr/bin/env node
+// fw-query-host --config FILE (npm run query-host -- … in the checkout)
 import { startFromCommandLine } from './main-cli';
 
 startFromCommandLine(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) }).then(

@@ -49,6 +49,7 @@ describe('parseHostArgs', () => {
     expect(parseHostArgs([], { FW_CONFIG: 'x.json' })).toEqual({ kind: 'run', configFile: 'x.json' });
     expect(parseHostArgs([], {})).toEqual({ kind: 'run', configFile: undefined });
     expect(parseHostArgs(['--help'], {})).toEqual({ kind: 'help' });
+    expect(parseHostArgs(['--version'], {})).toEqual({ kind: 'version' });
   });
 
   it('refuses unknown arguments and a missing file', () => {

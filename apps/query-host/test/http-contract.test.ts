@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeEachDatabase, databaseTargets } from '@fw/test-support';
 import request, { Response } from 'supertest';
 import type { QueryHost } from '../src';
@@ -21,7 +23,7 @@ for (const target of databaseTargets()) {
     let host: QueryHost;
     beforeAll(async () => {
       tenants = await createTwoTenants(target);
-      host = await createTwoTenantHost(target, tenants, { authorizer: headerAuthorizer });
+      host = await createTwoTenantHost(target, tenants, { authorizer: headerAuthorizer, mcp: true });
     });
     afterAll(async () => {
       await host?.close();
@@ -167,12 +169,51 @@ for (const target of databaseTargets()) {
       expectErrorEnvelope(await request(host.app).get('/q/authors').set('x-fw-tenant-id', 't2'), 403, 'Q728');
     });
 
+    it('refuses a control character in a search or a query parameter with 400 FW400C naming the field (fast path and express path)', async () => {
+      const fast = await post('books', { filters: { title: 'nul\u0000' } });
+      expectErrorEnvelope(fast, 400, 'FW400C');
+      expect(fast.body.errors[0].field).toBe('filters.title');
+      const viaGet = await request(host.app).get('/q').query({ q: 'a\u0001' }).set('x-fw-tenant-id', 't1');
+      expectErrorEnvelope(viaGet, 400, 'FW400C');
+      expect(viaGet.body.errors[0].field).toBe('query.q');
+    });
+
+    it('/mcp lists the named queries as tools and runs one for the tenant (SDK client)', async () => {
+      const { url } = await host.listen();
+      const client = new Client({ name: 'query-host-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'x-fw-tenant-id': 't1' } } }));
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        expect(names).toEqual(expect.arrayContaining(['query__books']));
+        const result = await client.callTool({ name: 'query__books', arguments: SEARCH });
+        expect(result.isError).toBeFalsy();
+        const viaHttp = await post('books', SEARCH);
+        expect(JSON.parse((result.content as Array<{ text: string }>)[0].text).list).toEqual(viaHttp.body.payload.list);
+        // The query's acls hold through MCP too: 'authors' needs LIBRARY_STAFF (x-roles).
+        const denied = await client.callTool({ name: 'query__authors', arguments: {} });
+        expect(denied).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Q728: /) }] });
+        const staff = new Client({ name: 'query-host-staff', version: '1.0.0' });
+        await staff.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'x-fw-tenant-id': 't1', 'x-roles': 'LIBRARY_STAFF' } } }));
+        expect((await staff.callTool({ name: 'query__authors', arguments: {} })).isError).toBeFalsy();
+        await staff.close();
+      } finally {
+        await client.close();
+      }
+    });
+
     it('/info, /service-info/query and /health-check answer the envelope', async () => {
       const info = await request(host.app).get('/info');
-      expect(info.body).toMatchObject({ success: true, code: 200, payload: { name: 'query-host', services: ['query'] } });
+      expect(info.body).toMatchObject({ success: true, code: 200, payload: { name: 'query-host', services: [{ name: 'query', kind: 'query', healthCheck: true }] } });
       const service = await request(host.app).get('/service-info/query');
       expect(service.body.payload.details).toMatchObject({ provider: 'sql', tenants: ['t1', 't2'], aclsEnforced: true });
-      expectErrorEnvelope(await request(host.app).get('/service-info/nope'), 404, 'FW404');
+      // one operation per named query, its input built from the query's filters and sortable columns
+      const books = service.body.payload.operations.find((o: { name: string }) => o.name === 'books');
+      expect(books).toMatchObject({ method: 'POST', path: '/q/books' });
+      expect(Object.keys(books.input.properties.filters.properties).length).toBeGreaterThan(0);
+      expectErrorEnvelope(await request(host.app).get('/service-info/nope'), 404, 'SVC404');
+      const openapi = await request(host.app).get('/openapi.json');
+      expect(openapi.body.paths['/q/books'].post.operationId).toBe('query.books');
+      expect((await request(host.app).get('/health-check/query')).status).toBe(200);
       const health = await request(host.app).get('/health-check');
       expect(health.status).toBe(200);
       expect(health.body.payload.checks).toEqual([

@@ -45,7 +45,7 @@ const CASES: Case[] = [
   {
     name: 'canned report table missing',
     config: { server: { port: 0 }, query: query({ cannedReports: { store: 'database', dataSource: 'reports' } }), dataSources: { reports: { jdbcUrl: 'pglite:memory:' } } },
-    expected: /query\.cannedReports\.dataSource 'reports': Database pglite:memory: is missing table\(s\) fw_query_canned_report: apply the schema with `npm run migrate -- --database-url <url>`$/,
+    expected: /query\.cannedReports\.dataSource 'reports': Database pglite:memory: is missing table\(s\) fw_query_canned_report: apply the schema with `npx fw-migrate --database-url <url>` \(package @fw\/migrate; `npm run migrate -- --database-url <url>` in the fw checkout\)$/,
   },
 ];
 

@@ -1,12 +1,20 @@
+// Public entry point of @fw/core (no express: the HTTP helpers are in the `@fw/core/http` entry,
+// see ./http.ts). Every export is listed explicitly.
 export { loadConfigFile, configFromObject } from './config/config-loader';
 export type { LoadedConfig, LoadConfigOptions } from './config/config-loader';
 export { FwError, isFwError, ConfigError, isConfigError, CoreErrorCodes } from './errors/fw-error';
 export type { FwErrorDetail, FwErrorInit, Severity } from './errors/fw-error';
 export { successEnvelope, errorEnvelope } from './http/response-envelope';
 export type { SuccessEnvelope, ErrorEnvelope, ResponseEnvelope } from './http/response-envelope';
-export { makeErrorMiddleware, makeNotFoundHandler, requireJsonBody, toFwError, malformedJsonError, payloadTooLargeError } from './http/error-middleware';
-export { makeInfoRouter } from './http/info-router';
-export type { ServiceInfo, HealthCheck, InfoRouterOptions } from './http/info-router';
+export { toFwError, malformedJsonError, payloadTooLargeError } from './http/error-mapping';
+export { ERROR_ENVELOPE_SCHEMA, successEnvelopeSchema } from './schema/envelope-schemas';
+export { allowedMethods, pathTemplates, templatePattern } from './http/path-templates';
+export type { PathTemplate } from './http/path-templates';
+export { schemaErrorField, schemaErrorSentence } from './schema/schema-error-text';
+export type { SchemaErrorLike } from './schema/schema-error-text';
+export { findControlCharacter, controlCharacterError, assertNoControlCharacters, findExcessiveNesting, excessiveNestingError, MAX_INPUT_DEPTH } from './http/input-policy';
+export type { ControlCharacterHit } from './http/input-policy';
+export type { ServiceInfo, HealthCheck, InfoRouterOptions } from './http/service-info';
 export { createLogger } from './logging/logger';
 export type { Logger, LoggerOptions } from './logging/logger';
 export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
@@ -14,7 +22,6 @@ export type { GracefulShutdownOptions, ShutdownStep } from './lifecycle/graceful
 export {
   TENANT_HEADER,
   TENANT_ID_PATTERN,
-  tenantContextMiddleware,
   runWithContext,
   runWithTenant,
   currentContext,
@@ -25,7 +32,6 @@ export { createDatabase } from './database/database-factory';
 export type { Database, DatabaseOptions, SqlSession } from './database/database-factory';
 export { parseDatabaseUrl, redactUrl } from './database/database-url';
 export type { DatabaseLocation } from './database/database-url';
-export { PgliteDialect } from './database/pglite-dialect';
 export { AsyncMutex } from './database/async-mutex';
 export { migrateDatabase, readMigrationFolder, assertTablesExist } from './database/migrator';
 export type { Migration, MigrationResult } from './database/migrator';

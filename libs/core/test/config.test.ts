@@ -28,6 +28,13 @@ describe('loadConfigFile', () => {
     expect(config.data).toEqual({ a: 'fallback', b: 'x', c: 'value', d: '' });
   });
 
+  it('gives an empty string for ${VAR} when VAR is set to the empty string (empty is set)', () => {
+    const file = write('empty.json', { password: '${DB_PASSWORD}', url: 'postgres://u:${DB_PASSWORD}@h/db' });
+    const config = loadConfigFile(file, { env: { DB_PASSWORD: '' } });
+    expect(config.data).toEqual({ password: '', url: 'postgres://u:@h/db' });
+    expect(() => loadConfigFile(file, { env: {} })).toThrow(/environment variable DB_PASSWORD is not set/);
+  });
+
   it('writes $$ as a literal $ and does not interpolate after it', () => {
     const file = write('dollar.json', { price: '$$5', literal: '$${NOT_A_VAR}' });
     const config = loadConfigFile(file, { env: {} });

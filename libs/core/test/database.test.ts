@@ -172,3 +172,49 @@ for (const target of databaseTargets().filter((t) => t === 'postgres')) {
     }
   });
 }
+
+// A process frozen inside a transaction must not block the others for long: its session is ended
+// by the server after idleInTransactionTimeoutMillis; a statement waits for a lock at most
+// lockTimeoutMillis. Real sessions on a real server (PostgreSQL target only).
+for (const target of databaseTargets().filter((t) => t === 'postgres')) {
+  it(`bounds idle transactions and lock waits on every pooled session [${target}]`, async () => {
+    const testDb = await createTestDatabase(target, { migrate: false });
+    const bounded = createDatabase({ url: testDb.url, idleInTransactionTimeoutMillis: 800, lockTimeoutMillis: 300 });
+    const defaults = createDatabase({ url: testDb.url });
+    try {
+      const show = async (database: typeof bounded, name: string) => (await sql<Record<string, string>>`${sql.raw(`show ${name}`)}`.execute(database.db)).rows[0][name];
+      expect(await show(defaults, 'idle_in_transaction_session_timeout')).toBe('15s');
+      expect(await show(defaults, 'lock_timeout')).toBe('0');
+      await sql`create table frozen (id int primary key, n int)`.execute(bounded.db);
+      await sql`insert into frozen values (1, 0)`.execute(bounded.db);
+      // A "frozen" holder: locks the row, then sends nothing more inside its transaction.
+      const holder = bounded.withSession(async (session) => {
+        await session.query('begin');
+        await session.query('update frozen set n = n + 1 where id = 1');
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        return session.query('commit');
+      });
+      holder.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // While it holds the lock, a writer gives up after the lock timeout (55P03) instead of waiting.
+      await expect(sql`update frozen set n = n + 10 where id = 1`.execute(bounded.db)).rejects.toMatchObject({ code: '55P03' });
+      // After the idle timeout the server ended the holder's session: its update rolled back, the row is free.
+      const began = Date.now();
+      for (;;) {
+        try {
+          await sql`update frozen set n = n + 10 where id = 1`.execute(bounded.db);
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== '55P03' || Date.now() - began > 5000) throw err;
+        }
+      }
+      expect(Date.now() - began).toBeLessThan(2000);
+      await expect(holder).rejects.toThrow();
+      expect((await sql<{ n: number }>`select n from frozen where id = 1`.execute(bounded.db)).rows).toEqual([{ n: 10 }]);
+    } finally {
+      await bounded.close();
+      await defaults.close();
+      await testDb.dispose();
+    }
+  });
+}

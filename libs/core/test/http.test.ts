@@ -8,12 +8,8 @@ import {
   currentTenantId,
   FwError,
   HealthCheck,
-  makeErrorMiddleware,
-  makeInfoRouter,
-  makeNotFoundHandler,
-  requireJsonBody,
-  tenantContextMiddleware,
 } from '../src';
+import { makeErrorMiddleware, makeInfoRouter, makeNotFoundHandler, requireJsonBody, tenantContextMiddleware } from '../src/http';
 
 /** A logger whose lines are kept in memory, so tests can check what went to the log. */
 function memoryLogger() {

@@ -24,3 +24,5 @@ export { makeSinkFailureReporter, deadItemErrorPayload, FAILURE_EVENT_BY_WORKER_
 export type { DeadItemReporter, DeadWorkItem, FailureEventSink } from './reporting/failure-reporter';
 export { queueDepth } from './monitoring/queue-depth';
 export type { QueueDepth } from './monitoring/queue-depth';
+export { makeJdbcWorkerHost, DEFAULT_RECOVERY_SECONDS, DEFAULT_DRAIN_MILLIS } from './host/jdbc-worker-host';
+export type { JdbcWorkerHost, JdbcWorkerHostOptions, JdbcWorkerHostStopResult } from './host/jdbc-worker-host';

@@ -93,19 +93,20 @@ describeEachDatabase('process runs through the work-item queue', (getDb) => {
     expect(await queueDepth(database)).toMatchObject({ pending: 0, running: 0, success: 6 });
   });
 
-  it('records a worker failure on the process without retrying it', async () => {
+  it('retries a failing author step up to the attempts, then records the failure on the process', async () => {
     const created = await manager.createProcess({ processDefName: 'sum', args: { parts: [1, -1] } }, { tenant: 't1' });
     const done = await finished(created.mutatedEntity.id);
     expect(done.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-    expect(JSON.stringify(done.errors)).toContain('negative value -1');
+    expect(JSON.stringify(done.errors)).toContain('negative value -1 (attempt 2 of 2; the previous attempt failed with:');
     const failedItems = await getDb()
       .database.db.selectFrom('fw_process_work_item' as never)
       .select(['attempts' as never, 'last_error' as never])
       .where('status' as never, '=', 'DEAD' as never)
       .where('process_type' as never, '=', 'double' as never)
       .execute();
-    // the batch service reported it; the item is DEAD after one attempt, not retried
-    expect(failedItems).toEqual([{ attempts: 1, last_error: expect.stringContaining('negative value -1') }]);
+    // the first attempt failed and was retried (the starter's 2 attempts); the batch service
+    // reported the second one, so the item is DEAD after it, not reported twice
+    expect(failedItems).toEqual([{ attempts: 2, last_error: expect.stringContaining('negative value -1') }]);
   });
 
   it('reports a DEAD item to its process, which ends with the error instead of staying pending', async () => {

@@ -21,3 +21,5 @@ export type { RetentionSweeper, RetentionSweeperOptions } from './retention/rete
 export { exponentialBackoff } from './retry/backoff';
 export type { BackoffPolicy, ExponentialBackoffOptions } from './retry/backoff';
 export { coalesce } from './ack/coalesce';
+export { makeOutageTracker, isConnectionError } from './outage/outage-tracker';
+export type { OutageTracker, OutageTrackerOptions, OutageReport } from './outage/outage-tracker';

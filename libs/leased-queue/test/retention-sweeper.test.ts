@@ -2,6 +2,12 @@ import { DEFAULT_RETENTION_MILLIS, makeRetentionSweeper } from '../src';
 
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis));
 
+/** Waits until `done()` holds (a loaded CI machine may take longer than any fixed sleep), at most 5 s. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done() && Date.now() < deadline) await sleep(5);
+}
+
 describe('makeRetentionSweeper', () => {
   it('keeps finished rows 7 days by default', () => {
     expect(DEFAULT_RETENTION_MILLIS).toBe(604_800_000);
@@ -12,7 +18,7 @@ describe('makeRetentionSweeper', () => {
     const limits: number[] = [];
     const purged: number[] = [];
     const sweeper = makeRetentionSweeper({
-      intervalMillis: 100,
+      intervalMillis: 1_000,
       batchSize: 10,
       purge: async (limit) => {
         limits.push(limit);
@@ -25,16 +31,17 @@ describe('makeRetentionSweeper', () => {
     });
     sweeper.poke();
     sweeper.poke(); // one sweep at a time
+    await until(() => purged.length === 1);
     await sleep(20);
     expect(limits).toEqual([10, 10, 10]);
     expect(purged).toEqual([25]);
     backlog = 3;
-    sweeper.poke(); // too early
-    await sleep(20);
+    sweeper.poke(); // too early: well within the interval
+    await sleep(50);
     expect(limits).toHaveLength(3);
-    await sleep(100);
+    await sleep(1_000);
     sweeper.poke();
-    await sleep(20);
+    await until(() => purged.length === 2);
     expect(limits).toHaveLength(4);
     expect(purged).toEqual([25, 3]);
     await sweeper.stop();
@@ -56,10 +63,10 @@ describe('makeRetentionSweeper', () => {
       onError: (err) => errors.push(err),
     });
     sweeper.poke();
-    await sleep(10);
+    await until(() => errors.length === 1);
     expect(errors).toHaveLength(1);
     sweeper.poke();
-    await sleep(10);
+    await until(() => calls === 2);
     expect(calls).toBe(2);
     const stopped = sweeper.stop();
     release();

@@ -1,6 +1,7 @@
 import type { ProcessDef, WorkerDto, WorkerStarter } from '@fw/process-api';
 import { DelegateErrorCodes, isProcessDelegateError, makeProcessDelegate, type ProcessDelegate } from '@fw/process-delegate';
-import { makeJsonProcessConfigurator, makeProcessManager, makeProcessRouter, processDb } from '@fw/process-service';
+import { makeJsonProcessConfigurator, makeProcessManager, processDb } from '@fw/process-service';
+import { makeProcessRouter } from '@fw/process-service/http';
 import { describeEachDatabase } from '@fw/test-support';
 import express from 'express';
 import { createServer, type RequestListener, type Server } from 'node:http';

@@ -3,7 +3,7 @@ export { makeProcessManagementRouter, MANAGEMENT_BASE_PATH } from './router/mana
 export type { ManagementInfo, ManagementRouterInternals } from './router/management-router';
 export { makeManagementKeyGuard, assertManagementKey, managementKeyMatches, MANAGEMENT_KEY_HEADER, MIN_MANAGEMENT_KEY_LENGTH } from './auth/key-guard';
 export type { ManagementKeyGuardOptions } from './auth/key-guard';
-export { parsePageRequest, pageOf, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './http/pagination';
+export { parsePageRequest, pageOf, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE_NUMBER } from './http/pagination';
 export type { Page, PageRequest } from './http/pagination';
 export { ManagementErrorCodes, makeManagementErrorMiddleware } from './http/management-errors';
 export type { ManagementErrorBody } from './http/management-errors';
@@ -20,11 +20,13 @@ export type {
   TriggerSourceKind,
   ExecutionFilter,
   ExecutionRecord,
+  ExecutionView,
   ExecutionStatus,
   CrontabInput,
   CrontabRecord,
 } from './ports/management-ports';
-export { defaultManualTriggerId, defaultCrontabErrorClassifier, MAX_TRIGGER_ID_LENGTH } from './router/trigger-routes';
+export { defaultManualTriggerId } from './router/trigger-routes';
+export { defaultCrontabErrorClassifier } from './router/crontab-routes';
 export { makeProcessQueries } from './repository/process-queries';
 export type { ProcessQueries, ProcessFilter, ProcessSummary, ProcessDetail, CompletionEventRecord } from './repository/process-queries';
 export { makeDefinitionStore, findPredecessorCycle } from './repository/definition-store';
@@ -33,5 +35,22 @@ export { buildTrace, triggerNodeId } from './trace/trace-builder';
 export type { TraceGraph, TraceNode, TraceEdge, TraceNodeKind, TraceEdgeKind, TraceInput } from './trace/trace-builder';
 export { makeTraceLoader, TRACE_LIMIT } from './trace/trace-loader';
 export type { TraceLoader, TraceLoaderOptions } from './trace/trace-loader';
-export { buildOpenApiDocument } from './openapi/openapi-document';
-export type { OpenApiDocument } from './openapi/openapi-document';
+export { buildOpenApiDocument, ADMIN_API_SCHEMAS } from './openapi/admin-api-document';
+export type { OpenApiDocument, OpenApiOperationObject, OpenApiPathItem, OpenApiResponseObject, OpenApiParameter } from './openapi/admin-api-document';
+export { ADMIN_API_OPERATIONS } from './openapi/admin-api-operations';
+export type { AdminApiOperation, ApiMethod, ApiResponse } from './openapi/admin-api-operations';
+export {
+  MAX_TRIGGER_ID_LENGTH,
+  NAME_MAX_LENGTH,
+  CRON_EXPRESSION_MAX_LENGTH,
+  TIMEZONE_MAX_LENGTH,
+  DESCRIPTION_MAX_LENGTH,
+  FILTER_MAX_LENGTH,
+  REQUEST_SCHEMAS,
+  QUERY_PARAMETERS,
+} from './openapi/admin-api-request-schemas';
+export { RESPONSE_SCHEMAS } from './openapi/admin-api-response-schemas';
+export type { JsonSchema } from './openapi/json-schema';
+export { makeMethodNotAllowed } from './http/method-not-allowed';
+export { makeResponseContract } from './openapi/response-contract';
+export type { ResponseContract, ReceivedAnswer, OpenApiLike } from './openapi/response-contract';

@@ -1,6 +1,6 @@
 import { describeEachDatabase } from '@fw/test-support';
 import type { Express } from 'express';
-import request from 'supertest';
+import { request } from './contract';
 import { findPredecessorCycle } from '../src';
 import { API, auth, makeAdminHarness, seedDefinitions, T2 } from './support';
 
@@ -68,6 +68,31 @@ describeEachDatabase('administration API: definitions (database source)', (getDb
     expect((await request(app).put(`${API}/definitions/missing`).set(auth()).send({ leaf: true })).status).toBe(404);
     const mismatch = await request(app).put(`${API}/definitions/single`).set(auth()).send({ processType: 'other', leaf: true });
     expect(mismatch.status).toBe(400);
+  });
+
+  it('DELETE /definitions/{name}: 409 naming what still uses it, 204 once nothing does, 404 after', async () => {
+    const h = makeAdminHarness(getDb());
+    const app = h.app;
+    const a = auth('deleting');
+    expect((await request(app).post(`${API}/definitions`).set(a).send({ processType: 'disposable', leaf: true })).status).toBe(201);
+    expect((await request(app).post(`${API}/definitions`).set(a).send({ processType: 'disposable-next', leaf: true, predecessorProcessType: 'disposable' })).status).toBe(201);
+    const cron = await request(app).post(`${API}/crontabs`).set(a).send({ name: 'disposable-cron', cronExpression: '0 0 1 * * *', timezone: 'UTC', enabled: false, payload: { processDefName: 'disposable', args: {} } });
+    expect(cron.status).toBe(201);
+    const started = await request(app).post(`${API}/triggers`).set(a).send({ payload: { processDefName: 'disposable', args: {} } });
+    expect(started.body.dispatched).toBe(true);
+    const inUse = await request(app).delete(`${API}/definitions/disposable`).set(a);
+    expect(inUse.status).toBe(409);
+    expect(inUse.body.message).toBe("Definition 'disposable' is still used by 1 crontab(s), definition(s) disposable-next (as parent or predecessor), 1 unfinished process(es): remove or finish those first");
+    // Remove the uses: the successor definition, the crontab, and finish the process.
+    expect((await request(app).delete(`${API}/definitions/disposable-next`).set(a)).status).toBe(204);
+    expect((await request(app).delete(`${API}/crontabs/${cron.body.id}`).set(a)).status).toBe(204);
+    expect((await request(app).delete(`${API}/crontabs/${cron.body.id}`).set(a)).status).toBe(404);
+    const processes = await request(app).get(`${API}/processes`).set(a).query({ processType: 'disposable' });
+    await h.manager.sendEvent(processes.body.content[0].id, 'doneSuccessfully', { output: null }, { tenant: 'deleting' });
+    const gone = await request(app).delete(`${API}/definitions/disposable`).set(a);
+    expect(gone.status).toBe(204);
+    expect((await request(app).get(`${API}/definitions/disposable`).set(a)).status).toBe(404);
+    expect((await request(app).delete(`${API}/definitions/disposable`).set(a)).status).toBe(404);
   });
 
   it('POST /definitions/refresh reloads rows changed by another instance', async () => {

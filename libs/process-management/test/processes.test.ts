@@ -1,7 +1,7 @@
 import type { Process } from '@fw/process-api';
 import { describeEachDatabase } from '@fw/test-support';
 import type { Express } from 'express';
-import request from 'supertest';
+import { request } from './contract';
 import { API, auth, makeAdminHarness, runTree, seedDefinitions, T1, T2, type AdminHarness } from './support';
 
 describeEachDatabase('administration API: processes', (getDb) => {

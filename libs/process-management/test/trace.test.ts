@@ -2,7 +2,7 @@ import { processDb } from '@fw/process-service';
 import { describeEachDatabase } from '@fw/test-support';
 import type { Express } from 'express';
 import { sql } from 'kysely';
-import request from 'supertest';
+import { request } from './contract';
 import type { TraceEdge, TraceGraph, TraceNode } from '../src';
 import { API, auth, makeAdminHarness, runTree, seedDefinitions, T1, type AdminHarness } from './support';
 

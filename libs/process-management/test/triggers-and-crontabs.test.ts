@@ -1,6 +1,6 @@
 import { describeEachDatabase } from '@fw/test-support';
 import type { Express } from 'express';
-import request from 'supertest';
+import { request } from './contract';
 import { API, auth, makeAdminHarness, seedDefinitions, T1, T2, type AdminHarness } from './support';
 
 describeEachDatabase('administration API: triggers and executions', (getDb) => {
@@ -25,6 +25,34 @@ describeEachDatabase('administration API: triggers and executions', (getDb) => {
     // The same key in another tenant is another trigger.
     const other = await request(app).post(`${API}/triggers`).set(auth(T2)).send(body);
     expect(other.body).toMatchObject({ triggerId: `manual:${T2}:retry-42`, duplicate: false, dispatched: true });
+  });
+
+  it('refuses args that break the definition\'s inputSchema at once (400 naming the field, nothing stored), and shows the schema in the definition view', async () => {
+    // A tenant of its own, so the executions it leaves do not change the other tests' listings.
+    const TYPED = 'typed-tenant';
+    const inputSchema = { type: 'object', required: ['day'], properties: { day: { type: 'integer', minimum: 1 } } };
+    const created = await request(app).post(`${API}/definitions`).set(auth()).send({ processType: 'typed', leaf: true, inputSchema });
+    expect(created.status).toBe(201);
+    expect((await request(app).get(`${API}/definitions/typed`).set(auth())).body).toMatchObject({ processType: 'typed', inputSchema });
+    const refused = await request(app).post(`${API}/triggers`).set(auth(TYPED)).send({ triggerId: 'typed-bad', payload: { processDefName: 'typed', args: { day: 'monday' } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: "'payload.args.day' must be an integer (input schema of process type 'typed')" });
+    const cron = await request(app).post(`${API}/crontabs`).set(auth(TYPED)).send({ name: 'typed-cron', cronExpression: '0 0 1 * * *', timezone: 'UTC', enabled: false, payload: { processDefName: 'typed', args: {} } });
+    expect(cron.status).toBe(400);
+    expect(cron.body.message).toBe("'payload.args.day' is required (input schema of process type 'typed')");
+    expect((await request(app).get(`${API}/processes`).set(auth(TYPED)).query({ triggerId: `manual:${TYPED}:typed-bad` })).body.totalElements).toBe(0);
+    expect((await request(app).get(`${API}/executions`).set(auth(TYPED)).query({ triggerId: `manual:${TYPED}:typed-bad` })).body.totalElements).toBe(0);
+    const accepted = await request(app).post(`${API}/triggers`).set(auth(TYPED)).send({ triggerId: 'typed-good', payload: { processDefName: 'typed', args: { day: 3 } } });
+    expect(accepted.body).toMatchObject({ dispatched: true, duplicate: false });
+  });
+
+  it('refuses to trigger or schedule a child-only type as a root (400 naming both types)', async () => {
+    const refused = await request(app).post(`${API}/triggers`).set(auth('child-only')).send({ payload: { processDefName: 'chunk', args: {} } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: "Process type 'chunk' is created only as a child of 'wordcount', not as a root process" });
+    const cron = await request(app).post(`${API}/crontabs`).set(auth('child-only')).send({ name: 'chunks', cronExpression: '0 0 1 * * *', timezone: 'UTC', enabled: false, payload: { processDefName: 'chunk', args: {} } });
+    expect(cron.status).toBe(400);
+    expect((await request(app).get(`${API}/executions`).set(auth('child-only'))).body.totalElements).toBe(0);
   });
 
   it('generates a key when none is given', async () => {

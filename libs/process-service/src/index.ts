@@ -35,6 +35,8 @@ export type { DatabaseProcessConfigurator, DatabaseProcessConfiguratorOptions } 
 export { makeProcessConfigurator } from './configurators/process-configurator-factory';
 export type { ProcessConfiguratorOptions, ProcessConfiguratorSource } from './configurators/process-configurator-factory';
 export { parseProcessDef } from './configurators/process-def-validation';
-export { makeProcessRouter } from './http/process-router';
-export type { ProcessRouterOptions } from './http/process-router';
+export { assertInputMatches, assertRootType, checkInputSchema } from './manager/input-validation';
 export { PROCESS_TABLES } from './repository/process-schema';
+export { PROCESS_API_SCHEMAS, EVENT_PAYLOAD_SCHEMAS } from './openapi/process-api-schemas';
+export { PROCESS_API_OPERATIONS } from './openapi/process-api-operations';
+export type { ProcessApiOperation } from './openapi/process-api-operations';

@@ -1,26 +1,18 @@
-import { isFwError, type FwError } from '@fw/core';
+import { isFwError } from '@fw/core';
 import { ProcessErrorCodes, ProcessStates, type Process } from '@fw/process-api';
-import { makeProcessRouter, processDb } from '@fw/process-service';
+import { processDb } from '@fw/process-service';
+import { makeProcessRouter } from '@fw/process-service/http';
 import { describeEachDatabase } from '@fw/test-support';
 import express from 'express';
 import { sql } from 'kysely';
 import request from 'supertest';
-import { create, get, makeHarness, send, type Harness } from './support';
+import { create, get, makeHarness, refusal, send, type Harness } from './support';
 
 /*
  * `parentProcessType` is checked when children are created. In the fixtures `chunk` must be a
  * child of `batch`, `part` a child of `nested`, and `leafJob` names no parent (any parent).
  */
 
-async function refusal(promise: Promise<unknown>): Promise<FwError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isFwError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to be refused');
-}
 
 describeEachDatabase('parentProcessType of children', (getDb) => {
   let h: Harness;
@@ -64,9 +56,24 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
     expect(h.starter.started.length).toBe(launches);
   });
 
+  it('refuses a child-only type as a root over POST /process: 400 P412 naming both types, nothing stored', async () => {
+    const count = async () => (await sql<{ n: string }>`select count(*) as n from fw_process`.execute(processDb(getDb().database))).rows[0].n;
+    const before = await count();
+    const error = await refusal(h.manager.createProcess({ processDefName: 'chunk', args: {} }, { tenant: null, refuseChildOnlyTypes: true }));
+    expect(error).toMatchObject({ code: 400, subErrorCode: 'P412', field: 'processDefName', params: ['chunk', 'batch'] });
+    expect(error.description).toBe("Process type 'chunk' is created only as a child of 'batch', not as a root process");
+    const app = express().use(makeProcessRouter({ manager: h.manager }));
+    const res = await request(app).post('/process').send({ processDefName: 'chunk', args: {} });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ subErrorCode: 'P412', errors: [{ field: 'processDefName' }] });
+    expect(await count()).toBe(before);
+  });
+
   it('through sendEvents the refused split fails alone with P411', async () => {
-    const refused = await create(h.manager, 'nested');
-    const accepted = await create(h.manager, 'nested');
+    // 'nested' is child-only: two of them, made by a batch's split.
+    const batch = await create(h.manager, 'batch');
+    await send(h.manager, batch.id, 'splitDone', { subProcesses: [{ processType: 'nested' }, { processType: 'nested' }] });
+    const [refused, accepted] = await children(batch.id);
     const results = await h.manager.sendEvents([
       { id: refused.id, eventId: 'splitDone', payload: { subProcesses: [{ processType: 'chunk' }] }, tenant: null },
       { id: accepted.id, eventId: 'splitDone', payload: { subProcesses: [{ processType: 'part' }] }, tenant: null },

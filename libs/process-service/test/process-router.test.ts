@@ -1,5 +1,5 @@
 import type { Process, ProcessResponse } from '@fw/process-api';
-import { makeProcessRouter } from '@fw/process-service';
+import { makeProcessRouter } from '@fw/process-service/http';
 import { describeEachDatabase } from '@fw/test-support';
 import express from 'express';
 import request from 'supertest';

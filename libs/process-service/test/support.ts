@@ -2,6 +2,7 @@
  * Test support: a recording WorkerStarter (a real implementation of the port that records every
  * launch after commit) and a manager wired to a test database.
  */
+import { isFwError, type FwError } from '@fw/core';
 import type { Process, ProcessDef, WorkerDto, WorkerStarter, WorkerType } from '@fw/process-api';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessManagerOptions, type ProcessTransaction } from '@fw/process-service';
 import type { TestDatabase } from '@fw/test-support';
@@ -78,4 +79,15 @@ export async function get(manager: ProcessManager, id: string): Promise<Process>
 /** Sends an event without tenant scoping. */
 export async function send(manager: ProcessManager, id: string, eventId: string, payload: unknown = {}): Promise<Process> {
   return (await manager.sendEvent(id, eventId, payload, { tenant: null })).mutatedEntity;
+}
+
+/** The FwError a call was refused with (fails the test when the call succeeds or throws something else). */
+export async function refusal(promise: Promise<unknown>): Promise<FwError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isFwError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the call to be refused');
 }

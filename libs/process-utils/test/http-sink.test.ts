@@ -1,7 +1,8 @@
 import { makeInVmProcessStarter } from '@fw/invm-process-starter';
 import type { WorkerDto } from '@fw/process-api';
 import { makeProcessDelegate } from '@fw/process-delegate';
-import { makeJsonProcessConfigurator, makeProcessManager, makeProcessRouter, processDb, type ProcessManager } from '@fw/process-service';
+import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
+import { makeProcessRouter } from '@fw/process-service/http';
 import { makeBatchService, type ProcessEventSink, type WorkerOutcome } from '@fw/process-utils';
 import { describeEachDatabase } from '@fw/test-support';
 import express from 'express';

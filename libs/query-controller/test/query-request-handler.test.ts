@@ -1,4 +1,5 @@
-import { createLogger, makeErrorMiddleware, makeNotFoundHandler, requireJsonBody } from '@fw/core';
+import { createLogger } from '@fw/core';
+import { makeErrorMiddleware, makeNotFoundHandler, requireJsonBody } from '@fw/core/http';
 import { makeInMemoryQueryProvider, makeQueryService, QueryService } from '@fw/query-core';
 import express, { Express } from 'express';
 import { createServer, request as httpRequest, RequestListener, Server } from 'node:http';

@@ -1,4 +1,5 @@
-import { createLogger, makeErrorMiddleware, makeNotFoundHandler, tenantContextMiddleware } from '@fw/core';
+import { createLogger } from '@fw/core';
+import { makeErrorMiddleware, makeNotFoundHandler, tenantContextMiddleware } from '@fw/core/http';
 import { makeInMemoryQueryProvider, makeQueryService, QueryService } from '@fw/query-core';
 import express, { Express, Request } from 'express';
 import * as path from 'node:path';

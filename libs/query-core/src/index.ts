@@ -3,8 +3,20 @@
 // Mapper contracts (the SQL engine).
 export { FRAMEWORK_SUBSTITUTIONS } from './mapper/mapper-types';
 export type { BoundSql, MappedStatement, MapperDocument, FrameworkSubstitution } from './mapper/mapper-types';
-export { parseMapperXml, ParsedMapperDocument } from './mapper/mapper-parser';
+export { parseMapperXml, analyzeMapperXml, ParsedMapperDocument } from './mapper/mapper-parser';
+export type { MapperAnalysis, DeclaredStatement } from './mapper/mapper-parser';
 export { MapperRegistry } from './mapper/mapper-registry';
+export { MapperLoadError } from './mapper/mapper-load-error';
+export type { MapperProblemKind } from './mapper/mapper-load-error';
+export { MapperRenderError } from './mapper/dynamic-sql-renderer';
+export { DATABASE_ID } from './mapper/statement-elements';
+
+// The mapper check (bin fw-check-mappers).
+export { checkMapperFiles } from './check/mapper-check';
+export type { MapperCheckReport, StatementCheck, StatementStatus, FileProblem } from './check/mapper-check';
+export { findMapperFiles } from './check/mapper-files';
+export { reportLines, summaryLine, everythingLoads } from './check/check-report';
+export { checkMappersMain, CHECK_MAPPERS_USAGE } from './check/check-mappers-cli';
 
 // Service facade.
 export { makeQueryService } from './service/query-service';

@@ -60,7 +60,7 @@ describeEachDatabase('query service with query.cannedReports.store "database"', 
     const { options, databases } = optionsWith(unmigrated);
     const err = await startupError(options);
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toMatch(/^query\.cannedReports\.dataSource 'reports': Database .* is missing table\(s\) fw_query_canned_report: apply the schema with `npm run migrate -- --database-url <url>`$/);
+    expect(err.message).toMatch(/^query\.cannedReports\.dataSource 'reports': Database .* is missing table\(s\) fw_query_canned_report: apply the schema with `npx fw-migrate --database-url <url>` \(package @fw\/migrate; `npm run migrate -- --database-url <url>` in the fw checkout\)$/);
     expect(databases.closed).toContain(REPORTS_URL);
   });
 

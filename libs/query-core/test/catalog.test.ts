@@ -172,7 +172,7 @@ describeEachDatabase('query catalog', (getDb) => {
     expect(await startupError({ ...options, dataSources: {} })).toBe("query service config: query.catalog.jdbc.dataSource 'catalog' is not an entry of dataSources");
     expect(await startupError({ ...options, config: { ...config, catalog: { jdbc: { enabled: true } } } })).toContain('query.catalog.jdbc.dataSource is required');
     const empty = await startupError({ ...options, databaseFactory: undefined, config: { ...config, datasources: { t1: { jdbcUrl: 'pglite:memory:' } } }, dataSources: { catalog: { jdbcUrl: 'pglite:memory:' } } });
-    expect(empty).toBe("query.catalog.jdbc.dataSource 'catalog' (pglite:memory:): table fw_query_mapper_source does not exist; apply the schema with npm run migrate -- --database-url <url>");
+    expect(empty).toBe("query.catalog.jdbc.dataSource 'catalog' (pglite:memory:): table fw_query_mapper_source does not exist; apply the schema with npx fw-migrate --database-url <url> (package @fw/migrate; npm run migrate -- --database-url <url> in the fw checkout)");
     const unreachable = await startupError({
       ...options,
       databaseFactory: undefined,

@@ -2,7 +2,8 @@ import { currentTenantId } from '@fw/core';
 import { isTerminalState, ProcessEvents, type Process, type ProcessDef, type WorkerStarter } from '@fw/process-api';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessTransaction } from '@fw/process-service';
 import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec, type ProcessEventSink } from '@fw/process-utils';
-import { describeEachDatabase } from '@fw/test-support';
+import * as path from 'node:path';
+import { createTestDatabase, databaseTargets, describeEachDatabase, spawnScript, stopMidTree, waitForTreeFinished, type SpawnedScript, type TestDatabase } from '@fw/test-support';
 import { makeQueueProcessStarter, makeQueueWorkerConsumer, QueueConfigError, QueueHeaders, type QueueProcessStarter, type QueueWorkerConsumer } from '../src';
 import { BROKER_URL, closeConnectionsNamed, openTestQueues, uniqueConnectionName, waitFor, type TestQueues } from './support';
 
@@ -188,3 +189,54 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
     expect((error as Error).message).toContain("process type 'queueless' has no config.queue");
   });
 });
+
+/**
+ * SIGTERM in the middle of a running tree, with real processes, PostgreSQL and RabbitMQ: the
+ * README's RabbitMQ worker host stops consuming, drains, closes its channel (the broker puts the
+ * unfinished messages back at once), closes the publisher, the manager and the pool, and exits by
+ * itself within the drain plus 2 s; a second host finishes the tree, each child counted once.
+ */
+const FIXTURE = path.join(__dirname, 'fixtures/queue-worker-host.ts');
+const NUMBERS = Array.from({ length: 12 }, (_, i) => i + 1);
+const DRAIN_MILLIS = 300;
+
+// Registered only when FW_TEST_DATABASE_URL names a server: two processes share one database.
+for (const _target of databaseTargets().filter((t) => t === 'postgres')) {
+  describe('RabbitMQ worker host stopped by SIGTERM mid-tree (real processes) [postgres]', () => {
+    let testDb: TestDatabase;
+    let queues: TestQueues;
+    beforeAll(async () => {
+      testDb = await createTestDatabase('postgres');
+      queues = await openTestQueues();
+    }, 60_000);
+    afterAll(async () => {
+      await queues?.cleanup();
+      await testDb?.dispose();
+    }, 60_000);
+
+    function startHost(stepMillis: number, numbers?: number[]): SpawnedScript {
+      return spawnScript(FIXTURE, [testDb.url, BROKER_URL, queues.name('sum'), queues.name('sum-part'), String(stepMillis), String(DRAIN_MILLIS), ...(numbers ? [numbers.join(',')] : [])]);
+    }
+
+    it('drains, requeues what it held and exits within the drain + 2 s; a second host completes the tree exactly once', async () => {
+      const first = startHost(1500, NUMBERS);
+      const { rootId, interrupted, exitCode, stopMillis } = await stopMidTree(first);
+      expect(interrupted).toBeGreaterThan(0);
+      expect(exitCode).toBe(0);
+      expect(stopMillis).toBeLessThan(DRAIN_MILLIS + 2_000);
+      expect(first.output()).not.toContain('still keeps the process alive');
+
+      const second = startHost(50);
+      try {
+        const tree = await waitForTreeFinished(testDb.database, rootId, 30_000, () => second.output());
+        expect(tree).toMatchObject({ stateId: 'PROCESSED', output: { total: NUMBERS.reduce((a, b) => a + b, 0), parts: NUMBERS.length }, numCompletedSubProcesses: NUMBERS.length });
+        expect(tree.childStates).toEqual({ PROCESSED: NUMBERS.length });
+        expect(tree.childReports).toEqual({ total: NUMBERS.length, distinctChildren: NUMBERS.length });
+        process.stdout.write(`queue worker host stop: ${stopMillis} ms after SIGTERM (drain ${DRAIN_MILLIS} ms, ${interrupted} step(s) interrupted); tree resumed and finished in ${tree.millis} ms\n`);
+      } finally {
+        second.child.kill('SIGTERM');
+        expect(await second.exited).toBe(0);
+      }
+    }, 120_000);
+  });
+}

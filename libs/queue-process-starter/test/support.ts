@@ -5,8 +5,8 @@ import type { ProcessEventSink } from '@fw/process-utils';
 import { connect, type Channel, type ChannelModel, type GetMessage } from 'amqplib';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
 import { promisify } from 'node:util';
+import { openTcpRelay } from '@fw/test-support';
 import { queueDeclaration } from '../src';
 
 /** The broker of the tests (CI runs RabbitMQ on 127.0.0.1:5672). */
@@ -190,47 +190,13 @@ export interface BrokerRelay {
 
 export async function openBrokerRelay(): Promise<BrokerRelay> {
   const broker = new URL(BROKER_URL);
-  const sockets = new Set<Socket>();
-  let severed = false;
-  const track = (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-  };
-  const server = createServer((client) => {
-    track(client);
-    if (severed) {
-      client.destroy();
-      return;
-    }
-    const upstream = connectTcp(Number(broker.port || 5672), broker.hostname);
-    track(upstream);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const relay = await openTcpRelay(broker.hostname, Number(broker.port || 5672));
   const relayed = new URL(BROKER_URL);
   relayed.hostname = '127.0.0.1';
-  relayed.port = String((server.address() as AddressInfo).port);
-  return {
-    url: relayed.toString(),
-    cut() {
-      severed = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore() {
-      severed = false;
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  relayed.port = String(relay.port);
+  return { url: relayed.toString(), cut: () => relay.cut(), restore: () => relay.restore(), close: () => relay.close() };
 }
 
-/** A logger writing into `lines` (one parsed JSON object each), for asserting what was logged. */
 export function capturingLogger(lines: Array<Record<string, unknown>>): Logger {
   return createLogger({ name: 'queue-process-starter-test', level: 'warn', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
 }

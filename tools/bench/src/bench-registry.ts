@@ -3,6 +3,11 @@ import { engineBenchRunner } from './engine-bench';
 import { fanoutBench } from './fanout-bench';
 import { graphileBench } from './graphile/graphile-fanout-bench';
 import { queryBench } from './query/query-bench';
+import { startupBench } from './startup/startup-bench';
+import { serviceBench } from './service/service-bench';
+import { adminUiBench } from './admin-ui/admin-ui-bench';
+import { dashboardBench } from './dashboard/dashboard-bench';
+import { generatorBench } from './generator/generator-bench';
 
 /**
  * Every benchmark of `npm run bench -- <name>`. Later ones (`engine`, `fanout`) are added here
@@ -13,4 +18,9 @@ export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   engine: engineBenchRunner,
   fanout: fanoutBench,
   graphile: graphileBench,
+  startup: startupBench,
+  service: serviceBench,
+  'admin-ui': adminUiBench,
+  dashboard: dashboardBench,
+  generator: generatorBench,
 };

@@ -1,15 +1,31 @@
-import { createDatabase, isConfigError, migrateDatabase, MigrationResult, readMigrationFolder, redactUrl } from '@fw/core';
+import { createDatabase, isConfigError, migrateDatabase, type Migration, MigrationResult, readMigrationFolder, redactUrl } from '@fw/core';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-/** The workspace's schema folder, used when `--dir` is not given. */
-export const DEFAULT_MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
+/**
+ * The framework's schema, the `*.sql` files of this release: `migrations/` inside the installed
+ * package (the build copies them there), or the workspace's root `migrations/` when running from
+ * the TypeScript sources in the checkout (so an added migration needs no build to be seen).
+ */
+export const DEFAULT_MIGRATIONS_DIR = __filename.endsWith('.ts') ? path.resolve(__dirname, '../../../migrations') : path.resolve(__dirname, '../migrations');
 
-export const MIGRATE_USAGE = `usage: npm run migrate -- --database-url URL [--username U --password P] [--dir FOLDER]
+/** The framework's migrations of this release, in name order (see {@link DEFAULT_MIGRATIONS_DIR}). */
+export function readFwMigrations(): Migration[] {
+  return readMigrationFolder(DEFAULT_MIGRATIONS_DIR);
+}
+
+/** This package's version (`fw-migrate --version`). */
+export const MIGRATE_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
+
+export const MIGRATE_USAGE = `usage: fw-migrate --database-url URL [--username U --password P] [--dir FOLDER]
+       (in the workspace checkout: npm run migrate -- …)
 
   --database-url  postgres://host:port/db, jdbc:postgresql://host:port/db, pglite:memory: or pglite:<folder>
   --username      database user (overrides the one in the URL)
   --password      database password (overrides the one in the URL)
-  --dir           folder of *.sql migrations (default: the workspace's migrations/)`;
+  --dir           folder of *.sql migrations (default: the framework's schema shipped in @fw/migrate)
+  --help          this text
+  --version       the version of @fw/migrate (and so of the schema it carries)`;
 
 export interface MigrateOptions {
   databaseUrl: string;
@@ -80,6 +96,14 @@ export async function runMigrate(options: MigrateOptions, print: (line: string) 
  * Output goes through `out`/`err` so tests can capture it.
  */
 export async function migrateMain(argv: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    out(MIGRATE_USAGE);
+    return 0;
+  }
+  if (argv.includes('--version')) {
+    out(`fw-migrate ${MIGRATE_VERSION}`);
+    return 0;
+  }
   let options: MigrateOptions;
   try {
     options = parseMigrateArgs(argv);

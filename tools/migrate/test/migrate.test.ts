@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readMigrationFolder } from '@fw/core';
 import { createTestDatabase, databaseTargets } from '@fw/test-support';
-import { DEFAULT_MIGRATIONS_DIR, migrateMain, parseMigrateArgs, UsageError } from '../src';
+import { DEFAULT_MIGRATIONS_DIR, MIGRATE_VERSION, migrateMain, parseMigrateArgs, UsageError } from '../src';
 
 const ROOT = path.resolve(__dirname, '../../..');
+const TSX_CLI = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const MAIN = path.join(ROOT, 'tools/migrate/src/main.ts');
 
 describe('parseMigrateArgs', () => {
   it('reads flags in both spellings and resolves --dir against the working directory', () => {
@@ -97,6 +99,34 @@ describe('migrateMain', () => {
     const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'tools/migrate/src/main.ts'), '--bogus'], { encoding: 'utf8', cwd: ROOT });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("migrate: unknown argument '--bogus'");
-    expect(result.stderr).toContain('usage: npm run migrate -- --database-url URL');
+    expect(result.stderr).toContain('usage: fw-migrate --database-url URL');
+  });
+
+  it('answers --help and --version with exit 0 (real process)', () => {
+    const run = (flag: string) => spawnSync(process.execPath, [TSX_CLI, MAIN, flag], { encoding: 'utf8', cwd: ROOT });
+    const help = run('--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('usage: fw-migrate --database-url URL');
+    const version = run('--version');
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toBe(`fw-migrate ${MIGRATE_VERSION}`);
+    expect(MIGRATE_VERSION).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  // Registered only when FW_TEST_DATABASE_URL names a server. The pool used to outlive the run by
+  // its 30 s idle timeout, so the command printed its result and then hung.
+  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('exits within 3 s once done on an up-to-date database (real process) [postgres]', async () => {
+    const testDb = await createTestDatabase('postgres');
+    await testDb.database.close();
+    try {
+      const started = Date.now();
+      const result = spawnSync(process.execPath, [TSX_CLI, MAIN, '--database-url', testDb.url], { encoding: 'utf8', cwd: ROOT, timeout: 20_000 });
+      const elapsed = Date.now() - started;
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/: 0 applied, \d+ already applied/);
+      expect(elapsed).toBeLessThan(3_000);
+    } finally {
+      await testDb.dispose();
+    }
   });
 });

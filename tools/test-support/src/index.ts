@@ -1,2 +1,10 @@
 export { createTestDatabase, describeEachDatabase, databaseTargets, postgresServerUrl, MIGRATIONS_DIR } from './test-database';
 export type { DatabaseTarget, TestDatabase, TestDatabaseOptions } from './test-database';
+export { spawnScript, countMatches } from './spawned-script';
+export type { SpawnedScript } from './spawned-script';
+export { stopMidTree, waitForTreeFinished, waitMidTree } from './process-tree-probe';
+export type { FinishedTree, MidTreeStop } from './process-tree-probe';
+export { openTcpRelay } from './tcp-relay';
+export type { TcpRelay } from './tcp-relay';
+export { startPrivatePostgres } from './private-postgres';
+export type { PrivatePostgres } from './private-postgres';

@@ -5,7 +5,7 @@
  * |---|---|---|
  * | `PROCESS_ADMIN_PORT` | 8080 | port (0: any free port) |
  * | `PROCESS_ADMIN_BIND_ADDRESS` | 127.0.0.1 | address to listen on |
- * | `PROCESS_DATABASE_URL`, `_USERNAME`, `_PASSWORD` | dev: PGlite under `./.data/` | required outside dev |
+ * | `PROCESS_DATABASE_URL`, `_USERNAME`, `_PASSWORD` | dev: PGlite under `./.data/` | required outside dev (user and password may be empty) |
  * | `PROCESS_MANAGEMENT_API_KEY` | dev: generated, stored in `./.data/` | at least 32 characters |
  * | `--profile dev` or `FW_PROFILE=dev` | production | dev profile |
  *
@@ -13,6 +13,7 @@
  * const config = readAdminServerConfig(['--profile', 'dev'], process.env, process.cwd());
  * // { profile: 'dev', port: 8080, bindAddress: '127.0.0.1', database: { url: 'pglite:/…/.data/process-db' }, dataDir: '/…/.data', apiKey: undefined }
  */
+import { parseProxyAllowedOrigins } from '@fw/admin-ui';
 import { ConfigError } from '@fw/core';
 import { assertManagementKey } from '@fw/process-management';
 import * as path from 'node:path';
@@ -30,26 +31,48 @@ export interface AdminServerConfig {
   dataDir?: string;
   /** Folder relative database paths are resolved against. */
   baseDir: string;
+  /** `FW_INFO_ACCESS_KEY`: when set, `/info`, `/service-info`, `/health-check` and `/openapi.json` need `X-Fw-Info-Key`. */
+  infoAccessKey?: string;
+  /** `FW_MCP_ENABLED`: serve `/mcp` (behind the key). Default: dev profile yes, production no. */
+  mcpEnabled?: boolean;
+  /** `FW_SERVICE_REGISTRY_URL` (and `FW_SERVICE_BASE_URL`, default the listening URL): register this host's services there. */
+  serviceRegistry?: { url: string; baseUrl?: string };
+  /** `PROCESS_ADMIN_DASHBOARD` (`on` by default, `off` to not serve the process dashboard at `/`). */
+  dashboardEnabled?: boolean;
+  /** `FW_ADMIN_UI_PROXY_ORIGINS` (comma-separated origins): other hosts the admin UI at /fw/admin may read through this one. */
+  adminUiProxyOrigins?: string[];
 }
 
 /** Raised for bad command-line arguments (exit 2 with the usage). */
 export class UsageError extends Error {}
 
-export const ADMIN_SERVER_USAGE = `usage: npm run admin-server -- [--profile dev]
+export const ADMIN_SERVER_USAGE = `usage: fw-admin-server [--profile dev]
+       (in the workspace checkout: npm run admin-server -- …; npm start is --profile dev)
 
   --profile dev   local development: embedded database under ./.data/, schema applied, key
-                  generated, example workers and the dashboard at /. Also FW_PROFILE=dev.
+                  generated, example workers. Also FW_PROFILE=dev.
+  --help          this text
+  --version       the version of @fw/admin-server
 
 Environment: PROCESS_ADMIN_PORT (8080), PROCESS_ADMIN_BIND_ADDRESS (127.0.0.1),
 PROCESS_DATABASE_URL, PROCESS_DATABASE_USERNAME, PROCESS_DATABASE_PASSWORD (required outside dev),
-PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev).`;
+PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev),
+PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off).`;
 
-/** `--profile X` / `--profile=X` / `--help`; FW_PROFILE when no flag. */
-export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv): { help: boolean; profile: AdminProfile } {
+/** What the command line asks for: run with a profile, or print the usage or the version. */
+export interface AdminArgs {
+  help: boolean;
+  version: boolean;
+  profile: AdminProfile;
+}
+
+/** `--profile X` / `--profile=X` / `--help` / `--version`; FW_PROFILE when no flag. */
+export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv): AdminArgs {
   let profile: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--help' || arg === '-h') return { help: true, profile: 'production' };
+    if (arg === '--help' || arg === '-h') return { help: true, version: false, profile: 'production' };
+    if (arg === '--version') return { help: false, version: true, profile: 'production' };
     if (arg === '--profile') {
       profile = argv[++i];
       if (profile === undefined || profile.startsWith('--')) throw new UsageError('--profile needs a value (dev)');
@@ -60,8 +83,8 @@ export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
     }
   }
   profile ??= env.FW_PROFILE || 'production';
-  if (profile === 'dev') return { help: false, profile: 'dev' };
-  if (profile === 'production' || profile === 'prod') return { help: false, profile: 'production' };
+  if (profile === 'dev') return { help: false, version: false, profile: 'dev' };
+  if (profile === 'production' || profile === 'prod') return { help: false, version: false, profile: 'production' };
   throw new UsageError(`unknown profile '${profile}' (use dev, or no profile for production)`);
 }
 
@@ -71,11 +94,17 @@ function portOf(raw: string | undefined): number {
   return Number(raw);
 }
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
+/**
+ * A variable that must be set. Empty counts as set (an empty password is normal with trust, peer or
+ * `.pgpass` authentication; an empty user lets the URL's or libpq's default apply), so "not set"
+ * means unset; `nonEmpty` refuses '' with its own message.
+ */
+function required(env: NodeJS.ProcessEnv, name: string, nonEmpty = false): string {
   const value = env[name];
-  if (value === undefined || value === '') {
+  if (value === undefined) {
     throw new ConfigError(`${name} is not set: outside the dev profile the admin server needs PROCESS_DATABASE_URL, PROCESS_DATABASE_USERNAME and PROCESS_DATABASE_PASSWORD (or start with --profile dev)`);
   }
+  if (nonEmpty && value.trim() === '') throw new ConfigError(`${name} is empty: give a PostgreSQL URL (postgres://host:port/db)`);
   return value;
 }
 
@@ -84,6 +113,60 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
  * @throws ConfigError naming the variable to fix.
  */
 export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): AdminServerConfig {
+  const infoAccessKey = infoKeyOf(env.FW_INFO_ACCESS_KEY);
+  const registryUrl = httpUrlOf(env.FW_SERVICE_REGISTRY_URL, 'FW_SERVICE_REGISTRY_URL');
+  const baseUrl = httpUrlOf(env.FW_SERVICE_BASE_URL, 'FW_SERVICE_BASE_URL');
+  const proxyOrigins = originsOf(env.FW_ADMIN_UI_PROXY_ORIGINS, 'FW_ADMIN_UI_PROXY_ORIGINS');
+  return {
+    ...configFor(profile, env, cwd),
+    ...(infoAccessKey === undefined ? {} : { infoAccessKey }),
+    mcpEnabled: booleanOf(env.FW_MCP_ENABLED, 'FW_MCP_ENABLED', profile === 'dev'),
+    dashboardEnabled: dashboardOf(env.PROCESS_ADMIN_DASHBOARD),
+    ...(registryUrl === undefined ? {} : { serviceRegistry: { url: registryUrl, ...(baseUrl === undefined ? {} : { baseUrl }) } }),
+    ...(proxyOrigins.length === 0 ? {} : { adminUiProxyOrigins: proxyOrigins }),
+  };
+}
+
+/** `FW_ADMIN_UI_PROXY_ORIGINS`, as a ConfigError when an entry is no origin. */
+function originsOf(raw: string | undefined, name: string): string[] {
+  try {
+    return parseProxyAllowedOrigins(raw, name);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
+/** `PROCESS_ADMIN_DASHBOARD`: on (default) or off; true/false too. */
+function dashboardOf(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '') return true;
+  const value = raw.trim().toLowerCase();
+  if (value === 'on' || value === 'true') return true;
+  if (value === 'off' || value === 'false') return false;
+  throw new ConfigError(`PROCESS_ADMIN_DASHBOARD must be on or off, got '${raw}'`);
+}
+
+/** `true`/`false`; unset or empty: the default. */
+function booleanOf(raw: string | undefined, name: string, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+/** An http(s) URL, or undefined when unset or empty. */
+function httpUrlOf(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(`${name} must be an http:// or https:// URL, got '${raw}'`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** `FW_INFO_ACCESS_KEY`: unset or empty means the info endpoints are open. */
+function infoKeyOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32) throw new ConfigError(`FW_INFO_ACCESS_KEY is too short (${raw.length} characters): give at least 32, or leave it unset to keep /info, /service-info and /health-check open`);
+  return raw;
+}
+
+function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): AdminServerConfig {
   const port = portOf(env.PROCESS_ADMIN_PORT);
   const bindAddress = env.PROCESS_ADMIN_BIND_ADDRESS || '127.0.0.1';
   const rawKey = env.PROCESS_MANAGEMENT_API_KEY || undefined;
@@ -102,9 +185,10 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
     };
   }
   const database = {
-    url: required(env, 'PROCESS_DATABASE_URL'),
-    username: required(env, 'PROCESS_DATABASE_USERNAME'),
-    password: required(env, 'PROCESS_DATABASE_PASSWORD'),
+    url: required(env, 'PROCESS_DATABASE_URL', true),
+    // '' → undefined: the user and password of the URL (or libpq's defaults) apply.
+    username: required(env, 'PROCESS_DATABASE_USERNAME') || undefined,
+    password: required(env, 'PROCESS_DATABASE_PASSWORD') || undefined,
   };
   if (database.url.startsWith('pglite:')) throw new ConfigError('PROCESS_DATABASE_URL must be a PostgreSQL URL (postgres://host:port/db) outside the dev profile');
   const apiKey = assertManagementKey(rawKey, 'PROCESS_MANAGEMENT_API_KEY');

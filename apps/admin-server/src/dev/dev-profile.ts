@@ -1,5 +1,5 @@
 /**
- * The dev profile's conveniences: the repository's migrations folder, a generated key kept under
+ * The dev profile's conveniences: a generated key kept under
  * `./.data/`, and the example definitions seeded into `process_definition`.
  *
  * @example
@@ -11,9 +11,6 @@ import { processDb } from '@fw/process-service';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-
-/** `migrations/` of this repository (the dev profile applies it). */
-export const MIGRATIONS_DIR = path.resolve(__dirname, '../../../../migrations');
 
 /** File holding the generated dev key. */
 export const DEV_KEY_FILE = 'admin-api-key';

@@ -86,6 +86,7 @@ export class CountChunk extends ExecutorBase<TextInput, ChunkCount> {
 
 export class MergeCounts extends AggregatorBase<TextInput, ChunkCount, WordCountOutput> {
   readonly processType = WORD_COUNT;
+  override readonly inputSchema = textInput;
   aggregate(_input: TextInput, chunks: ChildResult<ChunkCount>[]): WordCountOutput {
     const counts: Record<string, number> = {};
     let totalWords = 0;
@@ -98,14 +99,19 @@ export class MergeCounts extends AggregatorBase<TextInput, ChunkCount, WordCount
   }
 }
 
-export class TopWords extends ExecutorBase<WordCountOutput, WordCountReport> {
+/** The report's input: the word count's output (a bad one is MALFORMED_PAYLOAD / INCOMPATIBLE_FIELD_TYPE, not a TypeError). */
+const reportInput = shape({ totalWords: 'integer', distinctWords: 'integer', chunks: 'integer?', counts: 'object' });
+type ReportInput = PayloadType<typeof reportInput>;
+
+export class TopWords extends ExecutorBase<ReportInput, WordCountReport> {
   readonly processType = WORD_COUNT_REPORT;
-  execute(input: WordCountOutput, ctx: WorkerContext): WordCountReport {
+  override readonly inputSchema = reportInput;
+  execute(input: ReportInput, ctx: WorkerContext): WordCountReport {
     const top = positiveInt(ctx.config.top, 5);
-    const topWords = Object.entries(input.counts ?? {})
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, top)
-      .map(([word, count]) => ({ word, count }));
+    const topWords = Object.entries(input.counts)
+      .map(([word, count]) => ({ word, count: Number(count) }))
+      .sort((a, b) => b.count - a.count || a.word.localeCompare(b.word))
+      .slice(0, top);
     return { totalWords: input.totalWords, distinctWords: input.distinctWords, topWords };
   }
 }

@@ -3,8 +3,8 @@
  * starter enqueuing only), its outbox dispatcher, the trigger service, crontabs and the cron
  * scheduler (one owner per database), the `/process` routes (envelope) and the administration API,
  * every route behind the key except `/info`, `/service-info` and `/health-check` (which probes the
- * process database; see admin-info.ts). The dev profile adds the schema, a generated key, the example
- * definitions and workers (a JDBC work-item runner in this process) and the dashboard at `/`.
+ * process database; see admin-services.ts). The dev profile adds the schema, a generated key, the example
+ * definitions and workers (a JDBC work-item runner in this process); the process dashboard is served at `/` in both profiles.
  *
  * Every startup problem throws a ConfigError (one line naming what to fix) before anything
  * listens.
@@ -15,34 +15,27 @@
  * // ... later
  * await server.close();
  */
-import {
-  assertTablesExist,
-  ConfigError,
-  createDatabase,
-  createLogger,
-  errorEnvelope,
-  FwError,
-  isConfigError,
-  makeErrorMiddleware,
-  makeNotFoundHandler,
-  migrateDatabase,
-  readMigrationFolder,
-  type Database,
-  type Logger,
-} from '@fw/core';
+import { assertTablesExist, ConfigError, createDatabase, createLogger, errorEnvelope, FwError, isConfigError, migrateDatabase, type Database, type Logger } from '@fw/core';
+import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
+import { readFwMigrations } from '@fw/migrate';
 import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, WORK_ITEM_TABLES, type WorkItemRunner } from '@fw/jdbc-process-starter';
+import { makeAdminUiRouter } from '@fw/admin-ui';
 import { assertManagementKey, makeManagementKeyGuard, makeProcessManagementRouter } from '@fw/process-management';
 import { OUTBOX_TABLES } from '@fw/process-outbox';
-import { makeDatabaseProcessConfigurator, makeProcessEventHandlers, makeProcessManager, makeProcessRouter, PROCESS_TABLES, processDb, type ProcessManager } from '@fw/process-service';
+import { makeDatabaseProcessConfigurator, makeProcessEventHandlers, makeProcessManager, PROCESS_TABLES, processDb, type ProcessManager } from '@fw/process-service';
+import { makeProcessRouter } from '@fw/process-service/http';
 import { makeBatchService, makeManagerEventSink } from '@fw/process-utils';
 import { defaultSchedulerOwnerId, makeCronScheduler, makeCrontabStore, makeTriggerService, processCreateDispatch, TRIGGER_TABLES, type CronScheduler, type TriggerService } from '@fw/trigger';
+import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
+import { makeMcpRouter } from '@fw/service/mcp';
 import express, { type Express } from 'express';
+import adminServerPackage from '../../package.json';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AdminServerConfig } from '../config/admin-config';
-import { makeAdminInfoRouter } from './admin-info';
-import { DASHBOARD_HTML } from '../dashboard/dashboard-page';
-import { ensureDevKey, MIGRATIONS_DIR, seedDefinitions } from '../dev/dev-profile';
+import { makeAdminServices } from './admin-services';
+import { makeDashboardRouter, servicePathPrefixes } from '../dashboard/dashboard-router';
+import { ensureDevKey, seedDefinitions } from '../dev/dev-profile';
 import { WORD_COUNT_DEFINITIONS, wordCountWorkers } from '../example/word-count-workers';
 
 export interface AdminServerOptions {
@@ -82,12 +75,12 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-/** Tables the server needs; outside dev they must exist (`npm run migrate`). */
+/** Tables the server needs; outside dev they must exist (`fw-migrate`, or `npm run migrate` in the checkout). */
 export const ADMIN_SERVER_TABLES: readonly string[] = [...PROCESS_TABLES, ...WORK_ITEM_TABLES, ...OUTBOX_TABLES, ...TRIGGER_TABLES];
 
 async function prepareSchema(config: AdminServerConfig, database: Database): Promise<void> {
   if (config.profile === 'dev') {
-    await migrateDatabase(database, readMigrationFolder(MIGRATIONS_DIR));
+    await migrateDatabase(database, readFwMigrations());
     await seedDefinitions(database, WORD_COUNT_DEFINITIONS);
     return;
   }
@@ -155,21 +148,33 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  if (config.profile === 'dev') {
-    // The dashboard page itself is static and holds no data: it asks for the key, and every call it makes carries it.
-    app.get('/', (_req, res) => void res.type('html').send(DASHBOARD_HTML));
-  }
-  // Before the key guard: load balancers and orchestrators probe these without the key.
-  app.use(makeAdminInfoRouter({ profile: config.profile, database, exampleWorkers: examples, isSchedulerOwner: () => scheduler.isOwner(), logger }));
+  const registry = makeServiceRegistry({
+    host: { name: 'admin-server', version: adminServerPackage.version, description: 'fw process administration server' },
+    services: makeAdminServices({ version: adminServerPackage.version, profile: config.profile, database, manager, exampleWorkers: examples, isSchedulerOwner: () => scheduler.isOwner(), logger }),
+    logger,
+  });
+  // The admin UI (static, read-only, no data of its own) before the key guard, like the info endpoints it reads.
+  app.use(makeAdminUiRouter({ proxyAllowedOrigins: config.adminUiProxyOrigins ?? [] }));
+  // Before the key guard: load balancers, orchestrators and the admin UI read these without the
+  // management key (behind X-Fw-Info-Key when FW_INFO_ACCESS_KEY is set).
+  app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: config.infoAccessKey, logger }));
   app.use(makeProcessManagementRouter({ database, apiKey: key, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger }));
+  // The process dashboard at / in both profiles (PROCESS_ADMIN_DASHBOARD=off turns it off): static files
+  // holding no data; it asks for the key and every call carries it. Deep links answer its index.
+  if (config.dashboardEnabled !== false) app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()) }));
   const unauthorized = (message: string) => errorEnvelope(new FwError({ code: 401, subErrorCode: 'PM401', description: message }));
   app.use(makeManagementKeyGuard(key, { unauthorizedBody: unauthorized }));
   app.use(makeProcessRouter({ manager, logger }));
+  // Services the registry serves itself (the dev profile's support-ticket workflow), behind the key.
+  app.use(makeServiceRouter(registry, { serve: { info: false }, logger }));
+  // MCP (FW_MCP_ENABLED; on in dev): every operation as a tool, behind the key like the routes.
+  if (config.mcpEnabled) app.use(makeMcpRouter(registry, { instructions: 'fw process administration: processes, definitions, triggers, crontabs' + (config.profile === 'dev' ? ', support tickets' : ''), logger }));
   app.use(makeNotFoundHandler());
   app.use(makeErrorMiddleware(logger));
 
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
+  let delegate: RegistryDelegate | undefined;
   let started = false;
 
   return {
@@ -204,12 +209,18 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
           const address = candidate.address() as AddressInfo;
           const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           logger.info({ address: address.address, port: address.port, profile: config.profile, database: database.displayUrl }, 'admin server listening');
-          resolve({ address: address.address, port: address.port, url: `http://${host}:${address.port}` });
+          const url = `http://${host}:${address.port}`;
+          if (config.serviceRegistry) {
+            delegate = makeRegistryDelegate({ registryUrl: config.serviceRegistry.url, baseUrl: config.serviceRegistry.baseUrl ?? url, registry, logger });
+            delegate.start();
+          }
+          resolve({ address: address.address, port: address.port, url });
         });
       });
     },
     close() {
       closing ??= (async () => {
+        await delegate?.stop();
         await scheduler.stop().catch((err: unknown) => logger.warn({ err }, 'cron scheduler did not stop cleanly'));
         if (server) {
           const current = server;

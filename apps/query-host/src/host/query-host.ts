@@ -1,14 +1,8 @@
-import {
-  ConfigError,
-  createLogger,
-  LoadedConfig,
-  Logger,
-  makeErrorMiddleware,
-  makeInfoRouter,
-  makeNotFoundHandler,
-  requireJsonBody,
-  ServiceInfo,
-} from '@fw/core';
+import { ConfigError, createLogger, LoadedConfig, Logger } from '@fw/core';
+import { makeErrorMiddleware, makeNotFoundHandler, rejectControlCharacters, requireJsonBody } from '@fw/core/http';
+import { makeAdminUiRouter } from '@fw/admin-ui';
+import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
+import { makeMcpRouter } from '@fw/service/mcp';
 import { makeQueryRequestHandler, makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
 import { DatabaseFactory, makeQueryService, QueryExecutionProvider, QueryService } from '@fw/query-core';
 import express, { Express } from 'express';
@@ -18,6 +12,7 @@ import { createServer, RequestListener, Server } from 'node:http';
 import * as path from 'node:path';
 import { HostConfig, parseHostConfig } from '../config/host-config';
 import { makeHostDatabases } from './host-databases';
+import { defineQueryService } from './query-services';
 
 /** What {@link createQueryHost} needs besides the config. */
 export interface QueryHostOptions {
@@ -32,6 +27,14 @@ export interface QueryHostOptions {
   logger?: Logger;
   /** Request body limit (fast path and `express.json`); default `1mb`. */
   bodyLimit?: string;
+  /** When set (≥ 32 characters), `/info`, `/service-info`, `/health-check` and `/openapi.json` need `X-Fw-Info-Key` (the command line passes `FW_INFO_ACCESS_KEY`). */
+  infoAccessKey?: string;
+  /** Serve `/mcp`: every named query as an MCP tool (the command line: `FW_MCP_ENABLED`). */
+  mcp?: boolean;
+  /** Register the query service with a service registry once listening (`FW_SERVICE_REGISTRY_URL`, `FW_SERVICE_BASE_URL`). */
+  serviceRegistry?: { url: string; baseUrl?: string };
+  /** Other hosts (origins) the admin UI at `/fw/admin` may read through this one (the command line: `FW_ADMIN_UI_PROXY_ORIGINS`). */
+  adminUiProxyOrigins?: readonly string[];
 }
 
 /** A started (not yet listening) query host. */
@@ -99,16 +102,29 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
     throw err;
   }
 
-  const queryServiceInfo = (): ServiceInfo => ({
-    name: 'query',
-    version: packageVersion(),
-    description: 'Named query service: POST /q/{queryName}',
-    details: {
-      provider: config.query.provider ?? 'sql',
-      tenants: Object.keys(config.query.datasources),
-      defaultTenantId: config.query.defaultTenantId ?? null,
-      aclsEnforced: options.authorizer !== undefined,
-    },
+  const registry = makeServiceRegistry({
+    host: { name: 'query-host', version: packageVersion(), description: 'fw named query host' },
+    services: [
+      defineQueryService({
+        queryService,
+        version: packageVersion(),
+        tenants: Object.keys(config.query.datasources),
+        details: () => ({
+          provider: config.query.provider ?? 'sql',
+          tenants: Object.keys(config.query.datasources),
+          defaultTenantId: config.query.defaultTenantId ?? null,
+          aclsEnforced: options.authorizer !== undefined,
+        }),
+        healthCheck: async () => {
+          const checks = await Promise.all(databases.healthChecks().map(async (c) => ({ name: c.name, ...(await c.check().catch((err: unknown) => ({ healthy: false, message: (err as Error).message }))) })));
+          return { healthy: checks.every((c) => c.healthy), checks };
+        },
+        // The host's authorizer takes an express request: give it one carrying the call's headers.
+        ...(options.authorizer ? { authorize: (headers: Readonly<Record<string, string>>, acls: readonly string[]) => (options.authorizer as QueryAuthorizer)(Object.assign(Object.create(express.request) as express.Request, { headers }), acls) } : {}),
+        logger,
+      }),
+    ],
+    logger,
   });
 
   const bodyLimit = options.bodyLimit ?? '1mb';
@@ -116,10 +132,13 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(express.json({ limit: bodyLimit }));
+  app.use(rejectControlCharacters());
   app.use(requireJsonBody());
   // The query routes first: the hot path then does not walk the info routes' layers.
   app.use(makeQueryRouter({ queryService, authorizer: options.authorizer, logger }));
-  app.use(makeInfoRouter({ info: { name: 'query-host', version: packageVersion() }, services: () => [queryServiceInfo()], healthChecks: databases.healthChecks() }));
+  app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: options.infoAccessKey, logger }));
+  app.use(makeAdminUiRouter({ proxyAllowedOrigins: options.adminUiProxyOrigins ?? [] }));
+  if (options.mcp) app.use(makeMcpRouter(registry, { instructions: 'Named queries: each tool searches one query (filters, sortCriteria, paging) for the tenant of x-fw-tenant-id', logger }));
   app.use(makeNotFoundHandler());
   app.use(makeErrorMiddleware(logger));
   const search = makeQueryRequestHandler({ queryService, authorizer: options.authorizer, logger, bodyLimit, app });
@@ -127,6 +146,7 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
 
   let server: Server | undefined;
   let closing: Promise<void> | undefined;
+  let delegate: RegistryDelegate | undefined;
 
   return {
     app: listener,
@@ -150,12 +170,18 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
           const address = candidate.address() as AddressInfo;
           const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           logger.info({ address: address.address, port: address.port }, 'query host listening');
-          resolve({ address: address.address, port: address.port, url: `http://${host}:${address.port}` });
+          const url = `http://${host}:${address.port}`;
+          if (options.serviceRegistry) {
+            delegate = makeRegistryDelegate({ registryUrl: options.serviceRegistry.url, baseUrl: options.serviceRegistry.baseUrl ?? url, registry, logger });
+            delegate.start();
+          }
+          resolve({ address: address.address, port: address.port, url });
         });
       });
     },
     close() {
       closing ??= (async () => {
+        await delegate?.stop();
         if (server) {
           const current = server;
           await new Promise<void>((resolve) => {

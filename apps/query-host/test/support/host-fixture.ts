@@ -52,7 +52,7 @@ export const headerAuthorizer: QueryAuthorizer = (req, acls) => {
 };
 
 /** A host over two tenants with the demo mapper/definitions plus the broken query. */
-export async function createTwoTenantHost(target: DatabaseTarget, tenants: TwoTenants, extra: { authorizer?: QueryAuthorizer; datasources?: Record<string, { jdbcUrl: string }> } = {}): Promise<QueryHost> {
+export async function createTwoTenantHost(target: DatabaseTarget, tenants: TwoTenants, extra: { authorizer?: QueryAuthorizer; datasources?: Record<string, { jdbcUrl: string }>; mcp?: boolean } = {}): Promise<QueryHost> {
   const config = configFromObject(
     {
       server: { port: 0 },
@@ -68,6 +68,7 @@ export async function createTwoTenantHost(target: DatabaseTarget, tenants: TwoTe
   return createQueryHost({
     config,
     authorizer: extra.authorizer,
+    mcp: extra.mcp,
     // Tenants other than t1/t2 (an unreachable server in the health test) use the real factory.
     databaseFactory: base && ((o) => (/^fw-query:t[12]$/.test(o.applicationName ?? '') ? base(o) : createDatabase(o))),
   });

@@ -26,8 +26,10 @@ function interpolate(value: unknown, env: NodeJS.ProcessEnv, where: string, file
     return value.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined) => {
       if (match === '$$') return '$';
       const resolved = env[name as string];
-      if (resolved !== undefined && resolved !== '') return resolved;
-      if (fallback !== undefined) return fallback;
+      // A variable set to '' is set (trust/peer/.pgpass passwords are empty); only `:-default`
+      // treats empty like unset, as the shell does.
+      if (fallback !== undefined) return resolved === undefined || resolved === '' ? fallback : resolved;
+      if (resolved !== undefined) return resolved;
       throw new ConfigError(`${file}: ${where} uses \${${name}}, but environment variable ${name} is not set (set it, or write \${${name}:-default})`);
     });
   }

@@ -1,10 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { AsyncMutex } from './async-mutex';
 import { DatabaseLocation, parseDatabaseUrl, redactUrl } from './database-url';
-import { PGLITE_QUERY_OPTIONS, PgliteDialect, serializeParameter } from './pglite-dialect';
+import { ConfigError } from '../errors/fw-error';
+import { PGLITE_QUERY_OPTIONS, PgliteDialect, type PgliteInstance, serializeParameter } from './pglite-dialect';
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';
 
 export interface DatabaseOptions {
@@ -20,6 +20,20 @@ export interface DatabaseOptions {
   connectionTimeoutMillis?: number;
   /** Server-side statement timeout for every statement; default none. */
   statementTimeoutMillis?: number;
+  /**
+   * PostgreSQL ends a session that stays idle inside an open transaction this long
+   * (`idle_in_transaction_session_timeout`), which rolls it back and frees its row locks. A process
+   * frozen mid-transaction (SIGSTOP, a long GC pause, a VM freeze) then blocks the others for at most
+   * this long instead of until it wakes. Default 15 000 ms (no fw component keeps a transaction
+   * open across a network call or an author's handler); 0 turns it off.
+   */
+  idleInTransactionTimeoutMillis?: number;
+  /**
+   * Longest wait of a statement for a lock another session holds (`lock_timeout`); the statement
+   * then fails (and fw's loops retry it) instead of waiting without bound. Default none: a worker
+   * host may set a few seconds (see the durable-workers guide).
+   */
+  lockTimeoutMillis?: number;
   /** Shown in `pg_stat_activity`. */
   applicationName?: string;
   /** Folder that a relative `pglite:` folder is resolved against. Default: the working directory. */
@@ -76,6 +90,8 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     statement_timeout: options.statementTimeoutMillis,
+    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMillis ?? 15_000,
+    lock_timeout: options.lockTimeoutMillis,
     application_name: options.applicationName,
     types: typeParsers,
   });
@@ -113,11 +129,32 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
       if (closed) return;
       closed = true;
       await db.destroy();
+      // Kysely only ends a pool it has used: a handle that ran nothing but `query` or
+      // `withSession` (a migration, a health probe) would keep its idle connections, and their
+      // sockets keep the process alive until the idle timeout.
+      if (!pool.ending) await pool.end();
     },
   };
 }
 
+type PgliteConstructor = new (dataDir?: string) => PgliteInstance;
+
+/**
+ * PGlite is an optional peer of this package: loaded on the first `pglite:` URL, so hosts that
+ * only use PostgreSQL (worker hosts) do not install its ~30 MB.
+ */
+function loadPglite(url: string): PgliteConstructor {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy, optional dependency
+    return (require('@electric-sql/pglite') as { PGlite: PgliteConstructor }).PGlite;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+    throw new ConfigError(`Database URL '${url}' needs the embedded database: install it with \`npm install @electric-sql/pglite\` (an optional peer of @fw/core), or use a postgres:// URL`);
+  }
+}
+
 function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions): Database<DB> {
+  const PGlite = loadPglite(options.url);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = new PGlite(dataDir);
   const mutex = new AsyncMutex();

@@ -95,6 +95,6 @@ export async function assertTablesExist(database: Database, tables: readonly str
     return rows.filter((r) => r.found === null).map((r) => r.name);
   });
   if (missing.length > 0) {
-    throw new ConfigError(`Database ${database.displayUrl} is missing table(s) ${missing.join(', ')}: apply the schema with \`npm run migrate -- --database-url <url>\``);
+    throw new ConfigError(`Database ${database.displayUrl} is missing table(s) ${missing.join(', ')}: apply the schema with \`npx fw-migrate --database-url <url>\` (package @fw/migrate; \`npm run migrate -- --database-url <url>\` in the fw checkout)`);
   }
 }

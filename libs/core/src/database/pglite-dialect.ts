@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   DatabaseConnection,
@@ -13,6 +12,19 @@ import {
 } from 'kysely';
 import { AsyncMutex } from './async-mutex';
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';
+
+/**
+ * The part of a PGlite instance this module uses. Our own port rather than PGlite's class type, so
+ * `@electric-sql/pglite` stays an optional peer loaded only for `pglite:` URLs, and no PGlite
+ * internals (its Emscripten types) reach our published declarations.
+ */
+export interface PgliteInstance {
+  readonly waitReady: Promise<void>;
+  readonly closed: boolean;
+  query<R>(sql: string, params?: unknown[], options?: typeof PGLITE_QUERY_OPTIONS): Promise<{ rows: R[]; affectedRows?: number; fields?: unknown }>;
+  exec(script: string): Promise<unknown>;
+  close(): Promise<void>;
+}
 
 /** Per-query parsers: PGlite's constructor-level option does not cover every type. */
 export const PGLITE_QUERY_OPTIONS = { parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: parseNumeric } };
@@ -29,7 +41,7 @@ export function serializeParameter(value: unknown): unknown {
 const MUTATING = /^\s*(insert|update|delete|merge)\b/i;
 
 class PgliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: PgliteInstance) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(compiledQuery.sql, compiledQuery.parameters.map(serializeParameter), PGLITE_QUERY_OPTIONS);
@@ -55,7 +67,7 @@ export class PgliteDriver implements Driver {
   private readonly connection: PgliteConnection;
 
   constructor(
-    private readonly pglite: PGlite,
+    private readonly pglite: PgliteInstance,
     private readonly mutex: AsyncMutex,
   ) {
     this.connection = new PgliteConnection(pglite);
@@ -108,7 +120,7 @@ export class PgliteDriver implements Driver {
 /** Kysely dialect over a PGlite instance: PostgreSQL SQL, compiler and introspection. */
 export class PgliteDialect implements Dialect {
   constructor(
-    private readonly pglite: PGlite,
+    private readonly pglite: PgliteInstance,
     private readonly mutex: AsyncMutex = new AsyncMutex(),
   ) {}
 

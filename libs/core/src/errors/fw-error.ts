@@ -80,7 +80,15 @@ export function isFwError(value: unknown): value is FwError {
 /** Codes owned by the core itself (other packages own their prefixes: `Q` query, `P` process). */
 export const CoreErrorCodes = {
   malformedJson: 'FW400',
+  /** A control character (U+0000 and other C0 controls but tab, newline, CR) in a request. */
+  controlCharacter: 'FW400C',
+  /** A value the database refused as input (a byte sequence it cannot store, a value too long). */
+  invalidValue: 'FW400V',
+  /** A request body nested deeper than the input policy allows (64 levels). */
+  tooDeep: 'FW400D',
   notFound: 'FW404',
+  /** A method the path does not take (405, with Allow). */
+  methodNotAllowed: 'FW405',
   payloadTooLarge: 'FW413',
   unsupportedMediaType: 'FW415',
   internal: 'FW500',

@@ -1,29 +1,7 @@
 import { Router } from 'express';
 import { CoreErrorCodes, FwError } from '../errors/fw-error';
 import { successEnvelope } from './response-envelope';
-
-/** What a service says about itself on `/info` and `/service-info/{name}`. */
-export interface ServiceInfo {
-  name: string;
-  version: string;
-  description?: string;
-  /** Free-form facts (counts, modes), JSON-serialisable. */
-  details?: Record<string, unknown>;
-}
-
-/** A named probe; `check` resolves with healthy or not, and never needs to throw. */
-export interface HealthCheck {
-  name: string;
-  check(): Promise<{ healthy: boolean; message?: string }>;
-}
-
-export interface InfoRouterOptions {
-  /** The host itself. */
-  info: ServiceInfo;
-  /** Services composed into the host (query service, process service, …). */
-  services?: () => ServiceInfo[];
-  healthChecks?: HealthCheck[];
-}
+import type { HealthCheck, InfoRouterOptions } from './service-info';
 
 async function runCheck(check: HealthCheck): Promise<{ name: string; healthy: boolean; message?: string }> {
   try {

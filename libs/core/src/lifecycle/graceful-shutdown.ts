@@ -22,10 +22,16 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+/** How long a process whose shutdown completed may take to exit by itself before it is made to. */
+const EXIT_GRACE_MILLIS = 2_000;
+
 /**
- * Installs signal handlers that stop the servers, run the close steps and exit 0 (1 when a
- * step fails or the time limit passes). Returns a function that runs the same shutdown on demand
- * (without exiting), for embedding hosts and tests.
+ * Installs signal handlers that stop the servers, run the close steps and then let the process
+ * exit by itself with code 0 (1 when a step fails or the time limit passes). Something left
+ * running after the steps (a timer, a socket nobody closed) would keep it alive: after
+ * {@link EXIT_GRACE_MILLIS} it is logged by kind as a warning and the process exits anyway.
+ * Returns a function that runs the same shutdown on demand (without exiting), for embedding hosts
+ * and tests.
  */
 export function installGracefulShutdown(options: GracefulShutdownOptions): () => Promise<void> {
   const { logger } = options;
@@ -46,8 +52,13 @@ export function installGracefulShutdown(options: GracefulShutdownOptions): () =>
     timer.unref();
     shutdown().then(
       () => {
+        clearTimeout(timer);
         logger.info('shutdown complete');
-        process.exit(0);
+        process.exitCode = 0;
+        setTimeout(() => {
+          logger.warn({ stillActive: process.getActiveResourcesInfo() }, 'shutdown complete, but something still keeps the process alive; exiting');
+          process.exit(0);
+        }, EXIT_GRACE_MILLIS).unref();
       },
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');

@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RequestHandler } from 'express';
 
 /** Header that carries the tenant id on every framework HTTP API. */
 export const TENANT_HEADER = 'x-fw-tenant-id';
@@ -35,20 +34,4 @@ export function currentContext(): RequestContext | undefined {
 /** The current tenant id, if the current context has one. */
 export function currentTenantId(): string | undefined {
   return storage.getStore()?.tenantId;
-}
-
-/**
- * Express middleware that puts `x-fw-tenant-id` (and every other `x-fw-*` header) into the
- * request context for the rest of the request. An empty header counts as absent.
- */
-export function tenantContextMiddleware(): RequestHandler {
-  return (req, _res, next) => {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (name.startsWith('x-fw-') && typeof value === 'string') headers[name] = value;
-    }
-    const raw = headers[TENANT_HEADER];
-    const tenantId = raw === undefined || raw.trim() === '' ? undefined : raw.trim();
-    storage.run({ tenantId, headers }, () => next());
-  };
 }

@@ -139,6 +139,11 @@ function typeFilter(processTypes: readonly string[] | undefined) {
   return processTypes === undefined ? sql`true` : sql`process_type = any(${[...processTypes]}::text[])`;
 }
 
+/** Attempts of an item: the definition's `retry.attempts` when it sets one, else the starter's default. */
+function attemptsOf(worker: WorkerDto, fallback: number): number {
+  return worker.retry?.attempts ?? fallback;
+}
+
 /** Rows per multi-row insert (well under PostgreSQL's 65 535 parameters at 14 columns). */
 const ENQUEUE_CHUNK = 1000;
 
@@ -157,10 +162,11 @@ export function makeWorkItemRepository(): WorkItemRepository {
         const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
         const result = await sql`
           insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at)
-          select v.idempotency_key, v.process_id, v.process_type, v.worker_type, v.tenant, v.payload::jsonb, ${options.maxAttempts}::integer, ${runAt}
+          select v.idempotency_key, v.process_id, v.process_type, v.worker_type, v.tenant, v.payload::jsonb, v.max_attempts, ${runAt}
             from unnest(${col(idempotencyKeyOf)}::text[], ${col((w) => w.processId)}::uuid[], ${col((w) => w.processType)}::text[],
-                        ${col((w) => w.workerType)}::text[], ${col((w) => w.tenant)}::text[], ${col((w) => JSON.stringify(w))}::text[])
-              as v(idempotency_key, process_id, process_type, worker_type, tenant, payload)
+                        ${col((w) => w.workerType)}::text[], ${col((w) => w.tenant)}::text[], ${col((w) => JSON.stringify(w))}::text[],
+                        ${col((w) => attemptsOf(w, options.maxAttempts))}::integer[])
+              as v(idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts)
           on conflict (idempotency_key) do nothing`.execute(db);
         inserted += Number(result.numAffectedRows ?? 0n);
       }
@@ -179,7 +185,7 @@ export function makeWorkItemRepository(): WorkItemRepository {
           worker_type: worker.workerType,
           tenant: worker.tenant,
           payload: JSON.stringify(worker),
-          max_attempts: options.maxAttempts,
+          max_attempts: attemptsOf(worker, options.maxAttempts),
           run_at: options.runAt ?? sql<Date>`now()`,
           locked_by: null,
           locked_until: null,

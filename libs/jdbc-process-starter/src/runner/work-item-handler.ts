@@ -18,6 +18,8 @@ export interface WorkItemContext {
   workerId: string;
   /** Aborted when the lease is lost (re-claimed elsewhere) or the runner gave up waiting at stop. */
   signal: AbortSignal;
+  /** The error of the previous attempt, if any. */
+  previousError?: string | null;
 }
 
 /**
@@ -31,7 +33,7 @@ export type WorkItemHandler = (worker: WorkerDto, context: WorkItemContext) => P
 
 /** What the runner needs of `BatchService` (`@fw/process-utils`). */
 export interface BatchServiceLike {
-  run(message: unknown): Promise<{ status: string; error?: unknown; failure?: { message: string } }>;
+  run(message: unknown, attempt?: { attempt: number; maxAttempts: number; signal?: AbortSignal; previousError?: string | null }): Promise<{ status: string; error?: unknown; failure?: { message: string } }>;
 }
 
 /** Thrown for a batch-service outcome that must be retried. */
@@ -53,17 +55,20 @@ function messageOf(error: unknown): string {
 
 /**
  * Adapts a BatchService: `succeeded` and `stale` (the step was already completed) complete the
- * item; `failed` (the failure was reported to the process) makes it DEAD without retry;
+ * item; `retry` (the author's code threw and attempts are left) fails the attempt, so it is
+ * retried with backoff; `failed` (the failure was reported to the process) makes it DEAD without retry;
  * `undeliverable` and `ignored` (no worker registered here) fail the attempt, so it is retried
  * and, at the end, reported by the runner.
  */
 export function batchServiceHandler(batchService: BatchServiceLike): WorkItemHandler {
-  return async (worker) => {
-    const outcome = await batchService.run(worker);
+  return async (worker, ctx) => {
+    const outcome = await batchService.run(worker, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, signal: ctx.signal, previousError: ctx.previousError });
     switch (outcome.status) {
       case 'succeeded':
       case 'stale':
         return;
+      case 'retry':
+        throw new WorkItemAttemptError(outcome.failure?.message ?? 'the worker failed', outcome.error);
       case 'failed':
         return { reportedFailure: outcome.failure?.message ?? 'worker failed (reported to the process)' };
       case 'ignored':

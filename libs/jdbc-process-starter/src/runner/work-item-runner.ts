@@ -16,127 +16,29 @@
  * runner.start();
  * process.on('SIGTERM', () => void runner.stop({ timeoutMillis: 20_000 }));
  */
-import { createLogger, type Logger } from '@fw/core';
+import { createLogger } from '@fw/core';
 import {
   coalesce,
   DEFAULT_RETENTION_MILLIS,
   heartbeatIntervalMillis,
   makeLeaseKeeper,
   makePollLoop,
+  isConnectionError,
+  makeOutageTracker,
   makeRetentionSweeper,
   type LeaseKeeper,
   type RetentionSweeper,
 } from '@fw/leased-queue';
 import type { WorkerDto } from '@fw/process-api';
-import type { Kysely } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { DeadItemReporter } from '../reporting/failure-reporter';
 import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work-item-repository';
 import { workItemDb } from '../schema/work-item-tables';
-import { exponentialBackoff, type BackoffPolicy, type ExponentialBackoffOptions } from './backoff';
-import { batchServiceHandler, type BatchServiceLike, type WorkItemHandler } from './work-item-handler';
+import { exponentialBackoff } from './backoff';
+import { batchServiceHandler, type WorkItemHandler } from './work-item-handler';
 
-/** Something that calls `onWake` when items may be waiting (for example LISTEN on the NOTIFY channel). */
-export interface WakeSource {
-  /** Starts listening; resolves to a function that stops. */
-  subscribe(onWake: () => void): Promise<() => Promise<void>>;
-}
-
-export type WorkItemRunnerEventType = 'claimed' | 'completed' | 'retried' | 'dead' | 'reported' | 'lease-lost' | 'stale-ack' | 'released' | 'error';
-
-/** What happened to an item (for metrics, logs and tests). */
-export interface WorkItemRunnerEvent {
-  type: WorkItemRunnerEventType;
-  workerId: string;
-  itemId?: string;
-  processId?: string;
-  attempts?: number;
-  error?: string;
-}
-
-export interface WorkItemRunnerOptions<DB> {
-  /** The database holding `fw_process_work_item` (a `Database` of `@fw/core`, or a Kysely). */
-  database: { db: Kysely<DB> } | Kysely<DB>;
-  /** Runs one item. Give this or `batchService`. */
-  handler?: WorkItemHandler;
-  /** The application's BatchService (`@fw/process-utils`); adapted by `batchServiceHandler`. */
-  batchService?: BatchServiceLike;
-  /** Reports DEAD items to their processes (see `makeSinkFailureReporter`). Strongly advised. */
-  onDead?: DeadItemReporter;
-  /** Claimant identity stored in `locked_by` (default `<host>:<pid>:<random>`). */
-  workerId?: string;
-  /** Items run at the same time (default 1). */
-  concurrency?: number;
-  /** Most items claimed by one statement (default `concurrency`). */
-  batchSize?: number;
-  /**
-   * Claim only when at least this many slots are free, or nothing runs (default 1). With
-   * `concurrency` = 2 × `batchSize` and `minClaim` = `batchSize`, one batch runs while the next is
-   * claimed, instead of many small claims as single items finish.
-   */
-  minClaim?: number;
-  /**
-   * Acknowledge the successes of one event-loop turn with one statement (default true; each
-   * acknowledgement is still fenced by its own claim token).
-   */
-  coalesceAcks?: boolean;
-  /** Lease of a claim, in seconds (default 300). */
-  leaseSeconds?: number;
-  /** Renew leases while items run (default true, every lease/3), or the interval in ms. */
-  heartbeat?: boolean | { intervalMillis: number };
-  /** Overrides the `max_attempts` stored on each item by the starter. */
-  maxAttempts?: number;
-  /** Delay before a retry: a policy, or exponential options (default base 1 s, max 300 s). */
-  backoff?: BackoffPolicy | ExponentialBackoffOptions;
-  /** Poll interval when idle (default 1000 ms). */
-  pollIntervalMillis?: number;
-  /** Claim only these process types (default all). */
-  processTypes?: readonly string[];
-  /** Wakes the runner early (LISTEN/NOTIFY); optional. */
-  wakeSource?: WakeSource;
-  /** How long `stop()` waits for running items by default (default 30 000 ms). */
-  stopTimeoutMillis?: number;
-  /**
-   * SUCCESS items finished longer ago than this are deleted (default 7 days; 0 keeps them for
-   * ever). DEAD items are always kept: they are the failure record.
-   */
-  successRetentionMillis?: number;
-  /** Least time between the starts of two retention sweeps of this runner (default 60 000 ms). */
-  retentionIntervalMillis?: number;
-  /** SUCCESS items deleted per statement by a sweep (default 1000). */
-  retentionBatchSize?: number;
-  onEvent?: (event: WorkItemRunnerEvent) => void;
-  logger?: Logger;
-}
-
-export interface WorkItemRunnerStats {
-  inFlight: number;
-  claimed: number;
-  completed: number;
-  retried: number;
-  dead: number;
-  released: number;
-  staleAcks: number;
-}
-
-export interface StopResult {
-  /** Items that finished while stopping. */
-  finished: number;
-  /** Items released back to PENDING because they did not finish in time. */
-  released: number;
-}
-
-export interface WorkItemRunner {
-  readonly workerId: string;
-  /** Starts claiming (idempotent). */
-  start(): void;
-  /** Claims now instead of at the next poll. */
-  wake(): void;
-  /** Stops claiming, waits for running items up to the timeout, releases the rest. */
-  stop(options?: { timeoutMillis?: number }): Promise<StopResult>;
-  stats(): WorkItemRunnerStats;
-}
+export type { StopResult, WakeSource, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
+import type { StopResult, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
 
 interface Running {
   item: ClaimedWorkItem;
@@ -192,6 +94,13 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const itemEvent = (type: WorkItemRunnerEventType, item: ClaimedWorkItem, error?: string) =>
     emit({ type, itemId: item.id, processId: item.processId, attempts: item.attempts, error });
 
+  // A lost database is said once (and once when it is back), not on every poll, beat or sweep.
+  const outage = makeOutageTracker({
+    isOutage: isConnectionError,
+    onLost: (err) => logger.warn({ err, workerId }, 'work-item runner lost its database: claims, heartbeats and sweeps retry quietly until it answers again'),
+    onBack: ({ millis, failures }) => logger.info({ workerId, outageMillis: millis, failedAttempts: failures }, `work-item runner has its database back after ${millis} ms (${failures} failed attempts)`),
+  });
+
   // One heartbeat statement renews every running item's lease; a lost lease aborts that item.
   const keeper: LeaseKeeper<ClaimedWorkItem> | undefined =
     heartbeatMillis === undefined
@@ -206,7 +115,9 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
             itemEvent('lease-lost', item);
             entry.abort.abort(new Error('work item lease lost'));
           },
-          onError: (err) => logger.warn({ err, workerId }, 'heartbeat failed; retrying at the next beat'),
+          onError: (err) => {
+            if (!outage.failed(err)) logger.warn({ err, workerId }, 'heartbeat failed; retrying at the next beat');
+          },
         });
 
   // Now and then (and in the background) delete SUCCESS items past their retention, in batches.
@@ -219,7 +130,9 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
           batchSize: options.retentionBatchSize,
           purge: (limit) => repo.purgeSucceeded(db, { olderThanMillis: retentionMillis, limit, processTypes: options.processTypes }),
           onPurged: (rows) => logger.info({ workerId, rows, retentionMillis }, 'deleted SUCCESS work items past their retention'),
-          onError: (err) => logger.warn({ err, workerId }, 'deleting old SUCCESS work items failed; retried at the next interval'),
+          onError: (err) => {
+            if (!outage.failed(err)) logger.warn({ err, workerId }, 'deleting old SUCCESS work items failed; retried at the next interval');
+          },
         });
 
   /** Reports a DEAD item (this runner holds its report lease) and records that it was reported. */
@@ -261,7 +174,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     let failure: unknown;
     let failed = false;
     try {
-      result = await handler(item.payload as WorkerDto, { itemId: item.id, attempt: item.attempts, maxAttempts, workerId, signal: abort.signal });
+      result = await handler(item.payload as WorkerDto, { itemId: item.id, attempt: item.attempts, maxAttempts, workerId, signal: abort.signal, previousError: item.lastError });
     } catch (err) {
       failed = true;
       failure = err;
@@ -284,7 +197,9 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     }
     const { message, stack } = errorText(failure);
     if (item.attempts >= maxAttempts) return markDead(item, message, stack);
-    const delay = backoff(item.attempts);
+    // The definition's retry backoff, when it sets one, else the runner's.
+    const own = (item.payload as Partial<WorkerDto> | null)?.retry?.backoff;
+    const delay = own ? exponentialBackoff(own)(item.attempts) : backoff(item.attempts);
     if (!(await repo.retry(db, item.id, item.claimToken, message, delay))) return staleAck(item);
     counters.retried++;
     logger.warn({ itemId: item.id, processId: item.processId, attempts: item.attempts, delay, error: message }, 'work item attempt failed; retrying');
@@ -296,7 +211,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     const entry: Running = { item, abort, done: Promise.resolve() };
     entry.done = execute(item, abort)
       .catch((err) => {
-        logger.error({ err, itemId: item.id }, 'work item bookkeeping failed; the lease will expire and the item be claimed again');
+        // A lost database is one outage report, not a line per running item.
+        if (!outage.failed(err)) logger.error({ err, itemId: item.id }, 'work item bookkeeping failed; the lease will expire and the item be claimed again');
         itemEvent('error', item, errorText(err).message);
       })
       .finally(() => {
@@ -322,6 +238,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     try {
       const want = Math.min(batchSize, free);
       const items = await repo.claim(db, { ...claimOptions, limit: want });
+      outage.succeeded();
       counters.claimed += items.length;
       for (const item of items) {
         itemEvent('claimed', item);
@@ -331,7 +248,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       if (!full) await sweepUnreported();
       return full;
     } catch (err) {
-      logger.error({ err, workerId }, 'claiming work items failed; retrying after the poll interval');
+      if (!outage.failed(err)) logger.error({ err, workerId }, 'claiming work items failed; retrying after the poll interval');
       emit({ type: 'error', error: errorText(err).message });
       return false;
     }

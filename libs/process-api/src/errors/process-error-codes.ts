@@ -22,6 +22,8 @@ export const ProcessErrorCodes = {
   notAChild: 'P410',
   /** [400] A child's definition names a `parentProcessType` other than the splitting process's type. */
   parentTypeMismatch: 'P411',
+  /** [400] A root process (create, trigger, cron) of a type that can only be a child (`parentProcessType`). */
+  childOnlyType: 'P412',
   /** [422] The event is not allowed in the current state; nothing changed. */
   eventNotAllowed: 'P422',
   /** [409] The process was changed concurrently (version mismatch); retry. */

@@ -39,6 +39,27 @@ export interface ProcessDef {
   predecessorArgs?: PredecessorArgsMode | null;
   /** One map shared (as copies) by the splitter, executor and aggregator. */
   config?: Record<string, string>;
+  /**
+   * JSON Schema of `args`: a process of this type whose args break it is refused when it is
+   * created (400 `P003` naming the field; nothing stored). Absent: any args.
+   */
+  inputSchema?: Record<string, unknown> | null;
+  /**
+   * How often a step of this type is tried when the author's code throws (durable starters):
+   * `attempts` in all (1 = no retry), with exponential `backoff` between them. Without it the
+   * starter's default applies (the JDBC starter: 5 attempts, 1 s doubling up to 300 s). A
+   * `NonRetryableError` (or bad input) fails at once; after the last attempt the failure goes to
+   * the process (PROCESSED_WITH_ERRORS), naming the attempts.
+   */
+  retry?: RetryPolicy | null;
+}
+
+/** Retries of a failing step; see {@link ProcessDef.retry}. */
+export interface RetryPolicy {
+  /** Attempts in all, 1 to 100. */
+  attempts: number;
+  /** Delay before attempt n+1: min(baseMillis · 2^(n−1), maxMillis). Default: the runner's (1 s, at most 300 s). */
+  backoff?: { baseMillis: number; maxMillis: number } | null;
 }
 
 /** The effective `predecessorArgs` of a definition (`BOTH` when absent). */

@@ -8,6 +8,7 @@
  *   await client.patch(`/process/${worker.processId}/doneSuccessfully`, { output: { rows } });
  * }
  */
+import type { RetryPolicy } from './process-def';
 
 export const WorkerType = {
   SPLITTER: 'SPLITTER',
@@ -50,4 +51,6 @@ export interface WorkerDto {
    * transaction that entered AGGREGATION_PENDING (so they are complete). Absent for other workers.
    */
   subProcessResults?: SubProcessResult[];
+  /** The definition's `retry` policy, when it sets one (durable starters apply it). */
+  retry?: RetryPolicy;
 }

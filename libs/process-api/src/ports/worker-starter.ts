@@ -36,4 +36,15 @@ export interface WorkerStartContext<TTransaction = unknown> {
 
 export interface WorkerStarter<TTransaction = unknown> {
   startWorker(worker: WorkerDto, context: WorkerStartContext<TTransaction>): void | Promise<void>;
+  /**
+   * For starters whose launch is a delivery over the network (a broker publish): delivers the
+   * worker now, outside any transaction, and resolves only once the transport confirmed it
+   * (publisher confirm); rejects otherwise. In outbox mode the process service calls this instead
+   * of {@link startWorker} while the START_WORKER command is still claimed, and acknowledges the
+   * command only after it resolved: a launch is never marked done without delivery, a failure is
+   * retried with the outbox's backoff, and after the last attempt the command is DEAD and the
+   * error is recorded on the process. Delivery is at least once (a crash between the confirm and
+   * the acknowledgement delivers again), as the consumers already expect.
+   */
+  deliverWorker?(worker: WorkerDto): Promise<void>;
 }

@@ -7,7 +7,7 @@
  * @example
  * throw managementError(409, 'PM409', `Definition 'import' already exists`);
  */
-import { FwError, isConfigError, isFwError, type Logger } from '@fw/core';
+import { FwError, isConfigError, isFwError, toFwError, type Logger } from '@fw/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /** Sub-error codes of the administration API (kept on the thrown FwError, for logs and tests). */
@@ -37,19 +37,6 @@ export const notFound = (message: string): FwError => managementError(404, Manag
 export const conflict = (message: string): FwError => managementError(409, ManagementErrorCodes.conflict, message);
 export const unavailable = (message: string): FwError => managementError(503, ManagementErrorCodes.unavailable, message);
 
-interface HttpParserError {
-  type?: string;
-  status?: number;
-  expose?: boolean;
-}
-
-function fromParserError(err: HttpParserError): FwError | undefined {
-  if (typeof err.status !== 'number' || err.status >= 500 || err.expose !== true) return undefined;
-  if (err.type === 'entity.too.large') return managementError(413, ManagementErrorCodes.tooLarge, 'The request body is too large');
-  if (err.type === 'entity.parse.failed') return badRequest('The request body is not valid JSON');
-  return managementError(err.status, ManagementErrorCodes.badRequest, 'The request body could not be read');
-}
-
 /** Converts any error into `{ message }` with the right status. */
 export function makeManagementErrorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
@@ -68,15 +55,11 @@ export function makeManagementErrorMiddleware(logger: Logger): ErrorRequestHandl
       status = 400;
       message = err.message;
     } else {
-      const parsed = typeof err === 'object' && err !== null ? fromParserError(err as HttpParserError) : undefined;
-      if (parsed) {
-        status = parsed.code;
-        message = parsed.description;
-      } else {
-        logger.error({ err, path: req.path, method: req.method }, 'unexpected error in the administration API');
-        status = 500;
-        message = 'Internal server error';
-      }
+      // Body-parser failures, values the database refused (400) and anything unexpected (500,
+      // logged), mapped as every fw host maps them.
+      const mapped = toFwError(err, logger, { path: req.path, method: req.method });
+      status = mapped.code;
+      message = mapped.description;
     }
     const body: ManagementErrorBody = { message };
     res.status(status).json(body);

@@ -10,6 +10,8 @@ import { badRequest } from './management-errors';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
+/** Highest page number accepted (deeper pages are not a real use, and the offset stays small). */
+export const MAX_PAGE_NUMBER = 1_000_000;
 
 /** A requested page. */
 export interface PageRequest {
@@ -40,7 +42,7 @@ function integerParam(query: Record<string, unknown>, name: string, fallback: nu
 /** Reads `page` and `size`; throws a 400 for anything outside the limits. */
 export function parsePageRequest(query: Record<string, unknown>): PageRequest {
   return {
-    page: integerParam(query, 'page', 0, 0, 1_000_000),
+    page: integerParam(query, 'page', 0, 0, MAX_PAGE_NUMBER),
     size: integerParam(query, 'size', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE),
   };
 }

@@ -25,6 +25,8 @@ export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export interface TriggerPayload {
   processDefName: string;
   args?: Record<string, unknown>;
+  /** Description of the created process. */
+  description?: string;
 }
 
 export interface TriggerRequest {
@@ -49,22 +51,35 @@ export interface ExecutionFilter {
   triggerId?: string;
   crontabId?: string;
   status?: ExecutionStatus;
+  source?: TriggerSourceKind;
+  /** The definition the trigger starts (`payload.processDefName`). */
+  processType?: string;
 }
 
-/**
- * One accepted dispatch (fw_trigger_execution) as the API shows it. Only the fields the trace
- * reads are named; the rest of the trigger service's record is passed through unchanged.
- */
+/** One accepted dispatch (fw_trigger_execution), as `@fw/trigger`'s TriggerService lists it. Times are ISO-8601. */
 export interface ExecutionRecord {
   id: string;
   triggerId: string;
-  status: string;
+  tenant: string;
   source: string;
-  /** ISO-8601. */
+  scheduledTime: string | null;
   receivedTime: string;
   startTime: string | null;
-  scheduledTime: string | null;
+  finishTime: string | null;
+  eventName: string;
+  payload: TriggerPayload;
+  status: string;
+  failureMessage: string | null;
+  /** Kept in the database for operators; never answered (no stack traces in HTTP bodies). */
+  failureStack?: string | null;
+  cronId: string | null;
+  processId: string | null;
+  logId: string;
+  eventId: string;
 }
+
+/** An execution as the API answers it. */
+export type ExecutionView = Omit<ExecutionRecord, 'failureStack'>;
 
 /** The trigger ingress and its history (`@fw/trigger`'s TriggerService). */
 export interface TriggerServicePort {
@@ -81,9 +96,19 @@ export interface CrontabInput {
   payload: TriggerPayload;
 }
 
-/** A stored crontab (the store's record is passed through unchanged). */
+/** A stored crontab, as `@fw/trigger`'s CrontabStore returns it. Times are ISO-8601. */
 export interface CrontabRecord {
   id: string;
+  tenant: string;
+  name: string;
+  cronExpression: string;
+  timezone: string;
+  enabled: boolean;
+  payload: TriggerPayload;
+  createdAt: string;
+  updatedAt: string;
+  lastFiredAt: string | null;
+  lastScheduledTime: string | null;
 }
 
 /** Tenant-scoped crontab storage (`@fw/trigger`'s CrontabStore). */
@@ -92,6 +117,10 @@ export interface CrontabStorePort {
   get(id: string, tenant: string): Promise<CrontabRecord | undefined | null>;
   add(tenant: string, input: CrontabInput): Promise<CrontabRecord>;
   update(id: string, tenant: string, changes: Partial<CrontabInput>): Promise<CrontabRecord | undefined | null>;
+  /** Deletes; false when the tenant has no crontab with that id. */
+  remove(id: string, tenant: string): Promise<boolean>;
+  /** Crontabs of every tenant starting `processDefName` (a definition in use cannot be deleted). */
+  countUsing(processDefName: string): Promise<number>;
 }
 
 /** The cron scheduler; reloaded after every crontab change. */

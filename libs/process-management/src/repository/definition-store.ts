@@ -23,6 +23,10 @@ export interface DefinitionStore {
   update(def: ProcessDef): Promise<boolean>;
   /** Throws 400 when saving `def` would close a predecessor cycle (reads the table, not a cache). */
   assertNoCycle(def: ProcessDef): Promise<void>;
+  /** Deletes the definition; false when there is none of that type. */
+  remove(processType: string): Promise<boolean>;
+  /** Processes of the type that have not finished yet. */
+  countUnfinished(processType: string): Promise<number>;
 }
 
 /** Checks a request body as a definition (400 naming the field). */
@@ -73,6 +77,20 @@ export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
   }
 
   return {
+    async remove(processType) {
+      const result = await db.deleteFrom('process_definition').where('process_type', '=', processType).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+    async countUnfinished(processType) {
+      const row = await db
+        .selectFrom('fw_process')
+        .where('process_type', '=', processType)
+        .where('state_id', 'not in', ['PROCESSED', 'PROCESSED_WITH_ERRORS'])
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     insert: (def) =>
       checkedWrite(def, async (trx) => {
         const rows = await trx

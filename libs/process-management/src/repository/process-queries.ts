@@ -21,6 +21,13 @@ export interface ProcessFilter {
   triggerId?: string;
   parentId?: string;
   predecessorId?: string;
+  /** Only processes without a parent (roots); their children are listed with `parentId`. */
+  rootsOnly?: boolean;
+  /**
+   * Free text: a process id (exact, when the text is a UUID), or a case-insensitive part of the
+   * process type, description or trigger id.
+   */
+  text?: string;
 }
 
 /** One row of GET /processes (input and output are left to GET /processes/{id}). */
@@ -104,6 +111,19 @@ export function makeProcessQueries(db: ProcessDb): ProcessQueries {
       if (filter.triggerId !== undefined) where = where.where('trigger_id', '=', filter.triggerId);
       if (filter.parentId !== undefined) where = where.where('parent_id', '=', filter.parentId.toLowerCase());
       if (filter.predecessorId !== undefined) where = where.where('predecessor_id', '=', filter.predecessorId.toLowerCase());
+      if (filter.rootsOnly) where = where.where('parent_id', 'is', null);
+      const text = filter.text?.trim();
+      if (text) {
+        const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        where = where.where((eb) =>
+          eb.or([
+            ...(isUuid(text) ? [eb('id', '=', text.toLowerCase())] : []),
+            eb('process_type', 'ilike', like),
+            eb('description', 'ilike', like),
+            eb('trigger_id', 'ilike', like),
+          ]),
+        );
+      }
       const [count, rows] = await Promise.all([
         where.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
         where

@@ -9,16 +9,19 @@
  * | POST | /definitions | 201 ProcessDef; 409 duplicate; 400 invalid or cycle |
  * | PUT | /definitions/{name} | 200 ProcessDef; 404; 400 invalid, name mismatch or cycle |
  * | POST | /definitions/refresh | `{ refreshed: true, definitions: n }` |
+ * | DELETE | /definitions/{name} | 204; 404; 409 naming what still uses it (crontabs, definitions naming it as parent or predecessor, unfinished processes) |
  */
-import { type Router } from 'express';
 import { processDb } from '@fw/process-service';
 import { badRequest, conflict, notFound } from '../http/management-errors';
 import { pageOfList, parsePageRequest } from '../http/pagination';
 import type { ManagementPorts } from '../ports/management-ports';
 import { makeDefinitionStore, parseDefinitionBody } from '../repository/definition-store';
-import { bodyObject } from './request-values';
+import type { OperationBinder } from './operation-binding';
 
-export function addDefinitionRoutes(router: Router, ports: ManagementPorts): void {
+/** The body of POST and PUT, checked against DefinitionInput / DefinitionUpdate before a handler runs. */
+type DefinitionBody = Record<string, unknown> & { processType?: string };
+
+export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPorts): void {
   const { configurator, source } = ports.definitions;
   const store = makeDefinitionStore(processDb(ports.database));
 
@@ -28,37 +31,56 @@ export function addDefinitionRoutes(router: Router, ports: ManagementPorts): voi
     }
   };
 
-  router.get('/definitions', async (req, res) => {
+  bind('listDefinitions', async (req, res) => {
     const request = parsePageRequest(req.query);
     res.json(pageOfList(await configurator.list(), request));
   });
 
-  router.post('/definitions/refresh', async (_req, res) => {
+  bind('refreshDefinitions', async (_req, res) => {
     configurator.invalidate?.();
     const definitions = (await configurator.list()).length;
     res.json({ refreshed: true, definitions });
   });
 
-  router.get('/definitions/:name', async (req, res) => {
-    const def = await configurator.findByName(req.params.name);
-    if (!def) throw notFound(`No definition '${req.params.name}'`);
+  bind('getDefinition', async (req, res) => {
+    const name = String(req.params.name);
+    const def = await configurator.findByName(name);
+    if (!def) throw notFound(`No definition '${name}'`);
     res.json(def);
   });
 
-  router.post('/definitions', async (req, res) => {
+  bind('addDefinition', async (req, res) => {
     assertWritable();
-    const def = parseDefinitionBody(bodyObject(req.body));
+    const def = parseDefinitionBody(req.body as DefinitionBody);
     if (!(await store.insert(def))) throw conflict(`Definition '${def.processType}' already exists: use PUT /definitions/${def.processType}`);
     configurator.invalidate?.();
     res.status(201).json(def);
   });
 
-  router.put('/definitions/:name', async (req, res) => {
+  bind('deleteDefinition', async (req, res) => {
     assertWritable();
-    const name = req.params.name;
-    const body = { ...bodyObject(req.body) };
-    if (body.processType === undefined) body.processType = name;
-    if (body.processType !== name) throw badRequest(`'processType' (${String(body.processType)}) must equal the name in the path (${name})`);
+    const name = String(req.params.name);
+    if (!(await configurator.findByName(name))) throw notFound(`No definition '${name}'`);
+    const uses: string[] = [];
+    const crontabs = ports.crontabs ? await ports.crontabs.countUsing(name) : 0;
+    if (crontabs > 0) uses.push(`${crontabs} crontab(s)`);
+    const dependents = (await configurator.list()).filter((d) => d.parentProcessType === name || d.predecessorProcessType === name).map((d) => d.processType);
+    if (dependents.length > 0) uses.push(`definition(s) ${dependents.join(', ')} (as parent or predecessor)`);
+    const unfinished = await store.countUnfinished(name);
+    if (unfinished > 0) uses.push(`${unfinished} unfinished process(es)`);
+    if (uses.length > 0) throw conflict(`Definition '${name}' is still used by ${uses.join(', ')}: remove or finish those first`);
+    if (!(await store.remove(name))) throw notFound(`No definition '${name}'`);
+    configurator.invalidate?.();
+    res.status(204).end();
+  });
+
+  bind('updateDefinition', async (req, res) => {
+    assertWritable();
+    const name = String(req.params.name);
+    const body: DefinitionBody = { ...(req.body as DefinitionBody) };
+    // The name comes from the path; a body that names another type is a mistake, not a rename.
+    body.processType ??= name;
+    if (body.processType !== name) throw badRequest(`'processType' (${body.processType}) must equal the name in the path (${name})`);
     const def = parseDefinitionBody(body);
     if (!(await store.update(def))) throw notFound(`No definition '${name}': create it with POST /definitions`);
     configurator.invalidate?.();

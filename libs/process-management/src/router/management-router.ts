@@ -4,6 +4,8 @@
  * `X-Process-Management-Key` (401 `{ message }` when missing or wrong) and the tenant header
  * `x-fw-tenant-id` (400 when missing or malformed); answers are plain DTOs and errors are
  * `{ message }` (never the framework envelope, never a stack trace). No CORS headers are sent.
+ * Routes are bound from the operation table of the OpenAPI document: each request is checked
+ * against its operation's schemas first, and other methods on a documented path answer 405.
  *
  * @example
  * const app = express();
@@ -15,12 +17,18 @@
  * app.listen(8080);
  */
 import { createLogger } from '@fw/core';
+import { rejectControlCharacters } from '@fw/core/http';
 import express, { type Router } from 'express';
 import { makeManagementKeyGuard } from '../auth/key-guard';
 import { makeManagementErrorMiddleware, makeManagementNotFound, requireJsonContent } from '../http/management-errors';
-import { buildOpenApiDocument } from '../openapi/openapi-document';
+import { makeMethodNotAllowed } from '../http/method-not-allowed';
+import { ADMIN_API_SCHEMAS, buildOpenApiDocument } from '../openapi/admin-api-document';
+import { ADMIN_API_OPERATIONS } from '../openapi/admin-api-operations';
+import { makeComponentValidators, type ComponentValidators } from '../openapi/schema-validator';
 import type { ManagementPorts } from '../ports/management-ports';
+import { addCrontabRoutes } from './crontab-routes';
 import { addDefinitionRoutes } from './definition-routes';
+import { makeOperationBinder } from './operation-binding';
 import { addProcessRoutes } from './process-routes';
 import { requireTenant } from './request-values';
 import { addTriggerRoutes } from './trigger-routes';
@@ -42,6 +50,14 @@ export interface ManagementRouterInternals {
   traceLimit?: number;
 }
 
+let validators: ComponentValidators | undefined;
+
+/** One set of compiled request validators for every router of the process (the schemas never change). */
+function sharedValidators(): ComponentValidators {
+  validators ??= makeComponentValidators({ schemas: ADMIN_API_SCHEMAS });
+  return validators;
+}
+
 /**
  * Makes the router; mount it at the application root (it carries its base path).
  * @throws ConfigError when `apiKey` is shorter than 32 characters.
@@ -52,17 +68,21 @@ export function makeProcessManagementRouter(ports: ManagementPorts, internals: M
   const basePath = ports.basePath ?? MANAGEMENT_BASE_PATH;
 
   const api = express.Router();
+  const bind = makeOperationBinder(api, sharedValidators());
   api.use(guard);
+  // Decided by the request line alone, so a wrong method is a 405 whatever the headers and body.
+  api.use(makeMethodNotAllowed(ADMIN_API_OPERATIONS));
   // The OpenAPI document describes the API itself: the key is enough, no tenant needed.
   const openapi = buildOpenApiDocument(basePath);
-  api.get('/openapi.json', (_req, res) => {
+  bind('openApi', (_req, res) => {
     res.json(openapi);
   });
   api.use(requireTenant());
   api.use(requireJsonContent());
   api.use(express.json({ limit: ports.bodyLimit ?? '1mb' }));
+  api.use(rejectControlCharacters());
 
-  api.get('/info', (_req, res) => {
+  bind('info', (_req, res) => {
     const info: ManagementInfo = {
       definitionSource: ports.definitions.source,
       definitionsWritable: ports.definitions.source === 'database',
@@ -71,9 +91,10 @@ export function makeProcessManagementRouter(ports: ManagementPorts, internals: M
     };
     res.json(info);
   });
-  addTriggerRoutes(api, ports);
-  addDefinitionRoutes(api, ports);
-  addProcessRoutes(api, ports, internals.traceLimit);
+  addTriggerRoutes(bind, ports);
+  addCrontabRoutes(bind, ports);
+  addDefinitionRoutes(bind, ports);
+  addProcessRoutes(bind, ports, internals.traceLimit);
   api.use(makeManagementNotFound());
   api.use(makeManagementErrorMiddleware(logger));
 

@@ -1,6 +1,6 @@
 /**
- * Reading request values of the administration API: the tenant header, query filters and small
- * body checks, each failing with a 400 `{ message }` naming the field.
+ * Reading request values of the administration API: the tenant header, the query filters and the
+ * shapes of the bodies (which the operation binding has checked against their schemas).
  *
  * @example
  * router.use(requireTenant());
@@ -39,44 +39,38 @@ export function tenantOf(res: Response): string {
   return tenant;
 }
 
-/** A single-valued optional query parameter (400 when repeated or empty). */
+/**
+ * A query parameter the operation declares, already checked against its schema (a single,
+ * non-empty text) by the operation binding; undefined when absent.
+ */
 export function optionalQuery(query: Record<string, unknown>, name: string): string | undefined {
   const raw = query[name];
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string') throw badRequest(`Query parameter '${name}' must be given once, as text`);
-  if (raw === '') throw badRequest(`Query parameter '${name}' must not be empty`);
-  return raw;
+  return typeof raw === 'string' ? raw : undefined;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** `payload` of POST /triggers and of crontab writes, as TriggerPayloadInput admits it. */
+export interface TriggerPayloadBody {
+  processDefName: string;
+  args?: Record<string, unknown> | null;
+  description?: string | null;
 }
 
-/** The body as an object (400 otherwise). */
-export function bodyObject(body: unknown): Record<string, unknown> {
-  if (!isRecord(body)) throw badRequest('The request body must be a JSON object');
-  return body;
+/** POST /triggers, as TriggerRequest admits it. */
+export interface TriggerBody {
+  triggerId?: string | null;
+  payload: TriggerPayloadBody;
 }
 
-/** `payload: { processDefName, args }` of triggers and crontabs. */
-export function parseTriggerPayload(value: unknown, field = 'payload'): TriggerPayload {
-  if (!isRecord(value)) throw badRequest(`'${field}' must be an object with processDefName and args`);
-  const name = value.processDefName;
-  if (typeof name !== 'string' || name.trim() === '') throw badRequest(`'${field}.processDefName' must be a non-empty string`);
-  const args = value.args;
-  if (args !== undefined && args !== null && !isRecord(args)) throw badRequest(`'${field}.args' must be an object`);
-  return { processDefName: name, args: isRecord(args) ? args : {} };
+/** POST and PUT /crontabs, as CrontabInput / CrontabUpdate admit them. */
+export interface CrontabBody {
+  name?: string;
+  cronExpression?: string;
+  timezone?: string;
+  enabled?: boolean;
+  payload?: TriggerPayloadBody;
 }
 
-export function requiredString(body: Record<string, unknown>, field: string, maxLength = 200): string {
-  const value = body[field];
-  if (typeof value !== 'string' || value.trim() === '') throw badRequest(`'${field}' must be a non-empty string`);
-  if (value.length > maxLength) throw badRequest(`'${field}' must be at most ${maxLength} characters`);
-  return value;
-}
-
-export function requiredBoolean(body: Record<string, unknown>, field: string): boolean {
-  const value = body[field];
-  if (typeof value !== 'boolean') throw badRequest(`'${field}' must be true or false`);
-  return value;
+/** The payload as it is dispatched and stored: `args` always an object, no null description. */
+export function triggerPayloadOf(body: TriggerPayloadBody): TriggerPayload {
+  return { processDefName: body.processDefName, args: body.args ?? {}, ...(typeof body.description === 'string' ? { description: body.description } : {}) };
 }

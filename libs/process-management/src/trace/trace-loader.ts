@@ -13,6 +13,7 @@ import type { ProcessDb } from '@fw/process-service';
 import { sql, type Selectable } from 'kysely';
 import type { FwProcessTable } from '@fw/process-service';
 import { managementError, ManagementErrorCodes, notFound } from '../http/management-errors';
+import { executionView } from '../http/answer-views';
 import type { ExecutionRecord, TriggerServicePort } from '../ports/management-ports';
 import { buildTrace, type TraceCompletionRow, type TraceGraph, type TraceProcessRow, type TraceTriggerInfo } from './trace-builder';
 
@@ -91,7 +92,7 @@ function tooLarge(limit: number): Error {
 function triggerInfo(triggerId: string, executions: readonly ExecutionRecord[]): TraceTriggerInfo {
   const latest = executions[0];
   if (!latest) return { triggerId, status: null, time: null, data: {} };
-  return { triggerId, status: latest.status, time: latest.receivedTime, data: { executions: executions.length, latestExecution: latest } };
+  return { triggerId, status: latest.status, time: latest.receivedTime, data: { executions: executions.length, latestExecution: executionView(latest) } };
 }
 
 export function makeTraceLoader(options: TraceLoaderOptions): TraceLoader {

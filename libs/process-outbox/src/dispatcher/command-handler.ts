@@ -38,6 +38,15 @@ export interface OutboxCommandHandler<DB> {
    */
   onDead?(command: OutboxCommand, error: string, ctx: OutboxExecutionContext<DB>): Promise<void>;
   /**
+   * Work done for one command BEFORE its acknowledging transaction, outside any transaction and
+   * while the claim's lease is kept alive: a delivery over the network (a broker publish with
+   * confirms) that must succeed before the command may be marked DONE. Throwing fails this
+   * command's attempt (retry with backoff, DEAD after the last, `onDead` then records it); the
+   * others of its group go on. Delivery is at least once: a crash after it and before the
+   * acknowledgement delivers again.
+   */
+  deliver?(command: OutboxCommand, ctx: { readonly workerId: string }): Promise<void>;
+  /**
    * Runs before each group's transaction opens (for example to read configuration that needs a
    * connection of its own, which a single-connection database could not give inside the transaction).
    */

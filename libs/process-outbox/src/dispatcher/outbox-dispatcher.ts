@@ -23,6 +23,8 @@ import {
   heartbeatIntervalMillis,
   makeLeaseKeeper,
   makePollLoop,
+  isConnectionError,
+  makeOutageTracker,
   makeRetentionSweeper,
   type LeaseKeeper,
   type RetentionSweeper,
@@ -128,6 +130,13 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
   const wakeDelayMillis = Math.max(0, config.wakeDelayMillis ?? 10);
   const counters: OutboxDispatcherStats = { claimed: 0, done: 0, duplicates: 0, retried: 0, dead: 0, staleAcks: 0 };
 
+  // A lost database is said once (and once when it is back), not on every poll, beat or sweep.
+  const outage = makeOutageTracker({
+    isOutage: isConnectionError,
+    onLost: (err) => logger.warn({ err, workerId }, 'outbox dispatcher lost its database: claims, heartbeats and sweeps retry quietly until it answers again'),
+    onBack: ({ millis, failures }) => logger.info({ workerId, outageMillis: millis, failedAttempts: failures }, `outbox dispatcher has its database back after ${millis} ms (${failures} failed attempts)`),
+  });
+
   // The heartbeat: the commands of one claim run group after group, `concurrency` at a time, so
   // the last groups may wait longer than lock-seconds; their leases are renewed (one statement
   // per beat) until their group starts. From then on the group's transaction holds the rows
@@ -140,7 +149,9 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
           intervalMillis: heartbeatMillis,
           renew: (commands) => repo.renew(outboxDb(db), commands, leaseMillis),
           onLost: (c) => logger.warn({ commandId: c.id, commandType: c.commandType }, 'lease lost while the command waited for its group; its acknowledgement will be refused'),
-          onError: (err) => logger.warn({ err, workerId }, 'outbox heartbeat failed; retrying at the next beat'),
+          onError: (err) => {
+            if (!outage.failed(err)) logger.warn({ err, workerId }, 'outbox heartbeat failed; retrying at the next beat');
+          },
         });
 
   // Now and then (from the poll loop, in the background) delete DONE commands past their retention
@@ -155,7 +166,9 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
           batchSize: config.retentionBatchSize,
           purge: (limit) => repo.purgeDone(outboxDb(db), { olderThanMillis: retentionMillis, limit, commandTypes, consumers }),
           onPurged: (rows) => logger.info({ workerId, rows, retentionMillis }, 'deleted DONE outbox commands past their retention'),
-          onError: (err) => logger.warn({ err, workerId }, 'deleting old DONE outbox commands failed; retried at the next interval'),
+          onError: (err) => {
+            if (!outage.failed(err)) logger.warn({ err, workerId }, 'deleting old DONE outbox commands failed; retried at the next interval');
+          },
         });
 
   const emit = (event: Omit<OutboxEvent, 'workerId'>): void => {
@@ -224,10 +237,32 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     }
   }
 
-  /** Executes commands of one type (and group) in one transaction; a failing group is retried one by one. */
-  async function runGroup(commands: readonly OutboxCommand[]): Promise<void> {
+  /**
+   * The handler's `deliver` for each command, outside any transaction, leases still kept alive by
+   * the heartbeat; a command whose delivery failed goes to retry (or DEAD) on its own. Returns the
+   * delivered ones, in order.
+   */
+  async function deliverEach(deliver: NonNullable<OutboxCommandHandler<DB>['deliver']>, commands: readonly OutboxCommand[]): Promise<OutboxCommand[]> {
+    const outcomes = await Promise.allSettled(commands.map((c) => deliver(c, { workerId })));
+    const delivered: OutboxCommand[] = [];
+    const failures: Array<{ command: OutboxCommand; reason: unknown }> = [];
+    outcomes.forEach((outcome, i) => (outcome.status === 'fulfilled' ? delivered.push(commands[i]) : failures.push({ command: commands[i], reason: outcome.reason })));
+    if (failures.length > 0) {
+      await keeper?.release(failures.map((f) => f.command));
+      for (const f of failures) await failed(f.command, f.reason);
+    }
+    return delivered;
+  }
+
+  /**
+   * Executes commands of one type (and group) in one transaction; a failing group is retried one
+   * by one. A handler with `deliver` delivers first (once: the one-by-one retry does not deliver again).
+   */
+  async function runGroup(claimed: readonly OutboxCommand[], deliveredAlready = false): Promise<void> {
+    const handler = config.handlers[claimed[0].commandType];
+    const commands = handler?.deliver !== undefined && !deliveredAlready ? await deliverEach(handler.deliver.bind(handler), claimed) : claimed;
+    if (commands.length === 0) return;
     const first = commands[0];
-    const handler = config.handlers[first.commandType];
     let fresh = new Set<string>();
     // The group starts: no more renewals (and none still in flight) once its transaction may lock the rows.
     await keeper?.release(commands);
@@ -246,7 +281,7 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
       if (commands.length > 1) {
         // Retried one by one: the later ones wait again, under the heartbeat.
         keeper?.hold(commands);
-        for (const c of commands) await runGroup([c]);
+        for (const c of commands) await runGroup([c], true);
         return;
       }
       if (err instanceof StaleClaimError) return staleAck(first);
@@ -291,6 +326,7 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
 
   async function runOnce(): Promise<number> {
     const commands = await repo.claim(outboxDb(db), { workerId, limit: batchSize, leaseMillis, commandTypes });
+    outage.succeeded();
     counters.claimed += commands.length;
     for (const c of commands) commandEvent('claimed', c);
     keeper?.hold(commands);
@@ -310,7 +346,7 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
       try {
         return (await runOnce()) === batchSize;
       } catch (err) {
-        logger.error({ err, workerId }, 'claiming outbox commands failed; retrying after the poll interval');
+        if (!outage.failed(err)) logger.error({ err, workerId }, 'claiming outbox commands failed; retrying after the poll interval');
         emit({ type: 'error', error: messageOf(err) });
         return false;
       }

@@ -2,7 +2,8 @@
  * Validation of process definitions read from a source (JSON file, array or database row).
  */
 import { ConfigError } from '@fw/core';
-import { PredecessorArgs, type ProcessDef } from '@fw/process-api';
+import { PredecessorArgs, type ProcessDef, type RetryPolicy } from '@fw/process-api';
+import { checkInputSchema } from '../manager/input-validation';
 
 const MODES: readonly string[] = Object.values(PredecessorArgs);
 
@@ -28,6 +29,7 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
   if (!isRecord(raw)) throw new ConfigError(`${where}: a process definition must be an object`);
   const processType = raw.processType;
   if (typeof processType !== 'string' || processType.trim() === '') throw new ConfigError(`${where}: 'processType' must be a non-empty string`);
+  if (processType.trim() !== processType) throw new ConfigError(`${where}: 'processType' must not start or end with blanks (got ${JSON.stringify(processType)})`);
   const at = `${where} (${processType})`;
   if (typeof raw.leaf !== 'boolean') throw new ConfigError(`${at}: 'leaf' must be true or false`);
   const mode = raw.predecessorArgs ?? PredecessorArgs.BOTH;
@@ -47,7 +49,26 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
     predecessorProcessType: optionalString(raw, 'predecessorProcessType', at),
     predecessorArgs: mode as ProcessDef['predecessorArgs'],
     config,
+    inputSchema: checkInputSchema(raw.inputSchema, at),
+    retry: parseRetry(raw.retry, at),
   };
+}
+
+function positiveInteger(value: unknown, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
+}
+
+/** `retry: { attempts: 1..100, backoff?: { baseMillis, maxMillis } }`, or null when absent. */
+function parseRetry(raw: unknown, at: string): RetryPolicy | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isRecord(raw)) throw new ConfigError(`${at}: 'retry' must be an object { attempts, backoff? }`);
+  if (!positiveInteger(raw.attempts, 100)) throw new ConfigError(`${at}: 'retry.attempts' must be a whole number from 1 to 100`);
+  if (raw.backoff === undefined || raw.backoff === null) return { attempts: raw.attempts };
+  const b = raw.backoff;
+  if (!isRecord(b) || !positiveInteger(b.baseMillis, 86_400_000) || !positiveInteger(b.maxMillis, 86_400_000) || b.maxMillis < b.baseMillis) {
+    throw new ConfigError(`${at}: 'retry.backoff' must be { baseMillis, maxMillis }: whole milliseconds, 1 to 86 400 000, maxMillis at least baseMillis`);
+  }
+  return { attempts: raw.attempts, backoff: { baseMillis: b.baseMillis, maxMillis: b.maxMillis } };
 }
 
 /** A deep-enough copy of a definition (its config map is copied), so callers cannot mutate a source. */

@@ -9,7 +9,9 @@
  * | GET | /processChildren/:id?recursive=true | `[process, ...children]` |
  * | POST | /process/completed | `[successor, ...]` created now |
  *
- * The router parses JSON itself, reads `x-fw-tenant-id` into the request context and converts
+ * The router parses JSON itself, reads `x-fw-tenant-id` into the request context, checks bodies
+ * against the schemas of its OpenAPI description (openapi/process-api-*.ts: what a host's
+ * document shows), answers other methods on these paths with 405 and `Allow`, and converts
  * errors to envelopes, so it can be mounted as is.
  *
  * @example
@@ -17,10 +19,14 @@
  * app.use(makeProcessRouter({ manager }));
  * app.listen(8080);
  */
-import { createLogger, makeErrorMiddleware, requireJsonBody, successEnvelope, tenantContextMiddleware, type Logger } from '@fw/core';
+import { createLogger, successEnvelope, type Logger } from '@fw/core';
+import { makeErrorMiddleware, makeMethodNotAllowed, rejectControlCharacters, requireJsonBody, tenantContextMiddleware } from '@fw/core/http';
 import { TRIGGER_HEADER } from '@fw/process-api';
 import express, { type Router } from 'express';
 import type { ProcessManager } from '../manager/process-manager';
+import { PROCESS_API_OPERATIONS } from '../openapi/process-api-operations';
+import { EVENT_PAYLOAD_SCHEMAS } from '../openapi/process-api-schemas';
+import { checkProcessBody } from './process-request-check';
 
 export interface ProcessRouterOptions {
   manager: ProcessManager;
@@ -39,17 +45,22 @@ export function makeProcessRouter(options: ProcessRouterOptions): Router {
   const { manager } = options;
   const logger = options.logger ?? createLogger({ name: 'process-router' });
   const router = express.Router();
+  // Decided by the request line alone: DELETE /process/{id} is a 405 whatever its body.
+  router.use(makeMethodNotAllowed(PROCESS_API_OPERATIONS));
   router.use(tenantContextMiddleware());
   router.use(requireJsonBody());
   router.use(express.json({ limit: options.bodyLimit ?? '5mb' }));
+  router.use(rejectControlCharacters());
 
   router.post('/process/completed', async (req, res) => {
+    checkProcessBody('ProcessCompletedRequest', req.body);
     const created = await manager.processCompleted(req.body);
     res.status(200).json(successEnvelope(created));
   });
 
   router.post('/process', async (req, res) => {
-    const result = await manager.createProcess(req.body, { triggerId: header(req.headers[TRIGGER_HEADER]) ?? null });
+    checkProcessBody('ProcessCreateRequest', req.body);
+    const result = await manager.createProcess(req.body, { triggerId: header(req.headers[TRIGGER_HEADER]) ?? null, refuseChildOnlyTypes: true });
     res.status(200).json(successEnvelope(result));
   });
 
@@ -58,6 +69,9 @@ export function makeProcessRouter(options: ProcessRouterOptions): Router {
   });
 
   router.patch('/process/:id/:eventID', async (req, res) => {
+    // An unknown event has no schema: the manager answers it (422 P405).
+    const eventId = req.params.eventID;
+    if (Object.hasOwn(EVENT_PAYLOAD_SCHEMAS, eventId)) checkProcessBody(EVENT_PAYLOAD_SCHEMAS[eventId], req.body);
     const result = await manager.sendEvent(req.params.id, req.params.eventID, req.body);
     res.status(200).json(successEnvelope(result));
   });

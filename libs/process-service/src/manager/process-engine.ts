@@ -5,7 +5,7 @@
  * (worker launches, parent signals, completion delivery) become outbox commands written in the
  * same transaction; without it they run inline, as before.
  */
-import { FwError, type Logger } from '@fw/core';
+import { FwError } from '@fw/core';
 import {
   PROCESS_FLOW_ID,
   ProcessErrorCodes,
@@ -18,99 +18,18 @@ import {
   type ProcessErrorRecord,
   type SubProcessRequest,
   type WorkerDto,
-  type WorkerStartContext,
   type WorkerStarter,
 } from '@fw/process-api';
-import type { NewOutboxCommand } from '@fw/process-outbox';
 import type { ProcessStep } from '../flow/process-flow-actions';
-import { eventNotAllowed, type ProcessFlow } from '../flow/process-flow';
-import type { ProcessRepository } from '../repository/process-repository';
+import { eventNotAllowed } from '../flow/process-flow';
 import { makeProcessBatchRepository, type ProcessStateWrite } from '../repository/process-batch-repository';
-import type { ProcessTransaction } from '../repository/process-tables';
-import { completedEventOf, successorInput, type DefinitionSnapshot } from './process-chaining';
+import type { ProcessDb, ProcessTransaction } from '../repository/process-tables';
+import { completedEventOf, successorInput } from './process-chaining';
+import { assertInputMatches } from './input-validation';
 
-/** Outbox command types written by the process service. */
-export const ProcessCommandTypes = {
-  /** Launch one worker through the WorkerStarter (payload `{ worker }`). */
-  START_WORKER: 'START_WORKER',
-  /** Count a completed child on its parent (payload `{ parentId, eventId, payload }`, group key = parent id). */
-  CHILD_COMPLETED: 'CHILD_COMPLETED',
-  /** Chain successors and notify listeners (payload `{ event }`). */
-  PROCESS_COMPLETED: 'PROCESS_COMPLETED',
-} as const;
-
-export type CompletionListener = (event: ProcessCompletedEvent) => void | Promise<void>;
-
-/**
- * A WorkerStarter that can also take many workers in one call (for example one multi-row insert).
- * The engine uses `startWorkers` when the starter has it, else `startWorker` per worker.
- */
-export interface BatchWorkerStarter<TTransaction = unknown> extends WorkerStarter<TTransaction> {
-  startWorkers(workers: readonly WorkerDto[], context: WorkerStartContext<TTransaction>): void | Promise<void>;
-  /**
-   * `true` when the starter only writes with `context.transaction` (a durable row, as the JDBC
-   * starter does): with the outbox its launches then run inline, in the transaction of the state
-   * change, instead of as START_WORKER commands, whose only effect would be that same insert.
-   */
-  readonly transactional?: boolean;
-}
-
-/** One process of {@link ProcessEngine.applyEventBatch}: locked, with the single event to apply. */
-export interface BatchedEvent {
-  process: Process;
-  eventId: string;
-  payload: unknown;
-}
-
-export interface TxContext {
-  trx: ProcessTransaction;
-  now: Date;
-  defs: DefinitionSnapshot;
-  flow: ProcessFlow;
-  afterCommit(callback: () => void | Promise<void>): void;
-  /** Outbox mode: commands to write before the commit. */
-  commands?: NewOutboxCommand[];
-  /**
-   * Count completed children on their parents in this transaction even in outbox mode (set by
-   * `sendEvents`: its batch locks each parent once for many children, where one CHILD_COMPLETED
-   * command per child would cost four more row writes each). The child's terminal transition and
-   * its count then commit together, so the count is exactly once by construction; the child
-   * report rows still guard against a second route (an HTTP report of the same child).
-   */
-  countChildrenInline?: boolean;
-}
-
-export interface NewProcessInit {
-  id?: string;
-  input: unknown;
-  tenant: string | null;
-  triggerId: string | null;
-  parentId?: string | null;
-  predecessorId?: string | null;
-  description?: string | null;
-  leaf?: boolean;
-}
-
-export interface ChildReportEvent {
-  eventId: string;
-  payload: { childId: string } & Record<string, unknown>;
-}
-
-export interface ProcessEngineDeps {
-  repo: ProcessRepository;
-  workerStarter: WorkerStarter<ProcessTransaction>;
-  logger: Logger;
-  newId: () => string;
-  listeners: readonly CompletionListener[];
-}
-
-export function notFound(id: string): FwError {
-  return new FwError({ code: 404, subErrorCode: ProcessErrorCodes.processNotFound, description: `Process ${id} not found`, params: [id] });
-}
-
-export function unknownType(processType: string, field: string): FwError {
-  return new FwError({ code: 400, subErrorCode: ProcessErrorCodes.unknownProcessType, description: `No process definition named '${processType}'`, params: [processType], field });
-}
+export { ProcessCommandTypes, notFound, unknownType } from './process-engine-types';
+export type { BatchedEvent, BatchWorkerStarter, ChildReportEvent, CompletionListener, NewProcessInit, ProcessEngineDeps, TxContext } from './process-engine-types';
+import { notFound, ProcessCommandTypes, unknownType, type BatchedEvent, type BatchWorkerStarter, type ChildReportEvent, type NewProcessInit, type ProcessEngineDeps, type TxContext } from './process-engine-types';
 
 /**
  * Refuses a child whose definition names a parent type other than the splitting process's type:
@@ -173,7 +92,8 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
   function workerOf(ctx: TxContext, process: Process): WorkerDto | undefined {
     const workerType = ctx.flow.workerTypeOf(process.state.stateId);
     if (workerType === undefined) return undefined;
-    return {
+    const def = ctx.defs.get(process.processType);
+    const worker: WorkerDto = {
       processId: process.id,
       processType: process.processType,
       workerType,
@@ -181,15 +101,32 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       triggerId: process.triggerId,
       parentId: process.parentId,
       input: process.input,
-      config: { ...(ctx.defs.get(process.processType)?.config ?? {}) },
+      config: { ...(def?.config ?? {}) },
     };
+    if (def?.retry) worker.retry = def.retry;
+    return worker;
   }
 
   /** Hands a worker to the starter in `ctx`'s transaction (aggregators get their children's results). */
   async function startWorkerNow(ctx: TxContext, worker: WorkerDto): Promise<void> {
+    await deps.workerStarter.startWorker(await handedWorker(ctx.trx, worker), { transaction: ctx.trx, afterCommit: ctx.afterCommit });
+  }
+
+  /** The worker as a starter gets it: its own copy, and an aggregator's children's results read with `db`. */
+  async function handedWorker(db: ProcessDb, worker: WorkerDto): Promise<WorkerDto> {
     const dto: WorkerDto = { ...worker, config: { ...worker.config } };
-    if (dto.workerType === WorkerType.AGGREGATOR) dto.subProcessResults = await repo.childResults(ctx.trx, dto.processId);
-    await deps.workerStarter.startWorker(dto, { transaction: ctx.trx, afterCommit: ctx.afterCommit });
+    if (dto.workerType === WorkerType.AGGREGATOR) dto.subProcessResults = await repo.childResults(db, dto.processId);
+    return dto;
+  }
+
+  /**
+   * The outbox's delivery path (`WorkerStarter.deliverWorker`): the worker as {@link startWorkerNow}
+   * would hand it (an aggregator reads its children's results first), delivered outside any transaction.
+   */
+  async function deliverWorkerNow(db: ProcessDb, worker: WorkerDto): Promise<void> {
+    const deliver = deps.workerStarter.deliverWorker;
+    if (deliver === undefined) throw new Error('deliverWorkerNow: the worker starter has no deliverWorker');
+    await deliver.call(deps.workerStarter, await handedWorker(db, worker));
   }
 
   /** Hands many workers to the starter in `ctx`'s transaction: one call when it can take a batch. */
@@ -240,6 +177,7 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       const def = ctx.defs.get(r.processType);
       if (!def) throw unknownType(r.processType, `subProcesses[${i}].processType`);
       checkParentType(def, parent, i);
+      assertInputMatches(def, r.args, `subProcesses[${i}].args`);
       return newProcess(ctx, def, { id: r.childId, input: r.args, tenant: parent.tenant, triggerId: parent.triggerId, parentId: parent.id, leaf: r.leaf });
     });
     const inserted = await startProcesses(ctx, children);
@@ -429,5 +367,5 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     return successors.filter((s) => inserted.has(s.id));
   }
 
-  return { newProcess, workerOf, startWorkerNow, startWorkersNow, startProcesses, applyEvents, applyEventBatch, reportChildren, chain, notifyAfterCommit };
+  return { newProcess, workerOf, startWorkerNow, startWorkersNow, deliverWorkerNow, startProcesses, applyEvents, applyEventBatch, reportChildren, chain, notifyAfterCommit };
 }

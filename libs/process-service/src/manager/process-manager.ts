@@ -19,6 +19,7 @@ import {
   type ProcessConfigurator,
   type ProcessDto,
   type ProcessResponse,
+  type WorkerDto,
   type WorkerStarter,
 } from '@fw/process-api';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +30,7 @@ import type { ProcessDb, ProcessTransaction } from '../repository/process-tables
 import { definitionSnapshot, type DefinitionSnapshot } from './process-chaining';
 import { makeProcessEngine, notFound, unknownType, type ChildReportEvent, type CompletionListener, type TxContext } from './process-engine';
 import { isUuid, validateCompletedEvent, validateEventPayload, validateProcessDto } from './payload-validation';
+import { assertInputMatches, assertRootType } from './input-validation';
 import { makeEventBatchSender, type ProcessEventRequest, type ProcessEventResult } from './process-event-batch';
 
 export interface ProcessManagerOptions {
@@ -68,6 +70,12 @@ export interface ProcessCallOptions {
 export interface CreateProcessOptions extends ProcessCallOptions {
   /** Used when the dto has no `triggerId` (for example header `x-fw-trigger-id`). */
   triggerId?: string | null;
+  /**
+   * Refuse a type that is only a child (`parentProcessType`) with 400 P412. The HTTP entry points
+   * (`POST /process`, the administration API's triggers and crontabs) set it; in-process callers
+   * (tests, tools running one step of a tree) may still create such a process on its own.
+   */
+  refuseChildOnlyTypes?: boolean;
 }
 
 export interface ProcessManager {
@@ -131,6 +139,7 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
         prepare: async () => {
           await prepare();
         },
+        ...(options.workerStarter.deliverWorker === undefined ? {} : { deliverWorker: (worker: WorkerDto) => engine.deliverWorkerNow(options.db, worker) }),
         contextOf: (ctx) => {
           if (!prepared) throw new Error('process outbox: handler ran before prepare()');
           return { trx: ctx.trx, now: clock(), defs: prepared.defs, flow: prepared.flow, afterCommit: ctx.afterCommit, commands: [] };
@@ -178,6 +187,8 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       const process = await inTransaction(async (ctx) => {
         const def = ctx.defs.get(dto.processDefName);
         if (!def) throw unknownType(dto.processDefName, 'processDefName');
+        if (o.refuseChildOnlyTypes) assertRootType(def);
+        assertInputMatches(def, dto.args, 'args');
         const p = engine.newProcess(ctx, def, { input: dto.args, tenant, triggerId: dto.triggerId ?? o.triggerId ?? null, description: dto.description });
         await engine.startProcesses(ctx, [p]);
         return p;

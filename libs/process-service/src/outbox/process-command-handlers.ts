@@ -3,7 +3,7 @@
  *
  * | command | effect, in the dispatcher's transaction (with its receipt and acknowledgement) | DEAD |
  * |---|---|---|
- * | START_WORKER | `workerStarter.startWorker(worker, { transaction, afterCommit })` (aggregators get their children's results) | the step's error event (`doneWithErrors`, `splitDoneWithErrors`, `aggregationDoneWithErrors`) is applied to the process, which records the error and ends PROCESSED_WITH_ERRORS (or, for a splitter after a partial split, waits for its children) |
+ * | START_WORKER | `workerStarter.startWorker(worker, { transaction, afterCommit })` (aggregators get their children's results); a starter with `deliverWorker` (RabbitMQ) delivers BEFORE this transaction instead, while the command is claimed, and the transaction only acknowledges it | the step's error event (`doneWithErrors`, `splitDoneWithErrors`, `aggregationDoneWithErrors`) is applied to the process, which records the error and ends PROCESSED_WITH_ERRORS (or, for a splitter after a partial split, waits for its children) |
  * | CHILD_COMPLETED (grouped by parent) | the parent is locked once, the child reports inserted in one statement, the new ones counted and the parent saved once; then, for each child, what PROCESS_COMPLETED does (its `event`: successors chained, listeners after the commit) | an error record on the parent naming the child |
  * | PROCESS_COMPLETED (roots only) | successors chained; listeners called after the commit (best-effort) | an error record on the completed process |
  */
@@ -23,6 +23,11 @@ export interface ProcessCommandDeps {
   contextOf(ctx: OutboxExecutionContext<ProcessTables>): TxContext;
   /** Writes the context's commands (called at the end of each handler). */
   flush(ctx: TxContext): Promise<void>;
+  /**
+   * The starter's network delivery (`WorkerStarter.deliverWorker`, with an aggregator's children's
+   * results filled in), when it has one: START_WORKER then delivers before it is acknowledged.
+   */
+  deliverWorker?: (worker: WorkerDto) => Promise<void>;
 }
 
 const FAILURE_EVENT: Readonly<Record<WorkerType, string>> = {
@@ -49,13 +54,19 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
     await repo.insertErrors(tx.trx, ownerId, [{ processId, timeOfCompletion: tx.now.toISOString(), errors: [message], exceptionMessage: message, stackTrace: null }]);
   };
 
+  const deliverWorker = deps.deliverWorker;
   const startWorker: OutboxCommandHandler<ProcessTables> = {
     grouped: true,
     prepare: deps.prepare,
+    // A network starter (RabbitMQ) delivers while the command is claimed; the transaction then only
+    // acknowledges it. Any other starter launches inside the acknowledging transaction.
+    ...(deliverWorker === undefined ? {} : { deliver: (command: OutboxCommand) => deliverWorker((command.payload as { worker: WorkerDto }).worker) }),
     execute: (commands, ctx) =>
-      run(ctx, async (tx) => {
-        await engine.startWorkersNow(tx, commands.map((c) => (c.payload as { worker: WorkerDto }).worker));
-      }),
+      deliverWorker !== undefined
+        ? Promise.resolve()
+        : run(ctx, async (tx) => {
+            await engine.startWorkersNow(tx, commands.map((c) => (c.payload as { worker: WorkerDto }).worker));
+          }),
     onDead: (command, error, ctx) =>
       run(ctx, async (tx) => {
         const worker = (command.payload as { worker: WorkerDto }).worker;

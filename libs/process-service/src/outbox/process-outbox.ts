@@ -20,6 +20,7 @@ import {
   type OutboxExecutionContext,
   type OutboxOptions,
 } from '@fw/process-outbox';
+import type { WorkerDto } from '@fw/process-api';
 import type { ProcessEngine, TxContext } from '../manager/process-engine';
 import type { ProcessRepository } from '../repository/process-repository';
 import type { ProcessDb, ProcessTables } from '../repository/process-tables';
@@ -72,6 +73,8 @@ export interface ProcessOutboxDeps {
   repo: ProcessRepository;
   prepare(): Promise<void>;
   contextOf(ctx: OutboxExecutionContext<ProcessTables>): TxContext;
+  /** See `ProcessCommandDeps.deliverWorker`. */
+  deliverWorker?: (worker: WorkerDto) => Promise<void>;
 }
 
 export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
@@ -88,7 +91,7 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
     ctx.afterCommit(() => dispatcher?.wake());
   }
 
-  const handlers = makeProcessCommandHandlers({ engine: deps.engine, repo: deps.repo, prepare: deps.prepare, contextOf: deps.contextOf, flush });
+  const handlers = makeProcessCommandHandlers({ engine: deps.engine, repo: deps.repo, prepare: deps.prepare, contextOf: deps.contextOf, flush, deliverWorker: deps.deliverWorker });
 
   function makeDispatcher(overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb } = {}): OutboxDispatcher {
     const { db, batchSize: b, concurrency: c, backoff: bo, consumer: co, onEvent: oe, wakeDelayMillis: wd, heartbeat: hb, retentionIntervalMillis: ri, retentionBatchSize: rb, ...props } = overrides;

@@ -14,7 +14,7 @@
  */
 import { createLogger, runWithContext, TENANT_HEADER, type Logger, type RequestContext } from '@fw/core';
 import { ProcessEvents, TRIGGER_HEADER, WorkerType, type SubProcessRequest, type SubProcessResult, type WorkerDto } from '@fw/process-api';
-import { errorPayloadOf, failureOf, WorkerFailureKinds, type WorkerFailure, type WorkerFailureKind } from '../errors/worker-failure';
+import { errorPayloadOf, failureOf, isNonRetryableError, WorkerFailureKinds, type WorkerFailure, type WorkerFailureKind } from '../errors/worker-failure';
 import type { ChildResultsLoader, ProcessEventSink } from '../ports/process-event-sink';
 import type { AggregatorBase, ChildResult } from '../workers/aggregator-base';
 import type { ExecutorBase } from '../workers/executor-base';
@@ -49,8 +49,10 @@ export interface BatchServiceOptions {
  *   already completed (a redelivered message);
  * - `undeliverable`: nothing could be reported (message not attributable to a process, or the
  *   sink failed); `error` says why. A durable starter should retry these.
+ * - `retry`: the author's code threw and attempts are left: nothing was reported; the launch mode
+ *   runs the step again after its backoff (`failure` says what happened).
  */
-export type WorkerOutcomeStatus = 'succeeded' | 'failed' | 'ignored' | 'stale' | 'undeliverable';
+export type WorkerOutcomeStatus = 'succeeded' | 'failed' | 'ignored' | 'stale' | 'undeliverable' | 'retry';
 
 export interface WorkerOutcome {
   status: WorkerOutcomeStatus;
@@ -63,9 +65,26 @@ export interface WorkerOutcome {
   error?: unknown;
 }
 
+/** What a retrying launch mode (the JDBC work-item runner) tells the batch service about an attempt. */
+export interface StepAttempt {
+  /** This attempt's number, 1 for the first. */
+  attempt: number;
+  /** Attempts in all (the definition's `retry.attempts`, else the starter's default). */
+  maxAttempts: number;
+  /** Aborted when the result can no longer count (see {@link WorkerContext.signal}). */
+  signal?: AbortSignal;
+  /** The previous attempt's error, named in the final report. */
+  previousError?: string | null;
+}
+
 export interface BatchService {
-  /** Runs one worker message (a WorkerDto or its JSON text). Never rejects: see {@link WorkerOutcome}. */
-  run(message: unknown): Promise<WorkerOutcome>;
+  /**
+   * Runs one worker message (a WorkerDto or its JSON text). Never rejects: see {@link WorkerOutcome}.
+   * With `attempt` (durable launch modes), an error thrown by the author's code before any event
+   * was delivered answers `retry` while attempts are left, instead of being reported; a
+   * `NonRetryableError` and payload failures are reported at once.
+   */
+  run(message: unknown, attempt?: StepAttempt): Promise<WorkerOutcome>;
   /** True when a worker is registered for the pair. */
   has(processType: string, workerType: WorkerType): boolean;
 }
@@ -110,6 +129,26 @@ function describe(error: unknown): string {
   return typeof e?.message === 'string' ? e.message : String(error);
 }
 
+/** A signal for launch modes that never abort a step. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Retried: the author's code threw (not a NonRetryableError), nothing was delivered yet (a
+ * splitter that already sent a partial split is not run twice), and attempts are left.
+ */
+function retryable(failure: WorkerFailure, attempt: StepAttempt | undefined, delivered: readonly string[]): boolean {
+  if (attempt === undefined || attempt.attempt >= attempt.maxAttempts || delivered.length > 0) return false;
+  return failure.kind === WorkerFailureKinds.invocationFailure && !isNonRetryableError(failure.cause);
+}
+
+/** The final failure names the attempts made (and the previous attempt's error). */
+function withAttempts(failure: WorkerFailure, attempt: StepAttempt | undefined): WorkerFailure {
+  if (attempt === undefined || attempt.maxAttempts <= 1 || failure.kind !== WorkerFailureKinds.invocationFailure) return failure;
+  const why = isNonRetryableError(failure.cause) ? 'not retryable' : `attempt ${attempt.attempt} of ${attempt.maxAttempts}`;
+  const earlier = attempt.previousError ? `; the previous attempt failed with: ${attempt.previousError}` : '';
+  return { ...failure, message: `${failure.message} (${why}${earlier})` };
+}
+
 async function guard<T>(fn: () => T | Promise<T>, kind: WorkerFailureKind): Promise<T> {
   try {
     return await fn();
@@ -151,8 +190,11 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     }
   }
 
-  function contextOf(worker: WorkerDto, deliver: (eventId: string, payload: unknown) => Promise<void>): WorkerContext {
+  function contextOf(worker: WorkerDto, attempt: StepAttempt | undefined, deliver: (eventId: string, payload: unknown) => Promise<void>): WorkerContext {
     return {
+      signal: attempt?.signal ?? NEVER_ABORTED,
+      attempt: attempt?.attempt ?? 1,
+      maxAttempts: attempt?.maxAttempts ?? 1,
       processId: worker.processId,
       processType: worker.processType,
       workerType: worker.workerType,
@@ -218,7 +260,7 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     await deliver(ProcessEvents.doneSuccessfully, { output: output === undefined ? null : output });
   }
 
-  async function runWorker(worker: Worker, dto: WorkerDto): Promise<WorkerOutcome> {
+  async function runWorker(worker: Worker, dto: WorkerDto, attempt: StepAttempt | undefined): Promise<WorkerOutcome> {
     const events: string[] = [];
     const base = { processId: dto.processId, workerType: dto.workerType };
     const deliver = async (eventId: string, payload: unknown): Promise<void> => {
@@ -229,14 +271,26 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
       }
       events.push(eventId);
     };
-    const ctx = contextOf(dto, deliver);
+    const ctx = contextOf(dto, attempt, deliver);
     try {
       if (worker.workerType === WorkerType.SPLITTER) await runSplitter(worker, dto, ctx, deliver);
       else if (worker.workerType === WorkerType.AGGREGATOR) await runAggregator(worker, dto, ctx, deliver);
       else await runExecutor(worker, dto, ctx, deliver);
       return { status: 'succeeded', ...base, events };
     } catch (err) {
-      if (err instanceof StepFailure) return reportFailure(dto.processId, dto.workerType, dto.tenant, err.failure, events);
+      if (err instanceof StepFailure) {
+        if (attempt?.signal?.aborted && events.length === 0) {
+          // Abandoned (the host stops, or the lease is gone): the step runs again elsewhere, so
+          // its failure here is no verdict on the process and is not reported.
+          logger.info({ ...base, err: err.failure.cause }, 'step abandoned after its signal was aborted');
+          return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
+        }
+        if (retryable(err.failure, attempt, events)) {
+          logger.warn({ ...base, attempt: attempt?.attempt, maxAttempts: attempt?.maxAttempts, err: err.failure.cause }, `worker failed; retrying: ${err.failure.message}`);
+          return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
+        }
+        return reportFailure(dto.processId, dto.workerType, dto.tenant, withAttempts(err.failure, attempt), events);
+      }
       const failed = err instanceof DeliveryFailure ? err : new DeliveryFailure('unknown', err);
       const refusal = classify(failed.error);
       if (refusal === 'rejected') {
@@ -250,7 +304,7 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
   }
 
   return {
-    async run(message) {
+    async run(message, attempt) {
       const read = readWorkerMessage(message);
       if (!read.ok) {
         if (read.processId === undefined || read.workerType === undefined) {
@@ -266,7 +320,7 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
         const failure: WorkerFailure = { kind: WorkerFailureKinds.missingPayloadType, message: `no ${dto.workerType} worker is registered for process type '${dto.processType}'`, field: 'processType' };
         return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, []);
       }
-      return runWithContext(requestContextOf(dto), () => runWorker(worker, dto));
+      return runWithContext(requestContextOf(dto), () => runWorker(worker, dto, attempt));
     },
     has: (processType, workerType) => registry.has(keyOf(processType, workerType)),
   };

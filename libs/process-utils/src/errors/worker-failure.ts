@@ -50,6 +50,27 @@ export class WorkerPayloadError extends Error {
   }
 }
 
+/**
+ * Thrown by author code for a failure that another attempt cannot fix (a record that does not
+ * exist, a refused business rule): the step fails at once, without the retries of its
+ * definition's `retry` policy. Any other error is retried while attempts are left.
+ *
+ * @example
+ * if (!customer) throw new NonRetryableError(`customer ${input.customerId} does not exist`);
+ */
+export class NonRetryableError extends Error {
+  readonly type = 'NonRetryableError' as const;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NonRetryableError';
+  }
+}
+
+/** True for a {@link NonRetryableError}, also across package copies. */
+export function isNonRetryableError(value: unknown): value is NonRetryableError {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'NonRetryableError';
+}
+
 /** True for a {@link WorkerPayloadError}, also across package copies. */
 export function isWorkerPayloadError(value: unknown): value is WorkerPayloadError {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'WorkerPayloadError';

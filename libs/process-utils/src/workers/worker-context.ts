@@ -22,4 +22,13 @@ export interface WorkerContext {
   readonly config: Readonly<Record<string, string>>;
   /** Sends `statusUpdate { percentComplete }` to the process (0..100). */
   reportProgress(percentComplete: number): Promise<void>;
+  /**
+   * Aborted when the result can no longer count: the runner stops and gave up waiting, or the
+   * lease was lost. Long steps pass it on (`fetch(url, { signal })`) or check it, so a stopping
+   * host is not kept alive by work that will be redone elsewhere.
+   */
+  readonly signal: AbortSignal;
+  /** This attempt's number (1 for the first) and how many there are in all (1 when the launch mode does not retry). */
+  readonly attempt: number;
+  readonly maxAttempts: number;
 }

@@ -1,4 +1,4 @@
-import { errorEnvelope, FwError, TENANT_HEADER, toFwError } from '@fw/core';
+import { assertNoControlCharacters, errorEnvelope, FwError, TENANT_HEADER, toFwError } from '@fw/core';
 import { SearchContext, serializeSearchResponse } from '@fw/query-core';
 import express, { Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -94,6 +94,13 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
     readJsonBody(req, limit, (error, body) => {
       if (error) {
         fail(req, res, error);
+        return;
+      }
+      // The input policy of every fw entry point (no control characters), as on the express path.
+      try {
+        assertNoControlCharacters(body);
+      } catch (refused) {
+        fail(req, res, refused);
         return;
       }
       search(req, res, queryName, body, authorizer).then(

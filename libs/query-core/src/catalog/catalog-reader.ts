@@ -60,7 +60,7 @@ export async function readCatalog(database: Database, dataSourceName: string): P
     const found = tables.rows[0] ?? {};
     for (const [key, table] of [['mappers', 'fw_query_mapper_source'], ['definitions', 'fw_query_definition_source']] as const) {
       if (found[key] === null || found[key] === undefined) {
-        throw new ConfigError(`${where}: table ${table} does not exist; apply the schema with npm run migrate -- --database-url <url>`);
+        throw new ConfigError(`${where}: table ${table} does not exist; apply the schema with npx fw-migrate --database-url <url> (package @fw/migrate; npm run migrate -- --database-url <url> in the fw checkout)`);
       }
     }
     mapperRows = (await database.db.executeQuery<Raw>(CompiledQuery.raw('select namespace, mapper_xml, checksum from fw_query_mapper_source where enabled order by namespace', []))).rows;

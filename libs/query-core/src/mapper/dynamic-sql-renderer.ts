@@ -8,14 +8,16 @@
  *   (nothing when null or absent); the framework builds both from allow-listed metadata.
  * - `foreach` item and index variables, and `bind` variables, are scoped: a `bind` inside a
  *   `foreach` lives for that iteration, elsewhere for the rest of the statement; both shadow
- *   parameters of the same name. A null collection renders nothing; a scalar is one item; an
- *   object or `Map` iterates its entries (index = key, item = value).
+ *   parameters of the same name. A null collection fails the render ({@link MapperRenderError},
+ *   as MyBatis raises) unless the element says `nullable="true"`, then it renders nothing, like an
+ *   empty one; a scalar is one item; an object or `Map` iterates its entries (index = key, item = value).
  * - Pieces are joined with spaces and whitespace runs outside quoted literals are collapsed to one
  *   space, so the SQL text is stable for a given set of taken branches.
  */
 import { BoundSql } from './mapper-types';
 import { ExpressionScope, evaluateExpression, isTruthy, readProperty } from './ognl-expression';
 import { SqlNode } from './sql-node';
+import { DATABASE_ID } from './statement-elements';
 
 class Frame implements ExpressionScope {
   private readonly variables = new Map<string, unknown>();
@@ -33,6 +35,8 @@ class Frame implements ExpressionScope {
     if (this.variables.has(name)) return this.variables.get(name);
     if (this.parent) return this.parent.lookup(name);
     if (name === '_parameter') return this.parameters;
+    // MyBatis binds the configured database id as `_databaseId` (see statement-elements.ts).
+    if (name === '_databaseId' && !Object.prototype.hasOwnProperty.call(this.parameters, name)) return DATABASE_ID;
     return readProperty(this.parameters, name);
   }
 
@@ -90,6 +94,18 @@ function substitutionText(value: unknown, name: string): string {
   throw new TypeError(`parameter '${name}' must be SQL text built by the framework, got ${typeof value}`);
 }
 
+/**
+ * A request that cannot be rendered: the statement's SQL would not mean what its author wrote
+ * (a `<foreach>` over a null collection). The provider reports it as a failed query; the
+ * message names the mapper file and statement, never parameter values.
+ */
+export class MapperRenderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MapperRenderError';
+  }
+}
+
 function entriesOf(collection: unknown): [unknown, unknown][] {
   if (collection === null || collection === undefined) return [];
   if (Array.isArray(collection)) return collection.map((item, i) => [i, item]);
@@ -130,28 +146,37 @@ function renderNode(node: SqlNode, frame: Frame, state: RenderState): string {
       if (chosen) return renderNodes(chosen.children, frame, state);
       return node.otherwise ? renderNodes(node.otherwise, frame, state) : '';
     }
-    case 'foreach': {
-      const items: string[] = [];
-      for (const [index, item] of entriesOf(evaluateExpression(node.collection, frame))) {
-        const iteration = frame.child();
-        if (node.item) iteration.set(node.item, item);
-        if (node.index) iteration.set(node.index, index);
-        const text = renderNodes(node.children, iteration, state).trim();
-        if (text !== '') items.push(text);
-      }
-      if (items.length === 0) return '';
-      const separator = node.separator.trim();
-      const pieces: string[] = [node.open.trim()];
-      items.forEach((item, i) => pieces.push(...(i > 0 && separator !== '' ? [separator, item] : [item])));
-      pieces.push(node.close.trim());
-      return glue(pieces);
-    }
+    case 'foreach':
+      return renderForeach(node, frame, state);
     case 'bind':
       frame.set(node.name, evaluateExpression(node.value, frame));
       return '';
     case 'include':
       throw new Error(`internal: include '${node.refid}' was not linked before rendering`);
   }
+}
+
+function renderForeach(node: Extract<SqlNode, { kind: 'foreach' }>, frame: Frame, state: RenderState): string {
+  const collection = evaluateExpression(node.collection, frame);
+  if ((collection === null || collection === undefined) && !node.nullable) {
+    throw new MapperRenderError(
+      `${node.location}: <foreach collection="${node.collectionText}"> evaluated to a null value; pass a list (an empty list renders nothing) or add nullable="true" to render nothing for null`,
+    );
+  }
+  const items: string[] = [];
+  for (const [index, item] of entriesOf(collection)) {
+    const iteration = frame.child();
+    if (node.item) iteration.set(node.item, item);
+    if (node.index) iteration.set(node.index, index);
+    const text = renderNodes(node.children, iteration, state).trim();
+    if (text !== '') items.push(text);
+  }
+  if (items.length === 0) return '';
+  const separator = node.separator.trim();
+  const pieces: string[] = [node.open.trim()];
+  items.forEach((item, i) => pieces.push(...(i > 0 && separator !== '' ? [separator, item] : [item])));
+  pieces.push(node.close.trim());
+  return glue(pieces);
 }
 
 /** Whether a UTF-16 code unit is whitespace in the sense of the RegExp class `\s`. */

@@ -94,7 +94,7 @@ export class MapperStatement implements MappedStatement {
    */
   link(): Linked {
     if (this.linked) return this.linked;
-    const nodes = pendingIncludes(this.init.nodes).length > 0 ? expandIncludes(this.init.nodes, this.resolver.fragment) : this.init.nodes;
+    const nodes = pendingIncludes(this.init.nodes).length > 0 ? expandIncludes(this.init.nodes, this.resolver.fragment, this.namespace) : this.init.nodes;
     let resultMap: ResolvedResultMap | undefined;
     if (this.init.resultMapId !== undefined) {
       const where = `${this.source}: select '${this.statementId}'`;

@@ -10,6 +10,7 @@
  */
 import { ConfigError } from '@fw/core';
 import { MapperStatement, StatementResolver } from './mapped-statement';
+import { combinedProblems } from './mapper-load-error';
 import { ParsedMapperDocument } from './mapper-parser';
 import { MappedStatement } from './mapper-types';
 import { ResultMapSpec } from './result-map-parser';
@@ -22,7 +23,8 @@ export class MapperRegistry {
 
   /** A registry holding `documents` (same rules as {@link MapperRegistry.add}). */
   constructor(documents: Iterable<ParsedMapperDocument> = []) {
-    for (const document of documents) this.add(document);
+    const refused = this.addAll(documents);
+    if (refused.length > 0) throw refused[0].error;
   }
 
   /**
@@ -31,14 +33,29 @@ export class MapperRegistry {
    * @throws ConfigError when its namespace is already present (naming both sources).
    */
   add(document: ParsedMapperDocument): void {
-    const existing = this.documents.get(document.namespace);
-    if (existing) {
-      throw new ConfigError(
-        `${document.source}: mapper namespace '${document.namespace}' is already loaded from ${existing.source}; namespaces must be unique`,
-      );
+    const refused = this.addAll([document]);
+    if (refused.length > 0) throw refused[0].error;
+  }
+
+  /**
+   * Adds every document whose namespace is not loaded yet, linking statements afresh once (adding
+   * hundreds of mappers one by one would re-bind every statement each time).
+   *
+   * @returns the documents refused because their namespace is already loaded, each with why.
+   */
+  addAll(documents: Iterable<ParsedMapperDocument>): { document: ParsedMapperDocument; error: ConfigError }[] {
+    const refused: { document: ParsedMapperDocument; error: ConfigError }[] = [];
+    for (const document of documents) {
+      const existing = this.documents.get(document.namespace);
+      if (existing) {
+        const message = `${document.source}: mapper namespace '${document.namespace}' is already loaded from ${existing.source}; namespaces must be unique`;
+        refused.push({ document, error: new ConfigError(message) });
+      } else {
+        this.documents.set(document.namespace, document);
+      }
     }
-    this.documents.set(document.namespace, document);
     this.rebind();
+    return refused;
   }
 
   /**
@@ -80,22 +97,30 @@ export class MapperRegistry {
   }
 
   /**
+   * Links every statement now and returns why each one that does not link fails, by statement
+   * id (empty when everything links). The mapper check command reports these one by one.
+   */
+  linkProblems(): Map<string, ConfigError> {
+    const problems = new Map<string, ConfigError>();
+    for (const statement of this.statements.values()) {
+      try {
+        statement.link();
+      } catch (error) {
+        if (error instanceof ConfigError) problems.set(statement.id, error);
+        else throw error;
+      }
+    }
+    return problems;
+  }
+
+  /**
    * Links every statement now.
    *
    * @throws ConfigError listing every unresolved include or result map (one line each).
    */
   link(): void {
-    const problems: string[] = [];
-    for (const statement of this.statements.values()) {
-      try {
-        statement.link();
-      } catch (error) {
-        if (error instanceof ConfigError) problems.push(error.message);
-        else throw error;
-      }
-    }
-    if (problems.length === 1) throw new ConfigError(problems[0]);
-    if (problems.length > 1) throw new ConfigError(`${problems.length} mapper references cannot be resolved:\n- ${problems.join('\n- ')}`);
+    const problem = combinedProblems([...this.linkProblems().values()], 'mapper references cannot be resolved');
+    if (problem) throw problem;
   }
 
   private fragment(id: string): FragmentDefinition | undefined {

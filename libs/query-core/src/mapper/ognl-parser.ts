@@ -88,6 +88,9 @@ const WORD_OPERATORS = new Map<string, string>(Object.entries({
 }));
 const ESCAPES = new Map<string, string>(Object.entries({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' }));
 
+const NUMBER = /(?:0[xX][0-9a-fA-F]+|[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)[lLdDfF]?/y;
+const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/y;
+
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -115,8 +118,9 @@ function tokenize(source: string): Token[] {
       tokens.push({ kind: 'string', text: source.slice(start, i), value: text, position: start });
       continue;
     }
-    if (/[0-9]/.test(ch)) {
-      const match = /^(?:0[xX][0-9a-fA-F]+|[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)[lLdDfF]?/.exec(source.slice(i));
+    if (ch >= '0' && ch <= '9') {
+      NUMBER.lastIndex = i;
+      const match = NUMBER.exec(source);
       const text = match ? match[0] : ch;
       const digits = text.replace(/[lLdDfF]$/, '');
       tokens.push({ kind: 'number', text, value: Number(digits), position: start });
@@ -124,7 +128,8 @@ function tokenize(source: string): Token[] {
       continue;
     }
     if (/[A-Za-z_$]/.test(ch)) {
-      const match = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(source.slice(i));
+      IDENTIFIER.lastIndex = i;
+      const match = IDENTIFIER.exec(source);
       const text = match ? match[0] : ch;
       const operator = WORD_OPERATORS.get(text);
       tokens.push(operator ? { kind: 'punct', text: operator, position: start } : { kind: 'name', text, position: start });
@@ -292,8 +297,18 @@ class ExpressionParser {
  * parseExpression("title != null and title != ''");
  */
 export function parseExpression(source: string): Expression {
-  return new ExpressionParser(source).parse();
+  // Fragments are compiled once per include, so the same expressions come back many times; a
+  // parsed tree is immutable and can be shared. Bounded, in case a process loads mappers forever.
+  const cached = parsedExpressions.get(source);
+  if (cached) return cached;
+  const parsed = new ExpressionParser(source).parse();
+  if (parsedExpressions.size >= PARSE_CACHE_LIMIT) parsedExpressions.clear();
+  parsedExpressions.set(source, parsed);
+  return parsed;
 }
+
+const PARSE_CACHE_LIMIT = 20_000;
+const parsedExpressions = new Map<string, Expression>();
 
 /** True when `expression` is a plain property path (`a`, `a.b`, `a[0]`, `a['k'].b`), as `#{...}` requires. */
 export function isPropertyPath(expression: Expression): boolean {

@@ -12,8 +12,12 @@
  *   adjacent. A collection holds one child per distinct child key; a child whose columns are all
  *   null (outer join without a match) is skipped, and such an association is `null`.
  * - Mapped `null` values are kept as `null` properties.
+ * - A nested map of a simple type (`ofType="string"`, or only property-less mappings) yields its
+ *   first column's value: `<collection property="roles" ofType="string"><result column="role"/>`
+ *   is a list of strings. An `<id column>` without property in a map of objects only identifies rows.
  */
 import { ConfigError } from '@fw/core';
+import { MapperLoadError } from './mapper-load-error';
 import { ColumnMapping, NestedMappingSpec, ResultMapSpec } from './result-map-parser';
 
 /** A result map with every reference and `extends` resolved and prefixes applied. */
@@ -21,9 +25,13 @@ export interface ResolvedResultMap {
   readonly id: string;
   readonly autoMapping?: boolean;
   readonly prefix: string;
+  /** For a nested map of a simple type: the column (before the prefix) whose value is the nested value. */
+  readonly scalarColumn?: string;
   readonly ids: readonly ColumnMapping[];
   readonly results: readonly ColumnMapping[];
   readonly nested: readonly ResolvedNestedMapping[];
+  /** Per row, the case map whose value equals the text of `column` (prefix applied) replaces this map. */
+  readonly discriminator?: { readonly column: string; readonly cases: ReadonlyMap<string, ResolvedResultMap> };
 }
 
 export interface ResolvedNestedMapping {
@@ -36,30 +44,55 @@ export interface ResolvedNestedMapping {
 /** Finds a result map by qualified id. */
 export type ResultMapLookup = (qualifiedId: string) => ResultMapSpec | undefined;
 
+function unusable(spec: ResultMapSpec, where: string): MapperLoadError | undefined {
+  if (!spec.problem) return undefined;
+  // Said once: the file is in `where` already when the map is in the statement's own file.
+  const sameFile = where.startsWith(`${spec.source}: `) && spec.problem.message.startsWith(`${spec.source}: `);
+  const detail = sameFile ? spec.problem.message.slice(spec.source.length + 2) : spec.problem.message;
+  return new MapperLoadError(spec.problem.kind, `${where} uses resultMap '${spec.id}', which does not load: ${detail}`, { cause: spec.problem });
+}
+
 function merged(spec: ResultMapSpec, lookup: ResultMapLookup, chain: readonly string[], where: string): ResultMapSpec {
+  const problem = unusable(spec, where);
+  if (problem) throw problem;
   if (!spec.extends) return spec;
   if (chain.includes(spec.extends)) throw new ConfigError(`${where} extends '${spec.extends}' in a cycle (${[...chain, spec.extends].join(' -> ')}); remove the cycle`);
   const parentSpec = lookup(spec.extends);
   if (!parentSpec) throw new ConfigError(`${where} extends unknown resultMap '${spec.extends}'; define it or fix the extends attribute`);
   const parent = merged(parentSpec, lookup, [...chain, spec.extends], where);
-  const own = new Set([...spec.ids, ...spec.results].map((m) => m.property));
+  const own = new Set([...spec.ids, ...spec.results].flatMap((m) => (m.property === undefined ? [] : [m.property])));
+  const overridden = (m: ColumnMapping): boolean => m.property !== undefined && own.has(m.property);
   const ownNested = new Set(spec.nested.map((n) => n.property));
   return {
     ...spec,
     autoMapping: spec.autoMapping ?? parent.autoMapping,
-    ids: [...parent.ids.filter((m) => !own.has(m.property)), ...spec.ids],
-    results: [...parent.results.filter((m) => !own.has(m.property)), ...spec.results],
+    ids: [...parent.ids.filter((m) => !overridden(m)), ...spec.ids],
+    results: [...parent.results.filter((m) => !overridden(m)), ...spec.results],
     nested: [...parent.nested.filter((n) => !ownNested.has(n.property)), ...spec.nested],
+    firstColumn: parent.firstColumn ?? spec.firstColumn,
   };
+}
+
+/** A top-level map of a simple type keeps rows as objects: a mapping without property is named after its column. */
+function namedByColumn(mappings: readonly ColumnMapping[]): ColumnMapping[] {
+  return mappings.map((m) => (m.property === undefined ? { property: m.column, column: m.column } : m));
 }
 
 /**
  * Resolves `spec` (and everything it references) into a {@link ResolvedResultMap}.
  *
  * @param where - `<source>: select '<id>'`, the start of any error message.
- * @throws ConfigError for an unknown reference or a reference cycle.
+ * @param nesting - set when `spec` is nested: the mapping that holds it (its type may make it a scalar).
+ * @throws ConfigError for an unknown reference, a reference cycle or a map that does not load.
  */
-export function resolveResultMap(spec: ResultMapSpec, lookup: ResultMapLookup, where: string, prefix = '', chain: readonly string[] = []): ResolvedResultMap {
+export function resolveResultMap(
+  spec: ResultMapSpec,
+  lookup: ResultMapLookup,
+  where: string,
+  prefix = '',
+  chain: readonly string[] = [],
+  nesting?: NestedMappingSpec,
+): ResolvedResultMap {
   if (chain.includes(spec.id)) {
     throw new ConfigError(`${where} uses resultMap '${spec.id}' recursively (${[...chain, spec.id].join(' -> ')}); nested result maps must not refer back to themselves`);
   }
@@ -74,20 +107,50 @@ export function resolveResultMap(spec: ResultMapSpec, lookup: ResultMapLookup, w
       kind: n.kind,
       property: n.property,
       notNullColumns: n.notNullColumns.map((c) => childPrefix + c),
-      map: resolveResultMap(target, lookup, where, childPrefix, [...chain, spec.id]),
+      map: resolveResultMap(target, lookup, where, childPrefix, [...chain, spec.id], n),
     };
   });
+  const discriminator = full.discriminator && {
+    column: prefix + full.discriminator.column,
+    cases: new Map(
+      full.discriminator.cases.map(({ value, ref }): [string, ResolvedResultMap] => {
+        const target = typeof ref === 'string' ? lookup(ref) : ref;
+        if (!target) throw new ConfigError(`${where} uses resultMap '${spec.id}' whose discriminator case '${value}' refers to unknown resultMap '${String(ref)}'; define it or fix the reference`);
+        return [value, resolveResultMap(target, lookup, where, prefix, [...chain, spec.id], nesting)];
+      }),
+    ),
+  };
+  const scalar = nesting !== undefined && (full.simple || nesting.simpleType);
+  if (scalar && full.firstColumn === undefined) {
+    throw new MapperLoadError('invalid', `${where} uses resultMap '${spec.id}' whose ${nesting.kind} '${nesting.property}' holds a simple type but maps no column; add <result column="..."/>`);
+  }
+  const topLevelSimple = nesting === undefined && full.simple;
   return {
     id: full.id,
     ...(full.autoMapping === undefined ? {} : { autoMapping: full.autoMapping }),
     prefix,
-    ids: full.ids,
-    results: full.results,
+    ...(scalar ? { scalarColumn: full.firstColumn } : {}),
+    ids: topLevelSimple ? namedByColumn(full.ids) : full.ids,
+    results: topLevelSimple ? namedByColumn(full.results) : full.results,
     nested,
+    ...(discriminator ? { discriminator } : {}),
   };
 }
 
 type Row = Record<string, unknown>;
+
+/** The discriminator's view of a column value (MyBatis compares `String.valueOf(value)`). */
+function caseText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+/** True when rows must be grouped: the map, or a map its discriminator may pick, nests others. */
+function hasNestedMaps(map: ResolvedResultMap, seen = new Set<ResolvedResultMap>()): boolean {
+  if (seen.has(map)) return false;
+  seen.add(map);
+  return map.nested.length > 0 || [...(map.discriminator?.cases.values() ?? [])].some((c) => hasNestedMaps(c, seen));
+}
 
 /** Lower-case column name → actual key, computed once per result set. */
 type ColumnIndex = ReadonlyMap<string, string>;
@@ -144,7 +207,25 @@ class Mapper {
     private readonly defaultAutoMapping: boolean,
   ) {}
 
+  /** The map a row is built with: its discriminator's case map, followed while cases lead on (MyBatis' resolveDiscriminatedResultMap). */
+  private discriminated(map: ResolvedResultMap, row: Row): ResolvedResultMap {
+    let current = map;
+    const seen = new Set<ResolvedResultMap>();
+    while (current.discriminator && !seen.has(current)) {
+      seen.add(current);
+      const next = current.discriminator.cases.get(caseText(read(row, this.columns, current.discriminator.column)));
+      if (!next) break;
+      current = next;
+    }
+    return current;
+  }
+
   private identity(map: ResolvedResultMap, row: Row): string {
+    // The map's id is part of the key, as in MyBatis: rows of two case maps are two objects.
+    return `${map.id}|${this.columnsKey(map, row)}`;
+  }
+
+  private columnsKey(map: ResolvedResultMap, row: Row): string {
     const keyColumns = map.ids.length > 0 ? map.ids.map((m) => map.prefix + m.column) : mappedColumns(map);
     const values = keyColumns.length > 0 ? keyColumns.map((c) => read(row, this.columns, c)) : autoColumns(map, this.columns, true).map(([key]) => row[key]);
     return values.map(keyText).join('|');
@@ -156,34 +237,49 @@ class Mapper {
     return autoColumns(map, this.columns, true).every(([key]) => row[key] === null || row[key] === undefined);
   }
 
-  private build(map: ResolvedResultMap, rows: readonly Row[]): Row {
+  /** The nested value of one group: its scalar column's value for a simple map, else an object. */
+  private build(base: ResolvedResultMap, rows: readonly Row[]): unknown {
+    const map = this.discriminated(base, rows[0]);
+    return map.scalarColumn === undefined ? this.buildObject(map, rows) : read(rows[0], this.columns, map.prefix + map.scalarColumn);
+  }
+
+  private buildObject(base: ResolvedResultMap, rows: readonly Row[]): Row {
     const first = rows[0];
+    const map = this.discriminated(base, first);
     const target: Row = {};
     for (const [key, property] of autoColumns(map, this.columns, map.autoMapping ?? this.defaultAutoMapping)) target[property] = first[key] ?? null;
-    for (const m of [...map.ids, ...map.results]) setPath(target, m.property, read(first, this.columns, map.prefix + m.column));
+    for (const m of [...map.ids, ...map.results]) {
+      // A mapping without property only identifies the row (MyBatis maps nothing for it).
+      if (m.property !== undefined) setPath(target, m.property, read(first, this.columns, map.prefix + m.column));
+    }
     for (const n of map.nested) {
       const present = rows.filter((row) => !this.isEmpty(n.map, row, n.notNullColumns));
-      const children = this.group(n.map, present);
+      const children = this.groups(n.map, present).map((groupRows) => this.build(n.map, groupRows));
       setPath(target, n.property, n.kind === 'collection' ? children : (children[0] ?? null));
     }
     return target;
   }
 
-  /** Groups `rows` by the identity of `map` and builds one object per group. */
-  group(map: ResolvedResultMap, rows: readonly Row[]): Row[] {
+  /** `rows` grouped by the identity of `map`, in first-seen order. */
+  private groups(map: ResolvedResultMap, rows: readonly Row[]): Row[][] {
     const groups = new Map<string, Row[]>();
     for (const row of rows) {
-      const key = this.identity(map, row);
+      const key = this.identity(this.discriminated(map, row), row);
       const list = groups.get(key);
       if (list) list.push(row);
       else groups.set(key, [row]);
     }
-    return [...groups.values()].map((groupRows) => this.build(map, groupRows));
+    return [...groups.values()];
+  }
+
+  /** One object per group of rows with the same identity (a top-level map with nested maps). */
+  group(map: ResolvedResultMap, rows: readonly Row[]): Row[] {
+    return this.groups(map, rows).map((groupRows) => this.buildObject(map, groupRows));
   }
 
   /** One object per row (no nested maps, so no grouping). */
   each(map: ResolvedResultMap, rows: readonly Row[]): Row[] {
-    return rows.map((row) => this.build(map, [row]));
+    return rows.map((row) => this.buildObject(map, [row]));
   }
 }
 
@@ -195,7 +291,7 @@ class Mapper {
  */
 export function mapResultRows(map: ResolvedResultMap, rows: readonly Row[]): Row[] {
   if (rows.length === 0) return [];
-  const hasNested = map.nested.length > 0;
+  const hasNested = hasNestedMaps(map);
   const mapper = new Mapper(columnIndex(rows), !hasNested);
   return hasNested ? mapper.group(map, rows) : mapper.each(map, rows);
 }

@@ -3,13 +3,17 @@
  * every `test`, `collection` and `bind value` expression and every `#{...}` / `${...}` token, so that
  * all mistakes surface as a {@link ConfigError} when the mapper loads.
  *
- * Includes: `<include refid="frag">` resolves `frag` in the including element's namespace;
- * `refid="other.ns.frag"` (a dot) is fully qualified. Fragments of the same document are expanded
- * at load; fragments of another namespace become `include` nodes that the registry expands when it
- * links. `<property name="x" value="..."/>` inside an include replaces `${x}` in the fragment's text
- * and attributes before the fragment is compiled (nested includes inherit the properties).
+ * Includes (MyBatis' XMLIncludeTransformer rules): `<include refid="frag">` resolves `frag` in the
+ * namespace of the statement being compiled, also inside a fragment of another namespace (then in
+ * the fragment's own namespace as a fallback); `refid="other.ns.frag"` (a dot) is fully qualified.
+ * `<property name="x" value="..."/>` inside an include fills `${x}` in the fragment's text, its
+ * attributes and the `refid` of includes inside it, at load; nested includes inherit the
+ * properties, and a property given twice in one include is refused. A fragment is compiled each
+ * time a statement includes it, with that include's properties, never on its own. Fragments of
+ * the same document are expanded at load; fragments of another namespace become `include` nodes
+ * that the registry expands when it links.
  */
-import { ConfigError } from '@fw/core';
+import { MapperLoadError, MapperProblemKind } from './mapper-load-error';
 import { Expression, ExpressionSyntaxError, parseExpression } from './ognl-parser';
 import { SqlNode, SqlTextError, splitSqlText } from './sql-node';
 import { XmlElement, XmlNode, childElements, strayText } from './xml-tree';
@@ -28,7 +32,13 @@ export type FragmentLookup = (qualifiedId: string) => FragmentDefinition | 'defe
 
 /** Where compilation happens, for resolution and error messages. */
 export interface CompileContext {
+  /** Namespace of the element being compiled (a fragment's own namespace inside a fragment). */
   readonly namespace: string;
+  /**
+   * Namespace of the statement being compiled. MyBatis resolves an unqualified `refid` there,
+   * even inside a fragment of another namespace; the fragment's own namespace is the fallback.
+   */
+  readonly statementNamespace: string;
   readonly source: string;
   /** E.g. `select 'findBooks'` or `sql 'columns' (included by select 'findBooks')`. */
   readonly location: string;
@@ -37,11 +47,6 @@ export interface CompileContext {
   readonly variables: Readonly<Record<string, string>>;
   /** Qualified ids of the fragments being expanded, to refuse include cycles. */
   readonly includeStack: readonly string[];
-  /**
-   * Checks a fragment on its own: `${name}` placeholders that an include could fill are replaced
-   * by `name` instead of being refused.
-   */
-  readonly validationOnly?: boolean;
 }
 
 /** `frag` → `<namespace>.frag`; an id with a dot is already qualified. */
@@ -53,21 +58,30 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const PLACEHOLDER = /\$\{\s*([^}]*?)\s*\}/g;
 const FRAMEWORK = new Set(['orderby', 'pagination']);
 
-function fail(ctx: CompileContext, detail: string): never {
-  throw new ConfigError(`${ctx.source}: ${ctx.location} ${detail}`);
+function fail(ctx: CompileContext, detail: string, kind: MapperProblemKind = 'invalid'): never {
+  throw new MapperLoadError(kind, `${ctx.source}: ${ctx.location} ${detail}`);
 }
 
+/** Fills `${name}` from the include properties in scope (load-time text, as MyBatis does). */
 function substitute(text: string, ctx: CompileContext): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => {
-    if (Object.prototype.hasOwnProperty.call(ctx.variables, name)) return ctx.variables[name];
-    if (ctx.validationOnly && !FRAMEWORK.has(name)) return name;
-    return whole;
-  });
+  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.prototype.hasOwnProperty.call(ctx.variables, name) ? ctx.variables[name] : whole));
+}
+
+/** The first `${name}` left in `text` that is not a framework substitution, if any. */
+function unfilledPlaceholder(text: string): string | undefined {
+  for (const match of text.matchAll(PLACEHOLDER)) if (!FRAMEWORK.has(match[1])) return match[0];
+  return undefined;
 }
 
 function attribute(element: XmlElement, name: string, ctx: CompileContext): string | undefined {
-  const value = element.attributes[name];
-  return value === undefined ? undefined : substitute(value, ctx);
+  const written = element.attributes[name];
+  if (written === undefined) return undefined;
+  const value = substitute(written, ctx);
+  const unfilled = unfilledPlaceholder(value);
+  if (unfilled !== undefined) {
+    fail(ctx, `has <${element.name} ${name}="${written}">: no include property fills ${unfilled}, and runtime \${...} is refused; pass it with <property name="${unfilled.slice(2, -1).trim()}" value="..."/> on the <include>, or use #{...} for values`, 'refused');
+  }
+  return value;
 }
 
 function requiredAttribute(element: XmlElement, name: string, ctx: CompileContext): string {
@@ -76,13 +90,22 @@ function requiredAttribute(element: XmlElement, name: string, ctx: CompileContex
   return value.trim();
 }
 
+function booleanAttribute(element: XmlElement, name: string, ctx: CompileContext): boolean | undefined {
+  const value = attribute(element, name, ctx)?.trim();
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') fail(ctx, `has <${element.name} ${name}="${value}">; use true or false`);
+  return value === 'true';
+}
+
 function expression(element: XmlElement, name: string, ctx: CompileContext): Expression {
   const text = requiredAttribute(element, name, ctx);
   try {
     return parseExpression(text);
   } catch (error) {
     const detail = error instanceof ExpressionSyntaxError ? error.message : String(error);
-    return fail(ctx, `has <${element.name} ${name}="${text}"> that does not parse: ${detail}; fix the expression`);
+    // Anything outside the OGNL subset this engine evaluates (static calls, projections, ...)
+    // fails here too, so a parse failure is reported as unsupported rather than as a mistake.
+    return fail(ctx, `has <${element.name} ${name}="${text}"> that does not parse: ${detail}; fix the expression`, 'unsupported');
   }
 }
 
@@ -121,20 +144,64 @@ function compileChoose(element: XmlElement, ctx: CompileContext): SqlNode {
   return otherwise === undefined ? { kind: 'choose', whens } : { kind: 'choose', whens, otherwise };
 }
 
-function compileInclude(element: XmlElement, ctx: CompileContext): SqlNode[] {
-  const refid = requiredAttribute(element, 'refid', ctx);
-  const properties: Record<string, string> = { ...ctx.variables };
+/**
+ * The include's `refid` with the properties in scope filled in (MyBatis resolves it at load, so
+ * `<include refid="${target}"/>` inside a fragment follows the property its includer passes).
+ */
+function includeRefid(element: XmlElement, ctx: CompileContext): string {
+  const written = element.attributes.refid?.trim() ?? '';
+  if (written === '') fail(ctx, 'has <include> without the required \'refid\' attribute; add refid="..."');
+  const refid = substitute(written, ctx).trim();
+  const unfilled = /\$\{[^}]*\}/.exec(refid)?.[0];
+  if (unfilled !== undefined) {
+    fail(ctx, `has <include refid="${written}">, and no include property fills ${unfilled}; pass it with <property name="${unfilled.slice(2, -1).trim()}" value="..."/> where this fragment is included`);
+  }
+  return refid;
+}
+
+/** The `<property>` children of an include, each filled from the properties in scope; a name given twice is refused, as MyBatis does. */
+function includeProperties(element: XmlElement, refid: string, ctx: CompileContext): Record<string, string> {
   const stray = strayText(element);
   if (stray !== undefined) fail(ctx, `has text "${stray.slice(0, 40)}" inside <include refid="${refid}">; only <property name value> elements belong there`);
+  const own: Record<string, string> = {};
   for (const child of childElements(element)) {
     if (child.name !== 'property') fail(ctx, `has <${child.name}> inside <include refid="${refid}">; only <property name="..." value="..."/> is allowed`);
-    properties[requiredAttribute(child, 'name', ctx)] = attribute(child, 'value', ctx) ?? '';
+    const name = requiredAttribute(child, 'name', ctx);
+    if (Object.prototype.hasOwnProperty.call(own, name)) {
+      fail(ctx, `has <include refid="${refid}"> with <property name="${name}"> twice; MyBatis refuses a property defined twice in one include, keep one`);
+    }
+    own[name] = attribute(child, 'value', ctx) ?? '';
   }
-  const id = qualifyId(ctx.namespace, refid);
+  return { ...ctx.variables, ...own };
+}
+
+/**
+ * Finds the fragment an include names. A qualified refid is looked up as written; an unqualified
+ * one in the statement's namespace first (MyBatis: the including mapper's, even inside a fragment
+ * of another namespace), then in the namespace of the fragment it is written in (which MyBatis
+ * would refuse; it lets a shared fragment include its own helpers).
+ */
+function resolveInclude(refid: string, ctx: CompileContext): FragmentDefinition | { readonly deferred: string } {
+  const candidates = refid.includes('.') ? [refid] : [...new Set([`${ctx.statementNamespace}.${refid}`, `${ctx.namespace}.${refid}`])];
+  for (const id of candidates) {
+    const found = ctx.lookup(id);
+    if (found === 'defer') return { deferred: id };
+    if (found) return found;
+  }
+  const namespaces = candidates.map((id) => `'${id.slice(0, id.lastIndexOf('.'))}'`).join(' or ');
+  const local = refid.includes('.') ? refid.slice(refid.lastIndexOf('.') + 1) : refid;
+  return fail(ctx, `includes unknown sql fragment '${refid}'; define <sql id="${local}"> in namespace ${namespaces} or fix the refid`);
+}
+
+function compileInclude(element: XmlElement, ctx: CompileContext): SqlNode[] {
+  const refid = includeRefid(element, ctx);
+  const properties = includeProperties(element, refid, ctx);
+  const found = resolveInclude(refid, ctx);
+  const id = 'deferred' in found ? found.deferred : found.id;
   if (ctx.includeStack.includes(id)) fail(ctx, `includes '${id}' which includes itself (${[...ctx.includeStack, id].join(' -> ')}); remove the cycle`);
-  const found = ctx.lookup(id);
-  if (found === 'defer') return [{ kind: 'include', refid: id, properties, source: ctx.source, location: ctx.location }];
-  if (!found) fail(ctx, `includes unknown sql fragment '${refid}'; define <sql id="${refid}"> in namespace '${id.slice(0, id.lastIndexOf('.'))}' or fix the refid`);
+  if ('deferred' in found) {
+    return [{ kind: 'include', refid: id, properties, source: ctx.source, location: ctx.location, includeStack: ctx.includeStack }];
+  }
   return compileFragment(found, { ...ctx, variables: properties }, ctx.location);
 }
 
@@ -147,6 +214,29 @@ export function compileFragment(fragment: FragmentDefinition, ctx: CompileContex
     location: `sql '${fragment.id.slice(fragment.namespace.length + 1)}' (included by ${includedBy})`,
     includeStack: [...ctx.includeStack, fragment.id],
   });
+}
+
+/**
+ * `<foreach>`. Whether a null collection fails the request or renders nothing is fixed here:
+ * MyBatis raises "evaluated to a null value" unless the element says `nullable="true"`, and an
+ * `id in (...)` that silently disappears would widen the result, so the default is to fail.
+ */
+function compileForeach(element: XmlElement, ctx: CompileContext): SqlNode {
+  const item = identifierAttribute(element, 'item', ctx, false);
+  const index = identifierAttribute(element, 'index', ctx, false);
+  return {
+    kind: 'foreach',
+    collection: expression(element, 'collection', ctx),
+    collectionText: requiredAttribute(element, 'collection', ctx),
+    nullable: booleanAttribute(element, 'nullable', ctx) ?? false,
+    location: `${ctx.source}: ${ctx.location}`,
+    ...(item === undefined ? {} : { item }),
+    ...(index === undefined ? {} : { index }),
+    open: sqlAttribute(element, 'open', ctx),
+    close: sqlAttribute(element, 'close', ctx),
+    separator: sqlAttribute(element, 'separator', ctx),
+    children: compileNodes(element.children, ctx),
+  };
 }
 
 function compileElement(element: XmlElement, ctx: CompileContext): SqlNode[] {
@@ -171,22 +261,8 @@ function compileElement(element: XmlElement, ctx: CompileContext): SqlNode[] {
       ];
     case 'choose':
       return [compileChoose(element, ctx)];
-    case 'foreach': {
-      const item = identifierAttribute(element, 'item', ctx, false);
-      const index = identifierAttribute(element, 'index', ctx, false);
-      return [
-        {
-          kind: 'foreach',
-          collection: expression(element, 'collection', ctx),
-          ...(item === undefined ? {} : { item }),
-          ...(index === undefined ? {} : { index }),
-          open: sqlAttribute(element, 'open', ctx),
-          close: sqlAttribute(element, 'close', ctx),
-          separator: sqlAttribute(element, 'separator', ctx),
-          children: children(),
-        },
-      ];
-    }
+    case 'foreach':
+      return [compileForeach(element, ctx)];
     case 'bind':
       return [{ kind: 'bind', name: identifierAttribute(element, 'name', ctx, true) ?? '', value: expression(element, 'value', ctx) }];
     case 'include':
@@ -214,7 +290,7 @@ export function compileNodes(nodes: readonly XmlNode[], ctx: CompileContext): Sq
     try {
       result.push({ kind: 'text', parts: splitSqlText(substitute(node.text, ctx)) });
     } catch (error) {
-      if (error instanceof SqlTextError) fail(ctx, error.message);
+      if (error instanceof SqlTextError) fail(ctx, error.message, error.kind);
       throw error;
     }
   }
@@ -223,38 +299,42 @@ export function compileNodes(nodes: readonly XmlNode[], ctx: CompileContext): Sq
 
 /**
  * Replaces every deferred `include` node by the compiled fragment, found through `lookup`
- * (which should no longer defer). Used by the registry when it links.
+ * (which should no longer defer). Used by the registry when it links; `statementNamespace` is
+ * the namespace of the statement being linked, where unqualified refids inside the fragment resolve.
  */
-export function expandIncludes(nodes: readonly SqlNode[], lookup: FragmentLookup): SqlNode[] {
+export function expandIncludes(nodes: readonly SqlNode[], lookup: FragmentLookup, statementNamespace: string): SqlNode[] {
+  const expand = (list: readonly SqlNode[]): SqlNode[] => expandIncludes(list, lookup, statementNamespace);
   return nodes.flatMap((node): SqlNode[] => {
     switch (node.kind) {
       case 'include': {
         const found = lookup(node.refid);
         if (!found || found === 'defer') {
-          throw new ConfigError(
+          throw new MapperLoadError(
+            'invalid',
             `${node.source}: ${node.location} includes sql fragment '${node.refid}', which no loaded mapper defines; load the mapper with that namespace or fix the refid`,
           );
         }
         const ctx: CompileContext = {
           namespace: found.namespace,
+          statementNamespace,
           source: found.source,
           location: '',
           lookup,
           variables: node.properties,
-          includeStack: [],
+          includeStack: node.includeStack,
         };
         return compileFragment(found, ctx, node.location);
       }
       case 'if':
       case 'trim':
       case 'foreach':
-        return [{ ...node, children: expandIncludes(node.children, lookup) }];
+        return [{ ...node, children: expand(node.children) }];
       case 'choose':
         return [
           {
             ...node,
-            whens: node.whens.map((when) => ({ ...when, children: expandIncludes(when.children, lookup) })),
-            ...(node.otherwise === undefined ? {} : { otherwise: expandIncludes(node.otherwise, lookup) }),
+            whens: node.whens.map((when) => ({ ...when, children: expand(when.children) })),
+            ...(node.otherwise === undefined ? {} : { otherwise: expand(node.otherwise) }),
           },
         ];
       default:

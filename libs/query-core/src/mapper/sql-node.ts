@@ -4,6 +4,7 @@
  * `dynamic-sql-renderer.ts`). Text is pre-split into SQL pieces, `#{...}` parameters and the two
  * framework substitutions, so rendering never re-parses text.
  */
+import { MapperProblemKind } from './mapper-load-error';
 import { FRAMEWORK_SUBSTITUTIONS, FrameworkSubstitution } from './mapper-types';
 import { Expression, ExpressionSyntaxError, isPropertyPath, parseExpression } from './ognl-parser';
 
@@ -33,6 +34,12 @@ export type SqlNode =
   | {
       readonly kind: 'foreach';
       readonly collection: Expression;
+      /** The `collection` attribute as written, for the null-collection error. */
+      readonly collectionText: string;
+      /** `nullable="true"`: a null collection renders nothing instead of failing the request. */
+      readonly nullable: boolean;
+      /** Where the element is (`<file>: select 'x'`), for the null-collection error. */
+      readonly location: string;
       readonly item?: string;
       readonly index?: string;
       readonly open: string;
@@ -50,11 +57,16 @@ export type SqlNode =
       readonly source: string;
       /** The including element, e.g. `select 'findBooks'`, for messages. */
       readonly location: string;
+      /** Fragments being expanded around the include, to refuse cycles that cross namespaces. */
+      readonly includeStack: readonly string[];
     };
 
 /** Problem found while splitting text; the caller adds file and statement to the message. */
 export class SqlTextError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly kind: MapperProblemKind = 'invalid',
+  ) {
     super(message);
     this.name = 'SqlTextError';
   }
@@ -66,6 +78,7 @@ export class SqlTextError extends Error {
  * collapsed nor hide a `#{...}` parameter.
  */
 export function stripSqlComments(text: string): string {
+  if (!text.includes('--') && !text.includes('/*')) return text;
   let out = '';
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
@@ -100,13 +113,37 @@ function isFrameworkSubstitution(name: string): name is FrameworkSubstitution {
 }
 
 /**
- * Splits static statement text into parts. `#{path[,options]}` becomes a parameter (options such
- * as `jdbcType=VARCHAR` are ignored); `${orderby}` and `${pagination}` become substitutions.
+ * The property path of a `#{...}` body: what precedes the first `,` (options such as
+ * `jdbcType=VARCHAR`) or `:` (the older `#{id:VARCHAR}` jdbcType shorthand). MyBatis'
+ * ParameterExpression cuts at the same characters; the type is only a hint to JDBC, PostgreSQL
+ * infers it, so both are ignored.
+ */
+function parameterPath(body: string): string {
+  const cut = body.search(/[,:]/);
+  return (cut < 0 ? body : body.slice(0, cut)).trim();
+}
+
+/**
+ * Splits static statement text into parts. `#{path[:JDBCTYPE][,options]}` becomes a parameter
+ * (type and options are ignored); `${orderby}` and `${pagination}` become substitutions.
  *
  * @throws SqlTextError for any other `${...}`, an unclosed token or a `#{...}` that is not a
  * property path.
  */
-export function splitSqlText(text: string): TextPart[] {
+export function splitSqlText(text: string): readonly TextPart[] {
+  // Fragment text is split once per include; the parts are immutable, so equal texts share them.
+  const cached = splitTexts.get(text);
+  if (cached) return cached;
+  const parts = splitUncached(text);
+  if (splitTexts.size >= SPLIT_CACHE_LIMIT) splitTexts.clear();
+  splitTexts.set(text, parts);
+  return parts;
+}
+
+const SPLIT_CACHE_LIMIT = 20_000;
+const splitTexts = new Map<string, readonly TextPart[]>();
+
+function splitUncached(text: string): readonly TextPart[] {
   const source = stripSqlComments(text);
   const parts: TextPart[] = [];
   const pattern = /([#$])\{/g;
@@ -120,11 +157,12 @@ export function splitSqlText(text: string): TextPart[] {
       if (!isFrameworkSubstitution(body)) {
         throw new SqlTextError(
           `uses \${${body}}; only \${orderby} and \${pagination} are allowed — use #{${body}} for values (bound as parameters)`,
+          'refused',
         );
       }
       parts.push({ kind: 'substitution', name: body });
     } else {
-      const pathText = body.split(',')[0].trim();
+      const pathText = parameterPath(body);
       let path: Expression;
       try {
         path = parseExpression(pathText);

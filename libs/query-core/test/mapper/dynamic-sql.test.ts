@@ -171,11 +171,15 @@ describe('dynamic SQL rendering', () => {
       expect(bound).toEqual({ sql: 'select 1 where k = $1 and key = $2 and k = $3 and key = $4', values: [1, 'a', 2, 'b'] });
     });
 
-    it('separates with words and renders nothing for an empty or missing collection', async () => {
+    it('separates with words, renders nothing for an empty collection and refuses a missing one', async () => {
       const body = 'select 1 <where><foreach collection="names" item="n" separator="or">name = #{n}</foreach></where>';
       expect((await render(body, { names: ['a', 'b'] })).sql).toBe('select 1 WHERE name = $1 or name = $2');
       expect((await render(body, { names: [] })).sql).toBe('select 1');
-      expect((await render(body, {})).sql).toBe('select 1');
+      await expect(render(body, {})).rejects.toThrow(
+        "test.xml: select 's': <foreach collection=\"names\"> evaluated to a null value; pass a list (an empty list renders nothing) or add nullable=\"true\" to render nothing for null",
+      );
+      const nullable = body.replace('<foreach ', '<foreach nullable="true" ');
+      expect((await render(nullable, {})).sql).toBe('select 1');
     });
 
     it('treats a scalar as one item and supports nested foreach with item properties', async () => {

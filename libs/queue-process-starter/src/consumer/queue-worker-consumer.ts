@@ -41,125 +41,16 @@ import { TRIGGER_HEADER, type WorkerDto } from '@fw/process-api';
 import { failureOf, readWorkerMessage, WorkerFailureKinds, type BatchService, type ProcessEventSink, type ReadMessage, type WorkerFailure } from '@fw/process-utils';
 import type { ConsumeMessage } from 'amqplib';
 import { defaultConnectionName, makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
-import { queueNameProblem, type QueueType } from '../amqp/queue-declaration';
-import { backoffMillis, normalizeBackoff, type BackoffDelay } from '../amqp/reconnect-backoff';
+import { queueNameProblem } from '../amqp/queue-declaration';
+import { isLastingRefusal } from '../amqp/broker-refusal';
+import { backoffMillis, normalizeBackoff } from '../amqp/reconnect-backoff';
 import { deliveryCountOf, readWorkerHeaders, type WorkerMessageHeaders } from '../message/worker-message-codec';
 import { closeConsumerChannel, openConsumerChannel, type ConsumerChannel } from './consumer-channel';
 import { reportFailure, type StepRef } from './failure-report';
+import type { QueueConsumerEvent, QueueConsumerState, QueueWorkerConsumer, QueueWorkerConsumerOptions, QueueWorkerHandler } from './queue-consumer-types';
 
-/** What a plain handler receives besides the worker. */
-export interface QueueWorkerContext {
-  queue: string;
-  messageId: string | undefined;
-  /** This delivery's number (1 for the first). */
-  delivery: number;
-  /**
-   * Aborted when the result can no longer be acknowledged: the channel the message came on was lost
-   * (RabbitMQ redelivers the message), or `stop()` gave up waiting for the handler.
-   */
-  signal: AbortSignal;
-}
+export type { ConsumerStopResult, QueueConsumerEvent, QueueConsumerEventType, QueueConsumerState, QueueConsumerStats, QueueWorkerConsumer, QueueWorkerConsumerOptions, QueueWorkerContext, QueueWorkerHandler } from './queue-consumer-types';
 
-/** Resolving acks the message; throwing records the error on the process (the step fails) and acks. */
-export type QueueWorkerHandler = (worker: WorkerDto, context: QueueWorkerContext) => Promise<void>;
-
-export type QueueConsumerEventType =
-  | 'received'
-  | 'acked'
-  | 'requeued'
-  | 'rejected'
-  | 'reported'
-  | 'ack-lost'
-  | 'connection-lost'
-  | 'reconnecting'
-  | 'reconnected'
-  | 'disconnected';
-
-/**
- * - `idle`: not started; `starting`: `start()` is connecting;
- * - `connected`: consuming;
- * - `reconnecting`: the channel or connection was lost; waiting (backoff) or trying to reopen it;
- * - `disconnected`: the caller's `connection` closed; this consumer cannot reopen it (only `stop()` is left);
- * - `stopping`, `stopped`: `stop()` was called (or `start()` failed).
- */
-export type QueueConsumerState = 'idle' | 'starting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopping' | 'stopped';
-
-export interface QueueConsumerEvent {
-  type: QueueConsumerEventType;
-  queue?: string;
-  messageId?: string;
-  processId?: string;
-  delivery?: number;
-  /** Why: the BatchService outcome, `malformed`, `handler-failed`, `too-many-deliveries`, `unattributable`, ... */
-  reason?: string;
-  error?: unknown;
-  /** `reconnecting`, `reconnected`: the number of the reconnect attempt (1 for the first after a loss). */
-  attempt?: number;
-  /** `reconnecting`: the wait before this attempt. */
-  delayMillis?: number;
-}
-
-export interface QueueWorkerConsumerOptions extends AmqpConnectionOptions {
-  /** Queues to consume (the `config.queue` values of the definitions this host runs). */
-  queues: readonly string[];
-  /** The application's BatchService (`@fw/process-utils`); or give `handler`. */
-  batchService?: Pick<BatchService, 'run'>;
-  /** A plain handler instead of a BatchService. */
-  handler?: QueueWorkerHandler;
-  /** Where failures the worker code cannot report go (malformed messages, handler errors, crash loops). */
-  sink: ProcessEventSink;
-  /** Unacknowledged messages (= messages running at once) per queue (default 1). */
-  prefetch?: number;
-  /** Declare the queues at start (default true); false: they must exist (checked). */
-  assertQueues?: boolean;
-  /** Type of the queues declared (default `quorum`); must match the starter's. */
-  queueType?: QueueType;
-  /** A message delivered more often than this is reported as failed and acked (default 5; needs quorum queues). */
-  maxDeliveries?: number;
-  /** Pause before a requeue: `min(base * 2^(delivery-1), max)` (default 1 000 / 30 000 ms). */
-  retryDelay?: { baseMillis?: number; maxMillis?: number };
-  /** Default wait of `stop()` for running messages (default 30 000 ms). */
-  stopTimeoutMillis?: number;
-  /** Wait before each reconnect attempt: random in the upper half of `min(base * 2^(attempt-1), max)` (default 100 / 5 000 ms). */
-  reconnectDelay?: BackoffDelay;
-  onEvent?: (event: QueueConsumerEvent) => void;
-  logger?: Logger;
-}
-
-export interface QueueConsumerStats {
-  received: number;
-  acked: number;
-  requeued: number;
-  rejected: number;
-  /** Failures this consumer recorded on processes (not counting those the BatchService reported). */
-  reported: number;
-  /** Settlements that could not be sent because the channel was gone (the broker redelivers those). */
-  ackLost: number;
-  /** Messages running now (including those of a lost channel, whose results will be dropped). */
-  inFlight: number;
-  /** True while `state` is `connected`. */
-  consuming: boolean;
-  state: QueueConsumerState;
-  /** Successful reconnects since `start()`. */
-  reconnects: number;
-}
-
-export interface ConsumerStopResult {
-  /** Messages still running when the wait ended; unacked, so RabbitMQ redelivers them. */
-  abandoned: number;
-}
-
-export interface QueueWorkerConsumer {
-  /** Connects, declares (or checks) the queues and starts consuming. */
-  start(): Promise<void>;
-  /**
-   * Stops receiving, waits for the running messages that can still be acknowledged (up to the
-   * timeout), closes the channel (and an owned connection). During a reconnect it ends the backoff
-   * at once and does not wait: nothing could be acknowledged.
-   */
-  stop(options?: { timeoutMillis?: number }): Promise<ConsumerStopResult>;
-  stats(): QueueConsumerStats;
-}
 
 type Settlement = { kind: 'ack' | 'requeue' | 'reject'; reason: string; processId?: string };
 
@@ -272,7 +163,9 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   async function run(worker: WorkerDto, queue: string, message: ConsumeMessage, delivery: number, signal: AbortSignal): Promise<Settlement> {
     const step: StepRef = { processId: worker.processId, workerType: worker.workerType, tenant: worker.tenant };
     if (options.batchService !== undefined) {
-      const outcome = await options.batchService.run(worker).catch((error: unknown) => ({ status: 'undeliverable' as const, error }));
+      // The step sees `signal` (aborted when its result can no longer be acknowledged); author
+      // errors are reported at once in this launch mode (one attempt: a redelivery is a crash recovery).
+      const outcome = await options.batchService.run(worker, { attempt: 1, maxAttempts: 1, signal }).catch((error: unknown) => ({ status: 'undeliverable' as const, error }));
       const settled = { processId: worker.processId, reason: outcome.status };
       if (outcome.status === 'succeeded' || outcome.status === 'stale' || outcome.status === 'failed') return { kind: 'ack', ...settled };
       return { kind: 'requeue', ...settled };
@@ -402,6 +295,7 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   /** Reopens the channel (and an owned connection) with backoff until it consumes again or the consumer stops. */
   async function reconnect(cause: unknown): Promise<void> {
     let lastError = cause;
+    const lostAt = Date.now();
     for (let attempt = 1; state === 'reconnecting'; attempt += 1) {
       const delayMillis = backoffMillis(attempt, reconnectDelay);
       emit({ type: 'reconnecting', attempt, delayMillis, error: lastError });
@@ -418,7 +312,8 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
         opened = await openChannel();
       } catch (error) {
         lastError = error;
-        logger.warn({ err: error, attempt, broker: source.address }, 'RabbitMQ consumer could not reconnect yet');
+        // Quiet outage: the loss was said once (warn); each failed attempt only at debug level.
+        logger.debug({ err: error, attempt, broker: source.address }, 'RabbitMQ consumer could not reconnect yet');
         continue;
       }
       if (state !== 'reconnecting') {
@@ -426,10 +321,34 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
         return;
       }
       counters.reconnects += 1;
-      logger.info({ attempt, reconnects: counters.reconnects, broker: source.address }, 'RabbitMQ consumer reconnected: consuming again');
+      const outageMillis = Date.now() - lostAt;
+      logger.info({ attempt, failedAttempts: attempt - 1, outageMillis, reconnects: counters.reconnects, broker: source.address }, `RabbitMQ consumer reconnected after ${outageMillis} ms (${attempt - 1} failed attempts): consuming again`);
       emit({ type: 'reconnected', attempt });
       adopt(opened); // a channel that closed again at once starts a new loop from there
       return;
+    }
+  }
+
+  /**
+   * `start()`'s first channel: tried again with backoff for `startRetryMillis` while the broker is
+   * away or refuses for a passing reason; a lasting refusal, `stop()` or the end of the window throws.
+   */
+  async function openWithRetries(): Promise<ConsumerChannel> {
+    const windowMillis = Math.max(0, options.startRetryMillis ?? 60_000);
+    const until = Date.now() + windowMillis;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await openChannel();
+      } catch (error) {
+        if (isLastingRefusal(error) || state !== 'starting') throw error;
+        const delayMillis = backoffMillis(attempt, reconnectDelay);
+        if (Date.now() + delayMillis > until) {
+          throw new Error(`RabbitMQ at ${source.address} did not accept the consumer within ${windowMillis} ms (${attempt} attempt(s)): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+        if (attempt === 1) logger.warn({ err: error, broker: source.address, windowMillis }, 'RabbitMQ does not accept the consumer yet: retrying quietly');
+        emit({ type: 'reconnecting', attempt, delayMillis, error });
+        await pause(delayMillis, stopping.signal);
+      }
     }
   }
 
@@ -457,7 +376,7 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       state = 'starting';
       let opened: ConsumerChannel;
       try {
-        opened = await openChannel();
+        opened = await openWithRetries();
       } catch (error) {
         state = 'stopped';
         await source.close();

@@ -10,11 +10,12 @@
  * channel — and a new connection when the old one was lost — after a capped exponential backoff
  * (`reconnectDelay`), `publishAttempts` tries in all.
  *
- * Gap: the state change commits before the publish. If the broker is unreachable for all attempts
- * (or the host dies between commit and confirm) the process stays in its worker state without a
- * message: the failure is logged as an error naming the process and passed to `onPublishFailed`.
- * The transactional outbox (`@fw/process-outbox`) closes this gap by storing the launch in the same
- * transaction and calling {@link QueueProcessStarter.publish} until it is confirmed.
+ * Gap without the outbox: the state change commits before the publish. If the broker is
+ * unreachable for all attempts (or the host dies between commit and confirm) the process stays in
+ * its worker state without a message: the failure is logged as an error naming the process and
+ * passed to `onPublishFailed`. In outbox mode the manager uses {@link QueueProcessStarter.deliverWorker}
+ * instead: the START_WORKER command stays claimed until the broker confirmed the publish, a failure
+ * is retried with the outbox's backoff, and the last one ends DEAD with the error on the process.
  *
  * @example
  * const starter = makeQueueProcessStarter({ url: 'amqp://guest:guest@127.0.0.1:5672' });
@@ -66,6 +67,8 @@ export interface QueueProcessStarter extends WorkerStarter<unknown> {
    * the definition has no queue, or with the broker error.
    */
   publish(worker: WorkerDto): Promise<void>;
+  /** {@link publish} for the outbox (the WorkerStarter port's delivery path); a failure counts in `stats().failed`. */
+  deliverWorker(worker: WorkerDto): Promise<void>;
   stats(): QueueStarterStats;
   /** Waits for running publishes (with their retries), then closes the channel (and the connection when opened from `url`). Later launches throw. */
   close(): Promise<void>;
@@ -106,6 +109,11 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
     }
   }
 
+  async function publishNow(worker: WorkerDto): Promise<void> {
+    assertOpen(worker);
+    await send(worker, queueNameOf(worker), encodeWorkerMessage(worker));
+  }
+
   return {
     startWorker(worker, context) {
       assertOpen(worker);
@@ -124,10 +132,15 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
         }
       });
     },
-    async publish(worker) {
-      assertOpen(worker);
-      const queue = queueNameOf(worker);
-      await send(worker, queue, encodeWorkerMessage(worker));
+    publish: publishNow,
+    async deliverWorker(worker) {
+      // The outbox's path: the same confirmed publish, failures thrown to the dispatcher (retry, DEAD).
+      try {
+        await publishNow(worker);
+      } catch (error) {
+        counters.failed += 1;
+        throw error;
+      }
     },
     stats: () => ({ ...counters, inFlight: running.size }),
     async close() {

@@ -1,4 +1,5 @@
 import type {
+  ActivityDefinition,
   ConditionalTransition,
   EventDefinition,
   FlowDefinition,
@@ -24,6 +25,8 @@ export interface StateBuilder {
   otherwise(to: string, options?: Omit<TransitionOptions, 'metadata'>): StateBuilder;
   onEntry(...actions: string[]): StateBuilder;
   onExit(...actions: string[]): StateBuilder;
+  /** Adds an activity of a manual state (optional unless `mandatory: true`). */
+  activity(activityId: string, options?: { mandatory?: boolean; metadata?: Record<string, string> }): StateBuilder;
   enabledBy(property: string): StateBuilder;
   meta(key: string, value: string): StateBuilder;
 }
@@ -48,6 +51,7 @@ interface MutableState {
   onExit: string[];
   events: EventDefinition[];
   transitions: ConditionalTransition[];
+  activities: ActivityDefinition[];
   enabledBy?: string;
   metadata: Record<string, string>;
 }
@@ -70,6 +74,10 @@ function makeStateBuilder(state: MutableState): StateBuilder {
     },
     otherwise(to, options = {}) {
       state.transitions.push({ to, ...options });
+      return self;
+    },
+    activity(activityId, options = {}) {
+      state.activities.push({ id: activityId, mandatory: options.mandatory ?? false, ...(options.metadata === undefined ? {} : { metadata: { ...options.metadata } }) });
       return self;
     },
     onEntry(...actions) {
@@ -100,6 +108,7 @@ function freezeState(s: MutableState): StateDefinition {
     ...(s.onExit.length > 0 ? { onExit: [...s.onExit] } : {}),
     ...(s.events.length > 0 ? { events: [...s.events] } : {}),
     ...(s.transitions.length > 0 ? { transitions: [...s.transitions] } : {}),
+    ...(s.activities.length > 0 ? { activities: [...s.activities] } : {}),
     ...(s.enabledBy === undefined ? {} : { enabledBy: s.enabledBy }),
     ...(Object.keys(s.metadata).length > 0 ? { metadata: { ...s.metadata } } : {}),
   };
@@ -121,7 +130,7 @@ export function defineFlow(flowId: string): FlowBuilder {
   let initialState: string | undefined;
   let isDefault = false;
   const add = (kind: StateKind, id: string, configure?: (state: StateBuilder) => void): FlowBuilder => {
-    const state: MutableState = { id, kind, onEntry: [], onExit: [], events: [], transitions: [], metadata: {} };
+    const state: MutableState = { id, kind, onEntry: [], onExit: [], events: [], transitions: [], activities: [], metadata: {} };
     states.push(state);
     configure?.(makeStateBuilder(state));
     return builder;

@@ -20,6 +20,20 @@
 export interface StmState {
   flowId: string;
   stateId: string;
+  /** Activities of the current state done so far (see {@link ActivityDefinition}); cleared when the state is left. */
+  doneActivities?: readonly string[];
+}
+
+/**
+ * Work to do while an entity is in a manual state (a review, a document check). Doing it is an
+ * internal transition: `send(entity, activityId)` records it on the entity's state without
+ * leaving. Every event that leaves the state is refused until each mandatory activity is done.
+ */
+export interface ActivityDefinition {
+  /** Unique in its state, and not an event id of the state. */
+  id: string;
+  mandatory: boolean;
+  metadata?: Metadata;
 }
 
 /**
@@ -72,6 +86,8 @@ export interface StateDefinition {
   events?: readonly EventDefinition[];
   /** Branches of an auto state. */
   transitions?: readonly ConditionalTransition[];
+  /** Activities of a manual state. */
+  activities?: readonly ActivityDefinition[];
   /** Config property that enables this state; disabling a state also removes every transition into it. */
   enabledBy?: string;
   metadata?: Metadata;

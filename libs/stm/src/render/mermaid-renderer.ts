@@ -58,5 +58,12 @@ export function renderMermaid(flow: FlowDefinition, options: MermaidOptions = {}
     for (const t of s.transitions ?? []) lines.push(`  ${id(s.id)} --> ${id(t.to)} : ${label(t.condition ?? 'else', t.action)}`);
   }
   for (const s of flow.states) if (s.kind === 'final') lines.push(`  ${id(s.id)} --> [*]`);
+  for (const s of flow.states) {
+    const activities = s.activities ?? [];
+    if (activities.length === 0) continue;
+    const kind = (mandatory: boolean) => activities.filter((a) => a.mandatory === mandatory).map((a) => a.id);
+    const parts = [kind(true).length > 0 ? `mandatory: ${kind(true).join(', ')}` : '', kind(false).length > 0 ? `optional: ${kind(false).join(', ')}` : ''].filter(Boolean);
+    lines.push(`  note right of ${id(s.id)} : activities<br/>${parts.join('<br/>')}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -31,11 +31,18 @@ export interface StatefulEntity {
  * const process = { id: 'p1', state: undefined as StmState | undefined };
  * stateFieldAccessor().set(process, { flowId: 'process-flow', stateId: 'EXECUTING' });
  */
+/** A copy of a state (activities included only when there are any). */
+export function copyState(state: StmState): StmState {
+  return state.doneActivities !== undefined && state.doneActivities.length > 0
+    ? { flowId: state.flowId, stateId: state.stateId, doneActivities: [...state.doneActivities] }
+    : { flowId: state.flowId, stateId: state.stateId };
+}
+
 export function stateFieldAccessor<E extends StatefulEntity>(): StateAccessor<E> {
   return {
-    get: (entity) => (entity.state ? { flowId: entity.state.flowId, stateId: entity.state.stateId } : undefined),
+    get: (entity) => (entity.state ? copyState(entity.state) : undefined),
     set: (entity, state) => {
-      entity.state = state === undefined ? undefined : { flowId: state.flowId, stateId: state.stateId };
+      entity.state = state === undefined ? undefined : copyState(state);
     },
   };
 }

@@ -268,14 +268,38 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return { fl, state: stateOf(fl, previous.stateId), previous };
   };
 
+  /** Records an activity of the current state (idempotent): an internal transition. */
+  const doActivity = (entity: E, fl: FlowDefinition, state: StateDefinition, previous: StmState, activityId: string): StmResult => {
+    const done = previous.doneActivities ?? [];
+    const next: StmState = { flowId: fl.id, stateId: state.id, doneActivities: done.includes(activityId) ? [...done] : [...done, activityId] };
+    accessor.set(entity, next);
+    return { state: next, previousState: previous, isFinal: false, actions: [], steps: [{ from: state.id, to: state.id, eventId: activityId, internal: true }] };
+  };
+
+  /** Mandatory activities of the state not done yet in `s`. */
+  const missingActivities = (state: StateDefinition, s: StmState): string[] =>
+    (state.activities ?? []).filter((a) => a.mandatory && !(s.doneActivities ?? []).includes(a.id)).map((a) => a.id);
+
   const send = async (entity: E, eventId: string, payload: unknown, context: C): Promise<StmResult> => {
     const { fl, state, previous } = currentOf(entity, eventId);
+    const activity = (state.activities ?? []).find((a) => a.id === eventId);
+    if (activity !== undefined) return doActivity(entity, fl, state, previous, eventId);
     const event = (state.events ?? []).find((e) => e.id === eventId);
     if (event === undefined) {
       const allowed = (state.events ?? []).map((e) => e.id);
       throw new StmError({
         code: StmErrorCodes.eventNotAllowed,
         message: `${describeLocation(fl.id, state.id, eventId)}: the event is not allowed in this state (allowed: ${allowed.length === 0 ? 'none' : allowed.join(', ')})`,
+        flowId: fl.id,
+        stateId: state.id,
+        eventId,
+      });
+    }
+    const missing = event.to === undefined ? [] : missingActivities(state, previous);
+    if (missing.length > 0) {
+      throw new StmError({
+        code: StmErrorCodes.eventNotAllowed,
+        message: `${describeLocation(fl.id, state.id, eventId)}: the event is not allowed until the mandatory activities are done (missing: ${missing.join(', ')})`,
         flowId: fl.id,
         stateId: state.id,
         eventId,
@@ -295,8 +319,16 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     });
   };
 
-  const allowedEvents = (s: StmState): AllowedEvent[] =>
-    (stateOf(flow(s.flowId), s.stateId).events ?? []).map((e) => ({ eventId: e.id, toStateId: e.to, metadata: { ...(e.metadata ?? {}) } }));
+  /** Events of the state (leaving ones only once the mandatory activities are done) and its activities not done yet. */
+  const allowedEvents = (s: StmState): AllowedEvent[] => {
+    const state = stateOf(flow(s.flowId), s.stateId);
+    const blocked = missingActivities(state, s).length > 0;
+    const events = (state.events ?? []).filter((e) => !blocked || e.to === undefined).map((e) => ({ eventId: e.id, toStateId: e.to, metadata: { ...(e.metadata ?? {}) } }));
+    const activities = (state.activities ?? [])
+      .filter((a) => !(s.doneActivities ?? []).includes(a.id))
+      .map((a) => ({ eventId: a.id, toStateId: undefined, metadata: { ...(a.metadata ?? {}), activity: a.mandatory ? 'mandatory' : 'optional' } }));
+    return [...events, ...activities];
+  };
 
   return {
     flows,

@@ -8,7 +8,8 @@ import { parseConditionRef, type FlowDefinition, type StateDefinition } from '..
  * | code | level | meaning |
  * |---|---|---|
  * | `INVALID_ID` | error | empty id, or characters outside `[A-Za-z0-9_.-]` |
- * | `DUPLICATE_FLOW`, `DUPLICATE_STATE`, `DUPLICATE_EVENT` | error | ids must be unique (flows in a set, states in a flow, events in a state) |
+ * | `DUPLICATE_FLOW`, `DUPLICATE_STATE`, `DUPLICATE_EVENT`, `DUPLICATE_ACTIVITY` | error | ids must be unique (flows in a set, states in a flow, events and activities in a state) |
+ * | `ACTIVITY_OUTSIDE_MANUAL_STATE` | error | activities belong to manual states |
  * | `MULTIPLE_DEFAULT_FLOWS` | error | more than one flow marked default |
  * | `MISSING_INITIAL_STATE`, `UNKNOWN_INITIAL_STATE` | error | no initial state, or one that does not exist |
  * | `UNKNOWN_TARGET_STATE` | error | an event or branch goes to a state that does not exist |
@@ -82,6 +83,15 @@ function checkStructure(flow: FlowDefinition, state: StateDefinition, ids: Reado
   if (state.kind === 'auto') {
     if (events.length > 0) errors.push(issue('AUTO_STATE_WITH_EVENTS', 'an auto state cannot accept events; use conditional transitions', f, state.id));
     if (branches.length === 0) errors.push(issue('AUTO_STATE_WITHOUT_BRANCHES', 'auto state has no transitions', f, state.id));
+  }
+  const activities = state.activities ?? [];
+  if (activities.length > 0 && state.kind !== 'manual') errors.push(issue('ACTIVITY_OUTSIDE_MANUAL_STATE', 'only manual states can have activities', f, state.id));
+  const seenActivities = new Set<string>();
+  for (const a of activities) {
+    if (!ID_PATTERN.test(a.id)) errors.push(issue('INVALID_ID', `activity id '${a.id}' is empty or has characters outside [A-Za-z0-9_.-]`, f, state.id));
+    if (seenActivities.has(a.id)) errors.push(issue('DUPLICATE_ACTIVITY', `activity '${a.id}' is declared more than once`, f, state.id));
+    if (events.some((e) => e.id === a.id)) errors.push(issue('DUPLICATE_EVENT', `activity '${a.id}' has the id of an event of the state`, f, state.id, a.id));
+    seenActivities.add(a.id);
   }
   const seenEvents = new Set<string>();
   for (const e of events) {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseStringPromise } from 'xml2js';
 import { StmError, StmErrorCodes, type FlowIssue } from '../errors/stm-error';
 import type {
+  ActivityDefinition,
   ConditionalTransition,
   EventDefinition,
   FlowDefinition,
@@ -157,7 +158,8 @@ class FlowReader {
     const onExit: string[] = [];
     const events: EventDefinition[] = [];
     const transitions: ConditionalTransition[] = [];
-    const allowedChildren = kind === 'final' ? ['on-entry'] : kind === 'manual' ? ['on-entry', 'on-exit', 'on'] : ['on-entry', 'on-exit', 'transition'];
+    const activities: ActivityDefinition[] = [];
+    const allowedChildren = kind === 'final' ? ['on-entry'] : kind === 'manual' ? ['on-entry', 'on-exit', 'on', 'activity'] : ['on-entry', 'on-exit', 'transition'];
     for (const child of el.children) {
       if (!allowedChildren.includes(child.name)) {
         this.push('UNKNOWN_ELEMENT', where, `element <${child.name}> is not allowed in <${el.name}> (allowed: ${allowedChildren.join(', ')})`, ids);
@@ -168,6 +170,9 @@ class FlowReader {
         (child.name === 'on-entry' ? onEntry : onExit).push(this.required(c.get('action'), child, 'action', where, ids));
       } else if (child.name === 'on') {
         events.push(this.readEvent(child, where, ids));
+      } else if (child.name === 'activity') {
+        const c = this.attrs(child, ['id', 'mandatory'], where, ids);
+        activities.push({ id: this.required(c.get('id'), child, 'id', where, ids), mandatory: this.bool(c.get('mandatory'), child, 'mandatory', where, ids), ...(c.metadata === undefined ? {} : { metadata: c.metadata }) });
       } else {
         const c = this.attrs(child, ['to', 'condition', 'action', 'enabledBy'], where, ids);
         const condition = c.get('condition');
@@ -189,6 +194,7 @@ class FlowReader {
       ...(onExit.length > 0 ? { onExit } : {}),
       ...(kind === 'manual' ? { events } : {}),
       ...(kind === 'auto' ? { transitions } : {}),
+      ...(activities.length > 0 ? { activities } : {}),
       ...(enabledBy === undefined ? {} : { enabledBy }),
       ...(a.metadata === undefined ? {} : { metadata: a.metadata }),
     };

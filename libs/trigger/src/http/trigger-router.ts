@@ -14,7 +14,8 @@
  * @example
  * app.use(makeTriggerRouter({ triggerService }));
  */
-import { createLogger, FwError, makeErrorMiddleware, requireJsonBody, successEnvelope, TENANT_HEADER, CoreErrorCodes, type Logger } from '@fw/core';
+import { createLogger, FwError, successEnvelope, TENANT_HEADER, CoreErrorCodes, type Logger } from '@fw/core';
+import { makeErrorMiddleware, rejectControlCharacters, requireJsonBody } from '@fw/core/http';
 import { TRIGGER_HEADER } from '@fw/process-api';
 import express, { type Router } from 'express';
 import { randomUUID } from 'node:crypto';
@@ -50,6 +51,7 @@ export function makeTriggerRouter(options: TriggerRouterOptions): Router {
   const router = express.Router();
   router.use(requireJsonBody());
   router.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
+  router.use(rejectControlCharacters());
 
   router.post(options.path ?? '/triggers', async (req, res) => {
     const tenantHeader = header(req.headers[TENANT_HEADER]);

@@ -96,6 +96,9 @@ export interface ExecutionFilter {
   triggerId?: string;
   crontabId?: string;
   status?: TriggerExecutionStatus;
+  source?: TriggerSource;
+  /** The definition the trigger starts (`payload.processDefName`). */
+  processType?: string;
 }
 
 /** A durable schedule (`fw_crontab`). Times are ISO-8601 strings. */

@@ -83,6 +83,7 @@ export function validateCronExpression(expression: unknown, timezone = 'UTC'): s
 export function validateName(name: unknown): string {
   if (typeof name !== 'string' || name.trim() === '') throw invalid('name', 'name is required');
   if (name.length > 200) throw invalid('name', 'name must be at most 200 characters');
+  if (name.trim() !== name) throw invalid('name', 'name must not start or end with blanks');
   return name;
 }
 

@@ -10,7 +10,7 @@
  * await crontabs.update(tab.id, 't1', { enabled: false });
  */
 import type { Database } from '@fw/core';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { invalid, TriggerError } from '../errors/trigger-error';
 import type { Crontab, CrontabUpdate, NewCrontab, Page, PageRequest, TriggerPayload } from '../model/trigger-model';
@@ -27,6 +27,10 @@ export interface CrontabStore {
   add(tenant: string, input: NewCrontab): Promise<Crontab>;
   /** Changes the given fields (NOT_FOUND outside the tenant, VALIDATION, DUPLICATE on a taken name). */
   update(id: string, tenant: string, changes: CrontabUpdate): Promise<Crontab>;
+  /** Deletes the tenant's crontab; false when there is none with that id in the tenant. */
+  remove(id: string, tenant: string): Promise<boolean>;
+  /** Crontabs of every tenant whose payload starts `processDefName` (for the definition's delete). */
+  countUsing(processDefName: string): Promise<number>;
   /** Every enabled crontab of every tenant (what a scheduler runs). */
   listEnabled(): Promise<Crontab[]>;
   /** Records a firing (`last_fired_at`, `last_scheduled_time`). */
@@ -83,6 +87,19 @@ export function makeCrontabStore(database: Pick<Database, 'db'>): CrontabStore {
       if (totalElements === 0) return emptyPage(page);
       const rows = await db.selectFrom('fw_crontab').selectAll().where('tenant', '=', tenant).orderBy('seq', 'desc').limit(page.size).offset(page.page * page.size).execute();
       return { content: rows.map(toCrontab), totalElements, page: page.page, size: page.size, totalPages: Math.ceil(totalElements / page.size) };
+    },
+    async remove(id, tenant) {
+      if (!isUuid(id)) return false;
+      const result = await db.deleteFrom('fw_crontab').where('id', '=', id).where('tenant', '=', tenant).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+    async countUsing(processDefName) {
+      const row = await db
+        .selectFrom('fw_crontab')
+        .where(sql<boolean>`payload->>'processDefName' = ${processDefName}`)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
     async get(id, tenant) {
       if (!isUuid(id)) return undefined;

@@ -7,7 +7,7 @@
  * const executions = makeExecutionStore(triggerDb(database));
  * const page = await executions.list({ tenant: 't1', status: 'FAILED' }, { page: 0, size: 25 });
  */
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { FwTriggerExecutionTable, TriggerTables } from '../schema/trigger-tables';
 import type { ExecutionFilter, Page, PageRequest, TriggerExecution, TriggerExecutionStatus, TriggerPayload, TriggerSource } from '../model/trigger-model';
 import { isUuid, validatePage, validateTenant } from '../model/trigger-validation';
@@ -128,6 +128,8 @@ export function makeExecutionStore(db: Kysely<TriggerTables>): ExecutionStore {
       if (filter.triggerId !== undefined) query = query.where('trigger_id', '=', filter.triggerId);
       if (filter.crontabId !== undefined) query = query.where('cron_id', '=', filter.crontabId);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+      if (filter.source !== undefined) query = query.where('source', '=', filter.source);
+      if (filter.processType !== undefined) query = query.where(sql<string>`payload->>'processDefName'`, '=', filter.processType);
       const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       const totalElements = Number(count.n);
       const rows = await query.selectAll().orderBy('seq', 'desc').limit(page.size).offset(page.page * page.size).execute();

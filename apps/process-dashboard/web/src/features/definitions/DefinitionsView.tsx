@@ -1,0 +1,86 @@
+/** Definitions (global): list with their shape (leaf, parent, predecessor); where they come from. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useListKeys } from '../../app/listKeys';
+import { tenantPath } from '../../app/paths';
+import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
+import { Pagination } from '../../components/Pagination';
+import { useApi } from '../session/session';
+
+export function SourceNotice() {
+  const api = useApi();
+  const info = useQuery({ queryKey: [api.tenant, 'info'], queryFn: () => api.info(), staleTime: 60_000 });
+  if (!info.data) return null;
+  return info.data.definitionsWritable ? (
+    <p className="muted">Source: database — definitions can be created and edited here.</p>
+  ) : (
+    <p className="notice" role="status">
+      Read-only: definitions come from the JSON source (fw.process.configurator=json). Edit the definitions file, or switch the server to the database source; writes here answer 409.
+    </p>
+  );
+}
+
+export function DefinitionsView() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(0);
+  const query = useQuery({ queryKey: [api.tenant, 'definitions', 'page', page], queryFn: () => api.listDefinitions({ page, size: 25 }) });
+  const refresh = useMutation({ mutationFn: () => api.refreshDefinitions(), onSuccess: () => queryClient.invalidateQueries({ queryKey: [api.tenant, 'definitions'] }) });
+  const container = useRef<HTMLDivElement>(null);
+  useListKeys({ container });
+  const data = query.data;
+  return (
+    <section aria-labelledby="definitions-title">
+      <div className="view-head">
+        <h1 id="definitions-title">Definitions</h1>
+        <div className="actions">
+          <Link to={tenantPath(api.tenant, 'definitions/new')} className="button primary">
+            New definition
+          </Link>
+          <button type="button" onClick={() => refresh.mutate()} disabled={refresh.isPending} title="POST /definitions/refresh: clears this server's definition cache">
+            Reload the server's cache
+          </button>
+        </div>
+      </div>
+      <SourceNotice />
+      {refresh.data && <p role="status">Cache cleared: {refresh.data.definitions} definitions.</p>}
+      <ErrorMessage error={query.error ?? refresh.error} />
+      {!data && !query.error && <Loading what="definitions" />}
+      {data && data.content.length === 0 && <Empty>No definition.</Empty>}
+      {data && data.content.length > 0 && (
+        <div className="table-wrap" ref={container}>
+          <table className="grid" aria-label="Definitions by process type">
+            <thead>
+              <tr>
+                <th scope="col">Process type</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Parent type</th>
+                <th scope="col">Successor of</th>
+                <th scope="col">Input schema</th>
+                <th scope="col">Config</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.content.map((d) => (
+                <tr key={d.processType}>
+                  <td>
+                    <Link to={tenantPath(api.tenant, `definitions/${encodeURIComponent(d.processType)}`)} data-row-link="">
+                      {d.processType}
+                    </Link>
+                  </td>
+                  <td>{d.leaf ? 'leaf' : 'splits'}</td>
+                  <td>{d.parentProcessType ?? <span className="muted">any / root</span>}</td>
+                  <td>{d.predecessorProcessType ? `${d.predecessorProcessType} (${d.predecessorArgs ?? 'BOTH'})` : <span className="muted">—</span>}</td>
+                  <td>{d.inputSchema ? 'yes' : <span className="muted">no</span>}</td>
+                  <td className="mono small">{d.config && Object.keys(d.config).length > 0 ? Object.entries(d.config).map(([k, v]) => `${k}=${v}`).join(', ') : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination label="Definitions" page={data} onPage={setPage} />
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Processes: the tenant's processes newest first, a page of the API at a time, with filters in the
+ * URL and a roots-only mode whose rows expand into their children. Refreshes every 10 s.
+ */
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import type { ProcessFilter } from '../../api/types';
+import { useListKeys } from '../../app/listKeys';
+import { tenantPath } from '../../app/paths';
+import { useLiveQuery } from '../../app/preferences';
+import { useSearchState } from '../../app/searchState';
+import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
+import { LiveStatus } from '../../components/LiveStatus';
+import { Pagination } from '../../components/Pagination';
+import { useApi } from '../session/session';
+import { ProcessFilters, type ProcessFilterValues } from './ProcessFilters';
+import { ProcessTable } from './ProcessTable';
+
+export function ProcessesView() {
+  const api = useApi();
+  const { get, getInt, update } = useSearchState();
+  const values: ProcessFilterValues = { type: get('type'), status: get('status'), trigger: get('trigger'), q: get('q'), roots: get('roots') === '1' };
+  const page = getInt('page', 0);
+  const size = getInt('size', 25);
+  const filter: ProcessFilter = useMemo(
+    () => ({ processType: values.type, status: values.status, triggerId: values.trigger, q: values.q, roots: values.roots || undefined }),
+    [values.type, values.status, values.trigger, values.q, values.roots],
+  );
+  const query = useLiveQuery([api.tenant, 'processes', filter, page, size], () => api.listProcesses(filter, { page, size }));
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const toggle = useCallback((id: string) => {
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const container = useRef<HTMLDivElement>(null);
+  const data = query.data;
+  const goPage = (p: number) => update({ page: p }, { keepPage: true });
+  useListKeys({
+    container,
+    onToggle: values.roots ? toggle : undefined,
+    onPage: (delta) => data && page + delta >= 0 && page + delta < data.totalPages && goPage(page + delta),
+  });
+
+  return (
+    <section aria-labelledby="processes-title">
+      <div className="view-head">
+        <h1 id="processes-title">Processes</h1>
+        <LiveStatus updatedAt={query.dataUpdatedAt} fetching={query.isFetching} onRefresh={() => void query.refetch()} />
+      </div>
+      <ProcessFilters
+        values={values}
+        onApply={(v) => update({ type: v.type, status: v.status, trigger: v.trigger?.trim(), q: v.q?.trim(), roots: v.roots ? '1' : undefined })}
+      />
+      <ErrorMessage error={query.error} />
+      <div ref={container} className="table-wrap">
+        {!data && !query.error && <Loading what="processes" />}
+        {data && data.content.length === 0 && (
+          <Empty>
+            No process matches. <Link to={tenantPath(api.tenant, 'trigger')}>Trigger one</Link>.
+          </Empty>
+        )}
+        {data && data.content.length > 0 && (
+          <ProcessTable rows={data.content} tenant={api.tenant} expandable={values.roots} expanded={expanded} onToggle={toggle} caption="Processes, newest first" />
+        )}
+      </div>
+      <Pagination label="Processes" page={data} onPage={goPage} onSize={(s) => update({ size: s })} />
+    </section>
+  );
+}

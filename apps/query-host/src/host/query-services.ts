@@ -1,0 +1,97 @@
+/**
+ * The query service as an `@fw/service` service (kind `query`, DECISIONS 6): one operation per
+ * named query, `POST /q/{name}`, its input schema built from the query's metadata — the filters
+ * it allows (list or range forms where the column says so) and the columns it can sort by. The
+ * query router and its fast path serve the HTTP routes (`httpBinding: 'host'`); in-process
+ * `invoke` runs the search for the call's tenant.
+ */
+import type { Logger } from '@fw/core';
+import type { ColumnMetadata, QueryService, QuerySummary } from '@fw/query-core';
+import { defineService, type JsonSchema, type OperationDefinition, type ServiceDefinition } from '@fw/service';
+
+const OPERATION_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
+
+function valueSchema(column: ColumnMetadata): JsonSchema {
+  const scalar: JsonSchema = column.columnType === 'Number' ? { type: 'number' } : column.columnType === 'Boolean' ? { type: 'boolean' } : { type: 'string' };
+  if (column.betweenQuery) return { anyOf: [scalar, { type: 'array', items: scalar, minItems: 2, maxItems: 2 }] };
+  if (column.containsQuery) return { anyOf: [scalar, { type: 'array', items: scalar }] };
+  return scalar;
+}
+
+/** The SearchRequest of one query: its filters and sortable columns spelled out. */
+export function searchRequestSchema(summary: QuerySummary): JsonSchema {
+  const filters = Object.fromEntries(summary.columns.filter((c) => c.filterable).map((c) => [c.name, valueSchema(c)]));
+  const sortable = summary.columns.filter((c) => c.sortable).map((c) => c.name);
+  return {
+    type: 'object',
+    properties: {
+      filters: { type: 'object', additionalProperties: false, properties: filters },
+      sortCriteria: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: sortable.length > 0 ? { enum: sortable } : { type: 'string' }, ascendingOrder: { type: 'boolean' } } } },
+      pageNum: { type: 'integer', minimum: 1 },
+      numRowsInPage: { type: 'integer', minimum: 1 },
+      fields: { type: 'array', items: { type: 'string' } },
+      countOnly: { type: 'boolean' },
+    },
+  };
+}
+
+const SEARCH_RESPONSE: JsonSchema = {
+  type: 'object',
+  properties: { list: { type: 'array', items: { type: 'object', properties: { row: { type: 'object' } } } }, pagination: { type: 'object' }, maxRows: { type: ['integer', 'null'] } },
+};
+
+/**
+ * The queries every configured tenant sees, by name (a tenant's own override of a query keeps the
+ * first description found). Names that are not operation names are left out of the listing.
+ */
+function visibleQueries(queryService: QueryService, tenants: readonly string[], logger: Logger): QuerySummary[] {
+  const byName = new Map<string, QuerySummary>();
+  for (const tenantId of tenants) {
+    try {
+      for (const q of queryService.listQueries({ tenantId })) if (!byName.has(q.name)) byName.set(q.name, q);
+    } catch (err) {
+      logger.warn({ err, tenantId }, 'could not list the queries of a tenant for /service-info');
+    }
+  }
+  return [...byName.values()].filter((q) => OPERATION_NAME.test(q.name)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export interface QueryServiceDefinitionOptions {
+  queryService: QueryService;
+  version: string;
+  tenants: readonly string[];
+  details: () => Record<string, unknown>;
+  healthCheck: () => Promise<{ healthy: boolean; checks: Array<{ name: string; healthy: boolean; message?: string }> }>;
+  /**
+   * The host's ACL check for calls that do not come through its HTTP routes (in-process `invoke`,
+   * `/mcp`), from the call's headers; without it acls are not enforced, as over HTTP.
+   */
+  authorize?: (headers: Readonly<Record<string, string>>, acls: readonly string[]) => boolean | Promise<boolean>;
+  logger: Logger;
+}
+
+export function defineQueryService(options: QueryServiceDefinitionOptions): ServiceDefinition {
+  const { queryService } = options;
+  const operations: OperationDefinition[] = visibleQueries(queryService, options.tenants, options.logger).map((q) => ({
+    name: q.name,
+    description: `Named query '${q.name}' (${q.id})${q.acls.length > 0 ? `, acls ${q.acls.join(', ')}` : ''}`,
+    method: 'POST',
+    path: `/q/${q.name}`,
+    input: searchRequestSchema(q),
+    output: SEARCH_RESPONSE,
+    handler: (input: unknown, ctx) => {
+      const authorize = options.authorize;
+      return queryService.search(q.name, input, { tenantId: ctx.tenant, ...(authorize ? { authorize: (acls: readonly string[]) => authorize(ctx.headers, acls) } : {}) });
+    },
+  }));
+  return defineService({
+    name: 'query',
+    version: options.version,
+    kind: 'query',
+    description: 'Named query service: POST /q/{queryName}',
+    httpBinding: 'host',
+    details: options.details,
+    healthCheck: options.healthCheck,
+    operations,
+  });
+}

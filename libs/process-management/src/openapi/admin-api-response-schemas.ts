@@ -1,0 +1,148 @@
+/**
+ * What the administration API answers, as strict JSON Schemas: every field the server writes is
+ * listed and required (null where it may be absent), nothing else is allowed. The integration
+ * tests validate every answer they receive against these schemas through the OpenAPI document,
+ * so a field added to an answer without its schema fails CI.
+ */
+import { MAX_PAGE_SIZE } from '../http/pagination';
+import { EXECUTION_STATUS_VALUES, PREDECESSOR_ARGS_VALUES, TRIGGER_SOURCE_VALUES, UUID_PATTERN } from './admin-api-request-schemas';
+import { anyJson, arrayOf, bool, enumOf, instant, integer, mapOf, object, orNull, ref, text, type JsonSchema } from './json-schema';
+
+const str: JsonSchema = text();
+const anyText: JsonSchema = text({ minLength: 0 });
+const uuid: JsonSchema = text({ pattern: UUID_PATTERN });
+const count: JsonSchema = { type: 'integer', minimum: 0 };
+const percent: JsonSchema = { type: 'integer', minimum: 0, maximum: 100 };
+
+function pageOf(item: string): JsonSchema {
+  return object(
+    { content: arrayOf(ref(item), { maxItems: MAX_PAGE_SIZE }), totalElements: count, page: count, size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE }, totalPages: count },
+    { extra: { description: `One page of ${item}s` } },
+  );
+}
+
+const processFields: Record<string, JsonSchema> = {
+  id: uuid,
+  processType: str,
+  leaf: bool,
+  parentId: orNull(uuid),
+  predecessorId: orNull(uuid),
+  triggerId: orNull(str),
+  tenant: orNull(str),
+  state: object({ flowId: str, stateId: str }),
+  splitCompleted: bool,
+  numSubProcesses: count,
+  numCompletedSubProcesses: count,
+  completedPercent: percent,
+  input: anyJson,
+  output: anyJson,
+  errors: arrayOf(ref('ProcessError')),
+  description: orNull(anyText),
+  createdTime: instant,
+  lastModifiedTime: instant,
+  stateEntryTime: instant,
+  version: count,
+};
+
+const traceNodeBase = (kind: string, data: JsonSchema): JsonSchema =>
+  object({ id: str, kind: { const: kind }, label: str, status: orNull(str), time: orNull(instant), data }, { extra: { description: `A ${kind} node` } });
+
+/** Answer bodies, as `components.schemas` entries. */
+export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
+  Error: object({ message: anyText }, { extra: { description: 'Every error of the administration API (never a stack trace)' } }),
+  Info: object({
+    definitionSource: enumOf(['json', 'database']),
+    definitionsWritable: bool,
+    cronAvailable: bool,
+    supportedEvents: arrayOf(enumOf(['ProcessCreate'])),
+  }),
+  TriggerResult: object({ triggerId: str, eventId: str, logId: str, dispatched: bool, duplicate: bool }),
+  StoredTriggerPayload: object({ processDefName: str, args: { type: 'object' }, description: anyText }, { required: ['processDefName'] }),
+  Execution: object(
+    {
+      id: uuid,
+      triggerId: str,
+      tenant: str,
+      source: enumOf(TRIGGER_SOURCE_VALUES),
+      scheduledTime: orNull(instant),
+      receivedTime: instant,
+      startTime: orNull(instant),
+      finishTime: orNull(instant),
+      eventName: str,
+      payload: ref('StoredTriggerPayload'),
+      status: enumOf(EXECUTION_STATUS_VALUES),
+      failureMessage: orNull(anyText),
+      cronId: orNull(uuid),
+      processId: orNull(str),
+      logId: str,
+      eventId: str,
+    },
+    { extra: { description: 'An accepted dispatch (fw_trigger_execution); the stack of a failed dispatch stays in the database' } },
+  ),
+  Crontab: object({
+    id: uuid,
+    tenant: str,
+    name: str,
+    cronExpression: str,
+    timezone: str,
+    enabled: bool,
+    payload: ref('StoredTriggerPayload'),
+    createdAt: instant,
+    updatedAt: instant,
+    lastFiredAt: orNull(instant),
+    lastScheduledTime: orNull(instant),
+  }),
+  ProcessDef: object({
+    processType: str,
+    leaf: bool,
+    parentProcessType: orNull(str),
+    predecessorProcessType: orNull(str),
+    predecessorArgs: enumOf(PREDECESSOR_ARGS_VALUES),
+    config: mapOf({ type: 'string' }),
+    inputSchema: orNull({ type: 'object' }),
+    retry: orNull(object({ attempts: integer, backoff: object({ baseMillis: integer, maxMillis: integer }) }, { required: ['attempts'] })),
+  }),
+  ProcessSummary: object({
+    id: uuid,
+    processType: str,
+    leaf: bool,
+    status: str,
+    parentId: orNull(uuid),
+    predecessorId: orNull(uuid),
+    triggerId: orNull(str),
+    tenant: orNull(str),
+    completedPercent: percent,
+    numSubProcesses: count,
+    numCompletedSubProcesses: count,
+    description: orNull(anyText),
+    createdTime: instant,
+    lastModifiedTime: instant,
+    stateEntryTime: instant,
+  }),
+  ProcessError: object({ processId: uuid, timeOfCompletion: instant, errors: arrayOf(anyText), exceptionMessage: orNull(anyText), stackTrace: orNull(anyText) }, { extra: { description: 'A failure a worker reported (its own message and stack)' } }),
+  CompletionEvent: object({ id: uuid, processId: uuid, processType: str, state: str, successful: bool, triggerId: orNull(str), generatedTime: instant, payload: anyJson }),
+  ProcessDetail: object({ ...processFields, status: str, completionEvents: arrayOf(ref('CompletionEvent')) }, { extra: { description: 'The Process (DECISIONS 5) plus status and completion events' } }),
+  TraceNode: {
+    oneOf: [
+      traceNodeBase('TRIGGER', object({ triggerId: str, executions: count, latestExecution: ref('Execution') }, { required: ['triggerId'] })),
+      traceNodeBase(
+        'PROCESS',
+        object({ processType: str, leaf: bool, parentId: orNull(uuid), predecessorId: orNull(uuid), triggerId: orNull(str), completedPercent: percent, numSubProcesses: count, numCompletedSubProcesses: count, lastModifiedTime: instant }),
+      ),
+      traceNodeBase('COMPLETION', object({ processId: uuid, processType: str, successful: bool })),
+    ],
+  },
+  TraceEdge: object({ source: str, target: str, kind: enumOf(['PROCESS_CREATE', 'SUBPROCESS', 'EMITS', 'SUCCESSOR', 'LEGACY_SUCCESSOR']) }),
+  Trace: object({ nodes: arrayOf(ref('TraceNode')), edges: arrayOf(ref('TraceEdge')) }),
+  Refresh: object({ refreshed: { const: true }, definitions: count }),
+  CrontabPage: pageOf('Crontab'),
+  ExecutionPage: pageOf('Execution'),
+  DefinitionPage: pageOf('ProcessDef'),
+  ProcessPage: pageOf('ProcessSummary'),
+  OpenApiDocument: {
+    type: 'object',
+    properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } },
+    required: ['openapi', 'info', 'paths', 'components'],
+    description: 'This document (OpenAPI 3.1)',
+  },
+};

@@ -1,0 +1,59 @@
+/**
+ * Binds handlers to the operations of the table in `openapi/admin-api-operations.ts`: the route's
+ * method and path come from the table, and before the handler runs its query parameters and JSON
+ * body are checked against the operation's schemas (400 `{ message }` naming the field). A handler
+ * therefore only sees requests its OpenAPI description allows.
+ *
+ * @example
+ * const bind = makeOperationBinder(router, validators);
+ * bind('addCrontab', async (req, res) => { const body = req.body as CrontabInputBody; ... });
+ */
+import type { RequestHandler, Router } from 'express';
+import { badRequest } from '../http/management-errors';
+import { operationById, type AdminApiOperation } from '../openapi/admin-api-operations';
+import type { JsonSchema } from '../openapi/json-schema';
+import type { ComponentValidators } from '../openapi/schema-validator';
+
+export type OperationBinder = (operationId: string, handler: RequestHandler) => void;
+
+/** `/crontabs/{id}` → `/crontabs/:id`. */
+export function expressPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** The declared query parameters as one object schema (undeclared parameters are ignored). */
+function querySchemaOf(op: AdminApiOperation): JsonSchema | undefined {
+  if (op.query === undefined || op.query.length === 0) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  for (const parameter of op.query) properties[parameter.name] = parameter.schema;
+  return { type: 'object', properties };
+}
+
+/** Query values are text: a whole number becomes a number where the schema wants an integer. */
+function declaredQuery(op: AdminApiOperation, query: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const parameter of op.query ?? []) {
+    const raw = query[parameter.name];
+    if (raw === undefined) continue;
+    values[parameter.name] = parameter.schema.type === 'integer' && typeof raw === 'string' && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
+  }
+  return values;
+}
+
+function requestCheck(op: AdminApiOperation, validators: ComponentValidators): RequestHandler {
+  const querySchema = querySchemaOf(op);
+  return (req, _res, next) => {
+    const queryProblem = querySchema === undefined ? undefined : validators.checkSchema(querySchema, declaredQuery(op, req.query as Record<string, unknown>), 'query');
+    const bodyProblem = queryProblem !== undefined || op.body === undefined ? undefined : validators.check(op.body, req.body, '');
+    const problem = queryProblem ?? bodyProblem;
+    next(problem === undefined ? undefined : badRequest(problem));
+  };
+}
+
+/** Makes the binder of `router`. */
+export function makeOperationBinder(router: Router, validators: ComponentValidators): OperationBinder {
+  return (operationId, handler) => {
+    const op = operationById(operationId);
+    router[op.method](expressPath(op.path), requestCheck(op, validators), handler);
+  };
+}

@@ -1,0 +1,34 @@
+// Public entry point of @fw/service. Every export is listed explicitly.
+export { defineService, describeService, SERVICE_KINDS } from './definition/service-definition';
+export type {
+  CallContext,
+  HttpMethod,
+  JsonSchema,
+  OpenApiComponents,
+  OpenApiObject,
+  OperationDefinition,
+  OperationOpenApi,
+  OperationHandler,
+  Principal,
+  ServiceDefinition,
+  ServiceDefinitionInit,
+  ServiceDescription,
+  ServiceHealthCheck,
+  ServiceKind,
+} from './definition/service-definition';
+export { runChain } from './interceptors/interceptor';
+export type { InterceptedCall, Interceptor } from './interceptors/interceptor';
+export { makeApiKeyInterceptor, makeAuditInterceptor, makeCachingInterceptor, makeMetricsInterceptor } from './interceptors/shipped-interceptors';
+export type { ApiKeyInterceptorOptions, CachingInterceptorOptions, OperationMetrics } from './interceptors/shipped-interceptors';
+export { makeServiceRegistry } from './registry/service-registry';
+export type { HealthReport, HostInfo, HostInfoPayload, InvokeOptions, ServiceRegistry, ServiceRegistryOptions } from './registry/service-registry';
+export { makeServiceRouter, INFO_KEY_HEADER, MIN_INFO_KEY_LENGTH } from './http/service-router';
+export type { ServiceRouterOptions } from './http/service-router';
+export { buildOpenApiDocument } from './openapi/openapi-document';
+export { ServiceErrorCodes } from './errors/service-errors';
+export { makeServiceRegistryService } from './discovery/service-registry-service';
+export type { CatalogEntry, ServiceRegistryServiceOptions } from './discovery/service-registry-service';
+export { makeRegistryDelegate } from './discovery/registry-delegate';
+export type { RegistryDelegate, RegistryDelegateOptions } from './discovery/registry-delegate';
+export { makeServiceProxy } from './proxy/service-proxy';
+export type { ServiceProxy, ServiceProxyOptions } from './proxy/service-proxy';

@@ -1,0 +1,1 @@
+create table {{service}} (id integer primary key, name text not null);

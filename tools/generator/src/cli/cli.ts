@@ -1,0 +1,107 @@
+/**
+ * fw-gen: the modes of spec 3 (interactive, -g/-o, -f, -e) plus --list, --help and portal.
+ * Returns the exit code: 0 done, 1 refused (the message says what to fix), 2 usage.
+ */
+import * as path from 'node:path';
+import { makeBlueprintCatalog, type BlueprintCatalog } from '../blueprint/catalog';
+import { emitConfig, FW_PACKAGES_VERSION, loadConfig, type GeneratorConfig } from '../config/generator-config';
+import { exitCodeOf, GeneratorErrorCodes, isGeneratorError } from '../errors';
+import { makeGenerator } from '../processors/generator';
+import type { GenerationRequest } from '../processors/context';
+import { runPortal } from '../portal/portal-server';
+import { formatTree } from '../render/render-tree';
+import { parseArgs, USAGE, type CliArgs } from './args';
+import { readInputFile, writeSampleInput } from './input-file';
+import { runInteractive, type PromptApi } from './interactive';
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  cwd: string;
+  /** The prompts of interactive mode (default: @inquirer/prompts on the terminal). */
+  prompts?: PromptApi;
+  /** Starts the portal and resolves when it stops (default: the real server). */
+  portal?: (options: { port: number; host: string; catalog: BlueprintCatalog; config: GeneratorConfig; out: (line: string) => void }) => Promise<void>;
+}
+
+export interface CliEnv {
+  args: CliArgs;
+  io: CliIo;
+  catalog: BlueprintCatalog;
+  config: GeneratorConfig;
+  configSource: string;
+}
+
+async function generate(env: CliEnv, request: GenerationRequest): Promise<void> {
+  const generator = makeGenerator({ catalog: env.catalog, config: env.config, progress: env.io.out });
+  const result = await generator.generate({ ...request, force: env.args.force, dryRun: env.args.dryRun, cwd: env.io.cwd });
+  if (result.dryRun) {
+    env.io.out(`${result.destination}/ (dry run: nothing written)`);
+    env.io.out(formatTree(result.files));
+  } else env.io.out(`generated ${result.blueprint} ${result.blueprintVersion} into ${result.destination} (${result.files.length} files, ${result.millis} ms)`);
+}
+
+function list(env: CliEnv): void {
+  for (const b of env.catalog.list()) {
+    const since = b.descriptor.sinceVersion ? ` (since ${b.descriptor.sinceVersion})` : '';
+    env.io.out(`${b.descriptor.name.padEnd(24)} ${b.version.padEnd(8)} ${b.descriptor.description}${since}`);
+  }
+}
+
+async function runMode(env: CliEnv): Promise<void> {
+  const { mode } = env.args;
+  const resolve = (p: string): string => path.resolve(env.io.cwd, p);
+  switch (mode.kind) {
+    case 'list':
+      return list(env);
+    case 'emit-config':
+      env.io.out(`wrote ${emitConfig(env.config, env.io.cwd, env.args.force)} (from ${env.configSource}); edit it, later runs here read it`);
+      return;
+    case 'sample': {
+      const written = writeSampleInput(env.catalog.get(mode.blueprint), env.config, resolve(mode.output), env.args.force);
+      env.io.out(`wrote ${written.join(', ')}; edit it, then: fw-gen -f ${mode.output}`);
+      return;
+    }
+    case 'generate': {
+      const file = resolve(mode.input);
+      const input = readInputFile(file);
+      return generate(env, { blueprint: input.blueprint, answers: input.answers, baseDir: path.dirname(file) });
+    }
+    case 'interactive': {
+      const request = await runInteractive(env, env.io.prompts);
+      return generate(env, request);
+    }
+    case 'portal': {
+      const start = env.io.portal ?? runPortal;
+      return start({ port: mode.port, host: mode.host, catalog: env.catalog, config: env.config, out: env.io.out });
+    }
+    default:
+      return;
+  }
+}
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const args = parseArgs(argv);
+    if (args.mode.kind === 'help') {
+      io.out(USAGE);
+      return 0;
+    }
+    if (args.mode.kind === 'version') {
+      io.out(FW_PACKAGES_VERSION);
+      return 0;
+    }
+    const { config, source } = loadConfig(args.config ? path.resolve(io.cwd, args.config) : undefined, io.cwd);
+    const catalog = makeBlueprintCatalog(args.blueprintDirs.map((d) => path.resolve(io.cwd, d)));
+    await runMode({ args, io, catalog, config, configSource: source });
+    return 0;
+  } catch (err) {
+    if (isGeneratorError(err)) {
+      io.err(`fw-gen: ${err.message}`);
+      if (err.code === GeneratorErrorCodes.USAGE) io.err(USAGE.split('\n')[0]);
+    } else if (err instanceof Error && err.name === 'ExitPromptError') {
+      io.err('fw-gen: cancelled; nothing was written');
+    } else io.err(`fw-gen: unexpected failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return exitCodeOf(err);
+  }
+}
