@@ -11,7 +11,7 @@ import { camelCase, constantCase, kebabCase, pascalCase } from './names';
 import type { View } from './paths';
 
 /** The @fw packages a generated project may depend on, by their view key. */
-export const FW_PACKAGES = ['core', 'stm', 'process-api', 'process-outbox', 'leased-queue', 'process-service', 'process-utils', 'jdbc-process-starter', 'migrate', 'trigger', 'service', 'generator'] as const;
+export const FW_PACKAGES = ['core', 'stm', 'process-api', 'process-outbox', 'leased-queue', 'process-service', 'process-utils', 'jdbc-process-starter', 'migrate', 'trigger', 'service', 'workflow', 'query-core', 'query-controller', 'admin-ui', 'generator'] as const;
 
 /**
  * Third-party ranges of generated projects: the ones this workspace is built and tested with, so a
@@ -23,6 +23,13 @@ export const THIRD_PARTY_VERSIONS = {
   pglite: '^0.5.11',
   express: '^5.1.0',
   typesExpress: '^5.0.6',
+  kysely: '~0.28.18',
+  pg: '^8.16.3',
+  typesPg: '^8.15.0',
+  jose: '^6.1.0',
+  mcpSdk: '^1.32.2',
+  supertest: '^7.1.0',
+  typesSupertest: '^7.2.1',
 } as const;
 
 /** `^0.1.0` from the registry, or `file:<folder>/fw-core-0.1.0.tgz` from packed tarballs. */
