@@ -2,6 +2,15 @@ import { coalesce, exponentialBackoff, makePollLoop } from '../src';
 
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis));
 
+/** Polls until `check` holds: a loaded CI machine runs timers late, so no fixed sleeps before asserting. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(2);
+  }
+}
+
 describe('makePollLoop', () => {
   it('turns once per poll interval when idle, at once after a wake-up, and back to back while turns ask for more', async () => {
     let turns = 0;
@@ -15,13 +24,14 @@ describe('makePollLoop', () => {
     });
     loop.start();
     loop.start(); // idempotent
+    await until(() => turns === 1, 'the first turn');
     await sleep(20);
-    expect(turns).toBe(1);
+    expect(turns).toBe(1); // idle: the next turn waits for the poll interval
     loop.wake();
-    await sleep(20);
-    expect(turns).toBe(2);
+    await until(() => turns === 2, 'the turn after wake()');
     more = 3;
     loop.wake();
+    await until(() => turns >= 6, 'the turns asking for more');
     await sleep(20);
     expect(turns).toBe(6); // three full turns, then one that came back short
     await loop.stop();
@@ -42,7 +52,8 @@ describe('makePollLoop', () => {
       },
     });
     loop.start();
-    await sleep(30);
+    await until(() => turns >= 2, 'the turn after the kept wake-up');
+    await sleep(20);
     expect(turns).toBe(2);
     await loop.stop();
   });
@@ -62,7 +73,7 @@ describe('makePollLoop', () => {
       onError: (err) => errors.push(err),
     });
     loop.start();
-    await sleep(50);
+    await until(() => paused.length >= 2, 'two pauses');
     await loop.stop();
     const after = turns;
     await sleep(30);

@@ -32,7 +32,6 @@ describe('makeRetentionSweeper', () => {
     sweeper.poke();
     sweeper.poke(); // one sweep at a time
     await until(() => purged.length === 1);
-    await sleep(20);
     expect(limits).toEqual([10, 10, 10]);
     expect(purged).toEqual([25]);
     backlog = 3;
