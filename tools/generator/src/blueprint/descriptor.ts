@@ -9,8 +9,10 @@ export type InputFieldType = 'string' | 'boolean' | 'enum' | 'file' | 'json';
  * Extra rules of a field. `name`: a safe name (letters, digits, `-`, `_`; starts with a letter),
  * because it ends up in file names, package names and identifiers. `version`: semver. `path`: a
  * folder or file path. `processSpec` / `batchHierarchy`: a JSON document checked by its own rules.
+ * `serviceDependencies`: the `"<package>#<export>"` list of the services a host composes.
+ * `statesXml`: a states XML of @fw/stm, checked with the line of each problem.
  */
-export type InputFieldFormat = 'name' | 'version' | 'path' | 'processSpec' | 'batchHierarchy';
+export type InputFieldFormat = 'name' | 'version' | 'path' | 'processSpec' | 'batchHierarchy' | 'serviceDependencies' | 'statesXml';
 
 export type AnswerValue = string | boolean | number | null | AnswerValue[] | { [key: string]: AnswerValue };
 
@@ -89,7 +91,7 @@ export const DESCRIPTOR_SCHEMA = {
           defaultValue: {},
           validValues: { type: 'array', minItems: 1, items: { type: 'string' } },
           visibleWhen: { type: 'object', additionalProperties: { type: ['string', 'boolean'] } },
-          format: { enum: ['name', 'version', 'path', 'processSpec', 'batchHierarchy'] },
+          format: { enum: ['name', 'version', 'path', 'processSpec', 'batchHierarchy', 'serviceDependencies', 'statesXml'] },
           sample: { type: 'string', minLength: 1 },
         },
       },
