@@ -30,6 +30,8 @@ export const GeneratorErrorCodes = {
   MOVE_FAILED: 'GEN_MOVE_FAILED',
   /** A path leaves the folder it must stay in (portal workspaces, template entries). */
   PATH_OUTSIDE: 'GEN_PATH_OUTSIDE',
+  /** `fw-gen update` refused: a dirty git tree, no git, no or an unreadable `.fw-gen.json`. */
+  UPDATE_REFUSED: 'GEN_UPDATE_REFUSED',
 } as const;
 
 export type GeneratorErrorCode = (typeof GeneratorErrorCodes)[keyof typeof GeneratorErrorCodes];

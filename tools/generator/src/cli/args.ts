@@ -11,7 +11,8 @@ export type CliMode =
   | { kind: 'list' }
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'portal'; port: number; host: string };
+  | { kind: 'portal'; port: number; host: string }
+  | { kind: 'update'; projectDir: string; check: boolean };
 
 export interface CliArgs {
   mode: CliMode;
@@ -27,24 +28,26 @@ export const USAGE = `usage: fw-gen                                   interactiv
        fw-gen -e                               write the generator configuration to ./config/generator.json
        fw-gen --list                           the blueprints there are
        fw-gen portal [--port N] [--host H]     the web portal (default 127.0.0.1:8090)
+       fw-gen update [DIR]                     merge what the installed blueprint generates now into a generated project
+       fw-gen update --check [DIR]             exit 1 when the project differs from what its answers generate now
        (in the workspace checkout: npm run gen -- …)
 
 options:
   --blueprints DIR   more blueprints (a blueprint folder or a folder of them); repeatable
   -c, --config FILE  the generator configuration (default ./config/generator.json when it exists)
   --force            write into a non-empty destination (and let -e / -o overwrite their file)
-  --dry-run          print the file tree a generation would write; write nothing
+  --dry-run          print the file tree a generation would write (update: the summary); write nothing
   -h, --help         this text
   --version          the version of @fw/generator
 
-exit codes: 0 done, 1 refused (the message says what to fix), 2 usage`;
+exit codes: 0 done, 1 refused (the message says what to fix; update: conflicts left, --check: drift), 2 usage`;
 
 function usage(message: string): GeneratorError {
   return new GeneratorError(GeneratorErrorCodes.USAGE, message);
 }
 
 const VALUE_FLAGS = new Set(['-g', '-o', '-f', '-c', '--config', '--blueprints', '--port', '--host']);
-const BOOLEAN_FLAGS = new Set(['-e', '--list', '-h', '--help', '--version', '--force', '--dry-run']);
+const BOOLEAN_FLAGS = new Set(['-e', '--list', '-h', '--help', '--version', '--force', '--dry-run', '--check']);
 
 function collect(argv: readonly string[]): { values: Map<string, string[]>; flags: Set<string>; positionals: string[] } {
   const values = new Map<string, string[]>();
@@ -68,7 +71,12 @@ function collect(argv: readonly string[]): { values: Map<string, string[]>; flag
 function modeOf(values: Map<string, string[]>, flags: Set<string>, positionals: string[]): CliMode {
   const one = (flag: string): string | undefined => values.get(flag)?.[0];
   const chosen = [one('-g') !== undefined, one('-f') !== undefined, flags.has('-e'), flags.has('--list'), positionals.length > 0].filter(Boolean).length;
-  if (chosen > 1) throw usage('give one mode: -g/-o, -f, -e, --list or portal');
+  if (chosen > 1) throw usage('give one mode: -g/-o, -f, -e, --list, portal or update');
+  if (flags.has('--check') && positionals[0] !== 'update') throw usage('--check goes with update');
+  if (positionals[0] === 'update') {
+    if (positionals.length > 2) throw usage(`update takes at most one folder, got '${positionals.slice(1).join(' ')}'`);
+    return { kind: 'update', projectDir: positionals[1] ?? '.', check: flags.has('--check') };
+  }
   if (positionals.length > 0) {
     if (positionals[0] !== 'portal' || positionals.length > 1) throw usage(`unknown command '${positionals.join(' ')}'`);
     const port = Number(one('--port') ?? '8090');

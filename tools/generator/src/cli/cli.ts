@@ -1,5 +1,5 @@
 /**
- * fw-gen: the modes of spec 3 (interactive, -g/-o, -f, -e) plus --list, --help and portal.
+ * fw-gen: the modes of spec 3 (interactive, -g/-o, -f, -e) plus --list, --help, portal and update.
  * Returns the exit code: 0 done, 1 refused (the message says what to fix), 2 usage.
  */
 import * as path from 'node:path';
@@ -13,6 +13,7 @@ import { formatTree } from '../render/render-tree';
 import { parseArgs, USAGE, type CliArgs } from './args';
 import { readInputFile, writeSampleInput } from './input-file';
 import { runInteractive, type PromptApi } from './interactive';
+import { runUpdate } from '../update/cli-update';
 
 export interface CliIo {
   out(line: string): void;
@@ -48,7 +49,8 @@ function list(env: CliEnv): void {
   }
 }
 
-async function runMode(env: CliEnv): Promise<void> {
+/** @returns an exit code when the mode has one of its own (update: 1 for conflicts or drift). */
+async function runMode(env: CliEnv): Promise<number | void> {
   const { mode } = env.args;
   const resolve = (p: string): string => path.resolve(env.io.cwd, p);
   switch (mode.kind) {
@@ -71,6 +73,8 @@ async function runMode(env: CliEnv): Promise<void> {
       const request = await runInteractive(env, env.io.prompts);
       return generate(env, request);
     }
+    case 'update':
+      return runUpdate(env, resolve(mode.projectDir), mode.check);
     case 'portal': {
       const start = env.io.portal ?? runPortal;
       return start({ port: mode.port, host: mode.host, catalog: env.catalog, config: env.config, out: env.io.out });
@@ -93,8 +97,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     const { config, source } = loadConfig(args.config ? path.resolve(io.cwd, args.config) : undefined, io.cwd);
     const catalog = makeBlueprintCatalog(args.blueprintDirs.map((d) => path.resolve(io.cwd, d)));
-    await runMode({ args, io, catalog, config, configSource: source });
-    return 0;
+    return (await runMode({ args, io, catalog, config, configSource: source })) ?? 0;
   } catch (err) {
     if (isGeneratorError(err)) {
       io.err(`fw-gen: ${err.message}`);

@@ -16,6 +16,7 @@ import { RECORD_FILE, type GenerationContext, type GenerationRecord, type Proces
 import { DOCUMENT_FORMATS } from './formats';
 import { DEFAULT_HOOK_TIMEOUT_MILLIS, runInitHook } from './init-hook';
 import { moveIntoPlace } from './move';
+import { addBaseToStagedRecord } from '../update/record';
 
 function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`internal: ${what} is not set by an earlier step`);
@@ -141,6 +142,8 @@ export const moveStep: Processor = {
   name: 'move into place',
   async run(ctx) {
     const staged = need(ctx.stagingDir, 'staging folder');
+    // After the hook, so the record's base is exactly what lands in the project (fw-gen update merges from it).
+    addBaseToStagedRecord(staged);
     ctx.files = listFiles(staged);
     if (ctx.request.dryRun) return `dry run: ${ctx.files.length} files would be written to ${ctx.destination}`;
     const destination = need(ctx.destination, 'destination');
