@@ -174,10 +174,15 @@ describe('fw-gen update', () => {
     expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('?? new-file.txt') });
   });
 
-  it('outside git is refused unless --force; with --force it updates in place', async () => {
+  it('outside git (or ignored by it) is refused unless --force; with --force it updates in place', async () => {
     const project = await generateV1(false);
     const before = snapshot(project);
     expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('is not in a git work tree') });
+    expect(snapshot(project)).toEqual(before);
+    // Inside a repository that ignores it: the same, git holds nothing to go back to.
+    git(path.dirname(project), 'init', '-q');
+    writeFileSync(path.join(path.dirname(project), '.gitignore'), 'corner/\n');
+    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('is not tracked by git (ignored?)') });
     expect(snapshot(project)).toEqual(before);
     const forced = await cli(['--blueprints', V2, 'update', '--force'], project);
     expect(forced.code).toBe(0);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 
-export type WorkTreeState = { kind: 'outside-git' } | { kind: 'clean' } | { kind: 'dirty'; entries: string[] };
+export type WorkTreeState = { kind: 'outside-git' } | { kind: 'not-tracked' } | { kind: 'clean' } | { kind: 'dirty'; entries: string[] };
 
 export interface WorkTreePort {
   /** Whether `dir` is in a git work tree and, if so, whether anything under it is uncommitted. */
@@ -54,7 +54,10 @@ export const gitWorkTree: WorkTreePort = {
     const status = git(['status', '--porcelain=v1', '--untracked-files=all', '--', '.'], dir);
     if (status.status !== 0) throw new GeneratorError(GeneratorErrorCodes.UPDATE_REFUSED, `git status failed in ${dir}: ${status.stderr.trim()}`);
     const entries = status.stdout.toString().split('\n').filter((l) => l.trim() !== '');
-    return entries.length === 0 ? { kind: 'clean' } : { kind: 'dirty', entries };
+    if (entries.length > 0) return { kind: 'dirty', entries };
+    // A git-ignored project shows no changes either, yet git holds nothing to go back to.
+    const tracked = git(['ls-files', '--', '.fw-gen.json'], dir);
+    return tracked.stdout.toString().trim() === '' ? { kind: 'not-tracked' } : { kind: 'clean' };
   },
 };
 

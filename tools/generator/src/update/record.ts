@@ -6,7 +6,7 @@
  * be rendered again; it is kept instead. One record file rather than a snapshot folder, so the
  * project's tree holds no second copy of its sources for compilers, linters and searches to find.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseConfig } from '../config/generator-config';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
@@ -84,13 +84,4 @@ export function readRecord(projectDir: string): UpdatableRecord {
   if (problems.length > 0) throw invalid(file, problems);
   const record = raw as unknown as UpdatableRecord;
   return { ...record, config: parseConfig(record.config, `${file} (config)`, projectDir) };
-}
-
-/** Files of a project folder that a comparison reads: everything the renders name. */
-export function projectFiles(projectDir: string, names: Iterable<string>): Tree {
-  return readTree(projectDir, [...new Set(names)]);
-}
-
-export function hasEntries(dir: string): boolean {
-  return readdirSync(dir).length > 0;
 }

@@ -65,8 +65,9 @@ function checkWorkTree(projectDir: string, workTree: WorkTreePort, force: boolea
     if (state.entries.length > shown.length) shown.push(`… and ${state.entries.length - shown.length} more`);
     throw refuse(`${projectDir} has uncommitted changes; commit or stash them first, so the update can be reviewed and undone with git; nothing was written`, shown);
   }
-  if (state.kind === 'outside-git' && !force) {
-    throw refuse(`${projectDir} is not in a git work tree: an update could not be reviewed or undone; commit the project to git first, or give --force to update it in place; nothing was written`);
+  if ((state.kind === 'outside-git' || state.kind === 'not-tracked') && !force) {
+    const where = state.kind === 'outside-git' ? 'is not in a git work tree' : 'is not tracked by git (ignored?)';
+    throw refuse(`${projectDir} ${where}: an update could not be reviewed or undone; commit the project to git first, or give --force to update it in place; nothing was written`);
   }
 }
 
