@@ -15,7 +15,7 @@ test('answers every input line, then exits 0', () => {
   // The registry address is a closed port: registration keeps retrying in the background and
   // must not hold the process once the input is answered.
 {{/registerInServiceRegistry}}
-  const run = spawnSync(process.execPath, [main], { input, encoding: 'utf8', timeout: 20_000, env: { ...process.env, SERVICE_REGISTRY_URL: 'http://127.0.0.1:9', FW_LOG_LEVEL: 'error' } });
+  const run = spawnSync(process.execPath, [main], { input, encoding: 'utf8', timeout: 20_000, env: { ...process.env, {{#registerInServiceRegistry}}SERVICE_REGISTRY_URL: 'http://127.0.0.1:9', {{/registerInServiceRegistry}}FW_LOG_LEVEL: 'error' } });
   assert.equal(run.status, 0, run.stderr);
   const outcomes = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { correlationId?: string; envelope: { code: number } });
   assert.equal(outcomes.length, 3);
