@@ -27,3 +27,7 @@ export { USAGE, parseArgs } from './cli/args';
 export type { PromptApi } from './cli/interactive';
 export { writeSampleInput, readInputFile } from './cli/input-file';
 export { runPortal } from './portal/portal-server';
+export { updateProject, checkProject, formatUpdateReport, formatCheckReport } from './update/update';
+export type { UpdateOptions, UpdateReport, CheckReport } from './update/update';
+export type { FileOutcome, UpdateStatus } from './update/plan';
+export type { MergePort, MergeResult, MergeLabels, WorkTreePort, WorkTreeState } from './update/git';
