@@ -1,9 +1,11 @@
 /**
  * The `serviceDependencies` document of minimonolith: the service packages a host composes, as a
- * JSON array of `"<package>#<export>"` strings (`"@example/shop-service#shopServices"`). The export
- * is a function the host calls with no argument at start; it answers a service definition, a list
- * of them, or a promise of either. Checked during input validation so a typo never renders code
- * that cannot compile.
+ * JSON array of `"<package>#<export>"` or `"<package>#<export>(<argumentExport>)"` strings
+ * (`"@example/pricing#makePricingService"`, `"@example/shop-service#createShopServices(readSettings)"`).
+ * The host calls the export at start — with no argument, or with what the package's own
+ * `argumentExport()` answers (its settings from the environment) — and registers what comes back: a
+ * service definition, a list of them, or `{ services, close? }`, or a promise of any of these.
+ * Checked during input validation so a typo never renders code that cannot compile.
  */
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 import { pascalCase } from '../render/names';
@@ -15,10 +17,14 @@ export interface ServiceDependency {
   exportName: string;
   /** A local name for the import, unique in the generated file (`dependency0ShopServices`). */
   alias: string;
+  /** The export whose answer is passed to `exportName` (`readSettings`), if any. */
+  argumentExport?: string;
+  argumentAlias?: string;
 }
 
 const PACKAGE = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const ENTRY = /^([^#()\s]+)#([^#()\s]+)(?:\(([^#()\s]+)\))?$/;
 
 /** @throws GeneratorError SPEC_INVALID naming each bad entry. */
 export function parseServiceDependencies(raw: unknown, source: string): ServiceDependency[] {
@@ -30,15 +36,19 @@ export function parseServiceDependencies(raw: unknown, source: string): ServiceD
   const out: ServiceDependency[] = [];
   const seen = new Set<string>();
   list.forEach((entry: unknown, i) => {
-    const [pkg, exportName, ...rest] = typeof entry === 'string' ? entry.split('#') : [];
-    if (typeof entry !== 'string' || rest.length > 0 || pkg === undefined || exportName === undefined) {
-      problems.push(`[${i}]: ${JSON.stringify(entry)} is not "<package>#<export>" (like "@example/shop-service#shopServices")`);
+    const match = typeof entry === 'string' ? ENTRY.exec(entry) : null;
+    if (typeof entry !== 'string' || !match) {
+      problems.push(`[${i}]: ${JSON.stringify(entry)} is not "<package>#<export>" or "<package>#<export>(<argumentExport>)" (like "@example/shop-service#createShopServices(readSettings)")`);
       return;
     }
+    const [, pkg, exportName, argumentExport] = match;
     if (!PACKAGE.test(pkg)) problems.push(`[${i}]: '${pkg}' is not an npm package name`);
-    else if (!IDENTIFIER.test(exportName)) problems.push(`[${i}]: '${exportName}' is not an exported function name`);
+    else if (!IDENTIFIER.test(exportName) || (argumentExport !== undefined && !IDENTIFIER.test(argumentExport))) problems.push(`[${i}]: '${entry}' does not name exported functions`);
     else if (seen.has(entry)) problems.push(`[${i}]: '${entry}' is listed twice`);
-    else out.push({ package: pkg, exportName, alias: `dependency${i}${pascalCase(exportName)}` });
+    else {
+      const alias = `dependency${i}${pascalCase(exportName)}`;
+      out.push(argumentExport === undefined ? { package: pkg, exportName, alias } : { package: pkg, exportName, alias, argumentExport, argumentAlias: `dependency${i}${pascalCase(argumentExport)}` });
+    }
     seen.add(entry);
   });
   if (problems.length > 0) throw new GeneratorError(GeneratorErrorCodes.SPEC_INVALID, `${source} is not valid; nothing was written`, problems);

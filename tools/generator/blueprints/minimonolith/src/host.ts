@@ -81,6 +81,8 @@ function lazyDatabase(url: string): { get: () => Database; close: () => Promise<
 
 interface Parts {
   services: ServiceDefinition[];
+  /** Closes what the composed packages opened. */
+  closeComposed: () => Promise<void>;
 {{#enableQueryController}}
   queries: NamedQueries;
 {{/enableQueryController}}
@@ -94,18 +96,22 @@ async function composeServices(config: MonolithConfig, database: () => Database,
 {{^jpa}}
   const store: NotesStore = makeMemoryNotesStore();
 {{/jpa}}
-  const services = [makeNotesService(store{{#security}}, [makeBearerAuthInterceptor(config.jwtSecret)]{{/security}}), ...(await loadComposedServices(packages))];
+  const composed = await loadComposedServices(packages);
+  const services = [makeNotesService(store{{#security}}, [makeBearerAuthInterceptor(config.jwtSecret)]{{/security}}), ...composed.services];
 {{#enableServiceRegistry}}
   services.push(makeServiceRegistryService());
 {{/enableServiceRegistry}}
 {{#enableQueryController}}
-  const queries = await startNamedQueries(database(), config.databaseUrl, logger);
+  const queries = await startNamedQueries(database(), config.databaseUrl, logger).catch(async (err: unknown) => {
+    await composed.close();
+    throw err;
+  });
   services.push(queries.service);
-  return { services, queries };
+  return { services, closeComposed: composed.close, queries };
 {{/enableQueryController}}
 {{^enableQueryController}}
   logger.debug({ services: services.length }, 'services composed');
-  return { services };
+  return { services, closeComposed: composed.close };
 {{/enableQueryController}}
 }
 
@@ -188,6 +194,7 @@ export async function createMonolith(options: MonolithOptions = {}): Promise<Mon
 {{#enableQueryController}}
       await parts.queries.close();
 {{/enableQueryController}}
+      await parts.closeComposed();
       await database.close();
     },
   };

@@ -11,7 +11,9 @@ before(async () => {
 after(() => host.close());
 
 it('lists every service of {{#dependencyPackages}}{{name}} {{/dependencyPackages}}at /info', async () => {
-  const expected = (await loadComposedServices()).map((s) => s.name);
+  const composed = await loadComposedServices();
+  const expected = composed.services.map((s) => s.name);
+  await composed.close();
   assert.ok(expected.length > 0);
   const { body } = await call<Envelope<{ services: Array<{ name: string }> }>>(`${host.url}/info`);
   const listed = body.payload.services.map((s) => s.name);
