@@ -93,3 +93,39 @@ export function typeCheckProject(project: string, include: string[], tsconfig = 
     throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
   }
 }
+
+/**
+ * `tsc --noEmit` over the service package with @fw/* mapped to the workspace sources and the
+ * third-party modules it imports (jose, the MCP SDK client) to the root's node_modules.
+ */
+export function typeCheckWorkflowPackage(pkg: string): void {
+  const modules = path.join(ROOT, 'node_modules');
+  const file = path.join(pkg, 'tsconfig.check.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      extends: './tsconfig.json',
+      compilerOptions: {
+        noEmit: true,
+        rootDir: '/',
+        baseUrl: ROOT,
+        paths: {
+          '@fw/service/mcp': [path.join(ROOT, 'libs/service/src/mcp.ts')],
+          '@fw/migrate': [path.join(ROOT, 'tools/migrate/src/index.ts')],
+          '@fw/*': [path.join(ROOT, 'libs/*/src/index.ts')],
+          express: [path.join(modules, '@types/express/index.d.ts')],
+          jose: [path.join(modules, 'jose/dist/types/index.d.ts')],
+          '@modelcontextprotocol/sdk/*': [path.join(modules, '@modelcontextprotocol/sdk/dist/cjs/*')],
+        },
+        typeRoots: [path.join(modules, '@types')],
+        types: ['node'],
+      },
+      include: ['src/**/*.ts', 'test/**/*.ts'],
+    }),
+  );
+  try {
+    execFileSync(process.execPath, [path.join(modules, 'typescript/bin/tsc'), '-p', file], { encoding: 'utf8', stdio: 'pipe' });
+  } catch (err) {
+    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
+  }
+}
