@@ -3,6 +3,8 @@
  * (unknown properties refused) so a typo in a descriptor is an error naming the field, not a
  * silently ignored setting.
  */
+import type { ComposeEntry } from '../compose/compose';
+
 export type InputFieldType = 'string' | 'boolean' | 'enum' | 'file' | 'json';
 
 /**
@@ -55,6 +57,11 @@ export interface BlueprintDescriptor {
   templatesOf?: string;
   /** Extra view values; strings may refer to answers and configuration (`"application": "${batch}"`). */
   view?: Record<string, AnswerValue>;
+  /**
+   * Other blueprints generated (each in isolation) into this one's staging folder, which becomes
+   * their npm-workspaces root (fw-ecosystem; see src/compose/compose.ts).
+   */
+  compose?: ComposeEntry[];
 }
 
 const SEMVER = '^\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.-]+)?$';
@@ -78,6 +85,20 @@ export const DESCRIPTOR_SCHEMA = {
     verbatim: { type: 'array', items: { type: 'string', minLength: 1 } },
     templatesOf: { type: 'string', pattern: SAFE_NAME },
     view: { type: 'object' },
+    compose: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['blueprint', 'folder'],
+        properties: {
+          blueprint: { type: 'string', pattern: SAFE_NAME },
+          folder: { type: 'string', minLength: 1 },
+          when: { type: 'object', additionalProperties: { type: ['string', 'boolean'] } },
+          answers: { type: 'object' },
+        },
+      },
+    },
     inputFields: {
       type: 'array',
       items: {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { interpolate, readDocument, resolveAnswers } from '../blueprint/answers';
 import { insideBlueprint } from '../blueprint/catalog';
+import { composeProjects } from '../compose/compose';
 import { compareVersions, FW_PACKAGES_VERSION } from '../config/generator-config';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 import { listFiles, renderTree } from '../render/render-tree';
@@ -116,8 +117,9 @@ export const stagingStep: Processor = {
     ctx.stagingDir = path.join(ctx.stagingRoot, 'out');
     const templates = blueprint.descriptor.templatesOf ? ctx.catalog.get(blueprint.descriptor.templatesOf) : blueprint;
     const { files } = renderTree({ sourceDir: templates.dir, targetDir: ctx.stagingDir, view: need(ctx.view, 'view'), verbatim: templates.descriptor.verbatim });
+    const composed = blueprint.descriptor.compose ? await composeProjects(ctx, blueprint.descriptor.compose, ctx.stagingDir, need(ctx.answers, 'answers')) : [];
     writeFileSync(path.join(ctx.stagingDir, RECORD_FILE), `${JSON.stringify(recordOf(ctx), null, 2)}\n`);
-    return `${files.length + 1} files in ${ctx.stagingDir}`;
+    return `${files.length + 1} files in ${ctx.stagingDir}${composed.length ? `, composed ${composed.join(', ')}` : ''}`;
   },
 };
 
