@@ -11,7 +11,7 @@ function payloadField(payload: unknown, field: string): unknown {
 }
 {{^custom}}
 
-/** A comment sent with an event, kept with who-did-what order in `data.comments`. */
+/** A comment sent with an event, appended to `data.comments` in the order they came. */
 const recordComment: Action = ({ entity, payload, eventId }) => {
   const comment = payloadField(payload, 'comment');
   if (typeof comment !== 'string' || comment.trim() === '') return;
