@@ -14,3 +14,9 @@ if (typeof window !== 'undefined') {
   window.confirm = () => true;
   Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 }
+
+// findBy*/waitFor give up after 1 s by default; a loaded 2-core CI machine can take longer to fetch
+// (faked) and render, and a slow pass is not a failure. Configured on @testing-library/dom: importing
+// @testing-library/react here, before Jest's globals exist, would skip its automatic cleanup.
+import { configure } from '@testing-library/dom';
+configure({ asyncUtilTimeout: 5000 });
