@@ -11,8 +11,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
-// The generator from its sources (this package does not depend on @fw/generator).
-import { runCli } from '../../../generator/src/cli/cli';
+// The generator in process (its sources under Jest, through the workspace's module mapping).
+import { runCli } from '@fw/generator';
 import { launchBrowser, ROOT, screenshot } from '../../src/browser';
 import { expectAccessible, serviceRows, uiPage } from '../admin-ui/support';
 
