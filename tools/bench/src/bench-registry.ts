@@ -8,6 +8,8 @@ import { serviceBench } from './service/service-bench';
 import { adminUiBench } from './admin-ui/admin-ui-bench';
 import { dashboardBench } from './dashboard/dashboard-bench';
 import { generatorBench } from './generator/generator-bench';
+import { bullmqBench } from './bullmq/bullmq-flow-bench';
+import { compareBench } from './compare/compare-bench';
 
 /**
  * Every benchmark of `npm run bench -- <name>`. Later ones (`engine`, `fanout`) are added here
@@ -18,6 +20,8 @@ export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   engine: engineBenchRunner,
   fanout: fanoutBench,
   graphile: graphileBench,
+  bullmq: bullmqBench,
+  compare: compareBench,
   startup: startupBench,
   service: serviceBench,
   'admin-ui': adminUiBench,

@@ -20,6 +20,8 @@ export interface BenchOptions {
    * everything in this process; K ≥ 1 runs the runners and dispatchers in K child processes.
    */
   workers?: number;
+  /** Rounds of the `compare` benchmark (`--rounds N`, default 3): each round runs every runner once. */
+  rounds?: number;
   /** Measured runs per shape of the `startup` benchmark (`--runs N`, default 5). */
   runs?: number;
   /** Write a V8 CPU profile of the system under test into this folder. */

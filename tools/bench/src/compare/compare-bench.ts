@@ -1,0 +1,82 @@
+/**
+ * `npm run bench -- compare --leaves N [--rounds R]`: `fanout`, the BullMQ flow (`bullmq`) and
+ * graphile-worker (`graphile`, both fan-ins) on the same machine, interleaved: R rounds (default 3),
+ * each running every runner once, in an order rotated each round, each runner in an OS process of
+ * its own (`compare-child-main.ts`, so its peak RSS is its own and nothing it leaves in memory
+ * slows the next). Every runner cleans up after itself (scratch databases, Redis keys). Prints
+ * each round, then the medians, fanout's ratios to the others and each runner's peak RSS.
+ */
+import { fork } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
+import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
+import type { CompareChildMessage } from './compare-child-main';
+import { formatCompareSummary, roundOrder, summarizeCompare, type CompareRecord, type CompareRunner, type CompareSummary } from './compare-stats';
+
+const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
+const CHILD_MAIN = path.join(__dirname, 'compare-child-main.ts');
+
+export interface CompareSettings {
+  leaves: number;
+  rounds: number;
+  databaseUrl: string;
+  redisUrl: string;
+}
+
+/** Runs one runner in its own OS process; each line it prints goes to `print`. */
+export function runCompareChild(runner: CompareRunner, settings: CompareSettings, print: (line: string) => void): Promise<Omit<CompareRecord, 'round' | 'runner'>> {
+  const child = fork(CHILD_MAIN, [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl], {
+    cwd: WORKSPACE_ROOT,
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error', TSX_TSCONFIG_PATH: path.join(WORKSPACE_ROOT, 'tsconfig.json') },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let pending = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) print(line);
+  });
+  return new Promise((resolve, reject) => {
+    let message: CompareChildMessage | undefined;
+    child.on('message', (m: CompareChildMessage) => (message = m));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (pending !== '') print(pending);
+      if (message?.type === 'result') return resolve({ rates: message.rates, seconds: message.seconds, splitSeconds: message.splitSeconds, maxRssBytes: message.maxRssBytes });
+      reject(new Error(`${runner} failed (${signal ?? `exit code ${code}`}): ${message?.type === 'failed' ? message.message : 'no result'}`));
+    });
+  });
+}
+
+function roundLine(r: CompareRecord): string {
+  const rates = Object.entries(r.rates).map(([name, rate]) => `${name} ${rate.toFixed(0)}/s`).join(', ');
+  return `round ${r.round} ${r.runner}: ${rates} (${r.seconds.toFixed(2)} s, split ${r.splitSeconds.toFixed(2)} s, peak RSS ${(r.maxRssBytes / 1024 / 1024).toFixed(0)} MB, load ${os.loadavg()[0].toFixed(1)})`;
+}
+
+/** Runs every round and prints the summary; returns it. */
+export async function compareOn(settings: CompareSettings, io: BenchIo): Promise<CompareSummary> {
+  io.out(`compare: fanout vs BullMQ flow vs graphile-worker, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const records: CompareRecord[] = [];
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const runner of roundOrder(round)) {
+      const measured = await runCompareChild(runner, settings, (line) => io.out(`  [${runner} ${round}] ${line}`));
+      const record: CompareRecord = { round, runner, ...measured };
+      records.push(record);
+      io.out(roundLine(record));
+    }
+  }
+  const summary = summarizeCompare(records);
+  io.out(`compare: ${settings.leaves} leaves, leaves/s per round (in round order) and medians; load average at end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  for (const line of formatCompareSummary(summary)) io.out(line);
+  return summary;
+}
+
+/** The `compare` runner of `npm run bench` (`--leaves`, default 10000; `--rounds`, default 3). */
+export const compareBench: BenchRunner = {
+  description: 'fanout vs BullMQ flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3): medians, ratios, peak RSS',
+  async run(options: BenchOptions, io: BenchIo): Promise<void> {
+    await compareOn({ leaves: options.leaves ?? 10_000, rounds: options.rounds ?? 3, databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, redisUrl: benchRedisUrl() }, io);
+  },
+};
