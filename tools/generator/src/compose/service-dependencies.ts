@@ -5,6 +5,9 @@
  * The host calls the export at start — with no argument, or with what the package's own
  * `argumentExport()` answers (its settings from the environment) — and registers what comes back: a
  * service definition, a list of them, or `{ services, close? }`, or a promise of any of these.
+ * An entry whose export is `queryModuleFiles` (`"@example/shop-queries-query#queryModuleFiles"`)
+ * names a query module (a mapperQuery package) instead: a host with the query controller serves
+ * its mapper and definitions and applies its migrations (see `queryModules` of the view).
  * Checked during input validation so a typo never renders code that cannot compile.
  */
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
@@ -20,7 +23,12 @@ export interface ServiceDependency {
   /** The export whose answer is passed to `exportName` (`readSettings`), if any. */
   argumentExport?: string;
   argumentAlias?: string;
+  /** True for a query module (`#queryModuleFiles`): its files are served, not its services registered. */
+  queryModule?: boolean;
 }
+
+/** The export that marks an entry as a query module: it answers where the module's files are. */
+export const QUERY_MODULE_EXPORT = 'queryModuleFiles';
 
 const PACKAGE = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -45,6 +53,8 @@ export function parseServiceDependencies(raw: unknown, source: string): ServiceD
     if (!PACKAGE.test(pkg)) problems.push(`[${i}]: '${pkg}' is not an npm package name`);
     else if (!IDENTIFIER.test(exportName) || (argumentExport !== undefined && !IDENTIFIER.test(argumentExport))) problems.push(`[${i}]: '${entry}' does not name exported functions`);
     else if (seen.has(entry)) problems.push(`[${i}]: '${entry}' is listed twice`);
+    else if (exportName === QUERY_MODULE_EXPORT && argumentExport !== undefined) problems.push(`[${i}]: '${entry}': a query module's ${QUERY_MODULE_EXPORT}() takes no argument`);
+    else if (exportName === QUERY_MODULE_EXPORT) out.push({ package: pkg, exportName, alias: `queryModule${i}Files`, queryModule: true });
     else {
       const alias = `dependency${i}${pascalCase(exportName)}`;
       out.push(argumentExport === undefined ? { package: pkg, exportName, alias } : { package: pkg, exportName, alias, argumentExport, argumentAlias: `dependency${i}${pascalCase(argumentExport)}` });
@@ -55,12 +65,19 @@ export function parseServiceDependencies(raw: unknown, source: string): ServiceD
   return out;
 }
 
-/** What the templates see: `dependencies` (one per entry), `dependencyPackages` (unique) and `hasDependencies`. */
+/**
+ * What the templates see: `dependencies` and `hasDependencies` (the service packages),
+ * `queryModules` and `hasQueryModules` (the query modules), `dependencyPackages` (every package, unique).
+ */
 export function serviceDependenciesView(parsed: ServiceDependency[]): Record<string, unknown> {
   const packages = [...new Set(parsed.map((d) => d.package))].sort();
+  const services = parsed.filter((d) => !d.queryModule);
+  const queryModules = parsed.filter((d) => d.queryModule);
   return {
-    dependencies: parsed,
+    dependencies: services,
     dependencyPackages: packages.map((name, i) => ({ name, last: i === packages.length - 1 })),
-    hasDependencies: parsed.length > 0,
+    hasDependencies: services.length > 0,
+    queryModules,
+    hasQueryModules: queryModules.length > 0,
   };
 }

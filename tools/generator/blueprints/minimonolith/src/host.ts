@@ -29,7 +29,7 @@ import { makeMcpRouter } from '@fw/service/mcp';
 {{/enableMCP}}
 import express, { type Express } from 'express';
 {{#security}}
-import { makeBearerAuthInterceptor } from './bearer-auth';
+import { makeBearerAuthInterceptor{{#enableQueryController}}, makeBearerAuthMiddleware{{/enableQueryController}} } from './bearer-auth';
 {{/security}}
 import { loadComposedServices, type ServicePackage } from './composed-services';
 import { configFromEnv, type MonolithConfig } from './config';
@@ -119,6 +119,9 @@ function buildApp(config: MonolithConfig, registry: ServiceRegistry, parts: Part
   const app = express();
   app.disable('x-powered-by');
 {{#enableQueryController}}
+{{#security}}
+  app.use('/q', makeBearerAuthMiddleware(config.jwtSecret));
+{{/security}}
   app.use('/q', express.json({ limit: '1mb' }));
   app.use(parts.queries.router);
 {{/enableQueryController}}

@@ -1,8 +1,9 @@
 // enableQueryController=y: the sample named query at POST /q/catalog-items: a filter, a sort,
-// pagination, a refused unknown filter; and the query service listed at /info.
+// pagination, a refused unknown filter; and the query service listed at /info{{#security}}; a search
+// without a bearer token is refused{{/security}}.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { call, start, type Envelope, type Running } from './support';
+import { authHeaders, call, start, type Envelope, type Running } from './support';
 
 interface Page {
   list: Array<{ row: { id: number; name: string; price: number } }>;
@@ -15,7 +16,7 @@ describe('named queries', () => {
     host = await start();
   });
   after(() => host.close());
-  const search = (body: unknown) => call<Envelope<Page>>(`${host.url}/q/catalog-items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const search = async (body: unknown) => call<Envelope<Page>>(`${host.url}/q/catalog-items`, { method: 'POST', headers: await authHeaders(), body: JSON.stringify(body) });
 
   it('filters by a like query and sorts by price, highest first', async () => {
     const { status, body } = await search({ filters: { name: 'lamp' }, sortCriteria: [{ name: 'price', ascendingOrder: false }] });
@@ -38,4 +39,12 @@ describe('named queries', () => {
     const { body } = await call<Envelope<{ services: Array<{ name: string; kind: string }> }>>(`${host.url}/info`);
     assert.ok(body.payload.services.some((s) => s.name === 'query' && s.kind === 'query'));
   });
+{{#security}}
+
+  it('refuses a search without a bearer token with a 401 envelope', async () => {
+    const { status, body } = await call<Envelope<unknown>>(`${host.url}/q/catalog-items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(status, 401);
+    assert.equal(body.subErrorCode, 'AUTH401');
+  });
+{{/security}}
 });
