@@ -67,7 +67,16 @@ describe('fw-ecosystem prompts', () => {
 
   it('includeQueryService with queryNamespace and queryMonolith: the query module and a query monolith', () => {
     expect(recordOf(on, 'shop-queries')).toMatchObject({ blueprint: 'mapperQuery', answers: { namespace: 'shop-queries', security: true } });
-    expect(recordOf(on, 'shop-query-monolith').answers).toMatchObject({ enableQueryController: true });
+    expect(recordOf(on, 'shop-query-monolith').answers).toMatchObject({ enableQueryController: true, dependencies: ['@example/shop-queries-query#queryModuleFiles'] });
+    // The query monolith serves the module generated next to it, not a sample of its own.
+    expect(JSON.parse(on.read('shop-query-monolith/package.json')).dependencies['@example/shop-queries-query']).toBe('*');
+    expect(on.read('shop-query-monolith/src/queries.ts')).toContain("import { queryModuleFiles as queryModule0Files } from '@example/shop-queries-query';");
+    expect(on.files.some((f) => f.startsWith('shop-query-monolith/queries/'))).toBe(false);
+    expect(on.read('shop-query-monolith/test/query-modules.test.ts')).toContain("from '@example/shop-queries-query'");
+    // npm workspaces build in order: the module before the monolith that imports its declarations.
+    const workspaces = rootOf(on).workspaces;
+    expect(workspaces.indexOf('shop-queries')).toBeLessThan(workspaces.indexOf('shop-query-monolith'));
+    expect(on.read('README.md')).toContain('`POST /q/shop-queries-items`');
     expect(defaults.files.some((f) => f.startsWith('shop-quer'))).toBe(false);
   });
 
@@ -102,5 +111,11 @@ describe('fw-ecosystem type-checks against the workspace', () => {
     linkWorkspacePackage(defaults.project, '@example/shop-service-service', 'shop-service/shop-service-service');
     linkWorkspacePackage(defaults.project, '@example/shop-service-api', 'shop-service/shop-service-api');
     typeCheckProject(monolith, ['src/**/*.ts', 'test/**/*.ts', `${service}/shop-service-service/src/**/*.ts`, `${service}/shop-service-api/src/**/*.ts`]);
+  }, 120_000);
+
+  it('the query monolith with the query module it serves (every option on)', () => {
+    const queries = path.join(on.project, 'shop-queries');
+    linkWorkspacePackage(on.project, '@example/shop-queries-query', 'shop-queries');
+    typeCheckProject(path.join(on.project, 'shop-query-monolith'), ['src/**/*.ts', 'test/**/*.ts', `${queries}/src/**/*.ts`]);
   }, 120_000);
 });

@@ -3,7 +3,7 @@
  * type-checked against the workspace's packages. The generated project's own `npm test` (a real
  * host on port 0 checking each enabled piece over HTTP) runs in tools/pack-check.
  */
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { removeTempDirs } from '../support';
 import { generate, ROOT, typeCheckProject, type Generated } from './support';
@@ -31,6 +31,14 @@ function linkMcpSdk(project: string): void {
   if (existsSync(target)) return;
   mkdirSync(path.dirname(target), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules/@modelcontextprotocol'), target);
+}
+
+/** What npm workspaces would link: `node_modules/<name>` of the project resolving to a package's sources. */
+function linkPackageSources(project: string, name: string, packageDir: string): void {
+  const dir = path.join(project, 'node_modules', name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, types: 'index.d.ts' }));
+  writeFileSync(path.join(dir, 'index.d.ts'), `export * from '${path.join(packageDir, 'src/index')}';\n`);
 }
 
 let off: Generated;
@@ -102,8 +110,42 @@ describe('minimonolith prompts', () => {
 
   it('enableQueryController: /q/{name} with a sample query, its seed and its test', () => {
     expect(on.files).toEqual(expect.arrayContaining(['src/queries.ts', 'queries/mappers/catalog.xml', 'queries/definitions/catalog.json', 'queries/migrations/0100_catalog_items.sql', 'test/queries.test.ts']));
-    expect(JSON.parse(on.read('package.json')).dependencies['@fw/query-controller']).toBeDefined();
+    expect(on.read('src/queries.ts')).toContain("export const QUERIES_DIR = path.join(PACKAGE_DIR, 'queries');");
+    expect(JSON.parse(on.read('package.json'))).toMatchObject({ files: expect.arrayContaining(['queries']), dependencies: { '@fw/query-controller': expect.any(String) } });
+    expect(on.files).not.toContain('test/query-modules.test.ts');
     expect(off.files.some((f) => f.startsWith('queries/') || f === 'src/queries.ts')).toBe(false);
+  });
+
+  it('enableQueryController with security: the bearer check guards /q too', () => {
+    expect(on.read('src/host.ts')).toContain("app.use('/q', makeBearerAuthMiddleware(config.jwtSecret));");
+    expect(on.read('src/bearer-auth.ts')).toContain('export function makeBearerAuthMiddleware(');
+    expect(on.read('test/queries.test.ts')).toContain('refuses a search without a bearer token');
+  });
+
+  it('dependencies with "<package>#queryModuleFiles": serves the query modules instead of the sample, and tests their queries', async () => {
+    const g = await generate('minimonolith', { destFolder: 'qm', enableQueryController: true, dependencies: ['@example/shop-queries-query#queryModuleFiles', '@example/pricing#makePricingService'] });
+    expect(g.run.code).toBe(0);
+    const queries = g.read('src/queries.ts');
+    expect(queries).toContain("import { queryModuleFiles as queryModule0Files } from '@example/shop-queries-query';");
+    expect(queries).toContain("{ name: '@example/shop-queries-query', files: queryModule0Files },");
+    expect(queries).not.toContain('QUERIES_DIR');
+    expect(g.files.some((f) => f.startsWith('queries/'))).toBe(false);
+    expect(g.files).toEqual(expect.arrayContaining(['test/query-modules.test.ts', 'test/composed.test.ts']));
+    expect(g.files).not.toContain('test/queries.test.ts');
+    expect(g.read('test/query-modules.test.ts')).toContain("import { QUERY_NAME as queryModule0FilesQuery } from '@example/shop-queries-query';");
+    // The query module is no service package: only the pricing export is loaded as services.
+    expect(g.read('src/composed-services.ts')).not.toContain('shop-queries-query');
+    const pkg = JSON.parse(g.read('package.json'));
+    expect(pkg.dependencies).toMatchObject({ '@example/shop-queries-query': '*', '@example/pricing': '*' });
+    expect(pkg.files).not.toContain('queries');
+    expect(g.read('README.md')).toContain('This host serves `@example/shop-queries-query`');
+  });
+
+  it('dependencies: a query module entry takes no argument export', async () => {
+    const g = await generate('minimonolith', { destFolder: 'qm-bad', dependencies: ['@example/q#queryModuleFiles(readSettings)'] });
+    expect(g.run.code).toBe(1);
+    expect(g.run.err.join('\n')).toContain('takes no argument');
+    expect(existsSync(g.project)).toBe(false);
   });
 
   it('enableDbConsole: the SQL console, mounted in the dev profile only', () => {
@@ -142,6 +184,15 @@ describe('minimonolith type-checks against the workspace', () => {
   it('every option on', () => {
     linkMcpSdk(on.project);
     typeCheckProject(on.project, ['src/**/*.ts', 'test/**/*.ts']);
+  }, 120_000);
+
+  it('serving a query module (mapperQuery generated next to it)', async () => {
+    const module = await generate('mapperQuery', { namespace: 'shop-queries', destFolder: 'shop-queries', security: true });
+    const host = await generate('minimonolith', { ...ALL_ON, destFolder: 'qm-host', dependencies: ['@example/shop-queries-query#queryModuleFiles'] });
+    expect(host.run.code).toBe(0);
+    linkMcpSdk(host.project);
+    linkPackageSources(host.project, '@example/shop-queries-query', module.project);
+    typeCheckProject(host.project, ['src/**/*.ts', 'test/**/*.ts', `${module.project}/src/**/*.ts`]);
   }, 120_000);
 
   it('every option off', () => {
