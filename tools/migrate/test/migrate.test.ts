@@ -115,7 +115,7 @@ describe('migrateMain', () => {
 
   // Registered only when FW_TEST_DATABASE_URL names a server. The pool used to outlive the run by
   // its 30 s idle timeout, so the command printed its result and then hung.
-  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('exits within seconds (not the pool's idle timeout) once done on an up-to-date database (real process) [postgres]', async () => {
+  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('exits within seconds (not after the pool idle timeout) once done on an up-to-date database (real process) [postgres]', async () => {
     const testDb = await createTestDatabase('postgres');
     await testDb.database.close();
     try {
