@@ -96,6 +96,46 @@ describe('batch service', () => {
     expect(sink.delivered.every((d) => d.tenant === 't1' && d.processId === PID)).toBe(true);
   });
 
+  it('keeps two split batches on their way at once and sends splitDone only after all of them', async () => {
+    let onTheirWay = 0;
+    let most = 0;
+    const seen: string[] = [];
+    const sink: ProcessEventSink = {
+      async deliver(_processId, eventId) {
+        if (eventId !== 'splitPartiallyDone') return void seen.push(`${eventId} with ${onTheirWay} batch(es) on their way`);
+        onTheirWay++;
+        most = Math.max(most, onTheirWay);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        onTheirWay--;
+        seen.push(eventId);
+      },
+    };
+    const outcome = await makeBatchService({ workers: [new Numbers()], sink }).run(message('numbers', 'SPLITTER', { n: 9 }));
+    expect(outcome).toMatchObject({ status: 'succeeded', events: ['splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitDone'] });
+    expect(most).toBe(2);
+    expect(seen).toEqual(['splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitDone with 0 batch(es) on their way']);
+  });
+
+  it('a split batch that fails ends the split once the batch still on its way has settled (no splitDone)', async () => {
+    let partials = 0;
+    const sent: string[] = [];
+    const sink: ProcessEventSink = {
+      async deliver(_processId, eventId) {
+        if (eventId === 'splitPartiallyDone') {
+          const n = ++partials;
+          await new Promise((resolve) => setTimeout(resolve, n === 1 ? 5 : 20));
+          if (n === 1) throw new Error('connection lost');
+        }
+        sent.push(eventId);
+      },
+    };
+    const outcome = await makeBatchService({ workers: [new Numbers()], sink }).run(message('numbers', 'SPLITTER', { n: 9 }));
+    // The second batch was already on its way when the first failed: it is waited for and counted.
+    expect(outcome).toMatchObject({ status: 'undeliverable', events: ['splitPartiallyDone'] });
+    expect(sent).toEqual(['splitPartiallyDone']);
+    expect(partials).toBe(2);
+  });
+
   it('an empty split is one splitDone without children', async () => {
     const sink = recordingSink();
     await makeBatchService({ workers: [new Numbers()], sink }).run(message('numbers', 'SPLITTER', { n: 0 }));

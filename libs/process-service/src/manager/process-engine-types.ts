@@ -3,7 +3,7 @@
  * command types, the transaction context, engine dependencies, the 404/400 errors.
  */
 import { FwError, type Logger } from '@fw/core';
-import { ProcessErrorCodes, type Process, type ProcessCompletedEvent, type WorkerDto, type WorkerStartContext, type WorkerStarter } from '@fw/process-api';
+import { ProcessErrorCodes, type Process, type ProcessCompletedEvent, type SubProcessRequest, type WorkerDto, type WorkerStartContext, type WorkerStarter } from '@fw/process-api';
 import type { NewOutboxCommand } from '@fw/process-outbox';
 import type { ProcessFlow } from '../flow/process-flow';
 import type { ProcessRepository } from '../repository/process-repository';
@@ -59,6 +59,20 @@ export interface TxContext {
    * report rows still guard against a second route (an HTTP report of the same child).
    */
   countChildrenInline?: boolean;
+  /**
+   * Children a split event already inserted in this transaction before its parent was locked
+   * (`ProcessEngine.insertChildrenEarly`): when the event's action creates exactly these requests
+   * (the same array) for this parent, it only counts them.
+   */
+  earlyChildren?: EarlyChildren;
+}
+
+/** What {@link TxContext.earlyChildren} holds. */
+export interface EarlyChildren {
+  parentId: string;
+  requests: readonly SubProcessRequest[];
+  /** Ids inserted now (children that already existed under this parent are not counted again). */
+  inserted: ReadonlySet<string>;
 }
 
 export interface NewProcessInit {

@@ -169,10 +169,12 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     return inserted;
   }
 
-  async function createChildren(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<void> {
-    if (requests.length === 0) return;
-    // Every child is checked before any is inserted, so a refused split writes nothing (and its
-    // transaction rolls back whatever the event did before).
+  /**
+   * Checks every child (before any is inserted, so a refused split writes nothing), inserts them
+   * with their work items (set-based) and refuses ids that belong to another parent. Returns the
+   * ids inserted now. `parent` need not be locked: only its id, type, tenant and trigger are read.
+   */
+  async function insertChildren(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<Set<string>> {
     const children = requests.map((r, i) => {
       const def = ctx.defs.get(r.processType);
       if (!def) throw unknownType(r.processType, `subProcesses[${i}].processType`);
@@ -189,6 +191,26 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
         throw new FwError({ code: 409, subErrorCode: ProcessErrorCodes.childIdConflict, description: `childId ${foreign} already belongs to another process`, params: [foreign], field: 'subProcesses.childId' });
       }
     }
+    return inserted;
+  }
+
+  /**
+   * A split's heavy part before its parent is locked: the children and their work items are
+   * inserted while other transactions keep counting finished children on the same parent (the
+   * parent row is locked `for no key update`, which the children's foreign-key checks do not wait
+   * for). The event's action then only counts them (see {@link TxContext.earlyChildren}); if the
+   * parent no longer accepts the event once locked, the transaction rolls back, children included.
+   */
+  async function insertChildrenEarly(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    ctx.earlyChildren = { parentId: parent.id, requests, inserted: await insertChildren(ctx, parent, requests) };
+  }
+
+  async function createChildren(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    const early = ctx.earlyChildren;
+    const inserted = early !== undefined && early.parentId === parent.id && early.requests === requests ? early.inserted : await insertChildren(ctx, parent, requests);
+    if (early?.requests === requests) ctx.earlyChildren = undefined;
     parent.numSubProcesses += inserted.size;
   }
 
@@ -367,5 +389,5 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     return successors.filter((s) => inserted.has(s.id));
   }
 
-  return { newProcess, workerOf, startWorkerNow, startWorkersNow, deliverWorkerNow, startProcesses, applyEvents, applyEventBatch, reportChildren, chain, notifyAfterCommit };
+  return { newProcess, workerOf, startWorkerNow, startWorkersNow, deliverWorkerNow, startProcesses, insertChildrenEarly, applyEvents, applyEventBatch, reportChildren, chain, notifyAfterCommit };
 }

@@ -19,6 +19,7 @@ import {
   type ProcessConfigurator,
   type ProcessDto,
   type ProcessResponse,
+  type SubProcessRequest,
   type WorkerDto,
   type WorkerStarter,
 } from '@fw/process-api';
@@ -32,6 +33,9 @@ import { makeProcessEngine, notFound, unknownType, type ChildReportEvent, type C
 import { isUuid, validateCompletedEvent, validateEventPayload, validateProcessDto } from './payload-validation';
 import { assertInputMatches, assertRootType } from './input-validation';
 import { makeEventBatchSender, type ProcessEventRequest, type ProcessEventResult } from './process-event-batch';
+
+/** Events whose action creates children: their children are inserted before the parent is locked. */
+const SPLIT_EVENTS: ReadonlySet<string> = new Set([ProcessEvents.splitPartiallyDone, ProcessEvents.splitDone]);
 
 export interface ProcessManagerOptions {
   db: ProcessDb;
@@ -180,6 +184,20 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     return process;
   }
 
+  /**
+   * The first half of a split event: the parent read without a lock and, when its state accepts
+   * the event, the children and their work items inserted (`engine.insertChildrenEarly`), so the
+   * parent is locked only for the short rest of the transaction. Returns the payload, validated
+   * once, which the event must then carry (the action recognises its children by it).
+   */
+  async function splitBeforeLock(ctx: TxContext, flow: ProcessFlow, id: string, eventId: string, body: unknown, o: ProcessCallOptions | undefined): Promise<{ payload: object } | undefined> {
+    const parent = await load(ctx.trx, id, o, false);
+    if (!flow.isAllowed(parent.state, eventId)) return undefined;
+    const payload = validateEventPayload(eventId, body) as { subProcesses: readonly SubProcessRequest[] };
+    await engine.insertChildrenEarly(ctx, parent, payload.subProcesses);
+    return { payload };
+  }
+
   const manager: ProcessManager = {
     async createProcess(body, o = {}) {
       const dto = validateProcessDto(body);
@@ -199,13 +217,14 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     async sendEvent(id, eventId, body, o) {
       const flow = await flowPromise;
       const process = await inTransaction(async (ctx) => {
+        const early = SPLIT_EVENTS.has(eventId) ? await splitBeforeLock(ctx, flow, id, eventId, body, o) : undefined;
         const current = await load(ctx.trx, id, o, true);
         if (!flow.knownEvents().has(eventId)) {
           throw new FwError({ code: 422, subErrorCode: ProcessErrorCodes.unknownEvent, description: `Unknown event '${eventId}'`, params: [eventId] });
         }
         const isChildReport = eventId === ProcessEvents.subProcessDoneSuccessfully || eventId === ProcessEvents.subProcessDoneWithErrors;
         if (!isChildReport && !flow.isAllowed(current.state, eventId)) throw eventNotAllowed(current.state, eventId);
-        const payload = validateEventPayload(eventId, body);
+        const payload = early?.payload ?? validateEventPayload(eventId, body);
         if (isChildReport) return (await engine.reportChildren(ctx, current.id, [{ eventId, payload } as ChildReportEvent], true)) ?? current;
         await engine.applyEvents(ctx, current, [{ eventId, payload }]);
         return current;

@@ -28,8 +28,11 @@ export interface CompletionEventWrite {
 
 export interface ProcessBatchRepository {
   /**
-   * Locks (`for update`, in id order so concurrent batches cannot deadlock on each other) and loads
-   * the processes of `ids` with their errors, in ONE statement. Missing ids are absent from the map.
+   * Locks (`for no key update`, in id order so concurrent batches cannot deadlock on each other)
+   * and loads the processes of `ids` with their errors, in ONE statement. Missing ids are absent
+   * from the map. `no key update` excludes every other writer of the row (engine writes never change
+   * its key) but not the foreign-key checks of rows that reference it: children inserted under a
+   * parent, errors and reports of a process, do not wait for the parent's lock.
    */
   lockMany(db: ProcessDb, ids: readonly string[]): Promise<Map<string, Process>>;
   /** As {@link lockMany}, locking only when `forUpdate` (one statement either way). */
@@ -76,7 +79,7 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
           from fw_process p
          where p.id = any(${[...ids]}::uuid[])
          order by p.id
-         ${forUpdate ? sql`for update of p` : sql``}`.execute(db);
+         ${forUpdate ? sql`for no key update of p` : sql``}`.execute(db);
       for (const row of rows) result.set(row.id, toProcess(row, (parsed(row.errors) ?? []).map(toErrorRecord)));
       return result;
     },

@@ -16,7 +16,7 @@ import type { FwProcessTable, ProcessDb } from './process-tables';
 import { toErrorRecord, toJsonColumn as json, toProcess } from './process-row-mapper';
 
 export interface FindOptions {
-  /** Lock the row (`select … for update`) until the transaction ends. */
+  /** Lock the row (`select … for no key update`: every other writer waits) until the transaction ends. */
   forUpdate?: boolean;
 }
 

@@ -129,6 +129,51 @@ function describe(error: unknown): string {
   return typeof e?.message === 'string' ? e.message : String(error);
 }
 
+/**
+ * Partial split batches delivered at the same time: while one batch's transaction inserts its
+ * children, the next is already on its way (each inserts its children before it locks the parent,
+ * so the two overlap). `splitDone` still waits for all of them.
+ */
+const SPLIT_BATCHES_IN_FLIGHT = 2;
+
+/**
+ * Up to `limit` deliveries at once. `add` waits while `limit` are running; `drain` waits for all.
+ * A failure is rethrown (at the next `add`, or at `drain`) only once every delivery still running
+ * has settled, so what was delivered is known before the step's failure is handled. `settle` waits
+ * for every running delivery without throwing (before another error leaves the splitter).
+ */
+function deliveriesInFlight(limit: number): { add(delivery: Promise<void>): Promise<void>; drain(): Promise<void>; settle(): Promise<void> } {
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  const settle = async (): Promise<void> => {
+    await Promise.all(running);
+  };
+  const rethrow = async (): Promise<void> => {
+    if (failure === undefined) return;
+    await settle();
+    throw failure.error;
+  };
+  return {
+    async add(delivery) {
+      const tracked: Promise<void> = delivery.then(
+        () => void running.delete(tracked),
+        (error: unknown) => {
+          running.delete(tracked);
+          failure ??= { error };
+        },
+      );
+      running.add(tracked);
+      while (running.size >= limit && failure === undefined) await Promise.race(running);
+      await rethrow();
+    },
+    async drain() {
+      await settle();
+      await rethrow();
+    },
+    settle,
+  };
+}
+
 /** A signal for launch modes that never abort a step. */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -210,16 +255,25 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     const input = await guard(() => worker.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
     const result = await guard(() => worker.split(input, ctx), WorkerFailureKinds.invocationFailure);
     const batches = splitBatches(result, worker.batchSize);
+    const partials = deliveriesInFlight(SPLIT_BATCHES_IN_FLIGHT);
     let pending: SubProcessRequest[] | undefined;
     let index = 0;
-    for (;;) {
-      const next = await guard(async () => {
-        const step = await batches.next();
-        return step.done ? undefined : step.value.map((spec) => childRequest(spec, dto.processId, index++, worker.deterministicChildIds));
-      }, WorkerFailureKinds.invocationFailure);
-      if (next === undefined) break;
-      if (pending !== undefined) await deliver(ProcessEvents.splitPartiallyDone, { subProcesses: pending });
-      pending = next;
+    try {
+      for (;;) {
+        const next = await guard(async () => {
+          const step = await batches.next();
+          return step.done ? undefined : step.value.map((spec) => childRequest(spec, dto.processId, index++, worker.deterministicChildIds));
+        }, WorkerFailureKinds.invocationFailure);
+        if (next === undefined) break;
+        if (pending !== undefined) await partials.add(deliver(ProcessEvents.splitPartiallyDone, { subProcesses: pending }));
+        pending = next;
+      }
+      // The last batch only once every earlier one is in: splitDone closes the split.
+      await partials.drain();
+    } catch (err) {
+      // A failure is handled (reported, or retried) only once no batch is on its way any more.
+      await partials.settle();
+      throw err;
     }
     await deliver(ProcessEvents.splitDone, { subProcesses: pending ?? [] });
   }
