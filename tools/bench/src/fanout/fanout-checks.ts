@@ -12,24 +12,28 @@
 import type { Database } from '@fw/core';
 import { sql } from 'kysely';
 
-/** Leaves of `rootId` in state PROCESSED. */
-export async function countLeavesProcessed(database: Database, rootId: string): Promise<number> {
-  const { rows } = await sql<{ n: string }>`select count(*) as n from fw_process where parent_id = ${rootId} and state_id = 'PROCESSED'`.execute(database.db);
-  return Number(rows[0].n);
-}
-
 /** The root's state id (undefined when there is no such row). */
 export async function readRootState(database: Database, rootId: string): Promise<string | undefined> {
   const { rows } = await sql<{ state_id: string }>`select state_id from fw_process where id = ${rootId}`.execute(database.db);
   return rows[0]?.state_id;
 }
 
-/** Prints `<s> s: <n> leaves done (<r> leaves/s)` every 2 s until `stop()`. */
+/** Children the root has created and counted as finished so far (one row read through the primary key). */
+export async function readRootCounts(database: Database, rootId: string): Promise<{ created: number; done: number }> {
+  const { rows } = await sql<{ created: number; done: number }>`select num_sub_processes as created, num_completed_sub_processes as done from fw_process where id = ${rootId}`.execute(database.db);
+  return { created: Number(rows[0]?.created ?? 0), done: Number(rows[0]?.done ?? 0) };
+}
+
+/**
+ * Prints `<s> s: <c> children created, <n> leaves done (<r> leaves/s)` every 2 s until `stop()`.
+ * Read from the root's own counters (a leaf is counted in the transaction that finishes it), not by
+ * counting leaf rows: at 100,000 leaves that count cost the database more than the leaves of 2 s.
+ */
 export function startFanoutProgress(database: Database, rootId: string, startedMillis: number, print: (line: string) => void): { stop(): void } {
   const timer = setInterval(() => {
-    countLeavesProcessed(database, rootId).then((done) => {
+    readRootCounts(database, rootId).then(({ created, done }) => {
       const seconds = (performance.now() - startedMillis) / 1000;
-      print(`  ${seconds.toFixed(1)} s: ${done} leaves done (${(done / seconds).toFixed(0)} leaves/s)`);
+      print(`  ${seconds.toFixed(1)} s: ${created} children created, ${done} leaves done (${(done / seconds).toFixed(0)} leaves/s)`);
     }, () => undefined);
   }, 2000);
   return { stop: () => clearInterval(timer) };
