@@ -87,8 +87,12 @@ for (const _target of databaseTargets().filter((t) => t === 'postgres')) {
         expect(tree.childStates).toEqual({ PROCESSED: NUMBERS.length });
         expect(tree.childReports).toEqual({ total: NUMBERS.length, distinctChildren: NUMBERS.length });
         const resumeMillis = Date.now() - resumed;
-        const items = await sql<{ n: number }>`select count(*)::int as n from fw_process_work_item where status <> 'SUCCESS'`.execute(testDb.database.db);
-        expect(items.rows[0].n).toBe(0);
+        // The root is PROCESSED when the aggregator's transaction commits; the runner acknowledges
+        // that last work item just after, in its own statement. Give it a moment, then every item
+        // must be SUCCESS (none DEAD, none left RUNNING by the first host).
+        const unfinished = async () => (await sql<{ n: number }>`select count(*)::int as n from fw_process_work_item where status <> 'SUCCESS'`.execute(testDb.database.db)).rows[0].n;
+        for (const deadline = Date.now() + 10_000; (await unfinished()) > 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await unfinished()).toBe(0);
         process.stdout.write(`worker host stop: ${stopMillis} ms after SIGTERM (drain ${DRAIN_MILLIS} ms, ${interrupted} step(s) interrupted); tree resumed and finished in ${resumeMillis} ms\n`);
       } finally {
         second.child.kill('SIGTERM');
