@@ -33,7 +33,11 @@ export const FANOUT_TENANT = 'bench';
 export interface FanoutTuning {
   /** Work items claimed per statement and events per `sendEvents` transaction (default 256). */
   batch: number;
-  /** Batches in flight in the runner (runner concurrency = batch × lanes; default 2). */
+  /**
+   * Batches in flight in the runner and `sendEvents` transactions at once (runner concurrency =
+   * batch × lanes; default 4: while two batches wait for the root's lock and their commits, two
+   * more run their statements — 10–30 % more leaves/s than 2 in four interleaved pairs of runs).
+   */
   lanes: number;
   /** Database pool size of one node (default 24, or 12 per worker process with 2 or more). */
   pool: number;
@@ -64,7 +68,7 @@ function envInt(name: string, fallback: number): number {
 export function fanoutTuningFromEnv(workerProcesses = 0): FanoutTuning {
   return {
     batch: envInt('FW_FANOUT_BATCH', 256),
-    lanes: envInt('FW_FANOUT_LANES', 2),
+    lanes: envInt('FW_FANOUT_LANES', 4),
     pool: envInt('FW_FANOUT_POOL', workerProcesses >= 2 ? 12 : 24),
     batching: process.env.FW_FANOUT_BATCHING !== '0',
     leafCpuMillis: envNonNegative('FW_FANOUT_LEAF_CPU_MS', 0),
