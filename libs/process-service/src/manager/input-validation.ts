@@ -9,7 +9,7 @@
  * assertInputMatches(def, { day: 3 }, 'args'); // FwError 400 P003: 'args.day' must be a string
  */
 import { ConfigError, FwError } from '@fw/core';
-import { ProcessErrorCodes, type ProcessDef } from '@fw/process-api';
+import { ProcessErrorCodes, type Process, type ProcessDef } from '@fw/process-api';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 
 // strict: false — schemas are the application's data and may carry annotations ajv does not know.
@@ -97,5 +97,25 @@ export function assertRootType(def: Pick<ProcessDef, 'processType' | 'parentProc
     description: `Process type '${def.processType}' is created only as a child of '${def.parentProcessType}', not as a root process`,
     params: [def.processType, def.parentProcessType],
     field,
+  });
+}
+
+/**
+ * Refuses a child whose definition names a parent type other than the splitting process's type:
+ * `parentProcessType` declares where a type may appear in a tree, so a splitter that creates it
+ * elsewhere is a bug to surface at once, before anything of its split is written. A definition
+ * without `parentProcessType` accepts any parent.
+ */
+export function checkParentType(childDef: ProcessDef, parent: Process, requestIndex: number): void {
+  const expected = childDef.parentProcessType;
+  // One map lookup already done by the caller and one comparison here: splits of thousands of
+  // children pay nothing else (the field name is only built on refusal).
+  if (expected === undefined || expected === null || expected === parent.processType) return;
+  throw new FwError({
+    code: 400,
+    subErrorCode: ProcessErrorCodes.parentTypeMismatch,
+    description: `Process type '${childDef.processType}' must be a child of '${expected}', not of '${parent.processType}'`,
+    params: [childDef.processType, expected, parent.processType],
+    field: `subProcesses[${requestIndex}].processType`,
   });
 }

@@ -25,31 +25,11 @@ import { eventNotAllowed } from '../flow/process-flow';
 import { makeProcessBatchRepository, type ProcessStateWrite } from '../repository/process-batch-repository';
 import type { ProcessDb, ProcessTransaction } from '../repository/process-tables';
 import { completedEventOf, successorInput } from './process-chaining';
-import { assertInputMatches } from './input-validation';
+import { assertInputMatches, checkParentType } from './input-validation';
 
 export { ProcessCommandTypes, notFound, unknownType } from './process-engine-types';
 export type { BatchedEvent, BatchWorkerStarter, ChildReportEvent, CompletionListener, NewProcessInit, ProcessEngineDeps, TxContext } from './process-engine-types';
 import { notFound, ProcessCommandTypes, unknownType, type BatchedEvent, type BatchWorkerStarter, type ChildReportEvent, type NewProcessInit, type ProcessEngineDeps, type TxContext } from './process-engine-types';
-
-/**
- * Refuses a child whose definition names a parent type other than the splitting process's type:
- * `parentProcessType` declares where a type may appear in a tree, so a splitter that creates it
- * elsewhere is a bug to surface at once, before anything of its split is written. A definition
- * without `parentProcessType` accepts any parent.
- */
-function checkParentType(childDef: ProcessDef, parent: Process, requestIndex: number): void {
-  const expected = childDef.parentProcessType;
-  // One map lookup already done by the caller and one comparison here: splits of thousands of
-  // children pay nothing else (the field name is only built on refusal).
-  if (expected === undefined || expected === null || expected === parent.processType) return;
-  throw new FwError({
-    code: 400,
-    subErrorCode: ProcessErrorCodes.parentTypeMismatch,
-    description: `Process type '${childDef.processType}' must be a child of '${expected}', not of '${parent.processType}'`,
-    params: [childDef.processType, expected, parent.processType],
-    field: `subProcesses[${requestIndex}].processType`,
-  });
-}
 
 export type ProcessEngine = ReturnType<typeof makeProcessEngine>;
 
