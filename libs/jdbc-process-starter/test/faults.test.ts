@@ -77,11 +77,16 @@ describe('faults in the database and the workers (private PostgreSQL, real proce
       expect(tree).toMatchObject({ stateId: 'PROCESSED', output: { total: TOTAL, parts: LEAVES.length }, numCompletedSubProcesses: LEAVES.length });
       expect(tree.childStates).toEqual({ PROCESSED: LEAVES.length });
       expect(tree.childReports).toEqual({ total: LEAVES.length, distinctChildren: LEAVES.length });
-      // Nothing left behind: every work item SUCCESS, every outbox command DONE (none DEAD).
-      const items = await sql<{ status: string; n: number }>`select status, count(*)::int as n from fw_process_work_item where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId}) group by status`.execute(control.db);
-      expect(items.rows).toEqual([{ status: 'SUCCESS', n: LEAVES.length + 2 }]);
-      const commands = await sql<{ status: string }>`select distinct status from fw_process_outbox where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId})`.execute(control.db);
-      expect(commands.rows.map((r) => r.status)).toEqual(['DONE']);
+      // Nothing left behind: every work item SUCCESS, every outbox command DONE (none DEAD). The root
+      // is PROCESSED when its last transaction commits; the acknowledgements of the item and command
+      // that ran it follow in statements of their own (and a command retried after a fault waits out
+      // its backoff), so the rows get a few seconds to settle before they must all be done.
+      const itemStates = async () => (await sql<{ status: string; n: number }>`select status, count(*)::int as n from fw_process_work_item where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId}) group by status`.execute(control.db)).rows;
+      const commandStates = async () => (await sql<{ status: string }>`select distinct status from fw_process_outbox where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId})`.execute(control.db)).rows.map((r) => r.status);
+      const settled = async () => (await itemStates()).length === 1 && (await commandStates()).join() === 'DONE';
+      for (const deadline = Date.now() + 15_000; !(await settled()) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await itemStates()).toEqual([{ status: 'SUCCESS', n: LEAVES.length + 2 }]);
+      expect(await commandStates()).toEqual(['DONE']);
       process.stdout.write(`fault ${name}: lasted ${faultEnded - faultBegan} ms; tree of ${LEAVES.length} leaves complete ${finishedAt - faultBegan} ms after it began (${recoveryMillis} ms after it ended), every child counted once\n`);
     } finally {
       await stopHosts(hosts);
