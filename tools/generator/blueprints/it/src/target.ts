@@ -51,13 +51,36 @@ function waitForUrl(child: ChildProcess, timeoutMillis: number): Promise<string>
   });
 }
 
-function stopProcessGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false; // ESRCH: no process of the group is left
+  }
+}
+
+async function stopProcessGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
   // The command runs in its own process group (detached), so the shell and the app it started stop together.
-  process.kill(-child.pid, 'SIGTERM');
-  const force = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 10_000);
-  return exited.finally(() => clearTimeout(force));
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    signalGroup(pid, 'SIGTERM');
+    const force = setTimeout(() => signalGroup(pid, 'SIGKILL'), 10_000);
+    await exited.finally(() => clearTimeout(force));
+  } else {
+    signalGroup(pid, 'SIGTERM');
+  }
+  // A shell may exit before the app it started has closed its port: stop() resolves only when no
+  // process of the group is left (killed after 5 s), so the next test never reaches the old app.
+  for (const deadline = Date.now() + 5_000; signalGroup(pid, 0); ) {
+    if (Date.now() > deadline) {
+      signalGroup(pid, 'SIGKILL');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function startCommand(command: string, env: NodeJS.ProcessEnv): ChildProcess {
