@@ -8,24 +8,12 @@
  * const request = await checkedAgainst(server.app);
  * await request(server.app).get('/info');   // rejects when the answer drifts from the document
  */
-import { makeResponseContract, type OpenApiLike, type ResponseContract } from '@fw/process-management';
-import supertest, { type Response, type Test } from 'supertest';
+import { makeResponseContract, type OpenApiLike } from '@fw/process-management';
+import { checkedSupertest, type CheckedAgent } from '@fw/test-support';
+import supertest from 'supertest';
 import type { App } from 'supertest/types';
 
-type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'options' | 'head';
-export type CheckedAgent = Record<Method, (url: string) => Test>;
-
-function assertConforms(contract: ResponseContract, method: string, url: string, res: Response): void {
-  const problems = contract.problemsOf({
-    method,
-    path: new URL(url, 'http://localhost').pathname,
-    status: res.status,
-    contentType: res.headers['content-type'],
-    text: res.text ?? '',
-    headers: res.headers as Record<string, unknown>,
-  });
-  if (problems.length > 0) throw new Error(`The answer breaks the admin server's OpenAPI document:\n  ${problems.join('\n  ')}`);
-}
+export type { CheckedAgent };
 
 function isDocument(body: unknown): body is OpenApiLike {
   return typeof body === 'object' && body !== null && typeof (body as { paths?: unknown }).paths === 'object';
@@ -41,11 +29,5 @@ export async function servedDocument(app: App | string): Promise<OpenApiLike> {
 
 /** A supertest factory whose answers are checked against the document `app` serves. */
 export async function checkedAgainst(app: App | string): Promise<(target: App | string) => CheckedAgent> {
-  const document = await servedDocument(app);
-  const contract = makeResponseContract(document);
-  return (target) => {
-    const agent = supertest(target);
-    const checked = (method: Method) => (url: string) => agent[method](url).expect((res: Response) => assertConforms(contract, method.toUpperCase(), url, res));
-    return { get: checked('get'), post: checked('post'), put: checked('put'), delete: checked('delete'), patch: checked('patch'), options: checked('options'), head: checked('head') };
-  };
+  return checkedSupertest(makeResponseContract(await servedDocument(app)), "the admin server's OpenAPI document");
 }

@@ -8,3 +8,5 @@ export { openTcpRelay } from './tcp-relay';
 export type { TcpRelay } from './tcp-relay';
 export { startPrivatePostgres } from './private-postgres';
 export type { PrivatePostgres } from './private-postgres';
+export { assertConforms, checkedSupertest } from './checked-supertest';
+export type { AnswerContract, CheckedAgent, CheckedAnswer } from './checked-supertest';
