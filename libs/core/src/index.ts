@@ -33,5 +33,7 @@ export type { Database, DatabaseOptions, SqlSession } from './database/database-
 export { parseDatabaseUrl, redactUrl } from './database/database-url';
 export type { DatabaseLocation } from './database/database-url';
 export { AsyncMutex } from './database/async-mutex';
+export { jsonRecordset } from './database/json-recordset';
+export type { RecordsetColumnType } from './database/json-recordset';
 export { migrateDatabase, readMigrationFolder, assertTablesExist } from './database/migrator';
 export type { Migration, MigrationResult } from './database/migrator';

@@ -2,7 +2,7 @@ export { WorkerFailureKinds, WorkerPayloadError, isWorkerPayloadError, NonRetrya
 export type { WorkerFailureKind, WorkerFailure } from './errors/worker-failure';
 export { shape, listOf, optional, requireObject } from './payload/payload-schema';
 export type { PayloadSchema, PayloadType, FieldKind, FieldSpec, ShapeType, OptionalSchema } from './payload/payload-schema';
-export type { ProcessEventSink, ChildResultsLoader } from './ports/process-event-sink';
+export type { ProcessEventSink, EventDelivery, ChildResultsLoader } from './ports/process-event-sink';
 export { makeManagerEventSink } from './sinks/manager-event-sink';
 export type { ProcessEventReceiver } from './sinks/manager-event-sink';
 export { makeBatchingEventSink } from './sinks/batching-event-sink';
@@ -15,7 +15,7 @@ export { ExecutorBase } from './workers/executor-base';
 export { AggregatorBase } from './workers/aggregator-base';
 export type { ChildResult } from './workers/aggregator-base';
 export { makeBatchService } from './batch/batch-service';
-export type { BatchService, BatchServiceOptions, StepAttempt, Worker, WorkerOutcome, WorkerOutcomeStatus } from './batch/batch-service';
+export type { BatchService, BatchServiceOptions, StepAttempt, StepRequest, Worker, WorkerOutcome, WorkerOutcomeStatus } from './batch/batch-service';
 export { readWorkerMessage } from './batch/worker-message';
 export type { ReadMessage } from './batch/worker-message';
 export { deterministicChildId } from './batch/split-batches';

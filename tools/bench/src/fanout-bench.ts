@@ -18,6 +18,7 @@ import { startFanoutProgress, verifyFanout } from './fanout/fanout-checks';
 import { createFanoutRoot, FANOUT_ROOT_TYPE, fanoutTuningFromEnv, startFanoutNode, type FanoutTuning } from './fanout/fanout-node';
 import { fanoutResultOf, type FanoutResult } from './fanout/fanout-result';
 import { openScratchDatabase } from './scratch/scratch-database';
+import { formatCpuSplit, startCpuSplit } from './cpu/cpu-split';
 
 export { fanoutTuningFromEnv, type FanoutTuning } from './fanout/fanout-node';
 export type { FanoutResult } from './fanout/fanout-result';
@@ -39,10 +40,12 @@ export async function runFanout(database: Database, leaves: number, print: (line
   });
 
   const started = performance.now();
+  const cpu = startCpuSplit();
   const rootId = await createFanoutRoot(node.manager, leaves);
   const progress = startFanoutProgress(database, rootId, started, print);
   await finished;
   const ended = performance.now();
+  print(`  ${formatCpuSplit(cpu.stop())}`);
   progress.stop();
   await node.stop();
   const verified = await verifyFanout(database, rootId, leaves);

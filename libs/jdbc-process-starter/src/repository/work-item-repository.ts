@@ -10,6 +10,7 @@
  * const [item] = await repo.claim(db, { workerId: 'w1', limit: 1, leaseMillis: 30_000 });
  * if (item) await repo.complete(db, item.id, item.claimToken);
  */
+import { jsonRecordset } from '@fw/core';
 import { makeLeasedQueue, nowPlusMillis, type Claim, type LeasedClaim } from '@fw/leased-queue';
 import type { WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
@@ -144,8 +145,18 @@ function attemptsOf(worker: WorkerDto, fallback: number): number {
   return worker.retry?.attempts ?? fallback;
 }
 
-/** Rows per multi-row insert (well under PostgreSQL's 65 535 parameters at 14 columns). */
+/** Rows per insert statement (bounds the size of its one JSON parameter). */
 const ENQUEUE_CHUNK = 1000;
+
+const ENQUEUE_COLUMNS = {
+  idempotency_key: 'text',
+  process_id: 'uuid',
+  process_type: 'text',
+  worker_type: 'text',
+  tenant: 'text',
+  payload: 'jsonb',
+  max_attempts: 'integer',
+} as const;
 
 /** Makes the repository (stateless; every call takes the Kysely handle to use). */
 export function makeWorkItemRepository(): WorkItemRepository {
@@ -156,17 +167,22 @@ export function makeWorkItemRepository(): WorkItemRepository {
       let inserted = 0;
       for (let i = 0; i < workers.length; i += ENQUEUE_CHUNK) {
         const chunk = workers.slice(i, i + ENQUEUE_CHUNK);
-        const col = <T>(f: (w: WorkerDto) => T): T[] => chunk.map(f);
-        // One array parameter per column (unnest): the client builds and the server parses a
-        // handful of parameters instead of one per value.
+        const rows = chunk.map((w) => ({
+          idempotency_key: idempotencyKeyOf(w),
+          process_id: w.processId,
+          process_type: w.processType,
+          worker_type: w.workerType,
+          tenant: w.tenant,
+          payload: w,
+          max_attempts: attemptsOf(w, options.maxAttempts),
+        }));
+        // The rows as ONE JSON parameter (jsonRecordset of @fw/core): each WorkerDto travels as
+        // JSON, not as text escaped for an array literal, and the statement text never changes.
         const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
         const result = await sql`
           insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at)
-          select v.idempotency_key, v.process_id, v.process_type, v.worker_type, v.tenant, v.payload::jsonb, v.max_attempts, ${runAt}
-            from unnest(${col(idempotencyKeyOf)}::text[], ${col((w) => w.processId)}::uuid[], ${col((w) => w.processType)}::text[],
-                        ${col((w) => w.workerType)}::text[], ${col((w) => w.tenant)}::text[], ${col((w) => JSON.stringify(w))}::text[],
-                        ${col((w) => attemptsOf(w, options.maxAttempts))}::integer[])
-              as v(idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts)
+          select v.idempotency_key, v.process_id, v.process_type, v.worker_type, v.tenant, v.payload, v.max_attempts, ${runAt}
+            from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}
           on conflict (idempotency_key) do nothing`.execute(db);
         inserted += Number(result.numAffectedRows ?? 0n);
       }

@@ -31,9 +31,29 @@ export type WorkItemResult = void | { reportedFailure: string };
 
 export type WorkItemHandler = (worker: WorkerDto, context: WorkItemContext) => Promise<WorkItemResult>;
 
+/** A batch-service attempt as the runner describes it. */
+export interface BatchAttempt {
+  attempt: number;
+  maxAttempts: number;
+  signal?: AbortSignal;
+  previousError?: string | null;
+}
+
+/** A batch-service outcome, as far as the runner reads it. */
+export interface BatchOutcomeLike {
+  status: string;
+  error?: unknown;
+  failure?: { message: string };
+}
+
 /** What the runner needs of `BatchService` (`@fw/process-utils`). */
 export interface BatchServiceLike {
-  run(message: unknown, attempt?: { attempt: number; maxAttempts: number; signal?: AbortSignal; previousError?: string | null }): Promise<{ status: string; error?: unknown; failure?: { message: string } }>;
+  run(message: unknown, attempt?: BatchAttempt): Promise<BatchOutcomeLike>;
+  /**
+   * Optional: runs many messages, outcomes in order (`BatchService.runMany`). With it the runner
+   * hands each claimed batch over whole and completes its successful items with one statement.
+   */
+  runMany?(requests: ReadonlyArray<{ message: unknown; attempt?: BatchAttempt }>): Promise<BatchOutcomeLike[]>;
 }
 
 /** Thrown for a batch-service outcome that must be retried. */
@@ -61,20 +81,25 @@ function messageOf(error: unknown): string {
  * and, at the end, reported by the runner.
  */
 export function batchServiceHandler(batchService: BatchServiceLike): WorkItemHandler {
-  return async (worker, ctx) => {
-    const outcome = await batchService.run(worker, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, signal: ctx.signal, previousError: ctx.previousError });
-    switch (outcome.status) {
-      case 'succeeded':
-      case 'stale':
-        return;
-      case 'retry':
-        throw new WorkItemAttemptError(outcome.failure?.message ?? 'the worker failed', outcome.error);
-      case 'failed':
-        return { reportedFailure: outcome.failure?.message ?? 'worker failed (reported to the process)' };
-      case 'ignored':
-        throw new WorkItemAttemptError(`no ${worker.workerType} worker is registered for process type '${worker.processType}' in this runner`);
-      default:
-        throw new WorkItemAttemptError(`worker outcome '${outcome.status}': ${outcome.error === undefined ? outcome.failure?.message ?? 'no detail' : messageOf(outcome.error)}`, outcome.error);
-    }
-  };
+  return async (worker, ctx) => resultOfOutcome(await batchService.run(worker, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, signal: ctx.signal, previousError: ctx.previousError }), worker);
+}
+
+/**
+ * What a handler would answer for a batch-service outcome (see {@link batchServiceHandler}):
+ * nothing (SUCCESS), `{ reportedFailure }` (DEAD at once), or it throws (the attempt failed).
+ */
+export function resultOfOutcome(outcome: BatchOutcomeLike, worker: { workerType: string; processType: string }): WorkItemResult {
+  switch (outcome.status) {
+    case 'succeeded':
+    case 'stale':
+      return;
+    case 'retry':
+      throw new WorkItemAttemptError(outcome.failure?.message ?? 'the worker failed', outcome.error);
+    case 'failed':
+      return { reportedFailure: outcome.failure?.message ?? 'worker failed (reported to the process)' };
+    case 'ignored':
+      throw new WorkItemAttemptError(`no ${worker.workerType} worker is registered for process type '${worker.processType}' in this runner`);
+    default:
+      throw new WorkItemAttemptError(`worker outcome '${outcome.status}': ${outcome.error === undefined ? outcome.failure?.message ?? 'no detail' : messageOf(outcome.error)}`, outcome.error);
+  }
 }

@@ -35,7 +35,7 @@ import { hostname } from 'node:os';
 import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work-item-repository';
 import { workItemDb } from '../schema/work-item-tables';
 import { exponentialBackoff } from './backoff';
-import { batchServiceHandler, type WorkItemHandler } from './work-item-handler';
+import { batchServiceHandler, resultOfOutcome, type BatchOutcomeLike, type BatchServiceLike, type WorkItemHandler, type WorkItemResult } from './work-item-handler';
 
 export type { StopResult, WakeSource, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
 import type { StopResult, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
@@ -45,6 +45,9 @@ interface Running {
   abort: AbortController;
   done: Promise<void>;
 }
+
+/** How one attempt ended: the handler's result, or what it threw. */
+type AttemptResult = { failed: false; result: WorkItemResult } | { failed: true; failure: unknown };
 
 function errorText(error: unknown): { message: string; stack: string | null } {
   if (error instanceof Error) return { message: error.message || error.name, stack: error.stack ?? null };
@@ -56,6 +59,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const given = options.handler ?? (options.batchService ? batchServiceHandler(options.batchService) : undefined);
   if (given === undefined) throw new TypeError('makeWorkItemRunner needs a handler or a batchService');
   const handler: WorkItemHandler = given;
+  // A batch service that takes whole batches gets each claimed batch in one call (not with a custom handler).
+  const runMany = options.handler === undefined && options.batchService?.runMany !== undefined ? options.batchService.runMany.bind(options.batchService) : undefined;
   const db = workItemDb(options.database);
   const repo = makeWorkItemRepository();
   const logger = options.logger ?? createLogger({ name: 'jdbc-process-starter' });
@@ -85,14 +90,16 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   let lastSweep = 0;
 
   const emit = (event: Omit<WorkItemRunnerEvent, 'workerId'>): void => {
+    if (options.onEvent === undefined) return;
     try {
       options.onEvent?.({ workerId, ...event });
     } catch (err) {
       logger.error({ err }, 'onEvent listener failed');
     }
   };
-  const itemEvent = (type: WorkItemRunnerEventType, item: ClaimedWorkItem, error?: string) =>
-    emit({ type, itemId: item.id, processId: item.processId, attempts: item.attempts, error });
+  const itemEvent = (type: WorkItemRunnerEventType, item: ClaimedWorkItem, error?: string) => {
+    if (options.onEvent !== undefined) emit({ type, itemId: item.id, processId: item.processId, attempts: item.attempts, error });
+  };
 
   // A lost database is said once (and once when it is back), not on every poll, beat or sweep.
   const outage = makeOutageTracker({
@@ -162,28 +169,21 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     itemEvent('stale-ack', item);
   }
 
-  async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
+  /** True (and the item marked DEAD) when its lease expired on its last attempt: it is not run again. */
+  async function expiredOnLastAttempt(item: ClaimedWorkItem): Promise<boolean> {
     const maxAttempts = options.maxAttempts ?? item.maxAttempts;
-    if (item.attempts > maxAttempts) {
-      const earlier = item.lastError === null ? '' : ` (earlier error: ${item.lastError})`;
-      await markDead(item, `the lease expired on the last of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
-      return;
-    }
-    keeper?.hold([item]);
-    let result: Awaited<ReturnType<WorkItemHandler>> | undefined;
-    let failure: unknown;
-    let failed = false;
-    try {
-      result = await handler(item.payload as WorkerDto, { itemId: item.id, attempt: item.attempts, maxAttempts, workerId, signal: abort.signal, previousError: item.lastError });
-    } catch (err) {
-      failed = true;
-      failure = err;
-    } finally {
-      // Before the acknowledgement, so that no renewal races it.
-      await keeper?.release([item]);
-    }
-    if (!failed) {
-      const note = result ? result.reportedFailure : null;
+    if (item.attempts <= maxAttempts) return false;
+    const earlier = item.lastError === null ? '' : ` (earlier error: ${item.lastError})`;
+    await markDead(item, `the lease expired on the last of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
+    return true;
+  }
+
+  const attemptOf = (item: ClaimedWorkItem, abort: AbortController) => ({ attempt: item.attempts, maxAttempts: options.maxAttempts ?? item.maxAttempts, signal: abort.signal, previousError: item.lastError });
+
+  /** What a finished attempt leads to: SUCCESS, DEAD (reported, or after the last attempt) or a retry. */
+  async function settleAttempt(item: ClaimedWorkItem, attempt: AttemptResult): Promise<void> {
+    if (!attempt.failed) {
+      const note = attempt.result ? attempt.result.reportedFailure : null;
       const ok = note === null ? await complete(item) : await repo.markDead(db, item.id, item.claimToken, note, { reported: true, leaseMillis });
       if (!ok) return staleAck(item);
       if (note === null) {
@@ -195,7 +195,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       }
       return;
     }
-    const { message, stack } = errorText(failure);
+    const maxAttempts = options.maxAttempts ?? item.maxAttempts;
+    const { message, stack } = errorText(attempt.failure);
     if (item.attempts >= maxAttempts) return markDead(item, message, stack);
     // The definition's retry backoff, when it sets one, else the runner's.
     const own = (item.payload as Partial<WorkerDto> | null)?.retry?.backoff;
@@ -206,15 +207,97 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     itemEvent('retried', item, message);
   }
 
+  async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
+    if (await expiredOnLastAttempt(item)) return;
+    keeper?.hold([item]);
+    let attempt: AttemptResult;
+    try {
+      const { attempt: n, maxAttempts, signal, previousError } = attemptOf(item, abort);
+      attempt = { failed: false, result: await handler(item.payload as WorkerDto, { itemId: item.id, attempt: n, maxAttempts, workerId, signal, previousError }) };
+    } catch (failure) {
+      attempt = { failed: true, failure };
+    } finally {
+      // Before the acknowledgement, so that no renewal races it.
+      await keeper?.release([item]);
+    }
+    await settleAttempt(item, attempt);
+  }
+
+  /**
+   * A claimed batch handed to the batch service whole (`runMany`): one call for all its items, and
+   * one statement completing every item that succeeded; the others take {@link settleAttempt}.
+   */
+  async function executeBatch(entries: readonly Running[], runMany: NonNullable<BatchServiceLike['runMany']>): Promise<void> {
+    const expired = await Promise.all(entries.map((e) => expiredOnLastAttempt(e.item)));
+    const live = entries.filter((_, i) => !expired[i]);
+    if (live.length === 0) return;
+    const items = live.map((e) => e.item);
+    keeper?.hold(items);
+    let outcomes: BatchOutcomeLike[] | undefined;
+    let thrown: unknown;
+    try {
+      outcomes = await runMany(live.map((e) => ({ message: e.item.payload, attempt: attemptOf(e.item, e.abort) })));
+    } catch (err) {
+      thrown = err;
+    } finally {
+      await keeper?.release(items);
+    }
+    const succeeded: ClaimedWorkItem[] = [];
+    const others: Array<Promise<void>> = [];
+    live.forEach(({ item }, i) => {
+      let attempt: AttemptResult;
+      try {
+        if (outcomes === undefined) throw thrown;
+        attempt = { failed: false, result: resultOfOutcome(outcomes[i], item) };
+      } catch (failure) {
+        attempt = { failed: true, failure };
+      }
+      if (!attempt.failed && !attempt.result) succeeded.push(item);
+      else others.push(settleAttempt(item, attempt));
+    });
+    if (succeeded.length > 0) {
+      const done = await repo.completeMany(db, succeeded);
+      for (const item of succeeded) {
+        if (!done.has(item.id)) {
+          staleAck(item);
+          continue;
+        }
+        counters.completed++;
+        itemEvent('completed', item);
+      }
+    }
+    await Promise.all(others);
+  }
+
+  /** Bookkeeping that failed after an attempt: the lease expires and the item is claimed again. */
+  function bookkeepingFailed(item: ClaimedWorkItem, err: unknown): void {
+    // A lost database is one outage report, not a line per running item.
+    if (!outage.failed(err)) logger.error({ err, itemId: item.id }, 'work item bookkeeping failed; the lease will expire and the item be claimed again');
+    itemEvent('error', item, errorText(err).message);
+  }
+
+  function launchBatch(items: readonly ClaimedWorkItem[], runMany: NonNullable<BatchServiceLike['runMany']>): void {
+    const entries: Running[] = items.map((item) => ({ item, abort: new AbortController(), done: Promise.resolve() }));
+    const done = executeBatch(entries, runMany)
+      .catch((err) => {
+        if (!outage.failed(err)) logger.error({ err, items: items.length }, 'work item bookkeeping failed for a batch; the leases will expire and the items be claimed again');
+        for (const item of items) itemEvent('error', item, errorText(err).message);
+      })
+      .finally(() => {
+        for (const item of items) running.delete(item.id);
+        loop.wake();
+      });
+    for (const entry of entries) {
+      entry.done = done;
+      running.set(entry.item.id, entry);
+    }
+  }
+
   function launch(item: ClaimedWorkItem): void {
     const abort = new AbortController();
     const entry: Running = { item, abort, done: Promise.resolve() };
     entry.done = execute(item, abort)
-      .catch((err) => {
-        // A lost database is one outage report, not a line per running item.
-        if (!outage.failed(err)) logger.error({ err, itemId: item.id }, 'work item bookkeeping failed; the lease will expire and the item be claimed again');
-        itemEvent('error', item, errorText(err).message);
-      })
+      .catch((err) => bookkeepingFailed(item, err))
       .finally(() => {
         running.delete(item.id);
         loop.wake();
@@ -240,10 +323,9 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       const items = await repo.claim(db, { ...claimOptions, limit: want });
       outage.succeeded();
       counters.claimed += items.length;
-      for (const item of items) {
-        itemEvent('claimed', item);
-        launch(item);
-      }
+      for (const item of items) itemEvent('claimed', item);
+      if (runMany !== undefined && items.length > 0) launchBatch(items, runMany);
+      else for (const item of items) launch(item);
       const full = items.length === want;
       if (!full) await sweepUnreported();
       return full;

@@ -45,6 +45,20 @@ export interface EventBatchDeps {
   sendEvent(id: string, eventId: string, payload: unknown, options: { tenant?: string | null }): Promise<ProcessResponse>;
 }
 
+/**
+ * The response of an applied event, its allowed actions built only when read: a batch of leaves
+ * reporting through a sink only needs to know that each event was applied.
+ */
+function lazyResponse(flow: ProcessFlow, process: ProcessResponse['mutatedEntity']): ProcessResponse {
+  let actions: ProcessResponse['allowedActionsAndMetadata'] | undefined;
+  return {
+    mutatedEntity: process,
+    get allowedActionsAndMetadata() {
+      return (actions ??= flow.allowedActions(process.state));
+    },
+  };
+}
+
 async function settle(fn: () => Promise<ProcessResponse>): Promise<ProcessEventResult> {
   try {
     return { ok: true, response: await fn() };
@@ -101,7 +115,7 @@ export function makeEventBatchSender(deps: EventBatchDeps): (events: readonly Pr
         });
         for (const [i, error] of outcomes.refused) results[i] = { ok: false, error };
         for (const { index, item } of outcomes.found) {
-          if (!outcomes.refused.has(index)) results[index] = { ok: true, response: { mutatedEntity: item.process, allowedActionsAndMetadata: flow.allowedActions(item.process.state) } };
+          if (!outcomes.refused.has(index)) results[index] = { ok: true, response: lazyResponse(flow, item.process) };
         }
       } catch {
         // The batch's transaction failed as a whole (a concurrent change, a lost connection):

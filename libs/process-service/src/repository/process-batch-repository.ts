@@ -10,9 +10,36 @@
  * const saved = await batch.saveStates(trx, changed);          // one update … from unnest(…)
  */
 import type { Process, ProcessCompletedEvent, ProcessErrorRecord } from '@fw/process-api';
+import { jsonRecordset } from '@fw/core';
 import { sql } from 'kysely';
 import type { ProcessDb } from './process-tables';
-import { ProcessErrorRow, ProcessRow, toErrorRecord, toJsonColumn as json, toProcess } from './process-row-mapper';
+import { ProcessErrorRow, ProcessRow, toErrorRecord, toProcess } from './process-row-mapper';
+
+const SAVE_COLUMNS = {
+  id: 'uuid',
+  expected_version: 'integer',
+  state_id: 'text',
+  split_completed: 'boolean',
+  num_sub_processes: 'integer',
+  num_completed: 'integer',
+  completed_percent: 'integer',
+  output: 'jsonb',
+  last_modified_time: 'timestamptz',
+  state_entry_time: 'timestamptz',
+  version: 'integer',
+} as const;
+
+const COMPLETION_COLUMNS = {
+  id: 'uuid',
+  process_id: 'uuid',
+  process_type: 'text',
+  tenant: 'text',
+  trigger_id: 'text',
+  state: 'text',
+  successful: 'boolean',
+  payload: 'jsonb',
+  generated_time: 'timestamptz',
+} as const;
 
 /** A process to save with the version it was loaded with (optimistic check). */
 export interface ProcessStateWrite {
@@ -87,29 +114,33 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
     async saveStates(db, writes) {
       const saved = new Set<string>();
       if (writes.length === 0) return saved;
-      const col = <T>(f: (w: ProcessStateWrite) => T): T[] => writes.map(f);
-      const ids = col((w) => w.process.id);
-      // One parameter per column (arrays through unnest), so the statement text is the same for
-      // every batch size and the parameter count stays small. `p.id = any(ids)` lets the planner
-      // find the rows through the primary key; joined on `v.id` alone it hashes the whole table
-      // for every batch.
-      const { rows } = await sql<{ id: string }>`
+      const ids = writes.map((w) => w.process.id);
+      const rows = writes.map(({ process: p, expectedVersion }) => ({
+        id: p.id,
+        expected_version: expectedVersion,
+        state_id: p.state.stateId,
+        split_completed: p.splitCompleted,
+        num_sub_processes: p.numSubProcesses,
+        num_completed: p.numCompletedSubProcesses,
+        completed_percent: p.completedPercent,
+        output: p.output,
+        last_modified_time: p.lastModifiedTime,
+        state_entry_time: p.stateEntryTime,
+        version: p.version,
+      }));
+      // The rows as one JSON parameter (see jsonRecordset), so the statement text is the same for
+      // every batch size. `p.id = any(ids)` lets the planner find the rows through the primary key;
+      // joined on `v.id` alone it hashes the whole table for every batch.
+      const result = await sql<{ id: string }>`
         update fw_process as p
            set state_id = v.state_id, split_completed = v.split_completed, num_sub_processes = v.num_sub_processes,
                num_completed_sub_processes = v.num_completed, completed_percent = v.completed_percent,
-               output = v.output::jsonb, last_modified_time = v.last_modified_time,
+               output = v.output, last_modified_time = v.last_modified_time,
                state_entry_time = v.state_entry_time, version = v.version
-          from unnest(${ids}::uuid[], ${col((w) => w.expectedVersion)}::integer[],
-                      ${col((w) => w.process.state.stateId)}::text[], ${col((w) => w.process.splitCompleted)}::boolean[],
-                      ${col((w) => w.process.numSubProcesses)}::integer[], ${col((w) => w.process.numCompletedSubProcesses)}::integer[],
-                      ${col((w) => w.process.completedPercent)}::integer[], ${col((w) => json(w.process.output))}::text[],
-                      ${col((w) => w.process.lastModifiedTime)}::timestamptz[], ${col((w) => w.process.stateEntryTime)}::timestamptz[],
-                      ${col((w) => w.process.version)}::integer[])
-            as v(id, expected_version, state_id, split_completed, num_sub_processes, num_completed, completed_percent,
-                 output, last_modified_time, state_entry_time, version)
+          from ${jsonRecordset(rows, SAVE_COLUMNS)}
          where p.id = any(${ids}::uuid[]) and p.id = v.id and p.version = v.expected_version
         returning p.id`.execute(db);
-      for (const r of rows) saved.add(r.id);
+      for (const r of result.rows) saved.add(r.id);
       return saved;
     },
 
@@ -132,16 +163,22 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
 
     async insertCompletionEvents(db, events) {
       if (events.length === 0) return;
-      const col = <T>(f: (w: CompletionEventWrite) => T): T[] => events.map(f);
-      // Array parameters through unnest, as for the processes: nine parameters for any batch size.
+      const rows = events.map(({ id, event, time }) => ({
+        id,
+        process_id: event.processId,
+        process_type: event.processType,
+        tenant: event.tenantId,
+        trigger_id: event.triggerId,
+        state: event.state,
+        successful: event.successful,
+        payload: event,
+        generated_time: time,
+      }));
+      // One JSON parameter for any batch size; each payload travels as JSON, not as escaped text.
       await sql`
         insert into fw_process_completion_event (id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)
-        select id, process_id, process_type, tenant, trigger_id, state, successful, payload::jsonb, generated_time
-          from unnest(${col((e) => e.id)}::uuid[], ${col((e) => e.event.processId)}::uuid[], ${col((e) => e.event.processType)}::text[],
-                      ${col((e) => e.event.tenantId)}::text[], ${col((e) => e.event.triggerId)}::text[], ${col((e) => e.event.state)}::text[],
-                      ${col((e) => e.event.successful)}::boolean[], ${col((e) => JSON.stringify(e.event))}::text[],
-                      ${col((e) => e.time.toISOString())}::timestamptz[])
-            as v(id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)`.execute(db);
+        select id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time
+          from ${jsonRecordset(rows, COMPLETION_COLUMNS)}`.execute(db);
     },
   };
   return repo;

@@ -10,6 +10,7 @@
  */
 import type { Process, ProcessCompletedEvent, ProcessErrorRecord, SubProcessResult } from '@fw/process-api';
 import { isTerminalState, ProcessStates } from '@fw/process-api';
+import { jsonRecordset } from '@fw/core';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import { makeProcessBatchRepository } from './process-batch-repository';
 import type { FwProcessTable, ProcessDb } from './process-tables';
@@ -48,6 +49,29 @@ export interface ProcessRepository {
 }
 
 const PROCESS_INSERT_CHUNK = 1000;
+
+const PROCESS_INSERT_COLUMNS = {
+  id: 'uuid',
+  process_type: 'text',
+  leaf: 'boolean',
+  parent_id: 'uuid',
+  predecessor_id: 'uuid',
+  trigger_id: 'text',
+  tenant: 'text',
+  flow_id: 'text',
+  state_id: 'text',
+  split_completed: 'boolean',
+  num_sub_processes: 'integer',
+  num_completed: 'integer',
+  completed_percent: 'integer',
+  input: 'jsonb',
+  output: 'jsonb',
+  description: 'text',
+  created_time: 'timestamptz',
+  last_modified_time: 'timestamptz',
+  state_entry_time: 'timestamptz',
+  version: 'integer',
+} as const;
 
 
 function toRow(p: Process): Insertable<FwProcessTable> {
@@ -106,31 +130,41 @@ export function makeProcessRepository(): ProcessRepository {
       const inserted = new Set<string>();
       for (let i = 0; i < processes.length; i += PROCESS_INSERT_CHUNK) {
         const chunk = processes.slice(i, i + PROCESS_INSERT_CHUNK);
-        const col = <T>(f: (p: Process) => T): T[] => chunk.map(f);
-        // One array parameter per column (unnest) instead of one parameter per value: a split of
-        // 1000 children binds 19 parameters, not 19 000, which the client builds and the server
-        // parses far faster, and the statement text is the same for every batch size.
-        const { rows } = await sql<{ id: string }>`
+        const rows = chunk.map((p) => ({
+          id: p.id,
+          process_type: p.processType,
+          leaf: p.leaf,
+          parent_id: p.parentId,
+          predecessor_id: p.predecessorId,
+          trigger_id: p.triggerId,
+          tenant: p.tenant,
+          flow_id: p.state.flowId,
+          state_id: p.state.stateId,
+          split_completed: p.splitCompleted,
+          num_sub_processes: p.numSubProcesses,
+          num_completed: p.numCompletedSubProcesses,
+          completed_percent: p.completedPercent,
+          input: p.input,
+          output: p.output,
+          description: p.description,
+          created_time: p.createdTime,
+          last_modified_time: p.lastModifiedTime,
+          state_entry_time: p.stateEntryTime,
+          version: p.version,
+        }));
+        // The rows as ONE JSON parameter (see jsonRecordset): a split of 1000 children binds one
+        // parameter, not 20 000, and the statement text is the same for every batch size.
+        const { rows: insertedRows } = await sql<{ id: string }>`
           insert into fw_process (id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
                                   split_completed, num_sub_processes, num_completed_sub_processes, completed_percent,
                                   input, output, description, created_time, last_modified_time, state_entry_time, version)
           select id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
                  split_completed, num_sub_processes, num_completed, completed_percent,
-                 input::jsonb, output::jsonb, description, created_time, last_modified_time, state_entry_time, version
-            from unnest(${col((p) => p.id)}::uuid[], ${col((p) => p.processType)}::text[], ${col((p) => p.leaf)}::boolean[],
-                        ${col((p) => p.parentId)}::uuid[], ${col((p) => p.predecessorId)}::uuid[], ${col((p) => p.triggerId)}::text[],
-                        ${col((p) => p.tenant)}::text[], ${col((p) => p.state.flowId)}::text[], ${col((p) => p.state.stateId)}::text[],
-                        ${col((p) => p.splitCompleted)}::boolean[], ${col((p) => p.numSubProcesses)}::integer[],
-                        ${col((p) => p.numCompletedSubProcesses)}::integer[], ${col((p) => p.completedPercent)}::integer[],
-                        ${col((p) => json(p.input))}::text[], ${col((p) => json(p.output))}::text[], ${col((p) => p.description)}::text[],
-                        ${col((p) => p.createdTime)}::timestamptz[], ${col((p) => p.lastModifiedTime)}::timestamptz[],
-                        ${col((p) => p.stateEntryTime)}::timestamptz[], ${col((p) => p.version)}::integer[])
-              as v(id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
-                   split_completed, num_sub_processes, num_completed, completed_percent,
-                   input, output, description, created_time, last_modified_time, state_entry_time, version)
+                 input, output, description, created_time, last_modified_time, state_entry_time, version
+            from ${jsonRecordset(rows, PROCESS_INSERT_COLUMNS)}
           on conflict do nothing
           returning id`.execute(db);
-        for (const r of rows) inserted.add(r.id);
+        for (const r of insertedRows) inserted.add(r.id);
       }
       return inserted;
     },
@@ -162,15 +196,14 @@ export function makeProcessRepository(): ProcessRepository {
     async insertChildReports(db, reports) {
       const fresh = new Set<string>();
       if (reports.length === 0) return fresh;
-      const col = <T>(f: (r: ChildReport) => T): T[] => reports.map(f);
-      const { rows } = await sql<{ child_id: string }>`
+      const rows = reports.map((r) => ({ child_id: r.childId, parent_id: r.parentId, successful: r.successful, reported_time: r.time }));
+      const { rows: freshRows } = await sql<{ child_id: string }>`
         insert into fw_process_child_report (child_id, parent_id, successful, reported_time)
         select child_id, parent_id, successful, reported_time
-          from unnest(${col((r) => r.childId)}::uuid[], ${col((r) => r.parentId)}::uuid[], ${col((r) => r.successful)}::boolean[],
-                      ${col((r) => r.time.toISOString())}::timestamptz[]) as v(child_id, parent_id, successful, reported_time)
+          from ${jsonRecordset(rows, { child_id: 'uuid', parent_id: 'uuid', successful: 'boolean', reported_time: 'timestamptz' })}
         on conflict (child_id) do nothing
         returning child_id`.execute(db);
-      for (const r of rows) fresh.add(r.child_id);
+      for (const r of freshRows) fresh.add(r.child_id);
       return fresh;
     },
 

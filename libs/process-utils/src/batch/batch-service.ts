@@ -12,16 +12,21 @@
  * });
  * const outcome = await batchService.run(workerDto); // { status: 'succeeded', events: ['doneSuccessfully'] }
  */
-import { createLogger, runWithContext, TENANT_HEADER, type Logger, type RequestContext } from '@fw/core';
-import { ProcessEvents, TRIGGER_HEADER, WorkerType, type SubProcessRequest, type SubProcessResult, type WorkerDto } from '@fw/process-api';
-import { errorPayloadOf, failureOf, isNonRetryableError, WorkerFailureKinds, type WorkerFailure, type WorkerFailureKind } from '../errors/worker-failure';
+import { createLogger, runWithContext, type Logger } from '@fw/core';
+import { ProcessEvents, WorkerType, type SubProcessRequest, type SubProcessResult, type WorkerDto } from '@fw/process-api';
+import { errorPayloadOf, WorkerFailureKinds, type WorkerFailure } from '../errors/worker-failure';
 import type { ChildResultsLoader, ProcessEventSink } from '../ports/process-event-sink';
 import type { AggregatorBase, ChildResult } from '../workers/aggregator-base';
 import type { ExecutorBase } from '../workers/executor-base';
 import type { SplitterBase } from '../workers/splitter-base';
 import type { WorkerContext } from '../workers/worker-context';
 import { childRequest, splitBatches } from './split-batches';
+import { classify, DeliveryFailure, describe, ERROR_EVENT, guard, requestContextOf, retryable, StepFailure, withAttempts, type StepAttempt } from './step-failures';
+import { runExecutorBatch, type StepRequest } from './executor-batch';
 import { readWorkerMessage } from './worker-message';
+
+export type { StepAttempt } from './step-failures';
+export type { StepRequest } from './executor-batch';
 
 /** Any worker the batch service can run. */
 export type Worker = SplitterBase<unknown, unknown> | ExecutorBase<unknown, unknown> | AggregatorBase<unknown, unknown, unknown>;
@@ -65,18 +70,6 @@ export interface WorkerOutcome {
   error?: unknown;
 }
 
-/** What a retrying launch mode (the JDBC work-item runner) tells the batch service about an attempt. */
-export interface StepAttempt {
-  /** This attempt's number, 1 for the first. */
-  attempt: number;
-  /** Attempts in all (the definition's `retry.attempts`, else the starter's default). */
-  maxAttempts: number;
-  /** Aborted when the result can no longer count (see {@link WorkerContext.signal}). */
-  signal?: AbortSignal;
-  /** The previous attempt's error, named in the final report. */
-  previousError?: string | null;
-}
-
 export interface BatchService {
   /**
    * Runs one worker message (a WorkerDto or its JSON text). Never rejects: see {@link WorkerOutcome}.
@@ -85,48 +78,15 @@ export interface BatchService {
    * `NonRetryableError` and payload failures are reported at once.
    */
   run(message: unknown, attempt?: StepAttempt): Promise<WorkerOutcome>;
+  /**
+   * Runs many messages; the outcomes come in the same order, each what {@link BatchService.run}
+   * would have answered. The executor steps among them run side by side and report their results
+   * together (one `deliverMany` when the sink has it, e.g. {@link makeBatchingEventSink}); every
+   * other message takes the one-message path. For launch modes that claim work in batches.
+   */
+  runMany(requests: readonly StepRequest[]): Promise<WorkerOutcome[]>;
   /** True when a worker is registered for the pair. */
   has(processType: string, workerType: WorkerType): boolean;
-}
-
-const ERROR_EVENT: Readonly<Record<WorkerType, string>> = {
-  SPLITTER: ProcessEvents.splitDoneWithErrors,
-  EXECUTOR: ProcessEvents.doneWithErrors,
-  AGGREGATOR: ProcessEvents.aggregationDoneWithErrors,
-};
-
-/** A step failure travelling to the single place that reports it. */
-class StepFailure extends Error {
-  constructor(readonly failure: WorkerFailure) {
-    super(failure.message);
-  }
-}
-
-/** The sink refused or failed an event. */
-class DeliveryFailure extends Error {
-  constructor(
-    readonly eventId: string,
-    readonly error: unknown,
-  ) {
-    super(`delivery of ${eventId} failed`);
-  }
-}
-
-type Refusal = 'stale' | 'rejected' | 'undeliverable';
-
-/** How a sink error is treated, from its HTTP-like `code` / `subErrorCode`. */
-function classify(error: unknown): Refusal {
-  const e = error as { code?: unknown; subErrorCode?: unknown } | null;
-  const code = typeof e?.code === 'number' ? e.code : undefined;
-  if (code === 422) return 'stale';
-  if (code === 400 || (code === 409 && e?.subErrorCode !== 'P423')) return 'rejected';
-  return 'undeliverable';
-}
-
-function describe(error: unknown): string {
-  const e = error as { description?: unknown; message?: unknown } | null;
-  if (typeof e?.description === 'string') return e.description;
-  return typeof e?.message === 'string' ? e.message : String(error);
 }
 
 /**
@@ -176,39 +136,6 @@ function deliveriesInFlight(limit: number): { add(delivery: Promise<void>): Prom
 
 /** A signal for launch modes that never abort a step. */
 const NEVER_ABORTED = new AbortController().signal;
-
-/**
- * Retried: the author's code threw (not a NonRetryableError), nothing was delivered yet (a
- * splitter that already sent a partial split is not run twice), and attempts are left.
- */
-function retryable(failure: WorkerFailure, attempt: StepAttempt | undefined, delivered: readonly string[]): boolean {
-  if (attempt === undefined || attempt.attempt >= attempt.maxAttempts || delivered.length > 0) return false;
-  return failure.kind === WorkerFailureKinds.invocationFailure && !isNonRetryableError(failure.cause);
-}
-
-/** The final failure names the attempts made (and the previous attempt's error). */
-function withAttempts(failure: WorkerFailure, attempt: StepAttempt | undefined): WorkerFailure {
-  if (attempt === undefined || attempt.maxAttempts <= 1 || failure.kind !== WorkerFailureKinds.invocationFailure) return failure;
-  const why = isNonRetryableError(failure.cause) ? 'not retryable' : `attempt ${attempt.attempt} of ${attempt.maxAttempts}`;
-  const earlier = attempt.previousError ? `; the previous attempt failed with: ${attempt.previousError}` : '';
-  return { ...failure, message: `${failure.message} (${why}${earlier})` };
-}
-
-async function guard<T>(fn: () => T | Promise<T>, kind: WorkerFailureKind): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof StepFailure || err instanceof DeliveryFailure) throw err;
-    throw new StepFailure(failureOf(err, kind));
-  }
-}
-
-function requestContextOf(worker: WorkerDto): RequestContext {
-  const headers: Record<string, string> = {};
-  if (worker.tenant !== null) headers[TENANT_HEADER] = worker.tenant;
-  if (worker.triggerId !== null) headers[TRIGGER_HEADER] = worker.triggerId;
-  return { tenantId: worker.tenant ?? undefined, headers };
-}
 
 /** Makes the batch service. */
 export function makeBatchService(options: BatchServiceOptions): BatchService {
@@ -316,7 +243,6 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
 
   async function runWorker(worker: Worker, dto: WorkerDto, attempt: StepAttempt | undefined): Promise<WorkerOutcome> {
     const events: string[] = [];
-    const base = { processId: dto.processId, workerType: dto.workerType };
     const deliver = async (eventId: string, payload: unknown): Promise<void> => {
       try {
         await sink.deliver(dto.processId, eventId, payload, dto.tenant);
@@ -330,52 +256,67 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
       if (worker.workerType === WorkerType.SPLITTER) await runSplitter(worker, dto, ctx, deliver);
       else if (worker.workerType === WorkerType.AGGREGATOR) await runAggregator(worker, dto, ctx, deliver);
       else await runExecutor(worker, dto, ctx, deliver);
-      return { status: 'succeeded', ...base, events };
+      return { status: 'succeeded', processId: dto.processId, workerType: dto.workerType, events };
     } catch (err) {
-      if (err instanceof StepFailure) {
-        if (attempt?.signal?.aborted && events.length === 0) {
-          // Abandoned (the host stops, or the lease is gone): the step runs again elsewhere, so
-          // its failure here is no verdict on the process and is not reported.
-          logger.info({ ...base, err: err.failure.cause }, 'step abandoned after its signal was aborted');
-          return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
-        }
-        if (retryable(err.failure, attempt, events)) {
-          logger.warn({ ...base, attempt: attempt?.attempt, maxAttempts: attempt?.maxAttempts, err: err.failure.cause }, `worker failed; retrying: ${err.failure.message}`);
-          return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
-        }
-        return reportFailure(dto.processId, dto.workerType, dto.tenant, withAttempts(err.failure, attempt), events);
-      }
-      const failed = err instanceof DeliveryFailure ? err : new DeliveryFailure('unknown', err);
-      const refusal = classify(failed.error);
-      if (refusal === 'rejected') {
-        const failure: WorkerFailure = { kind: WorkerFailureKinds.eventRejected, message: `the process service refused ${failed.eventId}: ${describe(failed.error)}`, cause: failed.error };
-        return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, events);
-      }
-      if (refusal === 'stale') logger.warn({ ...base, eventId: failed.eventId }, 'event not allowed in the current state: the step was already completed');
-      else logger.error({ ...base, eventId: failed.eventId, err: failed.error }, 'event could not be delivered');
-      return { status: refusal, ...base, events, error: failed.error };
+      return outcomeOfError(err, dto, attempt, events);
     }
   }
 
+  /** The outcome of a step that threw `err` after delivering `events` (reported, retried or refused). */
+  async function outcomeOfError(err: unknown, dto: WorkerDto, attempt: StepAttempt | undefined, events: string[]): Promise<WorkerOutcome> {
+    const base = { processId: dto.processId, workerType: dto.workerType };
+    if (err instanceof StepFailure) {
+      if (attempt?.signal?.aborted && events.length === 0) {
+        // Abandoned (the host stops, or the lease is gone): the step runs again elsewhere, so
+        // its failure here is no verdict on the process and is not reported.
+        logger.info({ ...base, err: err.failure.cause }, 'step abandoned after its signal was aborted');
+        return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
+      }
+      if (retryable(err.failure, attempt, events)) {
+        logger.warn({ ...base, attempt: attempt?.attempt, maxAttempts: attempt?.maxAttempts, err: err.failure.cause }, `worker failed; retrying: ${err.failure.message}`);
+        return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
+      }
+      return reportFailure(dto.processId, dto.workerType, dto.tenant, withAttempts(err.failure, attempt), events);
+    }
+    const failed = err instanceof DeliveryFailure ? err : new DeliveryFailure('unknown', err);
+    const refusal = classify(failed.error);
+    if (refusal === 'rejected') {
+      const failure: WorkerFailure = { kind: WorkerFailureKinds.eventRejected, message: `the process service refused ${failed.eventId}: ${describe(failed.error)}`, cause: failed.error };
+      return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, events);
+    }
+    if (refusal === 'stale') logger.warn({ ...base, eventId: failed.eventId }, 'event not allowed in the current state: the step was already completed');
+    else logger.error({ ...base, eventId: failed.eventId, err: failed.error }, 'event could not be delivered');
+    return { status: refusal, ...base, events, error: failed.error };
+  }
+
+  async function run(message: unknown, attempt?: StepAttempt): Promise<WorkerOutcome> {
+    const read = readWorkerMessage(message);
+    if (!read.ok) {
+      if (read.processId === undefined || read.workerType === undefined) {
+        logger.error({ processId: read.processId, failure: read.failure.message }, 'worker message not attributable to a process: nothing reported');
+        return { status: 'undeliverable', processId: read.processId, events: [], failure: read.failure };
+      }
+      return runWithContext({ tenantId: read.tenant ?? undefined, headers: {} }, () => reportFailure(read.processId, read.workerType, read.tenant, read.failure, []));
+    }
+    const dto = read.worker;
+    const worker = registry.get(keyOf(dto.processType, dto.workerType));
+    if (worker === undefined) {
+      if (options.unknownWorkers === 'ignore') return { status: 'ignored', processId: dto.processId, workerType: dto.workerType, events: [] };
+      const failure: WorkerFailure = { kind: WorkerFailureKinds.missingPayloadType, message: `no ${dto.workerType} worker is registered for process type '${dto.processType}'`, field: 'processType' };
+      return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, []);
+    }
+    return runWithContext(requestContextOf(dto), () => runWorker(worker, dto, attempt));
+  }
+
+  const executorOf = (dto: WorkerDto): ExecutorBase<unknown, unknown> | undefined => {
+    if (dto.workerType !== WorkerType.EXECUTOR) return undefined;
+    const worker = registry.get(keyOf(dto.processType, dto.workerType));
+    return worker?.workerType === WorkerType.EXECUTOR ? worker : undefined;
+  };
+
   return {
-    async run(message, attempt) {
-      const read = readWorkerMessage(message);
-      if (!read.ok) {
-        if (read.processId === undefined || read.workerType === undefined) {
-          logger.error({ processId: read.processId, failure: read.failure.message }, 'worker message not attributable to a process: nothing reported');
-          return { status: 'undeliverable', processId: read.processId, events: [], failure: read.failure };
-        }
-        return runWithContext({ tenantId: read.tenant ?? undefined, headers: {} }, () => reportFailure(read.processId, read.workerType, read.tenant, read.failure, []));
-      }
-      const dto = read.worker;
-      const worker = registry.get(keyOf(dto.processType, dto.workerType));
-      if (worker === undefined) {
-        if (options.unknownWorkers === 'ignore') return { status: 'ignored', processId: dto.processId, workerType: dto.workerType, events: [] };
-        const failure: WorkerFailure = { kind: WorkerFailureKinds.missingPayloadType, message: `no ${dto.workerType} worker is registered for process type '${dto.processType}'`, field: 'processType' };
-        return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, []);
-      }
-      return runWithContext(requestContextOf(dto), () => runWorker(worker, dto, attempt));
-    },
+    run,
+    runMany: (requests) => runExecutorBatch(requests, { executorOf, runOne: run, contextOf, outcomeOfError, sink }),
     has: (processType, workerType) => registry.has(keyOf(processType, workerType)),
   };
 }

@@ -17,6 +17,20 @@ export interface ProcessEventSink {
    * service refuses it (for example 422 `P422` when the event is not allowed in the current state).
    */
   deliver(processId: string, eventId: string, payload: unknown, tenant: string | null): Promise<void>;
+  /**
+   * Optional: delivers many events at once; each result is what its own `deliver` would have done
+   * (`ok`, or the error it would have rejected with), in order. Batch launch modes use it when it
+   * is there (`BatchService.runMany`); {@link makeBatchingEventSink} has it.
+   */
+  deliverMany?(events: readonly EventDelivery[]): Promise<ReadonlyArray<{ ok: true } | { ok: false; error: unknown }>>;
+}
+
+/** One event of {@link ProcessEventSink.deliverMany}. */
+export interface EventDelivery {
+  processId: string;
+  eventId: string;
+  payload: unknown;
+  tenant: string | null;
 }
 
 /**

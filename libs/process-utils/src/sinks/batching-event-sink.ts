@@ -48,6 +48,8 @@ const DEFAULT_BATCHED: ReadonlySet<string> = new Set([
   ProcessEvents.splitDoneWithErrors,
 ]);
 
+const OK = { ok: true } as const;
+
 interface Pending {
   event: { id: string; eventId: string; payload: unknown; tenant: string | null };
   resolve(): void;
@@ -103,22 +105,39 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
     else setImmediate(fire);
   }
 
+  /** Queues one event (an event that does not wait for company is sent at once, alone). */
+  function enqueue(pending: Pending): void {
+    if (!batchedEvents.has(pending.event.eventId)) {
+      void send([pending], false);
+      return;
+    }
+    queue.push(pending);
+    if (queue.length >= maxBatch && inFlight < concurrency) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      void send(batch);
+    } else {
+      schedule();
+    }
+  }
+
   return {
     deliver(processId, eventId, payload, tenant) {
-      return new Promise<void>((resolve, reject) => {
-        const pending: Pending = { event: { id: processId, eventId, payload, tenant }, resolve, reject };
-        if (!batchedEvents.has(eventId)) {
-          void send([pending], false);
-          return;
-        }
-        queue.push(pending);
-        if (queue.length >= maxBatch && inFlight < concurrency) {
-          const batch = queue.slice(0, maxBatch);
-          queue = queue.slice(batch.length);
-          void send(batch);
-        } else {
-          schedule();
-        }
+      return new Promise<void>((resolve, reject) => enqueue({ event: { id: processId, eventId, payload, tenant }, resolve, reject }));
+    },
+    // The events join the same queue (and batches) as single deliveries; one promise for them all.
+    deliverMany(events) {
+      return new Promise((resolveAll) => {
+        const results = new Array<{ ok: true } | { ok: false; error: unknown }>(events.length);
+        let left = events.length;
+        const settle = (i: number, result: { ok: true } | { ok: false; error: unknown }) => {
+          results[i] = result;
+          if (--left === 0) resolveAll(results);
+        };
+        if (left === 0) resolveAll(results);
+        events.forEach((e, i) =>
+          enqueue({ event: { id: e.processId, eventId: e.eventId, payload: e.payload, tenant: e.tenant }, resolve: () => settle(i, OK), reject: (error) => settle(i, { ok: false, error }) }),
+        );
       });
     },
   };

@@ -330,13 +330,26 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return [...events, ...activities];
   };
 
+  /**
+   * `allowedEvents(s).some(e => e.eventId === eventId)` without building the list: engines ask this
+   * once or twice for every event they apply, so it must not allocate.
+   */
+  const isAllowed = (s: StmState, eventId: string): boolean => {
+    const state = stateOf(flow(s.flowId), s.stateId);
+    const done = s.doneActivities ?? [];
+    for (const a of state.activities ?? []) if (a.id === eventId && !done.includes(a.id)) return true;
+    const event = (state.events ?? []).find((e) => e.id === eventId);
+    if (event === undefined) return false;
+    return event.to === undefined || !(state.activities ?? []).some((a) => a.mandatory && !done.includes(a.id));
+  };
+
   return {
     flows,
     flow,
     start,
     send,
     allowedEvents,
-    isAllowed: (s, eventId) => allowedEvents(s).some((e) => e.eventId === eventId),
+    isAllowed,
     isFinal: (s) => stateOf(flow(s.flowId), s.stateId).kind === 'final',
   };
 }

@@ -12,6 +12,7 @@
  * const result = await runBullmqFlow('redis://127.0.0.1:6379', 10_000, { concurrency: 50 }, console.log);
  * result.leavesPerSecond;
  */
+import { formatCpuSplit, startCpuSplit } from '../cpu/cpu-split';
 import { FlowProducer, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -142,9 +143,11 @@ export async function runBullmqFlow(redisUrl: string, leaves: number, tuning: Bu
     await Promise.all(workers.map((w) => w.waitUntilReady()));
     const children = Array.from({ length: leaves }, () => ({ name: 'leaf', queueName: LEAF_QUEUE, data: {} }));
     started = performance.now();
+    const cpu = startCpuSplit();
     await producer.add({ name: 'aggregate', queueName: PARENT_QUEUE, data: {}, children });
     splitDoneAt = performance.now();
     await probe.finished;
+    print(`  ${formatCpuSplit(cpu.stop())}`);
   } finally {
     clearInterval(progress);
     await Promise.all(workers.map((w) => w.close(true)));

@@ -147,10 +147,15 @@ export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks:
   const runner = makeWorkItemRunner({
     database,
     batchService: {
-      run: async (message) => {
-        const outcome = await batchService.run(message);
+      run: async (message, attempt) => {
+        const outcome = await batchService.run(message, attempt);
         hooks.onOutcome?.(outcome);
         return outcome;
+      },
+      runMany: async (requests) => {
+        const outcomes = await batchService.runMany(requests);
+        for (const outcome of outcomes) hooks.onOutcome?.(outcome);
+        return outcomes;
       },
     },
     onDead: makeSinkFailureReporter(sink),
