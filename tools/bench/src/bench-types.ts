@@ -22,6 +22,11 @@ export interface BenchOptions {
   workers?: number;
   /** Rounds of the `compare` benchmark (`--rounds N`, default 3): each round runs every runner once. */
   rounds?: number;
+  /**
+   * `compare --source`: run fanout on the TypeScript sources through tsx instead of the packages'
+   * built JavaScript (what npm users run; the default, built first through Nx).
+   */
+  source?: boolean;
   /** Measured runs per shape of the `startup` benchmark (`--runs N`, default 5). */
   runs?: number;
   /** Write a V8 CPU profile of the system under test into this folder. */

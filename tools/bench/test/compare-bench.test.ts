@@ -18,6 +18,9 @@ describe('compare bench', () => {
   it('parses --leaves and --rounds; --rounds must be a positive integer', () => {
     expect(parseBenchArgs(['compare', '--leaves', '100000', '--rounds=5']).options).toMatchObject({ leaves: 100000, rounds: 5 });
     expect(parseBenchArgs(['compare']).options.rounds).toBeUndefined();
+    expect(parseBenchArgs(['compare', '--source']).options.source).toBe(true);
+    expect(parseBenchArgs(['compare']).options.source).toBeUndefined();
+    expect(() => parseBenchArgs(['compare', '--source=yes'])).toThrow(/--source takes no value/);
     expect(() => parseBenchArgs(['compare', '--rounds', '0'])).toThrow(/--rounds must be a positive integer/);
     expect(() => parseBenchArgs(['compare', '--rounds'])).toThrow(/--rounds needs a value/);
   });
@@ -78,7 +81,7 @@ describe('compare bench', () => {
   if (databaseUrl && redisUrl) {
     it('runs one round of 50 leaves of every runner, each in its own process [postgres, redis]', async () => {
       const out: string[] = [];
-      const s = await compareOn({ leaves: 50, rounds: 1, databaseUrl, redisUrl }, { out: (line) => out.push(line) });
+      const s = await compareOn({ leaves: 50, rounds: 1, databaseUrl, redisUrl, code: 'source' }, { out: (line) => out.push(line) });
       expect(s.series.map((x) => x.name)).toEqual(['fanout', 'bullmq', 'graphile-counted', 'graphile-bare']);
       for (const x of s.series) expect(x.median).toBeGreaterThan(0);
       expect(s.peakRss.map((p) => p.runner)).toEqual(['fanout', 'bullmq', 'graphile']);

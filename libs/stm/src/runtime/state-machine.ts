@@ -20,6 +20,7 @@ import type {
   StmResult,
   StmStep,
 } from './machine-types';
+import { andThen, eachInOrder, isThenable, type Maybe } from './maybe-async';
 import { stateFieldAccessor, type StateAccessor, type StatefulEntity } from './state-accessor';
 
 const DEFAULT_MAX_AUTO_STEPS = 32;
@@ -151,10 +152,10 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return found;
   };
 
-  const runAction = async (run: Run<E, C>, name: string, phase: ActionPhase, state: StateDefinition, from: string | undefined, to: string) => {
+  const runAction = (run: Run<E, C>, name: string, phase: ActionPhase, state: StateDefinition, from: string | undefined, to: string): Maybe<void> => {
     const action = actions[name] as StmAction<E, C>;
     run.actions.push({ phase, name, stateId: state.id });
-    await action({
+    return action({
       entity: run.entity,
       context: run.context,
       payload: run.payload,
@@ -168,28 +169,48 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     });
   };
 
+  const runActions = (run: Run<E, C>, names: readonly string[] | undefined, phase: ActionPhase, state: StateDefinition, from: string | undefined, to: string): Maybe<void> =>
+    names === undefined || names.length === 0 ? undefined : eachInOrder(names.length, (i) => runAction(run, names[i], phase, state, from, to));
+
   /** Leaves `from` (if any) and enters `to`: exit actions, transition action, state set, entry actions. */
-  const move = async (run: Run<E, C>, from: StateDefinition | undefined, to: StateDefinition, transitionAction: string | undefined) => {
-    if (from !== undefined) for (const a of from.onExit ?? []) await runAction(run, a, 'exit', from, from.id, to.id);
-    if (transitionAction !== undefined) await runAction(run, transitionAction, 'transition', from ?? to, from?.id, to.id);
-    accessor.set(run.entity, { flowId: run.flow.id, stateId: to.id });
-    for (const a of to.onEntry ?? []) await runAction(run, a, 'entry', to, from?.id, to.id);
+  const move = (run: Run<E, C>, from: StateDefinition | undefined, to: StateDefinition, transitionAction: string | undefined): Maybe<void> => {
+    const enter = (): Maybe<void> => {
+      accessor.set(run.entity, { flowId: run.flow.id, stateId: to.id });
+      return runActions(run, to.onEntry, 'entry', to, from?.id, to.id);
+    };
+    const transition = (): Maybe<void> => (transitionAction === undefined ? enter() : andThen(runAction(run, transitionAction, 'transition', from ?? to, from?.id, to.id), enter));
+    return from === undefined ? transition() : andThen(runActions(run, from.onExit, 'exit', from, from.id, to.id), transition);
   };
 
-  const evaluate = async (run: Run<E, C>, state: StateDefinition, ref: string): Promise<boolean> => {
+  const evaluate = (run: Run<E, C>, state: StateDefinition, ref: string): Maybe<boolean> => {
     const { name, negated } = parseConditionRef(ref);
     const condition = conditions[name] as StmCondition<E, C>;
-    const value = await condition({ entity: run.entity, context: run.context, payload: run.payload, flowId: run.flow.id, eventId: run.eventId, stateId: state.id });
-    return negated ? !value : value;
+    const value = condition({ entity: run.entity, context: run.context, payload: run.payload, flowId: run.flow.id, eventId: run.eventId, stateId: state.id });
+    return negated ? andThen(value, (v) => !v) : value;
+  };
+
+  type Transition = NonNullable<StateDefinition['transitions']>[number];
+
+  /** The first transition of an auto state whose condition holds (or that has none), from index `from` on. */
+  const chooseTransition = (run: Run<E, C>, state: StateDefinition, from = 0): Maybe<Transition | undefined> => {
+    const transitions = state.transitions ?? [];
+    for (let i = from; i < transitions.length; i++) {
+      const t = transitions[i];
+      if (t.condition === undefined) return t;
+      const holds = evaluate(run, state, t.condition);
+      if (isThenable(holds)) return Promise.resolve(holds).then((h) => (h ? t : chooseTransition(run, state, i + 1)));
+      if (holds) return t;
+    }
+    return undefined;
   };
 
   /** Follows auto states from `current` until a manual or final state; returns where it stopped. */
-  const followAuto = async (run: Run<E, C>, current: StateDefinition): Promise<StateDefinition> => {
+  const followAuto = (run: Run<E, C>, current: StateDefinition, departures = 0): Maybe<StateDefinition> => {
     let state = current;
-    let departures = 0;
+    let departed = departures;
     while (state.kind === 'auto') {
-      departures += 1;
-      if (departures > maxAutoSteps) {
+      departed += 1;
+      if (departed > maxAutoSteps) {
         const path = run.steps.slice(-6).map((s) => s.to).join(' -> ');
         throw new StmError({
           code: StmErrorCodes.maxStepsExceeded,
@@ -198,24 +219,25 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
           stateId: state.id,
         });
       }
-      let chosen: { to: string; condition?: string; action?: string } | undefined;
-      for (const t of state.transitions ?? []) {
-        if (t.condition === undefined || (await evaluate(run, state, t.condition))) {
-          chosen = t;
-          break;
+      const from = state;
+      const depart = (chosen: Transition | undefined): Maybe<StateDefinition> => {
+        if (chosen === undefined) {
+          throw new StmError({
+            code: StmErrorCodes.noTransition,
+            message: `${describeLocation(run.flow.id, from.id)}: no transition condition holds and there is no unconditional transition`,
+            flowId: run.flow.id,
+            stateId: from.id,
+          });
         }
+        const next = stateOf(run.flow, chosen.to);
+        run.steps.push({ from: from.id, to: next.id, condition: chosen.condition ?? 'else' });
+        return andThen(move(run, from, next, chosen.action), () => next);
+      };
+      const next = andThen(chooseTransition(run, from), depart);
+      if (isThenable(next)) {
+        const count = departed;
+        return Promise.resolve(next).then((reached) => followAuto(run, reached, count));
       }
-      if (chosen === undefined) {
-        throw new StmError({
-          code: StmErrorCodes.noTransition,
-          message: `${describeLocation(run.flow.id, state.id)}: no transition condition holds and there is no unconditional transition`,
-          flowId: run.flow.id,
-          stateId: state.id,
-        });
-      }
-      const next = stateOf(run.flow, chosen.to);
-      run.steps.push({ from: state.id, to: next.id, condition: chosen.condition ?? 'else' });
-      await move(run, state, next, chosen.action);
       state = next;
     }
     return state;
@@ -230,9 +252,10 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   });
 
   /** Runs `body`; on failure restores the entity's state field and rethrows. */
-  const guarded = async (entity: E, previous: StmState | undefined, body: () => Promise<StmResult>): Promise<StmResult> => {
+  const guarded = async (entity: E, previous: StmState | undefined, body: () => Maybe<StmResult>): Promise<StmResult> => {
     try {
-      return await body();
+      const result = body();
+      return isThenable(result) ? await result : result;
     } catch (e) {
       accessor.set(entity, previous);
       throw e;
@@ -251,11 +274,13 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
       });
     }
     const run: Run<E, C> = { entity, context, payload: opts.payload, flow: fl, eventId: undefined, actions: [], steps: [] };
-    return guarded(entity, previous, async () => {
+    return guarded(entity, previous, () => {
       const initial = stateOf(fl, fl.initialState);
       run.steps.push({ from: undefined, to: initial.id });
-      await move(run, undefined, initial, undefined);
-      return finish(run, previous, await followAuto(run, initial));
+      return andThen(
+        andThen(move(run, undefined, initial, undefined), () => followAuto(run, initial)),
+        (last) => finish(run, previous, last),
+      );
     });
   };
 
@@ -306,16 +331,18 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
       });
     }
     const run: Run<E, C> = { entity, context, payload, flow: fl, eventId, actions: [], steps: [] };
-    return guarded(entity, previous, async () => {
+    return guarded(entity, previous, () => {
       if (event.to === undefined) {
         run.steps.push({ from: state.id, to: state.id, eventId, internal: true });
-        if (event.action !== undefined) await runAction(run, event.action, 'transition', state, state.id, state.id);
-        return finish(run, previous, state);
+        const action = event.action === undefined ? undefined : runAction(run, event.action, 'transition', state, state.id, state.id);
+        return andThen(action, () => finish(run, previous, state));
       }
       const target = stateOf(fl, event.to);
       run.steps.push({ from: state.id, to: target.id, eventId });
-      await move(run, state, target, event.action);
-      return finish(run, previous, await followAuto(run, target));
+      return andThen(
+        andThen(move(run, state, target, event.action), () => followAuto(run, target)),
+        (last) => finish(run, previous, last),
+      );
     });
   };
 

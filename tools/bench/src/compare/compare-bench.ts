@@ -6,7 +6,7 @@
  * slows the next). Every runner cleans up after itself (scratch databases, Redis keys). Prints
  * each round, then the medians, fanout's ratios to the others and each runner's peak RSS.
  */
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
@@ -17,11 +17,36 @@ import { formatCompareSummary, roundOrder, summarizeCompare, type CompareRecord,
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
 const CHILD_MAIN = path.join(__dirname, 'compare-child-main.ts');
 
+/** The packages the fanout runner loads (built before the rounds in `dist` mode). */
+const FANOUT_PACKAGES = ['core', 'process-api', 'stm', 'leased-queue', 'process-outbox', 'process-service', 'process-utils', 'jdbc-process-starter'];
+
 export interface CompareSettings {
   leaves: number;
   rounds: number;
   databaseUrl: string;
   redisUrl: string;
+  /**
+   * Which code of ours the runners load: `dist`, the packages' built JavaScript (as npm users run
+   * them, and as BullMQ and graphile-worker run theirs), or `source`, the TypeScript sources
+   * through tsx (whose keep-names helper wraps every closure the code creates).
+   */
+  code: 'dist' | 'source';
+}
+
+/** tsconfig of the children: the workspace's (`@fw/*` → sources) or one without paths (`@fw/*` → the packages' dist). */
+function childTsconfig(code: CompareSettings['code']): string {
+  return code === 'source' ? path.join(WORKSPACE_ROOT, 'tsconfig.json') : path.join(WORKSPACE_ROOT, 'tools/bench/tsconfig.dist.json');
+}
+
+/** Builds the fanout runner's packages (Nx: a no-op when nothing changed since the last build). */
+export function buildFanoutPackages(print: (line: string) => void): void {
+  print(`compare: building ${FANOUT_PACKAGES.join(', ')} (nx run-many -t build)`);
+  const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', `--projects=${FANOUT_PACKAGES.join(',')}`, '--output-style=static'], {
+    cwd: WORKSPACE_ROOT,
+    env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`building the packages failed (exit ${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
 }
 
 /** Runs one runner in its own OS process; each line it prints goes to `print`. */
@@ -29,7 +54,7 @@ export function runCompareChild(runner: CompareRunner, settings: CompareSettings
   const child = fork(CHILD_MAIN, [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl], {
     cwd: WORKSPACE_ROOT,
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error', TSX_TSCONFIG_PATH: path.join(WORKSPACE_ROOT, 'tsconfig.json') },
+    env: { ...process.env, FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error', TSX_TSCONFIG_PATH: childTsconfig(settings.code) },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   let pending = '';
@@ -57,7 +82,8 @@ function roundLine(r: CompareRecord): string {
 
 /** Runs every round and prints the summary; returns it. */
 export async function compareOn(settings: CompareSettings, io: BenchIo): Promise<CompareSummary> {
-  io.out(`compare: fanout vs BullMQ flow vs graphile-worker, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  if (settings.code === 'dist') buildFanoutPackages((line) => io.out(line));
+  io.out(`compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs BullMQ flow vs graphile-worker, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const records: CompareRecord[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     for (const runner of roundOrder(round)) {
@@ -75,8 +101,11 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
 
 /** The `compare` runner of `npm run bench` (`--leaves`, default 10000; `--rounds`, default 3). */
 export const compareBench: BenchRunner = {
-  description: 'fanout vs BullMQ flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3): medians, ratios, peak RSS',
+  description: 'fanout vs BullMQ flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
-    await compareOn({ leaves: options.leaves ?? 10_000, rounds: options.rounds ?? 3, databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, redisUrl: benchRedisUrl() }, io);
+    await compareOn(
+      { leaves: options.leaves ?? 10_000, rounds: options.rounds ?? 3, databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, redisUrl: benchRedisUrl(), code: options.source === true ? 'source' : 'dist' },
+      io,
+    );
   },
 };
