@@ -57,6 +57,31 @@ describeEachDatabase('child completion counting', (getDb) => {
     expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(0);
   });
 
+  it('a parent whose state refuses the report counts nothing and keeps no report row (internal and external)', async () => {
+    const { parentId, childIds } = await batchWith(2);
+    const [a, b] = childIds;
+    // An operator forced the parent to an end state while its children still ran.
+    await processDb(getDb().database).updateTable('fw_process').set({ state_id: 'PROCESSED' }).where('id', '=', parentId).execute();
+    const leaf = await send(h.manager, a!, 'doneSuccessfully', { output: 'a' });
+    expect(leaf.state.stateId).toBe('PROCESSED'); // the child's own step still counts for the child
+    await expect(send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: b, output: 'b' })).rejects.toMatchObject({ code: 422, subErrorCode: 'P422' });
+    const parent = await get(h.manager, parentId);
+    expect(parent.numCompletedSubProcesses).toBe(0);
+    expect(await reports(parentId)).toEqual([]);
+    // Put back, the parent counts both reports again: nothing was recorded as counted meanwhile.
+    await processDb(getDb().database).updateTable('fw_process').set({ state_id: 'SUB_PROCESSES_PENDING' }).where('id', '=', parentId).execute();
+    await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: a, output: 'a' });
+    await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: b, output: 'b' });
+    expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(2);
+    expect(await reports(parentId)).toHaveLength(2);
+  });
+
+  it('refuses a report to a parent that does not exist (404) before anything is written', async () => {
+    await expect(send(h.manager, '7c9e6679-7425-40de-944b-e07fc1f90ae7', 'subProcessDoneSuccessfully', { childId: '8d0e6679-7425-40de-944b-e07fc1f90ae8' })).rejects.toMatchObject({ code: 404 });
+    const rows = await processDb(getDb().database).selectFrom('fw_process_child_report').selectAll().where('child_id', '=', '8d0e6679-7425-40de-944b-e07fc1f90ae8').execute();
+    expect(rows).toEqual([]);
+  });
+
   it('refuses a second doneSuccessfully on the child (422) and counts it once', async () => {
     const { parentId, childIds } = await batchWith(2);
     await send(h.manager, childIds[0]!, 'doneSuccessfully', {});

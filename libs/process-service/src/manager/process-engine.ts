@@ -297,6 +297,12 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       }
       return;
     }
+    // Chaining and listeners first: they do not need the parents, whose locks are then held only
+    // for the counting and the commit (many transactions count on one parent).
+    for (const { event } of events) {
+      if (ctx.defs.successorsOf(event.processType).length > 0) await chain(ctx, event);
+      notifyAfterCommit(ctx, event);
+    }
     const byParent = new Map<string, ChildReportEvent[]>();
     for (const { process } of events) {
       if (process.parentId === null) continue;
@@ -306,10 +312,6 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     }
     // Parents in id order, so two transactions counting on the same parents lock them alike.
     for (const parentId of [...byParent.keys()].sort()) await reportChildren(ctx, parentId, byParent.get(parentId) ?? [], false);
-    for (const { event } of events) {
-      await chain(ctx, event);
-      notifyAfterCommit(ctx, event);
-    }
   }
 
   function notifyAfterCommit(ctx: TxContext, event: ProcessCompletedEvent): void {
@@ -325,39 +327,50 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
   }
 
   /**
-   * Counts children's completions on their parent exactly once: the parent row is locked, the child
-   * report rows are inserted in one statement, and only the new ones are applied (in order) before
-   * the parent is saved once. `external` reports (an HTTP caller) are checked to be children of the
-   * parent and refused with 422 when the parent's state does not accept them.
+   * Counts children's completions on their parent exactly once: the child report rows are inserted
+   * in one statement (a report already there conflicts and counts nothing), then the parent is
+   * locked and only the new reports are applied (in order) before the parent is saved once. The
+   * reports come before the parent's lock, on every path, so the lock that every counting
+   * transaction of a fan-out waits for is held only for the counting itself and the commit (and
+   * two reporters of one child always take the two in the same order). `external` reports (an
+   * HTTP caller) are checked to be children of the parent and refused with 422, rolling back their
+   * rows, when the parent's state does not accept them; internal reports a parent no longer
+   * accepts are removed again and not counted.
    */
   async function reportChildren(ctx: TxContext, parentId: string, given: readonly ChildReportEvent[], external: boolean): Promise<Process | undefined> {
     const reports = [...new Map(given.map((r) => [r.payload.childId, r] as const)).values()];
-    const parent = await repo.findById(ctx.trx, parentId, { forUpdate: true });
-    if (!parent) {
-      if (external) throw notFound(parentId);
-      logger.warn({ parentId, children: reports.length }, 'parent of a completed child not found');
-      return undefined;
-    }
-    if (external) {
-      const ids = reports.map((r) => r.payload.childId);
-      const parents = await repo.findParents(ctx.trx, ids);
-      const stranger = ids.find((id) => parents.get(id) !== parentId);
-      if (stranger !== undefined) {
-        throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.notAChild, description: `Process ${stranger} is not a child of ${parentId}`, params: [stranger, parentId], field: 'childId' });
-      }
-    } else if (!reports.every((r) => ctx.flow.isAllowed(parent.state, r.eventId))) {
-      logger.warn({ parentId, parentState: parent.state.stateId, children: reports.length }, 'parent does not accept child reports in its state; not counted');
-      return parent;
-    }
+    if (external) await assertChildrenOf(ctx, parentId, reports.map((r) => r.payload.childId));
     const fresh = await repo.insertChildReports(
       ctx.trx,
       reports.map((r) => ({ childId: r.payload.childId, parentId, successful: r.eventId === ProcessEvents.subProcessDoneSuccessfully, time: ctx.now })),
     );
+    const parent = await repo.findById(ctx.trx, parentId, { forUpdate: true });
+    if (!parent) {
+      if (external) throw notFound(parentId);
+      await repo.deleteChildReports(ctx.trx, [...fresh]);
+      logger.warn({ parentId, children: reports.length }, 'parent of a completed child not found');
+      return undefined;
+    }
+    if (!external && !reports.every((r) => ctx.flow.isAllowed(parent.state, r.eventId))) {
+      await repo.deleteChildReports(ctx.trx, [...fresh]);
+      logger.warn({ parentId, parentState: parent.state.stateId, children: reports.length }, 'parent does not accept child reports in its state; not counted');
+      return parent;
+    }
     const counted = reports.filter((r) => fresh.has(r.payload.childId));
     if (counted.length === 0) return parent;
     for (const r of counted) if (!ctx.flow.isAllowed(parent.state, r.eventId)) throw eventNotAllowed(parent.state, r.eventId);
     await applyEvents(ctx, parent, counted);
     return parent;
+  }
+
+  /** 404 when the parent does not exist, 400 when one of `childIds` is not its child (no lock taken). */
+  async function assertChildrenOf(ctx: TxContext, parentId: string, childIds: readonly string[]): Promise<void> {
+    if (!(await repo.findById(ctx.trx, parentId))) throw notFound(parentId);
+    const parents = await repo.findParents(ctx.trx, childIds);
+    const stranger = childIds.find((id) => parents.get(id) !== parentId);
+    if (stranger !== undefined) {
+      throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.notAChild, description: `Process ${stranger} is not a child of ${parentId}`, params: [stranger, parentId], field: 'childId' });
+    }
   }
 
   async function chain(ctx: TxContext, event: ProcessCompletedEvent): Promise<Process[]> {

@@ -218,11 +218,12 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       const flow = await flowPromise;
       const process = await inTransaction(async (ctx) => {
         const early = SPLIT_EVENTS.has(eventId) ? await splitBeforeLock(ctx, flow, id, eventId, body, o) : undefined;
-        const current = await load(ctx.trx, id, o, true);
+        const isChildReport = eventId === ProcessEvents.subProcessDoneSuccessfully || eventId === ProcessEvents.subProcessDoneWithErrors;
+        // A child report locks the parent itself, after its report row (see engine.reportChildren).
+        const current = await load(ctx.trx, id, o, !isChildReport);
         if (!flow.knownEvents().has(eventId)) {
           throw new FwError({ code: 422, subErrorCode: ProcessErrorCodes.unknownEvent, description: `Unknown event '${eventId}'`, params: [eventId] });
         }
-        const isChildReport = eventId === ProcessEvents.subProcessDoneSuccessfully || eventId === ProcessEvents.subProcessDoneWithErrors;
         if (!isChildReport && !flow.isAllowed(current.state, eventId)) throw eventNotAllowed(current.state, eventId);
         const payload = early?.payload ?? validateEventPayload(eventId, body);
         if (isChildReport) return (await engine.reportChildren(ctx, current.id, [{ eventId, payload } as ChildReportEvent], true)) ?? current;

@@ -91,15 +91,17 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
           list.push({ eventId: p.eventId, payload: p.payload });
           byParent.set(p.parentId, list);
         }
-        for (const [parentId, reports] of byParent) await engine.reportChildren(tx, parentId, reports, false);
         // A child's own completion delivery (chaining, listeners) rides on its CHILD_COMPLETED
-        // command (commands written before this carried none and had a PROCESS_COMPLETED of their own).
+        // command (commands written before this carried none and had a PROCESS_COMPLETED of their
+        // own). It goes first: the parents' locks are then held only for the counting.
         for (const c of commands) {
           const event = (c.payload as { event?: ProcessCompletedEvent }).event;
           if (event === undefined) continue;
           await engine.chain(tx, event);
           engine.notifyAfterCommit(tx, event);
         }
+        // Parents in id order, so two dispatchers counting on the same parents lock them alike.
+        for (const parentId of [...byParent.keys()].sort()) await engine.reportChildren(tx, parentId, byParent.get(parentId) ?? [], false);
       }),
     onDead: (command, error, ctx) =>
       run(ctx, async (tx) => {

@@ -39,6 +39,8 @@ export interface ProcessRepository {
   insertChildReport(db: ProcessDb, report: ChildReport): Promise<boolean>;
   /** Inserts many reports in one statement; returns the child ids whose report is new (counted now). */
   insertChildReports(db: ProcessDb, reports: readonly ChildReport[]): Promise<Set<string>>;
+  /** Deletes the reports of these children (reports inserted in the same transaction and then not counted). */
+  deleteChildReports(db: ProcessDb, childIds: readonly string[]): Promise<void>;
   /** Parent ids of existing processes among `ids`. */
   findParents(db: ProcessDb, ids: readonly string[]): Promise<Map<string, string | null>>;
   insertCompletionEvent(db: ProcessDb, id: string, event: ProcessCompletedEvent, time: Date): Promise<void>;
@@ -205,6 +207,11 @@ export function makeProcessRepository(): ProcessRepository {
         returning child_id`.execute(db);
       for (const r of freshRows) fresh.add(r.child_id);
       return fresh;
+    },
+
+    async deleteChildReports(db, childIds) {
+      if (childIds.length === 0) return;
+      await db.deleteFrom('fw_process_child_report').where('child_id', 'in', [...childIds]).execute();
     },
 
     async findParents(db, ids) {
