@@ -148,15 +148,7 @@ function attemptsOf(worker: WorkerDto, fallback: number): number {
 /** Rows per insert statement (bounds the size of its one JSON parameter). */
 const ENQUEUE_CHUNK = 1000;
 
-const ENQUEUE_COLUMNS = {
-  idempotency_key: 'text',
-  process_id: 'uuid',
-  process_type: 'text',
-  worker_type: 'text',
-  tenant: 'text',
-  payload: 'jsonb',
-  max_attempts: 'integer',
-} as const;
+const ENQUEUE_COLUMNS = { payload: 'jsonb', max_attempts: 'integer' } as const;
 
 /** Makes the repository (stateless; every call takes the Kysely handle to use). */
 export function makeWorkItemRepository(): WorkItemRepository {
@@ -167,21 +159,15 @@ export function makeWorkItemRepository(): WorkItemRepository {
       let inserted = 0;
       for (let i = 0; i < workers.length; i += ENQUEUE_CHUNK) {
         const chunk = workers.slice(i, i + ENQUEUE_CHUNK);
-        const rows = chunk.map((w) => ({
-          idempotency_key: idempotencyKeyOf(w),
-          process_id: w.processId,
-          process_type: w.processType,
-          worker_type: w.workerType,
-          tenant: w.tenant,
-          payload: w,
-          max_attempts: attemptsOf(w, options.maxAttempts),
-        }));
-        // The rows as ONE JSON parameter (jsonRecordset of @fw/core): each WorkerDto travels as
-        // JSON, not as text escaped for an array literal, and the statement text never changes.
+        // Only the WorkerDto and the attempts travel (one JSON parameter, jsonRecordset of
+        // @fw/core): the key and the other columns are read from the payload, as
+        // idempotencyKeyOf builds the key.
+        const rows = chunk.map((w) => ({ payload: w, max_attempts: attemptsOf(w, options.maxAttempts) }));
         const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
         const result = await sql`
           insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at)
-          select v.idempotency_key, v.process_id, v.process_type, v.worker_type, v.tenant, v.payload, v.max_attempts, ${runAt}
+          select concat_ws(':', v.payload->>'processId', v.payload->>'processType', v.payload->>'workerType'), (v.payload->>'processId')::uuid,
+                 v.payload->>'processType', v.payload->>'workerType', v.payload->>'tenant', v.payload, v.max_attempts, ${runAt}
             from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}
           on conflict (idempotency_key) do nothing`.execute(db);
         inserted += Number(result.numAffectedRows ?? 0n);

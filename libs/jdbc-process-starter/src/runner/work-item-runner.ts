@@ -228,8 +228,10 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
    * one statement completing every item that succeeded; the others take {@link settleAttempt}.
    */
   async function executeBatch(entries: readonly Running[], runMany: NonNullable<BatchServiceLike['runMany']>): Promise<void> {
-    const expired = await Promise.all(entries.map((e) => expiredOnLastAttempt(e.item)));
-    const live = entries.filter((_, i) => !expired[i]);
+    // Items whose lease ran out on their last attempt are marked DEAD instead (rare: checked first).
+    const overdue = entries.filter((e) => e.item.attempts > (options.maxAttempts ?? e.item.maxAttempts));
+    if (overdue.length > 0) await Promise.all(overdue.map((e) => expiredOnLastAttempt(e.item)));
+    const live = overdue.length === 0 ? entries : entries.filter((e) => !overdue.includes(e));
     if (live.length === 0) return;
     const items = live.map((e) => e.item);
     keeper?.hold(items);

@@ -29,17 +29,7 @@ const SAVE_COLUMNS = {
   version: 'integer',
 } as const;
 
-const COMPLETION_COLUMNS = {
-  id: 'uuid',
-  process_id: 'uuid',
-  process_type: 'text',
-  tenant: 'text',
-  trigger_id: 'text',
-  state: 'text',
-  successful: 'boolean',
-  payload: 'jsonb',
-  generated_time: 'timestamptz',
-} as const;
+const COMPLETION_COLUMNS = { id: 'uuid', payload: 'jsonb', generated_time: 'timestamptz' } as const;
 
 /** A process to save with the version it was loaded with (optimistic check). */
 export interface ProcessStateWrite {
@@ -123,7 +113,7 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
         num_sub_processes: p.numSubProcesses,
         num_completed: p.numCompletedSubProcesses,
         completed_percent: p.completedPercent,
-        output: p.output,
+        output: p.output ?? undefined,
         last_modified_time: p.lastModifiedTime,
         state_entry_time: p.stateEntryTime,
         version: p.version,
@@ -163,21 +153,12 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
 
     async insertCompletionEvents(db, events) {
       if (events.length === 0) return;
-      const rows = events.map(({ id, event, time }) => ({
-        id,
-        process_id: event.processId,
-        process_type: event.processType,
-        tenant: event.tenantId,
-        trigger_id: event.triggerId,
-        state: event.state,
-        successful: event.successful,
-        payload: event,
-        generated_time: time,
-      }));
-      // One JSON parameter for any batch size; each payload travels as JSON, not as escaped text.
+      // Only the id, the time and the event itself travel: the other columns are read from the event.
+      const rows = events.map(({ id, event, time }) => ({ id, payload: event, generated_time: time }));
       await sql`
         insert into fw_process_completion_event (id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)
-        select id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time
+        select id, (payload->>'processId')::uuid, payload->>'processType', payload->>'tenantId', payload->>'triggerId', payload->>'state',
+               (payload->>'successful')::boolean, payload, generated_time
           from ${jsonRecordset(rows, COMPLETION_COLUMNS)}`.execute(db);
     },
   };
