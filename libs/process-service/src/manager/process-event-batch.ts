@@ -1,6 +1,6 @@
 /**
  * `manager.sendEvents`: many events, to many processes, in ONE transaction with set-based SQL
- * (one statement locks and loads the processes with their errors, one saves them, one inserts the
+ * (one statement loads the processes with their errors, one saves them, one inserts the
  * completion events, one the outbox commands). Each event keeps the outcome it would have had on
  * its own (`sendEvent`): a refused event fails alone. Events that create or count children
  * (`splitPartiallyDone`, `splitDone`, `subProcessDone*`) and several events for one process go
@@ -27,7 +27,7 @@ export interface ProcessEventRequest {
 /** The outcome of one event: its response, or the error `sendEvent` would have thrown. */
 export type ProcessEventResult = { ok: true; response: ProcessResponse } | { ok: false; error: unknown };
 
-/** Events applied in memory on a locked process without creating or counting children. */
+/** Events applied in memory on a loaded process without creating or counting children. */
 const BATCHABLE: ReadonlySet<string> = new Set([
   ProcessEvents.doneSuccessfully,
   ProcessEvents.doneWithErrors,
@@ -91,12 +91,15 @@ export function makeEventBatchSender(deps: EventBatchDeps): (events: readonly Pr
       try {
         const outcomes = await deps.inTransaction(async (ctx) => {
           ctx.countChildrenInline = true;
-          const locked = await batchRepo.lockMany(ctx.trx, batched.map((i) => events[i].id.toLowerCase()));
+          // Read without row locks: the save checks each process's version (a process changed
+          // meanwhile fails the batch, which then goes event by event), so a lock would only add
+          // a write per process to every batch.
+          const loaded = await batchRepo.findMany(ctx.trx, batched.map((i) => events[i].id.toLowerCase()), false);
           const found: Array<{ index: number; item: BatchedEvent }> = [];
           const refused = new Map<number, unknown>();
           for (const i of batched) {
             const e = events[i];
-            const process = locked.get(e.id.toLowerCase());
+            const process = loaded.get(e.id.toLowerCase());
             const scope = e.tenant !== undefined ? (e.tenant ?? undefined) : currentTenantId();
             try {
               if (!process || (scope !== undefined && process.tenant !== scope)) throw notFound(e.id);
