@@ -35,7 +35,8 @@ import { hostname } from 'node:os';
 import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work-item-repository';
 import { workItemDb } from '../schema/work-item-tables';
 import { exponentialBackoff } from './backoff';
-import { batchServiceHandler, resultOfOutcome, type BatchOutcomeLike, type BatchServiceLike, type WorkItemHandler, type WorkItemResult } from './work-item-handler';
+import { errorText, makeAttemptSettlement, type AttemptResult } from './attempt-settlement';
+import { batchServiceHandler, resultOfOutcome, type BatchOutcomeLike, type BatchServiceLike, type WorkItemHandler } from './work-item-handler';
 
 export type { StopResult, WakeSource, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
 import type { StopResult, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
@@ -44,14 +45,6 @@ interface Running {
   item: ClaimedWorkItem;
   abort: AbortController;
   done: Promise<void>;
-}
-
-/** How one attempt ended: the handler's result, or what it threw. */
-type AttemptResult = { failed: false; result: WorkItemResult } | { failed: true; failure: unknown };
-
-function errorText(error: unknown): { message: string; stack: string | null } {
-  if (error instanceof Error) return { message: error.message || error.name, stack: error.stack ?? null };
-  return { message: String(error), stack: null };
 }
 
 /** Makes a runner; nothing happens until `start()`. */
@@ -142,73 +135,12 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
           },
         });
 
-  /** Reports a DEAD item (this runner holds its report lease) and records that it was reported. */
-  async function report(item: ClaimedWorkItem, error: string, stackTrace: string | null): Promise<void> {
-    if (options.onDead === undefined) return;
-    try {
-      await options.onDead({ id: item.id, processId: item.processId, processType: item.processType, workerType: item.workerType, tenant: item.tenant, attempts: item.attempts, error, stackTrace });
-      await repo.markReported(db, item.id, item.claimToken);
-      itemEvent('reported', item);
-    } catch (err) {
-      logger.error({ err, itemId: item.id, processId: item.processId }, 'could not report a DEAD work item; it will be retried');
-      itemEvent('error', item, `report failed: ${errorText(err).message}`);
-    }
-  }
+  const settlement = makeAttemptSettlement({ db, repo, logger, leaseMillis, backoff, complete, counters, itemEvent, onDead: options.onDead, maxAttempts: options.maxAttempts });
 
-  async function markDead(item: ClaimedWorkItem, error: string, stack: string | null): Promise<void> {
-    if (!(await repo.markDead(db, item.id, item.claimToken, error, { reported: false, leaseMillis }))) return staleAck(item);
-    counters.dead++;
-    logger.error({ itemId: item.id, processId: item.processId, attempts: item.attempts, error }, 'work item is DEAD');
-    itemEvent('dead', item, error);
-    await report(item, error, stack);
-  }
-
-  function staleAck(item: ClaimedWorkItem): void {
-    counters.staleAcks++;
-    logger.warn({ itemId: item.id, processId: item.processId }, 'acknowledgement refused: the lease was lost and the item claimed again (or released)');
-    itemEvent('stale-ack', item);
-  }
-
-  /** True (and the item marked DEAD) when its lease expired on its last attempt: it is not run again. */
-  async function expiredOnLastAttempt(item: ClaimedWorkItem): Promise<boolean> {
-    const maxAttempts = options.maxAttempts ?? item.maxAttempts;
-    if (item.attempts <= maxAttempts) return false;
-    const earlier = item.lastError === null ? '' : ` (earlier error: ${item.lastError})`;
-    await markDead(item, `the lease expired on the last of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
-    return true;
-  }
-
-  const attemptOf = (item: ClaimedWorkItem, abort: AbortController) => ({ attempt: item.attempts, maxAttempts: options.maxAttempts ?? item.maxAttempts, signal: abort.signal, previousError: item.lastError });
-
-  /** What a finished attempt leads to: SUCCESS, DEAD (reported, or after the last attempt) or a retry. */
-  async function settleAttempt(item: ClaimedWorkItem, attempt: AttemptResult): Promise<void> {
-    if (!attempt.failed) {
-      const note = attempt.result ? attempt.result.reportedFailure : null;
-      const ok = note === null ? await complete(item) : await repo.markDead(db, item.id, item.claimToken, note, { reported: true, leaseMillis });
-      if (!ok) return staleAck(item);
-      if (note === null) {
-        counters.completed++;
-        itemEvent('completed', item);
-      } else {
-        counters.dead++;
-        itemEvent('dead', item, note);
-      }
-      return;
-    }
-    const maxAttempts = options.maxAttempts ?? item.maxAttempts;
-    const { message, stack } = errorText(attempt.failure);
-    if (item.attempts >= maxAttempts) return markDead(item, message, stack);
-    // The definition's retry backoff, when it sets one, else the runner's.
-    const own = (item.payload as Partial<WorkerDto> | null)?.retry?.backoff;
-    const delay = own ? exponentialBackoff(own)(item.attempts) : backoff(item.attempts);
-    if (!(await repo.retry(db, item.id, item.claimToken, message, delay))) return staleAck(item);
-    counters.retried++;
-    logger.warn({ itemId: item.id, processId: item.processId, attempts: item.attempts, delay, error: message }, 'work item attempt failed; retrying');
-    itemEvent('retried', item, message);
-  }
+  const attemptOf = (item: ClaimedWorkItem, abort: AbortController) => ({ attempt: item.attempts, maxAttempts: settlement.maxAttemptsOf(item), signal: abort.signal, previousError: item.lastError });
 
   async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
-    if (await expiredOnLastAttempt(item)) return;
+    if (await settlement.expiredOnLastAttempt(item)) return;
     keeper?.hold([item]);
     let attempt: AttemptResult;
     try {
@@ -220,7 +152,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       // Before the acknowledgement, so that no renewal races it.
       await keeper?.release([item]);
     }
-    await settleAttempt(item, attempt);
+    await settlement.settle(item, attempt);
   }
 
   /**
@@ -229,8 +161,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
    */
   async function executeBatch(entries: readonly Running[], runMany: NonNullable<BatchServiceLike['runMany']>): Promise<void> {
     // Items whose lease ran out on their last attempt are marked DEAD instead (rare: checked first).
-    const overdue = entries.filter((e) => e.item.attempts > (options.maxAttempts ?? e.item.maxAttempts));
-    if (overdue.length > 0) await Promise.all(overdue.map((e) => expiredOnLastAttempt(e.item)));
+    const overdue = entries.filter((e) => e.item.attempts > settlement.maxAttemptsOf(e.item));
+    if (overdue.length > 0) await Promise.all(overdue.map((e) => settlement.expiredOnLastAttempt(e.item)));
     const live = overdue.length === 0 ? entries : entries.filter((e) => !overdue.includes(e));
     if (live.length === 0) return;
     const items = live.map((e) => e.item);
@@ -255,19 +187,9 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
         attempt = { failed: true, failure };
       }
       if (!attempt.failed && !attempt.result) succeeded.push(item);
-      else others.push(settleAttempt(item, attempt));
+      else others.push(settlement.settle(item, attempt));
     });
-    if (succeeded.length > 0) {
-      const done = await repo.completeMany(db, succeeded);
-      for (const item of succeeded) {
-        if (!done.has(item.id)) {
-          staleAck(item);
-          continue;
-        }
-        counters.completed++;
-        itemEvent('completed', item);
-      }
-    }
+    await settlement.completeAll(succeeded);
     await Promise.all(others);
   }
 
@@ -311,7 +233,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     if (options.onDead === undefined || Date.now() - lastSweep < pollMillis) return;
     lastSweep = Date.now();
     for (const item of await repo.claimUnreported(db, { ...claimOptions, limit: batchSize })) {
-      await report(item, item.lastError ?? 'work item is DEAD', null);
+      await settlement.report(item, item.lastError ?? 'work item is DEAD', null);
     }
   }
 
