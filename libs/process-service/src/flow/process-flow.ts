@@ -76,14 +76,10 @@ export async function makeProcessFlow(options: ProcessFlowOptions = {}): Promise
     definition,
     // New processes carry the initial decision as a placeholder state (Process.state is never empty).
     start: (process, step) => machine.start(process, step, { flowId: PROCESS_FLOW_ID, restart: true }),
-    async send(process, eventId, payload, step) {
-      try {
-        return await machine.send(process, eventId, payload, step);
-      } catch (e) {
-        if (isStmError(e, StmErrorCodes.eventNotAllowed)) throw eventNotAllowed(process.state, eventId);
-        throw e;
-      }
-    },
+    send: (process, eventId, payload, step) =>
+      machine.send(process, eventId, payload, step).then(undefined, (e: unknown) => {
+        throw isStmError(e, StmErrorCodes.eventNotAllowed) ? eventNotAllowed(process.state, eventId) : e;
+      }),
     isAllowed: (state, eventId) => machine.isAllowed(state, eventId),
     knownEvents: () => events,
     allowedActions: (state) =>

@@ -163,7 +163,9 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     });
     for (const cb of callbacks) {
       try {
-        await cb();
+        // Awaited only when it returned a promise: most callbacks are plain functions.
+        const done = cb();
+        if (typeof (done as PromiseLike<void> | undefined)?.then === 'function') await done;
       } catch (err) {
         logger.error({ err }, 'after-commit callback failed (the state change is committed)');
       }

@@ -252,17 +252,30 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   });
 
   /** Runs `body`; on failure restores the entity's state field and rethrows. */
-  const guarded = async (entity: E, previous: StmState | undefined, body: () => Maybe<StmResult>): Promise<StmResult> => {
-    try {
-      const result = body();
-      return isThenable(result) ? await result : result;
-    } catch (e) {
+  const guarded = (entity: E, previous: StmState | undefined, body: () => Maybe<StmResult>): Maybe<StmResult> => {
+    const restore = (e: unknown): never => {
       accessor.set(entity, previous);
       throw e;
+    };
+    try {
+      const result = body();
+      return isThenable(result) ? Promise.resolve(result).then(undefined, restore) : result;
+    } catch (e) {
+      return restore(e);
     }
   };
 
-  const start = async (entity: E, context: C, opts: StartOptions = {}): Promise<StmResult> => {
+  /** The public face of a call: always a promise (a synchronous refusal becomes a rejection). */
+  const settled = (run: () => Maybe<StmResult>): Promise<StmResult> => {
+    try {
+      const result = run();
+      return isThenable(result) ? result : Promise.resolve(result);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+
+  const startNow = (entity: E, context: C, opts: StartOptions = {}): Maybe<StmResult> => {
     const previous = accessor.get(entity);
     const fl = flow(opts.flowId);
     if (previous !== undefined && opts.restart !== true) {
@@ -305,7 +318,7 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   const missingActivities = (state: StateDefinition, s: StmState): string[] =>
     (state.activities ?? []).filter((a) => a.mandatory && !(s.doneActivities ?? []).includes(a.id)).map((a) => a.id);
 
-  const send = async (entity: E, eventId: string, payload: unknown, context: C): Promise<StmResult> => {
+  const sendNow = (entity: E, eventId: string, payload: unknown, context: C): Maybe<StmResult> => {
     const { fl, state, previous } = currentOf(entity, eventId);
     const activity = (state.activities ?? []).find((a) => a.id === eventId);
     if (activity !== undefined) return doActivity(entity, fl, state, previous, eventId);
@@ -373,8 +386,8 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   return {
     flows,
     flow,
-    start,
-    send,
+    start: (entity, context, opts) => settled(() => startNow(entity, context, opts)),
+    send: (entity, eventId, payload, context) => settled(() => sendNow(entity, eventId, payload, context)),
     allowedEvents,
     isAllowed,
     isFinal: (s) => stateOf(flow(s.flowId), s.stateId).kind === 'final',
