@@ -109,8 +109,11 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     await deliver.call(deps.workerStarter, await handedWorker(db, worker));
   }
 
-  /** Hands many workers to the starter in `ctx`'s transaction: one call when it can take a batch. */
-  async function startWorkersNow(ctx: TxContext, workers: readonly WorkerDto[]): Promise<void> {
+  /**
+   * Hands many workers to the starter in `ctx`'s transaction: one call when it can take a batch.
+   * Each gets its own copy unless `owned` (workers this engine has just built for the starter).
+   */
+  async function startWorkersNow(ctx: TxContext, workers: readonly WorkerDto[], owned = false): Promise<void> {
     const starter = deps.workerStarter as Partial<BatchWorkerStarter<ProcessTransaction>> & WorkerStarter<ProcessTransaction>;
     if (typeof starter.startWorkers !== 'function' || workers.length < 2) {
       for (const w of workers) await startWorkerNow(ctx, w);
@@ -120,7 +123,7 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     const plain: WorkerDto[] = [];
     for (const w of workers) {
       if (w.workerType === WorkerType.AGGREGATOR) await startWorkerNow(ctx, w);
-      else plain.push({ ...w, config: { ...w.config } });
+      else plain.push(owned ? w : { ...w, config: { ...w.config } });
     }
     if (plain.length > 0) await starter.startWorkers(plain, { transaction: ctx.trx, afterCommit: ctx.afterCommit });
   }
@@ -134,7 +137,7 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       if (ctx.commands && !inlineLaunches) ctx.commands.push({ commandType: ProcessCommandTypes.START_WORKER, processId: p.id, tenant: p.tenant, payload: { worker } });
       else workers.push(worker);
     }
-    if (workers.length > 0) await startWorkersNow(ctx, workers);
+    if (workers.length > 0) await startWorkersNow(ctx, workers, true);
   }
 
   async function launchWorker(ctx: TxContext, process: Process): Promise<void> {

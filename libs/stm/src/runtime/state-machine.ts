@@ -182,8 +182,16 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return from === undefined ? transition() : andThen(runActions(run, from.onExit, 'exit', from, from.id, to.id), transition);
   };
 
+  // Condition references parsed once each (the flows are fixed once the machine is made).
+  const parsedRefs = new Map<string, { name: string; negated: boolean }>();
+  const conditionRef = (ref: string): { name: string; negated: boolean } => {
+    let parsed = parsedRefs.get(ref);
+    if (parsed === undefined) parsedRefs.set(ref, (parsed = parseConditionRef(ref)));
+    return parsed;
+  };
+
   const evaluate = (run: Run<E, C>, state: StateDefinition, ref: string): Maybe<boolean> => {
-    const { name, negated } = parseConditionRef(ref);
+    const { name, negated } = conditionRef(ref);
     const condition = conditions[name] as StmCondition<E, C>;
     const value = condition({ entity: run.entity, context: run.context, payload: run.payload, flowId: run.flow.id, eventId: run.eventId, stateId: state.id });
     return negated ? andThen(value, (v) => !v) : value;
