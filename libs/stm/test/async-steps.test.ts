@@ -82,4 +82,22 @@ describe('actions and conditions that return promises', () => {
     expect(isStmError(error, StmErrorCodes.eventNotAllowed)).toBe(true);
     expect(doc.log).toEqual([]);
   });
+
+  it('sendNow answers the result itself for synchronous steps, a promise for asynchronous ones, and throws a refusal at once', async () => {
+    const sync = machineOf('sync');
+    const doc: Doc = { log: [], score: 6 };
+    await sync.start(doc);
+    const result = sync.sendNow(doc, 'submit', undefined);
+    expect(result).not.toBeInstanceOf(Promise);
+    expect((result as { state: StmState }).state.stateId).toBe('REVIEW');
+    expect(() => sync.sendNow(doc, 'submit', undefined)).toThrow(/not allowed/);
+    expect(doc.state?.stateId).toBe('REVIEW');
+
+    const async = machineOf('async');
+    const other: Doc = { log: [], score: 9 };
+    await async.start(other);
+    const pending = async.sendNow(other, 'submit', undefined);
+    expect(pending).toBeInstanceOf(Promise);
+    expect((await pending).state.stateId).toBe('APPROVED');
+  });
 });

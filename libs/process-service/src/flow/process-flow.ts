@@ -35,6 +35,12 @@ export interface ProcessFlow {
   start(process: Process, step: ProcessStep): Promise<StmResult>;
   /** Applies an event; 422 `P422` when the current state does not accept it (process untouched). */
   send(process: Process, eventId: string, payload: unknown, step: ProcessStep): Promise<StmResult>;
+  /**
+   * `send` without a promise when the event's actions are synchronous (see the state machine's
+   * `sendNow`): the engine applies hundreds of child reports to a locked parent in a row, and a
+   * yield to the event loop per report would keep the parent locked that much longer.
+   */
+  sendNow(process: Process, eventId: string, payload: unknown, step: ProcessStep): StmResult | Promise<StmResult>;
   isAllowed(state: ProcessState, eventId: string): boolean;
   /** Every event id the flow knows. */
   knownEvents(): ReadonlySet<string>;
@@ -52,6 +58,11 @@ export function eventNotAllowed(state: ProcessState, eventId: string): FwError {
     description: `Event '${eventId}' is not allowed in state ${state.stateId}`,
     params: [eventId, state.stateId],
   });
+}
+
+/** Rethrows a state-machine error, a refused event as the framework's 422. */
+function refusal(process: Process, eventId: string, e: unknown): never {
+  throw isStmError(e, StmErrorCodes.eventNotAllowed) ? eventNotAllowed(process.state, eventId) : e;
 }
 
 /** Loads the flow file and builds the state machine over processes. */
@@ -76,10 +87,16 @@ export async function makeProcessFlow(options: ProcessFlowOptions = {}): Promise
     definition,
     // New processes carry the initial decision as a placeholder state (Process.state is never empty).
     start: (process, step) => machine.start(process, step, { flowId: PROCESS_FLOW_ID, restart: true }),
-    send: (process, eventId, payload, step) =>
-      machine.send(process, eventId, payload, step).then(undefined, (e: unknown) => {
-        throw isStmError(e, StmErrorCodes.eventNotAllowed) ? eventNotAllowed(process.state, eventId) : e;
-      }),
+    send: (process, eventId, payload, step) => machine.send(process, eventId, payload, step).then(undefined, (e: unknown) => refusal(process, eventId, e)),
+    sendNow(process, eventId, payload, step) {
+      let result: StmResult | Promise<StmResult>;
+      try {
+        result = machine.sendNow(process, eventId, payload, step);
+      } catch (e) {
+        return refusal(process, eventId, e);
+      }
+      return result instanceof Promise ? result.then(undefined, (e: unknown) => refusal(process, eventId, e)) : result;
+    },
     isAllowed: (state, eventId) => machine.isAllowed(state, eventId),
     knownEvents: () => events,
     allowedActions: (state) =>

@@ -204,7 +204,12 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
   async function applyEvents(ctx: TxContext, process: Process, events: ReadonlyArray<{ eventId: string; payload: unknown }>): Promise<void> {
     const before = { stateId: process.state.stateId, version: process.version };
     const step = makeStep(ctx);
-    for (const e of events) await ctx.flow.send(process, e.eventId, e.payload, step);
+    // Without a yield per event when the flow's actions are synchronous: a parent counting hundreds
+    // of reports is locked meanwhile.
+    for (const e of events) {
+      const sent = ctx.flow.sendNow(process, e.eventId, e.payload, step);
+      if (sent instanceof Promise) await sent;
+    }
     const entered = process.state.stateId !== before.stateId;
     if (entered) process.stateEntryTime = ctx.now.toISOString();
     process.lastModifiedTime = ctx.now.toISOString();
@@ -237,7 +242,8 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       const next: Process = { ...process, state: { ...process.state }, errors: [...process.errors] };
       const step = makeStep(ctx);
       try {
-        await ctx.flow.send(next, eventId, payload, step);
+        const sent = ctx.flow.sendNow(next, eventId, payload, step);
+        if (sent instanceof Promise) await sent;
       } catch (err) {
         failures.set(process.id, err);
         continue;

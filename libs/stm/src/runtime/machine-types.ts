@@ -118,6 +118,13 @@ export interface StateMachine<E, C = void> {
    * Throws `STM_EVENT_NOT_ALLOWED` (state untouched) when the current state does not accept it.
    */
   send(entity: E, eventId: string, payload: unknown, context: C): Promise<StmResult>;
+  /**
+   * `send` for engines that apply many events in a row: the result itself when every action and
+   * condition on the way returned a plain value, a promise only when one of them returned one. A
+   * refusal or a failing synchronous action throws at once (the state restored, as with `send`).
+   * A loop of `await send(…)` yields to the event loop once per event; this does not.
+   */
+  sendNow(entity: E, eventId: string, payload: unknown, context: C): StmResult | Promise<StmResult>;
   /** Events accepted in a state (empty for final states). */
   allowedEvents(state: StmState): AllowedEvent[];
   isAllowed(state: StmState, eventId: string): boolean;

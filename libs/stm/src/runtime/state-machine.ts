@@ -396,6 +396,7 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     flow,
     start: (entity, context, opts) => settled(() => startNow(entity, context, opts)),
     send: (entity, eventId, payload, context) => settled(() => sendNow(entity, eventId, payload, context)),
+    sendNow,
     allowedEvents,
     isAllowed,
     isFinal: (s) => stateOf(flow(s.flowId), s.stateId).kind === 'final',
