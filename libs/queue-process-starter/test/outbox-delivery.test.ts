@@ -13,6 +13,8 @@ import { sql } from 'kysely';
 import { makeQueueProcessStarter, makeQueueWorkerConsumer, type QueueProcessStarter, type QueueWorkerConsumer } from '../src';
 import { BROKER_URL, openBrokerRelay, openTestQueues, waitFor, type BrokerRelay, type TestQueues } from './support';
 
+type OutboxDispatcher = ReturnType<NonNullable<ProcessManager['outbox']>['makeDispatcher']>;
+
 class Echo extends ExecutorBase<{ n: number }, { n: number }> {
   readonly processType = 'echo';
   async execute(input: { n: number }): Promise<{ n: number }> {
@@ -26,6 +28,8 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
   let starter: QueueProcessStarter;
   let consumer: QueueWorkerConsumer;
   let manager: ProcessManager;
+  /** The dispatcher draining `manager`'s commands (replaced while a test needs the outbox to itself). */
+  let dispatcher: OutboxDispatcher | undefined;
 
   beforeAll(async () => {
     queues = await openTestQueues();
@@ -44,9 +48,11 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
     // The consumer talks to the broker directly: only the publishing side loses the broker.
     consumer = makeQueueWorkerConsumer({ url: BROKER_URL, queues: [queues.name('echo')], batchService: makeBatchService({ workers: [new Echo()], sink }), sink, retryDelay: { baseMillis: 20, maxMillis: 200 } });
     await consumer.start();
+    dispatcher = manager.outbox?.dispatcher;
   });
 
   afterAll(async () => {
+    if (dispatcher !== manager?.outbox?.dispatcher) await dispatcher?.stop();
     await manager?.close();
     await consumer?.stop({ timeoutMillis: 5000 });
     await starter?.close();
@@ -78,6 +84,9 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
       workerStarter: slow,
       outbox: { enabled: true, runDispatcher: true, pollIntervalMillis: 50, maxAttempts: 6, backoff: () => 150, lockSeconds: 30 },
     });
+    // Only the patient manager's dispatcher may claim the command: the suite's own (2 publish tries)
+    // would fail it during the cut and count attempts of its own.
+    await dispatcher?.stop();
     try {
       relay.cut();
       const created = await patient.createProcess({ processDefName: 'echo', args: { n: 3 } }, { tenant: 'outbox' });
@@ -90,6 +99,8 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
       relay.restore();
       await patient.close();
       await slow.close();
+      dispatcher = manager.outbox?.makeDispatcher();
+      dispatcher?.start();
     }
   });
 
