@@ -6,9 +6,10 @@
  * slows the next). Every runner cleans up after itself (scratch databases, Redis keys). Prints
  * each round, then the medians, fanout's ratios to the others and each runner's peak RSS.
  */
-import { fork, spawnSync } from 'node:child_process';
+import { fork } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { buildPackages } from '../build/build-packages';
 import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
 import type { CompareChildMessage } from './compare-child-main';
@@ -18,7 +19,7 @@ const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
 const CHILD_MAIN = path.join(__dirname, 'compare-child-main.ts');
 
 /** The packages the fanout runner loads (built before the rounds in `dist` mode). */
-const FANOUT_PACKAGES = ['core', 'process-api', 'stm', 'leased-queue', 'process-outbox', 'process-service', 'process-utils', 'jdbc-process-starter'];
+const FANOUT_PACKAGES = ['@fw/core', '@fw/process-api', '@fw/stm', '@fw/leased-queue', '@fw/process-outbox', '@fw/process-service', '@fw/process-utils', '@fw/jdbc-process-starter'];
 
 export interface CompareSettings {
   leaves: number;
@@ -36,17 +37,6 @@ export interface CompareSettings {
 /** tsconfig of the children: the workspace's (`@fw/*` → sources) or one without paths (`@fw/*` → the packages' dist). */
 function childTsconfig(code: CompareSettings['code']): string {
   return code === 'source' ? path.join(WORKSPACE_ROOT, 'tsconfig.json') : path.join(WORKSPACE_ROOT, 'tools/bench/tsconfig.dist.json');
-}
-
-/** Builds the fanout runner's packages (Nx: a no-op when nothing changed since the last build). */
-export function buildFanoutPackages(print: (line: string) => void): void {
-  print(`compare: building ${FANOUT_PACKAGES.join(', ')} (nx run-many -t build)`);
-  const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', `--projects=${FANOUT_PACKAGES.join(',')}`, '--output-style=static'], {
-    cwd: WORKSPACE_ROOT,
-    env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`building the packages failed (exit ${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
 }
 
 /** Runs one runner in its own OS process; each line it prints goes to `print`. */
@@ -82,7 +72,10 @@ function roundLine(r: CompareRecord): string {
 
 /** Runs every round and prints the summary; returns it. */
 export async function compareOn(settings: CompareSettings, io: BenchIo): Promise<CompareSummary> {
-  if (settings.code === 'dist') buildFanoutPackages((line) => io.out(line));
+  if (settings.code === 'dist') {
+    io.out(`compare: building ${FANOUT_PACKAGES.join(', ')} (nx run-many -t build)`);
+    buildPackages(FANOUT_PACKAGES);
+  }
   io.out(`compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs BullMQ flow vs graphile-worker, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const records: CompareRecord[] = [];
   for (let round = 1; round <= settings.rounds; round++) {

@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
+import { buildPackages } from '../build/build-packages';
 import { createScratchDatabase } from '../scratch/scratch-database';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -136,12 +137,7 @@ function ensureBuilt(io: BenchIo): void {
   if (stale.length > 0) io.out(`startup: note: ${stale.join(', ')} older than the sources; the built JS figures are of the last build (npm run build for the current code)`);
   if (missingBuilds().length === 0) return;
   io.out(`startup: ${missingBuilds().join(', ')} missing; building first (NX_DAEMON=false npx nx run-many -t build -p @fw/admin-server @fw/query-host @fw/migrate)`);
-  try {
-    execFileSync('npx', ['nx', 'run-many', '-t', 'build', '-p', '@fw/admin-server', '@fw/query-host', '@fw/migrate'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, NX_DAEMON: 'false', NX_TUI: 'false' } });
-  } catch (e) {
-    const failed = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`the build failed (run npm run build to see why): ${`${failed.stdout ?? ''}${failed.stderr ?? ''}`.slice(-2000)}`);
-  }
+  buildPackages(['@fw/admin-server', '@fw/query-host', '@fw/migrate']);
   if (missingBuilds().length > 0) throw new Error(`still missing after the build: ${missingBuilds().join(', ')}`);
 }
 
