@@ -47,6 +47,8 @@ export interface AttemptSettlementDeps {
 export interface AttemptSettlement {
   /** The attempts an item may make (the runner's setting, else the item's). */
   maxAttemptsOf(item: ClaimedWorkItem): number;
+  /** True when the item's lease expired on its last attempt: it must not run again. */
+  overdue(item: ClaimedWorkItem): boolean;
   /** True (and the item marked DEAD) when its lease expired on its last attempt: it is not run again. */
   expiredOnLastAttempt(item: ClaimedWorkItem): Promise<boolean>;
   /** What a finished attempt leads to: SUCCESS, DEAD (reported, or after the last attempt) or a retry. */
@@ -66,6 +68,7 @@ export function errorText(error: unknown): { message: string; stack: string | nu
 export function makeAttemptSettlement(deps: AttemptSettlementDeps): AttemptSettlement {
   const { db, repo, logger, leaseMillis, counters, itemEvent } = deps;
   const maxAttemptsOf = (item: ClaimedWorkItem): number => deps.maxAttempts ?? item.maxAttempts;
+  const overdue = (item: ClaimedWorkItem): boolean => item.attempts > maxAttemptsOf(item);
 
   async function report(item: ClaimedWorkItem, error: string, stackTrace: string | null): Promise<void> {
     if (deps.onDead === undefined) return;
@@ -100,13 +103,13 @@ export function makeAttemptSettlement(deps: AttemptSettlementDeps): AttemptSettl
 
   return {
     maxAttemptsOf,
+    overdue,
     report,
 
     async expiredOnLastAttempt(item) {
-      const maxAttempts = maxAttemptsOf(item);
-      if (item.attempts <= maxAttempts) return false;
+      if (!overdue(item)) return false;
       const earlier = item.lastError === null ? '' : ` (earlier error: ${item.lastError})`;
-      await markDead(item, `the lease expired on the last of ${maxAttempts} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
+      await markDead(item, `the lease expired on the last of ${maxAttemptsOf(item)} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
       return true;
     },
 

@@ -85,7 +85,7 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const emit = (event: Omit<WorkItemRunnerEvent, 'workerId'>): void => {
     if (options.onEvent === undefined) return;
     try {
-      options.onEvent?.({ workerId, ...event });
+      options.onEvent({ workerId, ...event });
     } catch (err) {
       logger.error({ err }, 'onEvent listener failed');
     }
@@ -157,11 +157,11 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
 
   /**
    * A claimed batch handed to the batch service whole (`runMany`): one call for all its items, and
-   * one statement completing every item that succeeded; the others take {@link settleAttempt}.
+   * one statement completing every item that succeeded; the others are settled one by one.
    */
   async function executeBatch(entries: readonly Running[], runMany: NonNullable<BatchServiceLike['runMany']>): Promise<void> {
     // Items whose lease ran out on their last attempt are marked DEAD instead (rare: checked first).
-    const overdue = entries.filter((e) => e.item.attempts > settlement.maxAttemptsOf(e.item));
+    const overdue = entries.filter((e) => settlement.overdue(e.item));
     if (overdue.length > 0) await Promise.all(overdue.map((e) => settlement.expiredOnLastAttempt(e.item)));
     const live = overdue.length === 0 ? entries : entries.filter((e) => !overdue.includes(e));
     if (live.length === 0) return;

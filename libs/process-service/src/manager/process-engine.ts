@@ -376,9 +376,8 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     return parent;
   }
 
-  /** 404 when the parent does not exist, 400 when one of `childIds` is not its child (no lock taken). */
+  /** 400 when one of `childIds` is not a child of `parentId` (no lock taken; the caller has read the parent). */
   async function assertChildrenOf(ctx: TxContext, parentId: string, childIds: readonly string[]): Promise<void> {
-    if (!(await repo.findById(ctx.trx, parentId))) throw notFound(parentId);
     const parents = await repo.findParents(ctx.trx, childIds);
     const stranger = childIds.find((id) => parents.get(id) !== parentId);
     if (stranger !== undefined) {

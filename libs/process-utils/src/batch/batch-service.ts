@@ -21,8 +21,8 @@ import type { ExecutorBase } from '../workers/executor-base';
 import type { SplitterBase } from '../workers/splitter-base';
 import type { WorkerContext } from '../workers/worker-context';
 import { childRequest, splitBatches } from './split-batches';
-import { classify, DeliveryFailure, describe, ERROR_EVENT, guard, requestContextOf, retryable, StepFailure, withAttempts, type StepAttempt } from './step-failures';
-import { runExecutorBatch, type StepRequest } from './executor-batch';
+import { classify, DeliveryFailure, describe, ERROR_EVENT, guard, requestContextOf, retryable, stepDelivery, StepFailure, withAttempts, type StepAttempt } from './step-failures';
+import { executeStep, outputPayload, runExecutorBatch, type StepRequest } from './executor-batch';
 import { readWorkerMessage } from './worker-message';
 
 export type { StepAttempt } from './step-failures';
@@ -236,21 +236,12 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
   }
 
   async function runExecutor(worker: ExecutorBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext, deliver: (eventId: string, payload: unknown) => Promise<void>): Promise<void> {
-    const input = await guard(() => worker.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
-    const output = await guard(() => worker.execute(input, ctx), WorkerFailureKinds.invocationFailure);
-    await deliver(ProcessEvents.doneSuccessfully, { output: output === undefined ? null : output });
+    await deliver(ProcessEvents.doneSuccessfully, outputPayload(await executeStep(worker, dto, ctx)));
   }
 
   async function runWorker(worker: Worker, dto: WorkerDto, attempt: StepAttempt | undefined): Promise<WorkerOutcome> {
     const events: string[] = [];
-    const deliver = async (eventId: string, payload: unknown): Promise<void> => {
-      try {
-        await sink.deliver(dto.processId, eventId, payload, dto.tenant);
-      } catch (err) {
-        throw new DeliveryFailure(eventId, err);
-      }
-      events.push(eventId);
-    };
+    const deliver = stepDelivery(sink, dto, events);
     const ctx = contextOf(dto, attempt, deliver);
     try {
       if (worker.workerType === WorkerType.SPLITTER) await runSplitter(worker, dto, ctx, deliver);

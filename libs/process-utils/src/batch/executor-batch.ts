@@ -14,7 +14,7 @@ import type { EventDelivery, ProcessEventSink } from '../ports/process-event-sin
 import type { ExecutorBase } from '../workers/executor-base';
 import type { WorkerContext } from '../workers/worker-context';
 import type { WorkerOutcome } from './batch-service';
-import { DeliveryFailure, guard, isThenable, requestContextOf, type StepAttempt } from './step-failures';
+import { DeliveryFailure, guard, isThenable, requestContextOf, stepDelivery, type StepAttempt } from './step-failures';
 import { readWorkerMessage } from './worker-message';
 
 /** One message of `runMany` with its attempt (see `BatchService.run`). */
@@ -45,11 +45,19 @@ interface ExecutorStep {
   error: unknown;
 }
 
-/** Runs the author's code of one step: parse, then execute, each failure becoming a StepFailure. */
-function execute(executor: ExecutorBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext): unknown {
+/**
+ * Runs the author's code of an executor step: parse, then execute, each failure becoming a
+ * StepFailure; synchronous code answers its output itself, without a promise.
+ */
+export function executeStep(executor: ExecutorBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext): unknown {
   const input = guard(() => executor.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
   if (isThenable(input)) return Promise.resolve(input).then((value) => guard(() => executor.execute(value, ctx), WorkerFailureKinds.invocationFailure));
   return guard(() => executor.execute(input, ctx), WorkerFailureKinds.invocationFailure);
+}
+
+/** The payload of an executor's `doneSuccessfully` (`undefined` reported as `null`). */
+export function outputPayload(output: unknown): { output: unknown } {
+  return { output: output === undefined ? null : output };
 }
 
 /** Every event delivered at once: the sink's `deliverMany`, or one `deliver` each. */
@@ -80,17 +88,9 @@ function startSteps(requests: readonly StepRequest[], deps: ExecutorBatchDeps, o
     const dto = read.worker;
     const step: ExecutorStep = { index, dto, attempt, events: [], output: undefined, failed: false, error: undefined };
     steps.push(step);
-    const deliver = async (eventId: string, payload: unknown): Promise<void> => {
-      try {
-        await deps.sink.deliver(dto.processId, eventId, payload, dto.tenant);
-      } catch (err) {
-        throw new DeliveryFailure(eventId, err);
-      }
-      step.events.push(eventId);
-    };
-    const ctx = deps.contextOf(dto, attempt, deliver);
+    const ctx = deps.contextOf(dto, attempt, stepDelivery(deps.sink, dto, step.events));
     try {
-      const result = runWithContext(requestContextOf(dto), () => execute(executor, dto, ctx));
+      const result = runWithContext(requestContextOf(dto), () => executeStep(executor, dto, ctx));
       if (isThenable(result)) {
         pending.push(
           Promise.resolve(result).then(
@@ -121,7 +121,7 @@ export async function runExecutorBatch(requests: readonly StepRequest[], deps: E
   const done = steps.filter((s) => !s.failed);
   const results = await deliverAll(
     deps.sink,
-    done.map((s) => ({ processId: s.dto.processId, eventId: ProcessEvents.doneSuccessfully, payload: { output: s.output === undefined ? null : s.output }, tenant: s.dto.tenant })),
+    done.map((s) => ({ processId: s.dto.processId, eventId: ProcessEvents.doneSuccessfully, payload: outputPayload(s.output), tenant: s.dto.tenant })),
   );
   done.forEach((step, i) => {
     const result = results[i];

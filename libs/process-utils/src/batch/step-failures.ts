@@ -1,13 +1,14 @@
 /**
  * How a step's failures are told apart and turned into outcomes, shared by the one-message path
  * (`BatchService.run`) and the many-executors path (`runExecutorBatch`): the error event of each
- * worker type, the two failure carriers, the refusal classes of a sink error, the retry rule and
- * the tenant context author code runs in.
+ * worker type, the two failure carriers, a step's delivery of its events, the refusal classes of a
+ * sink error, the retry rule and the tenant context author code runs in.
  */
 import type { RequestContext } from '@fw/core';
 import { TENANT_HEADER } from '@fw/core';
 import { ProcessEvents, TRIGGER_HEADER, type WorkerDto, type WorkerType } from '@fw/process-api';
 import { failureOf, isNonRetryableError, WorkerFailureKinds, type WorkerFailure, type WorkerFailureKind } from '../errors/worker-failure';
+import type { ProcessEventSink } from '../ports/process-event-sink';
 
 /** What a retrying launch mode (the JDBC work-item runner) tells the batch service about an attempt. */
 export interface StepAttempt {
@@ -43,6 +44,21 @@ export class DeliveryFailure extends Error {
   ) {
     super(`delivery of ${eventId} failed`);
   }
+}
+
+/**
+ * A step's `deliver`: sends one event to the step's process through the sink and records it in
+ * `events` (what the outcome says was delivered); a sink failure becomes a {@link DeliveryFailure}.
+ */
+export function stepDelivery(sink: ProcessEventSink, worker: WorkerDto, events: string[]): (eventId: string, payload: unknown) => Promise<void> {
+  return async (eventId, payload) => {
+    try {
+      await sink.deliver(worker.processId, eventId, payload, worker.tenant);
+    } catch (err) {
+      throw new DeliveryFailure(eventId, err);
+    }
+    events.push(eventId);
+  };
 }
 
 export type Refusal = 'stale' | 'rejected' | 'undeliverable';

@@ -242,10 +242,7 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
         return andThen(move(run, from, next, chosen.action), () => next);
       };
       const next = andThen(chooseTransition(run, from), depart);
-      if (isThenable(next)) {
-        const count = departed;
-        return Promise.resolve(next).then((reached) => followAuto(run, reached, count));
-      }
+      if (isThenable(next)) return Promise.resolve(next).then((reached) => followAuto(run, reached, departed));
       state = next;
     }
     return state;
@@ -322,6 +319,10 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return { state: next, previousState: previous, isFinal: false, actions: [], steps: [{ from: state.id, to: state.id, eventId: activityId, internal: true }] };
   };
 
+  /** True while a mandatory activity of the state is not done in `s` (leaving events wait for it). */
+  const blockedByActivities = (state: StateDefinition, s: StmState): boolean =>
+    (state.activities ?? []).some((a) => a.mandatory && !(s.doneActivities ?? []).includes(a.id));
+
   /** Mandatory activities of the state not done yet in `s`. */
   const missingActivities = (state: StateDefinition, s: StmState): string[] =>
     (state.activities ?? []).filter((a) => a.mandatory && !(s.doneActivities ?? []).includes(a.id)).map((a) => a.id);
@@ -370,7 +371,7 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   /** Events of the state (leaving ones only once the mandatory activities are done) and its activities not done yet. */
   const allowedEvents = (s: StmState): AllowedEvent[] => {
     const state = stateOf(flow(s.flowId), s.stateId);
-    const blocked = missingActivities(state, s).length > 0;
+    const blocked = blockedByActivities(state, s);
     const events = (state.events ?? []).filter((e) => !blocked || e.to === undefined).map((e) => ({ eventId: e.id, toStateId: e.to, metadata: { ...(e.metadata ?? {}) } }));
     const activities = (state.activities ?? [])
       .filter((a) => !(s.doneActivities ?? []).includes(a.id))
@@ -388,7 +389,7 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     for (const a of state.activities ?? []) if (a.id === eventId && !done.includes(a.id)) return true;
     const event = (state.events ?? []).find((e) => e.id === eventId);
     if (event === undefined) return false;
-    return event.to === undefined || !(state.activities ?? []).some((a) => a.mandatory && !done.includes(a.id));
+    return event.to === undefined || !blockedByActivities(state, s);
   };
 
   return {
