@@ -9,8 +9,13 @@
  *   overrides. Prefixed nested maps auto-map only their prefixed columns, prefix stripped.
  * - With nested maps, rows are grouped by the values of the map's `id` columns (all its mapped
  *   columns when it has no `id`), keeping first-seen order, even when equal ids are not
- *   adjacent. A collection holds one child per distinct child key; a child whose columns are all
- *   null (outer join without a match) is skipped, and such an association is `null`.
+ *   adjacent. A collection holds one child per distinct child key.
+ * - A nested object exists in a row only when something would be set on it, as MyBatis decides:
+ *   a column mapped to a property (or auto-mapped) is non-null, a scalar map's column is non-null,
+ *   or one of its own nested objects exists. Columns mapped without a property only identify the
+ *   child (a parent key repeated in the child's `<id column>`), so they do not make it exist: the
+ *   parent of an outer join without a match gets an empty list, or a `null` association. With
+ *   `notNullColumn`, at least one of those columns (prefix applied) must be non-null first.
  * - Mapped `null` values are kept as `null` properties.
  * - A nested map of a simple type (`ofType="string"`, or only property-less mappings) yields its
  *   first column's value: `<collection property="roles" ofType="string"><result column="role"/>`
@@ -202,6 +207,8 @@ function keyText(value: unknown): string {
 }
 
 class Mapper {
+  private readonly autoMappedByMap = new Map<ResolvedResultMap, [string, string][]>();
+
   constructor(
     private readonly columns: ColumnIndex,
     private readonly defaultAutoMapping: boolean,
@@ -231,10 +238,30 @@ class Mapper {
     return values.map(keyText).join('|');
   }
 
-  private isEmpty(map: ResolvedResultMap, row: Row, notNullColumns: readonly string[]): boolean {
-    const columns = notNullColumns.length > 0 ? notNullColumns : mappedColumns(map);
-    if (columns.length > 0) return columns.every((c) => read(row, this.columns, c) === null);
-    return autoColumns(map, this.columns, true).every(([key]) => row[key] === null || row[key] === undefined);
+  /** Columns a map copies by automatic mapping in this result set (computed once per map). */
+  private autoMapped(map: ResolvedResultMap): [string, string][] {
+    let found = this.autoMappedByMap.get(map);
+    if (!found) {
+      found = autoColumns(map, this.columns, map.autoMapping ?? this.defaultAutoMapping);
+      this.autoMappedByMap.set(map, found);
+    }
+    return found;
+  }
+
+  /** Whether `row` holds an object of the nested mapping `nested` (see the module comment). */
+  private exists(nested: ResolvedNestedMapping, row: Row): boolean {
+    if (nested.notNullColumns.length > 0 && nested.notNullColumns.every((c) => read(row, this.columns, c) === null)) return false;
+    return this.setsSomething(this.discriminated(nested.map, row), row);
+  }
+
+  /** True when building `map` from `row` would set a value: MyBatis' "found values" of a row. */
+  private setsSomething(map: ResolvedResultMap, row: Row): boolean {
+    if (map.scalarColumn !== undefined) return read(row, this.columns, map.prefix + map.scalarColumn) !== null;
+    for (const m of [...map.ids, ...map.results]) {
+      if (m.property !== undefined && read(row, this.columns, map.prefix + m.column) !== null) return true;
+    }
+    if (this.autoMapped(map).some(([key]) => row[key] !== null && row[key] !== undefined)) return true;
+    return map.nested.some((n) => this.exists(n, row));
   }
 
   /** The nested value of one group: its scalar column's value for a simple map, else an object. */
@@ -247,13 +274,13 @@ class Mapper {
     const first = rows[0];
     const map = this.discriminated(base, first);
     const target: Row = {};
-    for (const [key, property] of autoColumns(map, this.columns, map.autoMapping ?? this.defaultAutoMapping)) target[property] = first[key] ?? null;
+    for (const [key, property] of this.autoMapped(map)) target[property] = first[key] ?? null;
     for (const m of [...map.ids, ...map.results]) {
       // A mapping without property only identifies the row (MyBatis maps nothing for it).
       if (m.property !== undefined) setPath(target, m.property, read(first, this.columns, map.prefix + m.column));
     }
     for (const n of map.nested) {
-      const present = rows.filter((row) => !this.isEmpty(n.map, row, n.notNullColumns));
+      const present = rows.filter((row) => this.exists(n, row));
       const children = this.groups(n.map, present).map((groupRows) => this.build(n.map, groupRows));
       setPath(target, n.property, n.kind === 'collection' ? children : (children[0] ?? null));
     }
