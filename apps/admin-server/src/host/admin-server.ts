@@ -33,7 +33,7 @@ import adminServerPackage from '../../package.json';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AdminServerConfig } from '../config/admin-config';
-import { makeAdminServices } from './admin-services';
+import { makeAdminServices, MANAGEMENT_KEY_GUARD } from './admin-services';
 import { makeDashboardRouter, servicePathPrefixes } from '../dashboard/dashboard-router';
 import { ensureDevKey, seedDefinitions } from '../dev/dev-profile';
 import { WORD_COUNT_DEFINITIONS, wordCountWorkers } from '../example/word-count-workers';
@@ -149,7 +149,7 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
   app.disable('x-powered-by');
   app.set('etag', false);
   const registry = makeServiceRegistry({
-    host: { name: 'admin-server', version: adminServerPackage.version, description: 'fw process administration server' },
+    host: { name: 'admin-server', version: adminServerPackage.version, description: 'fw process administration server', license: { name: adminServerPackage.license, identifier: adminServerPackage.license } },
     services: makeAdminServices({ version: adminServerPackage.version, profile: config.profile, database, manager, exampleWorkers: examples, isSchedulerOwner: () => scheduler.isOwner(), logger }),
     logger,
   });
@@ -157,7 +157,7 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
   app.use(makeAdminUiRouter({ proxyAllowedOrigins: config.adminUiProxyOrigins ?? [] }));
   // Before the key guard: load balancers, orchestrators and the admin UI read these without the
   // management key (behind X-Fw-Info-Key when FW_INFO_ACCESS_KEY is set).
-  app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: config.infoAccessKey, logger }));
+  app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: config.infoAccessKey, openApi: { operationsGuard: MANAGEMENT_KEY_GUARD }, logger }));
   app.use(makeProcessManagementRouter({ database, apiKey: key, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger }));
   // The process dashboard at / in both profiles (PROCESS_ADMIN_DASHBOARD=off turns it off): static files
   // holding no data; it asks for the key and every call carries it. Deep links answer its index.

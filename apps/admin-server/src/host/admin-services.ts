@@ -16,7 +16,7 @@
 import type { Database, Logger } from '@fw/core';
 import { buildOpenApiDocument as buildManagementDocument } from '@fw/process-management';
 import { PROCESS_API_OPERATIONS, PROCESS_API_SCHEMAS, type ProcessManager } from '@fw/process-service';
-import { defineService, type HttpMethod, type OpenApiObject, type OperationDefinition, type OperationOpenApi, type ServiceDefinition } from '@fw/service';
+import { defineService, ENVELOPE_METHOD_NOT_ALLOWED, type HttpMethod, type OpenApiObject, type OperationDefinition, type OperationOpenApi, type ServiceDefinition } from '@fw/service';
 import { defineWorkflowService, makeDatabaseWorkflowStore, SUPPORT_TICKET_FLOW, SUPPORT_TICKET_SCHEMA } from '@fw/workflow';
 import type { AdminProfile } from '../config/admin-config';
 
@@ -66,6 +66,9 @@ const ID = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F
 const MANAGEMENT_DOCUMENT = buildManagementDocument();
 const KEY_REQUIRED = [{ ManagementKey: [] }];
 
+/** The key every operation of this host sits behind, as the security scheme `/openapi.json` names. */
+export const MANAGEMENT_KEY_GUARD: Record<string, OpenApiObject> = { ...MANAGEMENT_DOCUMENT.components.securitySchemes };
+
 /**
  * The HTTP exchange of a `/process` operation as the process router describes it, plus what this
  * host adds in front of the router: the key (401 envelope, PM401).
@@ -78,7 +81,7 @@ function processExchange(name: string): OperationOpenApi {
     ...described.openapi,
     responses: { ...described.openapi.responses, '401': unauthorized },
     security: KEY_REQUIRED,
-    methodNotAllowed: { $ref: '#/components/responses/EnvelopeMethodNotAllowed' },
+    methodNotAllowed: ENVELOPE_METHOD_NOT_ALLOWED,
   };
 }
 

@@ -56,12 +56,13 @@ export interface QueryHost {
   close(): Promise<void>;
 }
 
-function packageVersion(): string {
+/** This package's version and license, as the host describes itself (`/info`, `/openapi.json`). */
+function packageFacts(): { version: string; license: string | undefined } {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown; license?: unknown };
+    return { version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', license: typeof pkg.license === 'string' ? pkg.license : undefined };
   } catch {
-    return '0.0.0';
+    return { version: '0.0.0', license: undefined };
   }
 }
 
@@ -102,12 +103,13 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
     throw err;
   }
 
+  const { version, license } = packageFacts();
   const registry = makeServiceRegistry({
-    host: { name: 'query-host', version: packageVersion(), description: 'fw named query host' },
+    host: { name: 'query-host', version, description: 'fw named query host', ...(license === undefined ? {} : { license: { name: license, identifier: license } }) },
     services: [
       defineQueryService({
         queryService,
-        version: packageVersion(),
+        version,
         tenants: Object.keys(config.query.datasources),
         details: () => ({
           provider: config.query.provider ?? 'sql',

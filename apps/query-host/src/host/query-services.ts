@@ -35,9 +35,21 @@ export function searchRequestSchema(summary: QuerySummary): JsonSchema {
   };
 }
 
+/**
+ * The SearchResponse payload as far as every query shares it: each listed item has its row (the
+ * columns of that query, any keys) and the paging facts are an object of their own. Objects of
+ * any keys say so (`additionalProperties: true`): generators read a bare `type: object` as one
+ * with no properties.
+ */
 const SEARCH_RESPONSE: JsonSchema = {
   type: 'object',
-  properties: { list: { type: 'array', items: { type: 'object', properties: { row: { type: 'object' } } } }, pagination: { type: 'object' }, maxRows: { type: ['integer', 'null'] } },
+  required: ['list', 'pagination'],
+  properties: {
+    list: { type: 'array', items: { type: 'object', required: ['row'], properties: { row: { type: 'object', additionalProperties: true, description: 'The columns of one row' } }, additionalProperties: true } },
+    pagination: { type: 'object', additionalProperties: true },
+    maxRows: { type: ['integer', 'null'] },
+  },
+  additionalProperties: true,
 };
 
 /**

@@ -43,12 +43,17 @@ export type OpenApiOperationObject = {
   responses: Record<string, OpenApiResponseObject | OpenApiRef>;
 };
 
-/** The operations of a path, and (an extension) the answer to any method it does not list: OpenAPI has no place for it. */
-export type OpenApiPathItem = Partial<Record<ApiMethod, OpenApiOperationObject>> & { 'x-fw-method-not-allowed'?: OpenApiRef };
+/**
+ * The operations of a path, and (an extension) the answer to any method it does not list: OpenAPI
+ * has no place for it. Written in place, not as a `components.responses` entry: tools count only
+ * references from operations, so a component used by extensions alone reads as unused.
+ */
+export type OpenApiPathItem = Partial<Record<ApiMethod, OpenApiOperationObject>> & { 'x-fw-method-not-allowed'?: OpenApiResponseObject };
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  servers: Array<{ url: string; description: string }>;
   security: Array<Record<string, string[]>>;
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, OpenApiPathItem>;
@@ -74,12 +79,17 @@ const SHARED_RESPONSES: Record<string, OpenApiResponseObject> = {
   UnsupportedMediaType: errorResponse('A request body that is not application/json'),
   InternalError: errorResponse('Unexpected error: a generic message, the details in the log only'),
   RequestHeaderFieldsTooLarge: { description: 'The request line and headers are over 16 KB (a path parameter or query that long): answered by the HTTP server itself, without a body' },
-  MethodNotAllowed: {
-    description: 'A method the path does not list; Allow names those it does',
-    headers: { Allow: { description: 'The methods of the path, e.g. "GET, HEAD, POST"', required: true, schema: { type: 'string' } } },
-    content: json(ref('Error')),
-  },
 };
+
+/** Each path's `x-fw-method-not-allowed`. */
+const METHOD_NOT_ALLOWED: OpenApiResponseObject = {
+  description: 'A method the path does not list; Allow names those it does',
+  headers: { Allow: { description: 'The methods of the path, e.g. "GET, HEAD, POST"', required: true, schema: { type: 'string' } } },
+  content: json(ref('Error')),
+};
+
+/** The license the API is published under (that of this package). */
+export const API_LICENSE = { name: 'MIT', identifier: 'MIT' };
 
 const sharedRef = (name: string): OpenApiRef => ({ $ref: `#/components/responses/${name}` });
 
@@ -117,7 +127,7 @@ function operationObject(op: AdminApiOperation): OpenApiOperationObject {
 export function buildOpenApiDocument(basePath = '/process-management/api'): OpenApiDocument {
   const paths: Record<string, OpenApiPathItem> = {};
   for (const op of ADMIN_API_OPERATIONS) {
-    const item = (paths[`${basePath}${op.path}`] ??= { 'x-fw-method-not-allowed': sharedRef('MethodNotAllowed') });
+    const item = (paths[`${basePath}${op.path}`] ??= { 'x-fw-method-not-allowed': METHOD_NOT_ALLOWED });
     item[op.method] = operationObject(op);
   }
   return {
@@ -127,7 +137,10 @@ export function buildOpenApiDocument(basePath = '/process-management/api'): Open
       version: '0.1.0',
       description:
         'Administration of the process orchestrator: definitions, crontabs, manual triggers, trigger history, processes and traces. Plain DTOs; errors are { message } (never a stack trace). Requests are checked against the schemas of this document before anything runs; unknown body fields are refused. A method a documented path does not list answers 405 with Allow (x-fw-method-not-allowed of each path).',
+      license: API_LICENSE,
     },
+    // The paths carry the mount path already: the server is the host that serves the document.
+    servers: [{ url: '/', description: 'The host that serves this document' }],
     security: [{ ManagementKey: [] }],
     tags: [
       { name: 'meta', description: 'This API itself' },

@@ -11,7 +11,7 @@
  */
 import { TENANT_ID_PATTERN } from '@fw/core';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../http/pagination';
-import { bool, enumOf, mapOf, object, orNull, ref, text, type JsonSchema } from './json-schema';
+import { bool, enumOf, freeObject, mapOf, object, orNull, ref, text, type JsonSchema } from './json-schema';
 
 /** Longest process type, crontab name or definition name reference. */
 export const NAME_MAX_LENGTH = 200;
@@ -47,13 +47,21 @@ function name(description: string): JsonSchema {
 const processTypeName = name('Name of a process definition');
 const uuid = (description: string): JsonSchema => text({ pattern: UUID_PATTERN, description });
 
-const crontabFields: Record<string, JsonSchema> = {
-  name: name('Unique within the tenant'),
-  cronExpression: text({ maxLength: CRON_EXPRESSION_MAX_LENGTH, description: 'Six fields, seconds first (croner), e.g. "0 */5 * * * *"' }),
-  timezone: { ...text({ maxLength: TIMEZONE_MAX_LENGTH, description: 'IANA time zone, e.g. Europe/Berlin' }), default: 'UTC' },
-  enabled: { ...bool, default: true },
-  payload: ref('TriggerPayloadInput'),
-};
+/**
+ * The fields of a crontab write. A request field carries no `default` keyword: generators read one
+ * as "always present" and would make clients send it; what the server does with an absent field
+ * differs between a create (it fills UTC and enabled) and a partial update (the stored value stays),
+ * so each body says it in its own descriptions.
+ */
+function crontabFields(absent: { timezone: string; enabled: string }): Record<string, JsonSchema> {
+  return {
+    name: name('Unique within the tenant'),
+    cronExpression: text({ maxLength: CRON_EXPRESSION_MAX_LENGTH, description: 'Six fields, seconds first (croner), e.g. "0 */5 * * * *"' }),
+    timezone: text({ maxLength: TIMEZONE_MAX_LENGTH, description: `IANA time zone, e.g. Europe/Berlin; ${absent.timezone}` }),
+    enabled: { ...bool, description: absent.enabled },
+    payload: ref('TriggerPayloadInput'),
+  };
+}
 
 const retryPolicy = object(
   {
@@ -73,9 +81,9 @@ const definitionFields: Record<string, JsonSchema> = {
   leaf: { ...bool, description: 'A leaf executes directly; a non-leaf splits, waits for its children and aggregates' },
   parentProcessType: orNull(name('When set, processes of this type are created only as children of that type')),
   predecessorProcessType: orNull(name('When a process of that type completes, one of this type starts')),
-  predecessorArgs: { ...orNull(enumOf(PREDECESSOR_ARGS_VALUES)), default: 'BOTH' },
+  predecessorArgs: { ...orNull(enumOf(PREDECESSOR_ARGS_VALUES)), description: 'What the successor receives as its args: the input, the output or both of the predecessor; BOTH when absent or null' },
   config: orNull(mapOf(text({ minLength: 0 }), { description: 'One map of strings shared by the splitter, executor and aggregator' })),
-  inputSchema: orNull({ type: 'object', description: 'JSON Schema the args of a new process of this type must satisfy (else 400 naming the field)' }),
+  inputSchema: orNull(freeObject('JSON Schema the args of a new process of this type must satisfy (else 400 naming the field)')),
   retry: orNull(retryPolicy),
 };
 
@@ -84,7 +92,7 @@ export const REQUEST_SCHEMAS: Record<string, JsonSchema> = {
   TriggerPayloadInput: object(
     {
       processDefName: processTypeName,
-      args: orNull({ type: 'object', description: "The process input; it must satisfy the definition's inputSchema" }),
+      args: orNull(freeObject("The process input (any object); it must satisfy the definition's inputSchema")),
       description: orNull(text({ minLength: 0, maxLength: DESCRIPTION_MAX_LENGTH, description: 'Description of the created process' })),
     },
     { required: ['processDefName'] },
@@ -96,8 +104,11 @@ export const REQUEST_SCHEMAS: Record<string, JsonSchema> = {
     },
     { required: ['payload'] },
   ),
-  CrontabInput: object(crontabFields, { required: ['name', 'cronExpression', 'payload'] }),
-  CrontabUpdate: object(crontabFields, { required: [], extra: { minProperties: 1, description: 'The fields to change (at least one)' } }),
+  CrontabInput: object(crontabFields({ timezone: 'UTC when absent', enabled: 'true when absent' }), { required: ['name', 'cronExpression', 'payload'] }),
+  CrontabUpdate: object(crontabFields({ timezone: 'when absent the stored zone stays', enabled: 'when absent the stored value stays' }), {
+    required: [],
+    extra: { minProperties: 1, description: 'The fields to change (at least one); a field left out keeps its stored value' },
+  }),
   DefinitionInput: object(definitionFields, { required: ['processType', 'leaf'] }),
   DefinitionUpdate: object(definitionFields, {
     required: ['leaf'],

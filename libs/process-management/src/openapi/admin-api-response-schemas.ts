@@ -6,7 +6,7 @@
  */
 import { MAX_PAGE_SIZE } from '../http/pagination';
 import { EXECUTION_STATUS_VALUES, PREDECESSOR_ARGS_VALUES, TRIGGER_SOURCE_VALUES, UUID_PATTERN } from './admin-api-request-schemas';
-import { anyJson, arrayOf, bool, enumOf, instant, integer, mapOf, object, orNull, ref, text, type JsonSchema } from './json-schema';
+import { anyJson, arrayOf, bool, enumOf, freeObject, instant, integer, mapOf, object, orNull, ref, text, type JsonSchema } from './json-schema';
 
 const str: JsonSchema = text();
 const anyText: JsonSchema = text({ minLength: 0 });
@@ -57,7 +57,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     supportedEvents: arrayOf(enumOf(['ProcessCreate'])),
   }),
   TriggerResult: object({ triggerId: str, eventId: str, logId: str, dispatched: bool, duplicate: bool }),
-  StoredTriggerPayload: object({ processDefName: str, args: { type: 'object' }, description: anyText }, { required: ['processDefName'] }),
+  StoredTriggerPayload: object({ processDefName: str, args: freeObject('The process input as stored'), description: anyText }, { required: ['processDefName'] }),
   Execution: object(
     {
       id: uuid,
@@ -99,7 +99,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     predecessorProcessType: orNull(str),
     predecessorArgs: enumOf(PREDECESSOR_ARGS_VALUES),
     config: mapOf({ type: 'string' }),
-    inputSchema: orNull({ type: 'object' }),
+    inputSchema: orNull(freeObject('JSON Schema of the args')),
     retry: orNull(object({ attempts: integer, backoff: object({ baseMillis: integer, maxMillis: integer }) }, { required: ['attempts'] })),
   }),
   ProcessSummary: object({
@@ -141,7 +141,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   ProcessPage: pageOf('ProcessSummary'),
   OpenApiDocument: {
     type: 'object',
-    properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } },
+    properties: { openapi: { const: '3.1.0' }, info: freeObject(), paths: freeObject(), components: freeObject() },
     required: ['openapi', 'info', 'paths', 'components'],
     description: 'This document (OpenAPI 3.1)',
   },

@@ -71,6 +71,15 @@ export function object(properties: Record<string, JsonSchema>, options: ObjectOp
   return { type: 'object', properties, ...(required.length > 0 ? { required: [...required] } : {}), additionalProperties: false, ...(options.extra ?? {}) };
 }
 
+/**
+ * An object of any keys and values (process args, a JSON Schema). Said explicitly
+ * (`additionalProperties: true`): generators read a bare `type: object` as an object with no
+ * properties at all.
+ */
+export function freeObject(description?: string): JsonSchema {
+  return { type: 'object', additionalProperties: true, ...(description === undefined ? {} : { description }) };
+}
+
 /** An object whose values all follow `values` (any key). */
 export function mapOf(values: JsonSchema, extra: JsonSchema = {}): JsonSchema {
   return { type: 'object', additionalProperties: values, ...extra };

@@ -16,7 +16,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { JsonSchema, OperationDefinition, ServiceDefinition } from '../definition/service-definition';
 import { ServiceErrorCodes } from '../errors/service-errors';
 import { INFO_PATHS } from '../openapi/info-paths';
-import { buildOpenApiDocument, hasBody, pathParameters } from '../openapi/openapi-document';
+import { buildOpenApiDocument, hasBody, pathParameters, type OpenApiDocumentOptions } from '../openapi/openapi-document';
 import type { HealthReport, ServiceRegistry } from '../registry/service-registry';
 
 /** Least length of `infoAccessKey`. */
@@ -34,6 +34,8 @@ export interface ServiceRouterOptions {
   infoAccessKey?: string;
   /** Largest JSON body (default `1mb`). */
   bodyLimit?: string;
+  /** What `/openapi.json` adds besides the services: the guard the host puts in front of the operations. */
+  openApi?: OpenApiDocumentOptions;
   logger?: Logger;
 }
 
@@ -135,7 +137,7 @@ export function makeServiceRouter(registry: ServiceRegistry, options: ServiceRou
       for (const op of service.operations) if (op.method !== undefined && op.path !== undefined && op.introspection !== true) bindOperation(router, registry, service, op, body);
     }
   }
-  if (guard !== undefined) mountInfo(router, registry, guard);
+  if (guard !== undefined) mountInfo(router, registry, guard, options.openApi ?? {});
   // The envelope for errors of these routes, whatever the host mounts after.
   router.use(makeErrorMiddleware(logger));
   return router;
@@ -151,7 +153,7 @@ function answerHealth(res: Response, report: HealthReport, name: string): void {
 }
 
 /** `/info`, `/service-info[/{svc}]`, `/health-check[/{svc}]`, `/openapi.json`. */
-function mountInfo(router: Router, registry: ServiceRegistry, guard: RequestHandler): void {
+function mountInfo(router: Router, registry: ServiceRegistry, guard: RequestHandler, openApi: OpenApiDocumentOptions): void {
   // Other methods on these paths: 405 with Allow (DECISIONS 3), before the key is looked at.
   router.use(makeMethodNotAllowed(INFO_PATHS));
   router.get('/info', guard, (_req, res) => void res.json(successEnvelope(registry.info())));
@@ -159,5 +161,5 @@ function mountInfo(router: Router, registry: ServiceRegistry, guard: RequestHand
   router.get('/service-info/:svc', guard, (req, res) => void res.json(successEnvelope(registry.describe(String(req.params.svc)))));
   router.get('/health-check', guard, async (_req, res) => answerHealth(res, await registry.healthAll(), registry.host.name));
   router.get('/health-check/:svc', guard, async (req, res) => answerHealth(res, await registry.health(String(req.params.svc)), String(req.params.svc)));
-  router.get('/openapi.json', guard, (_req, res) => void res.json(buildOpenApiDocument(registry)));
+  router.get('/openapi.json', guard, (_req, res) => void res.json(buildOpenApiDocument(registry, openApi)));
 }

@@ -14,6 +14,8 @@ const json = (schema: OpenApiObject): OpenApiObject => ({ 'application/json': { 
 const text: OpenApiObject = { type: 'string' };
 const closed = (properties: Record<string, OpenApiObject>, required: string[] = Object.keys(properties)): OpenApiObject => ({ type: 'object', properties, required, additionalProperties: false });
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** A JSON Schema, shown as any object (generators read a bare `type: object` as one with no properties). */
+const jsonSchema: OpenApiObject = { type: 'object', additionalProperties: true, description: 'A JSON Schema' };
 
 /** The info endpoints' paths and methods (for 405 answers). */
 export const INFO_PATHS: ReadonlyArray<{ method: string; path: string }> = ['/info', '/service-info', '/service-info/{svc}', '/health-check', '/health-check/{svc}', '/openapi.json'].map((path) => ({ method: 'GET', path }));
@@ -36,13 +38,13 @@ export const INFO_SCHEMAS: Record<string, OpenApiObject> = {
       operations: {
         type: 'array',
         items: closed(
-          { name: text, description: text, method: { type: 'string', enum: METHODS }, path: text, input: { type: 'object' }, output: { type: 'object' }, interceptors: { type: 'array', items: text } },
+          { name: text, description: text, method: { type: 'string', enum: METHODS }, path: text, input: jsonSchema, output: jsonSchema, interceptors: { type: 'array', items: text } },
           ['name', 'description', 'interceptors'],
         ),
       },
       interceptors: { type: 'array', items: text },
       healthCheck: { type: 'boolean' },
-      details: { type: 'object' },
+      details: { type: 'object', additionalProperties: true, description: 'Facts the service states about itself (modes, counts)' },
     },
     ['name', 'version', 'description', 'kind', 'operations', 'interceptors', 'healthCheck'],
   ),
@@ -52,12 +54,21 @@ export const INFO_SCHEMAS: Record<string, OpenApiObject> = {
 export const INFO_RESPONSES: Record<string, OpenApiObject> = {
   InfoKeyRefused: { description: 'Missing or wrong X-Fw-Info-Key (only when the host sets an info access key)', content: json(ref('InfoKeyError')) },
   UnexpectedError: { description: 'Unexpected error: a generic message, the details in the log only', content: json(ref('ErrorEnvelope')) },
-  EnvelopeMethodNotAllowed: {
-    description: 'A method the path does not take (FW405); Allow names those it does',
-    headers: { Allow: { description: 'The methods of the path', required: true, schema: { type: 'string' } } },
-    content: json(ref('ErrorEnvelope')),
-  },
 };
+
+/**
+ * The answer to a method a path does not take, as a path's `x-fw-method-not-allowed`. Written
+ * in place rather than as a `components.responses` entry: tools count only references from
+ * operations, so a component used by extensions alone reads as unused.
+ */
+export const ENVELOPE_METHOD_NOT_ALLOWED: OpenApiObject = {
+  description: 'A method the path does not take (FW405); Allow names those it does',
+  headers: { Allow: { description: 'The methods of the path', required: true, schema: { type: 'string' } } },
+  content: json(ref('ErrorEnvelope')),
+};
+
+/** Who may call the info endpoints: anyone, or (on a host that sets an info access key) with X-Fw-Info-Key. */
+export const INFO_SECURITY: ReadonlyArray<Record<string, string[]>> = [{}, { InfoKey: [] }];
 
 const enveloped = (description: string, payload: OpenApiObject): OpenApiObject => ({ description, content: json(successEnvelopeSchema(payload)) });
 const failure = (description: string): OpenApiObject => ({ description, content: json(ref('ErrorEnvelope')) });
@@ -65,13 +76,13 @@ const svc = { name: 'svc', in: 'path', required: true, description: 'Service nam
 
 function get(operationId: string, summary: string, responses: Record<string, OpenApiObject>, parameters: OpenApiObject[] = []): OpenApiObject {
   return {
-    'x-fw-method-not-allowed': { $ref: '#/components/responses/EnvelopeMethodNotAllowed' },
+    'x-fw-method-not-allowed': ENVELOPE_METHOD_NOT_ALLOWED,
     get: {
       operationId,
       tags: ['host'],
       summary,
       ...(parameters.length > 0 ? { parameters } : {}),
-      security: [{}, { InfoKey: [] }],
+      security: INFO_SECURITY,
       responses: { ...responses, '401': { $ref: '#/components/responses/InfoKeyRefused' }, '500': { $ref: '#/components/responses/UnexpectedError' } },
     },
   };
@@ -87,6 +98,6 @@ export function infoPaths(): Record<string, OpenApiObject> {
     '/service-info/{svc}': get('host.serviceInfo', 'One service with its operations and schemas', { '200': enveloped('The service', ref('ServiceDescription')), '404': failure('No such service (SVC404)') }, [svc]),
     '/health-check': get('host.healthAll', 'Every health check of the host', { '200': health, '503': unhealthy }),
     '/health-check/{svc}': get('host.health', 'The health checks of one service (or one check by name)', { '200': health, '404': failure('No such service, or it has no health check'), '503': unhealthy }, [svc]),
-    '/openapi.json': get('host.openApi', 'This document', { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } } }) } }),
+    '/openapi.json': get('host.openApi', 'This document', { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' }, info: { type: 'object', additionalProperties: true }, paths: { type: 'object', additionalProperties: true } }, additionalProperties: true }) } }),
   };
 }

@@ -10,9 +10,27 @@
 import { ERROR_ENVELOPE_SCHEMA, successEnvelopeSchema } from '@fw/core';
 import type { JsonSchema, OpenApiComponents, OperationDefinition, ServiceDefinition } from '../definition/service-definition';
 import type { ServiceRegistry } from '../registry/service-registry';
-import { INFO_RESPONSES, INFO_SCHEMAS, infoPaths } from './info-paths';
+import { INFO_RESPONSES, INFO_SCHEMAS, INFO_SECURITY, infoPaths } from './info-paths';
 
 type OpenApiObject = Record<string, unknown>;
+type SecurityRequirements = ReadonlyArray<Record<string, readonly string[]>>;
+
+/** What the host adds to its document besides the registry's services. */
+export interface OpenApiDocumentOptions {
+  /**
+   * The guard the host puts in front of the operations the registry binds (a key header, say), as
+   * security schemes by name: those operations then require them (one of them). Without it they are
+   * shown open, unless their service or the operation has interceptors (a security interceptor
+   * may refuse a call): their security is then left unstated.
+   */
+  operationsGuard?: Record<string, OpenApiObject>;
+}
+
+/**
+ * Where the operations are: the host that served the document (a relative URL), so a client
+ * generated from it works against whatever address the host was reached at.
+ */
+export const SAME_HOST_SERVERS: ReadonlyArray<OpenApiObject> = [{ url: '/', description: 'The host that serves this document' }];
 
 const ERROR_ENVELOPE = { $ref: '#/components/schemas/ErrorEnvelope' };
 
@@ -55,10 +73,20 @@ function derivedExchange(op: OperationDefinition): OpenApiObject {
   };
 }
 
-function operationObject(service: ServiceDefinition, op: OperationDefinition): OpenApiObject {
+/** Who may call a registry-bound operation, as far as the document can tell (undefined: not stated). */
+function derivedSecurity(service: ServiceDefinition, op: OperationDefinition, options: OpenApiDocumentOptions): SecurityRequirements | undefined {
+  // Introspection operations are served with the info endpoints, in front of any operations guard.
+  if (op.introspection === true) return INFO_SECURITY;
+  if (options.operationsGuard !== undefined) return Object.keys(options.operationsGuard).map((scheme) => ({ [scheme]: [] }));
+  const intercepted = service.interceptors.length > 0 || (op.interceptors?.length ?? 0) > 0;
+  return intercepted ? undefined : [];
+}
+
+function operationObject(service: ServiceDefinition, op: OperationDefinition, options: OpenApiDocumentOptions): OpenApiObject {
   const own = op.openapi;
-  const exchange = own === undefined ? derivedExchange(op) : { ...(own.parameters ? { parameters: own.parameters } : {}), ...(own.requestBody ? { requestBody: own.requestBody } : {}), responses: own.responses, ...(own.security ? { security: own.security } : {}) };
-  return { operationId: `${service.name}.${op.name}`, tags: [service.name], summary: op.description || op.name, ...exchange };
+  const exchange = own === undefined ? derivedExchange(op) : { ...(own.parameters ? { parameters: own.parameters } : {}), ...(own.requestBody ? { requestBody: own.requestBody } : {}), responses: own.responses };
+  const security = own?.security ?? derivedSecurity(service, op, options);
+  return { operationId: `${service.name}.${op.name}`, tags: [service.name], summary: op.description || op.name, ...exchange, ...(security === undefined ? {} : { security }) };
 }
 
 type ComponentKind = keyof OpenApiComponents;
@@ -75,7 +103,7 @@ function mergeComponents(into: Record<ComponentKind, Record<string, unknown>>, f
 }
 
 /** Builds the document for every HTTP-bound operation of the registry's services and the host's info endpoints. */
-export function buildOpenApiDocument(registry: ServiceRegistry): OpenApiObject {
+export function buildOpenApiDocument(registry: ServiceRegistry, options: OpenApiDocumentOptions = {}): OpenApiObject {
   const paths: Record<string, Record<string, unknown>> = infoPaths();
   const components: Record<ComponentKind, Record<string, unknown>> = {
     schemas: { ...INFO_SCHEMAS, ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
@@ -83,18 +111,21 @@ export function buildOpenApiDocument(registry: ServiceRegistry): OpenApiObject {
     parameters: {},
     securitySchemes: { InfoKey: { type: 'apiKey', in: 'header', name: 'X-Fw-Info-Key', description: 'Only when the host sets an info access key' } },
   };
+  mergeComponents(components, { securitySchemes: options.operationsGuard }, 'the operations guard');
   for (const service of registry.list()) {
     mergeComponents(components, service.openApiComponents, `service '${service.name}'`);
     for (const op of service.operations) {
       if (op.method === undefined || op.path === undefined) continue;
       const item = (paths[op.path] ??= {});
-      item[op.method.toLowerCase()] = operationObject(service, op);
+      item[op.method.toLowerCase()] = operationObject(service, op, options);
       if (op.openapi?.methodNotAllowed !== undefined) item['x-fw-method-not-allowed'] = op.openapi.methodNotAllowed;
     }
   }
+  const { name, version, description, license } = registry.host;
   return {
     openapi: '3.1.0',
-    info: { title: registry.host.name, version: registry.host.version, ...(registry.host.description ? { description: registry.host.description } : {}) },
+    info: { title: name, version, ...(description ? { description } : {}), ...(license === undefined ? {} : { license }) },
+    servers: SAME_HOST_SERVERS,
     tags: [{ name: 'host', description: 'The read-only endpoints of the host' }, ...registry.list().map((s) => ({ name: s.name, description: s.description || `${s.kind} service ${s.name} ${s.version}` }))],
     paths,
     components,

@@ -19,6 +19,8 @@ export interface HostInfo {
   name: string;
   version: string;
   description?: string;
+  /** The license of the host's API, shown in `/openapi.json` (`info.license`: an SPDX `identifier`, or a `url`). */
+  license?: { name: string; identifier?: string; url?: string };
 }
 
 /** `GET /info` payload (DECISIONS 6). */
