@@ -6,6 +6,8 @@ export type { BoundSql, MappedStatement, MapperDocument, FrameworkSubstitution }
 export { parseMapperXml, analyzeMapperXml, ParsedMapperDocument } from './mapper/mapper-parser';
 export type { MapperAnalysis, DeclaredStatement } from './mapper/mapper-parser';
 export { MapperRegistry } from './mapper/mapper-registry';
+export { DEFAULT_MAPPER_SETTINGS } from './mapper/mapper-settings';
+export type { MapperSettings } from './mapper/mapper-settings';
 export { MapperLoadError } from './mapper/mapper-load-error';
 export type { MapperProblemKind } from './mapper/mapper-load-error';
 export { MapperRenderError } from './mapper/dynamic-sql-renderer';
@@ -32,7 +34,7 @@ export type { QueryErrorCode, QueryProblem } from './errors/query-error-codes';
 // Config.
 export { parseQueryConfig } from './config/query-config-parser';
 export { QUERY_CONFIG_DEFAULTS } from './config/query-config-types';
-export type { QueryConfig, QueryHostConfigParts, DataSourceConfig, TenantDataSourceConfig, PaginationConfig, JdbcCatalogConfig, CannedReportsConfig, CannedReportStoreKind } from './config/query-config-types';
+export type { QueryConfig, QueryHostConfigParts, DataSourceConfig, TenantDataSourceConfig, PaginationConfig, JdbcCatalogConfig, CannedReportsConfig, CannedReportStoreKind, MapperSettingsConfig } from './config/query-config-types';
 export { splitPatterns, resolvePatterns } from './config/file-patterns';
 
 // Definitions.

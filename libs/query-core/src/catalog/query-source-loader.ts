@@ -17,7 +17,7 @@ export interface QuerySourcesOptions {
   config: QueryConfig;
   dataSources: Record<string, DataSourceConfig>;
   baseDir: string;
-  /** Default: the package's engine (`parseMapperXml`). */
+  /** Default: the package's engine (`parseMapperXml` with `config.mapperSettings`). */
   parseMapper?: MapperParser;
   databaseFactory: (options: DatabaseOptions) => Database;
   logger: Logger;
@@ -70,7 +70,7 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
     throw new ConfigError('query.definitionFiles is required when query.catalog.jdbc.enabled is false (give glob patterns of definition JSON files)');
   }
 
-  const parse = options.parseMapper ?? parseMapperXml;
+  const parse = options.parseMapper ?? ((xml: string, source: string) => parseMapperXml(xml, source, config.mapperSettings));
   const mappers = new MapperRegistry();
   for (const file of await resolvePatterns(config.mapperFiles, baseDir, 'query.mapperFiles')) {
     const source = relative(baseDir, file);

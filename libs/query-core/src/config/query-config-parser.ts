@@ -58,6 +58,13 @@ const hostSchema = {
           },
         },
         provider: { type: ['string', 'null'], minLength: 1 },
+        mapperSettings: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            nullableOnForEach: { type: 'boolean' },
+          },
+        },
         cannedReports: {
           type: 'object',
           additionalProperties: false,

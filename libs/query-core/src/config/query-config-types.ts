@@ -1,6 +1,6 @@
 /**
- * Shapes of the `query` section and the top-level `dataSources` section of a query host config
- * (DECISIONS 4). Times are milliseconds (HikariCP's units).
+ * Shapes of the `query` section and the top-level `dataSources` section of a query host config.
+ * Times are milliseconds (HikariCP's units).
  */
 
 /** One tenant's query database: `query.datasources.<tenantId>`. */
@@ -52,6 +52,18 @@ export interface CannedReportsConfig {
 }
 
 /**
+ * `query.mapperSettings`: the MyBatis settings (`<settings>` of `mybatis-config.xml`) the mapper
+ * engine reads, applied to every mapper the service loads (files and catalog rows).
+ */
+export interface MapperSettingsConfig {
+  /**
+   * Default of `<foreach nullable>` where the element does not say: true makes a foreach over a
+   * null collection render nothing instead of failing the request. Default false.
+   */
+  nullableOnForEach?: boolean;
+}
+
+/**
  * The `query` section.
  *
  * @example
@@ -74,6 +86,7 @@ export interface QueryConfig {
   /** Name of the QueryExecutionProvider to use; default `sql`. */
   provider?: string | null;
   cannedReports?: CannedReportsConfig;
+  mapperSettings?: MapperSettingsConfig;
 }
 
 /** What {@link parseQueryConfig} returns: the two sections the query service reads. */

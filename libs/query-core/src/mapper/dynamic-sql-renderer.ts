@@ -9,7 +9,8 @@
  * - `foreach` item and index variables, and `bind` variables, are scoped: a `bind` inside a
  *   `foreach` lives for that iteration, elsewhere for the rest of the statement; both shadow
  *   parameters of the same name. A null collection fails the render ({@link MapperRenderError},
- *   as MyBatis raises) unless the element says `nullable="true"`, then it renders nothing, like an
+ *   as MyBatis raises) unless the element is nullable (`nullable="true"`, or no attribute and the
+ *   mapper was parsed with the `nullableOnForEach` setting), then it renders nothing, like an
  *   empty one; a scalar is one item; an object or `Map` iterates its entries (index = key, item = value).
  * - Pieces are joined with spaces and whitespace runs outside quoted literals are collapsed to one
  *   space, so the SQL text is stable for a given set of taken branches.

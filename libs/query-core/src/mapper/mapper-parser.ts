@@ -17,6 +17,7 @@
 import { ConfigError } from '@fw/core';
 import { MapperStatement, StatementResolver } from './mapped-statement';
 import { MapperLoadError, MapperProblemKind, combinedProblems, withContext } from './mapper-load-error';
+import { DEFAULT_MAPPER_SETTINGS, MapperSettings } from './mapper-settings';
 import { MapperDocument } from './mapper-types';
 import { ResultMapSpec, parseResultMap } from './result-map-parser';
 import { CompileContext, FragmentDefinition, compileNodes, qualifyId } from './sql-node-compiler';
@@ -178,7 +179,7 @@ function unsupportedAttribute(element: XmlElement, where: string): MapperLoadErr
   return undefined;
 }
 
-function compileSelect(element: XmlElement, id: string, namespace: string, source: string, collected: Collected, local: StatementResolver): MapperStatement {
+function compileSelect(element: XmlElement, id: string, namespace: string, source: string, collected: Collected, local: StatementResolver, settings: MapperSettings): MapperStatement {
   const where = `${source}: select '${id}'`;
   const unsupported = unsupportedAttribute(element, where);
   if (unsupported) throw unsupported;
@@ -191,7 +192,7 @@ function compileSelect(element: XmlElement, id: string, namespace: string, sourc
     throw new MapperLoadError('invalid', `${where} uses unknown resultMap '${resultMapAttribute}'; define <resultMap id="${resultMapAttribute}"> or fix the attribute`);
   }
   const lookup = (qualified: string): FragmentDefinition | 'defer' | undefined => (namespaceOf(qualified) === namespace ? collected.fragments.get(qualified) : 'defer');
-  const ctx: CompileContext = { namespace, statementNamespace: namespace, source, location: `select '${id}'`, lookup, variables: {}, includeStack: [] };
+  const ctx: CompileContext = { namespace, statementNamespace: namespace, source, location: `select '${id}'`, lookup, variables: {}, includeStack: [], settings };
   const statement = new MapperStatement(
     {
       namespace,
@@ -214,11 +215,12 @@ function compileSelect(element: XmlElement, id: string, namespace: string, sourc
  *
  * @param xml - the file's text.
  * @param source - where it came from (file path or `catalog:<namespace>`), used in every message.
+ * @param settings - MyBatis settings the statements compile with (default: MyBatis' defaults).
  * @example
  * const analysis = await analyzeMapperXml(await readFile(file, 'utf8'), file);
  * analysis.statements.filter((s) => s.problem).map((s) => s.problem?.message);
  */
-export async function analyzeMapperXml(xml: string, source: string): Promise<MapperAnalysis> {
+export async function analyzeMapperXml(xml: string, source: string, settings: MapperSettings = DEFAULT_MAPPER_SETTINGS): Promise<MapperAnalysis> {
   const root = await readRoot(xml, source);
   if (root instanceof MapperLoadError) return { source, fileProblems: [root], statements: [] };
   const { namespace } = root;
@@ -231,7 +233,7 @@ export async function analyzeMapperXml(xml: string, source: string): Promise<Map
   const problems = new Map<XmlElement, MapperLoadError>();
   for (const { element, id } of collected.selects) {
     try {
-      compiled.push(compileSelect(element, id, namespace, source, collected, local));
+      compiled.push(compileSelect(element, id, namespace, source, collected, local, settings));
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.set(element, error instanceof MapperLoadError ? error : withContext(error, ''));
@@ -252,13 +254,14 @@ export async function analyzeMapperXml(xml: string, source: string): Promise<Map
  *
  * @param xml - the file's text.
  * @param source - where it came from (file path or `catalog:<namespace>`), used in every message.
+ * @param settings - MyBatis settings the statements compile with, e.g. `{ nullableOnForEach: true }`.
  * @throws ConfigError for any problem that can be found in this file alone (all of them, one line each).
  * @example
  * const doc = await parseMapperXml(await readFile(file, 'utf8'), file);
  * doc.statements[0].render({ title: 'Dune' });
  */
-export async function parseMapperXml(xml: string, source: string): Promise<ParsedMapperDocument> {
-  const analysis = await analyzeMapperXml(xml, source);
+export async function parseMapperXml(xml: string, source: string, settings: MapperSettings = DEFAULT_MAPPER_SETTINGS): Promise<ParsedMapperDocument> {
+  const analysis = await analyzeMapperXml(xml, source, settings);
   const problems = [...analysis.fileProblems, ...analysis.statements.flatMap((s) => (s.problem ? [s.problem] : []))];
   const refused = combinedProblems(problems, `problems in mapper ${source}`);
   if (refused || !analysis.document) throw refused ?? new ConfigError(`${source}: the mapper does not load`);

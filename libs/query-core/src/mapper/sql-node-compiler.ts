@@ -14,6 +14,7 @@
  * that the registry expands when it links.
  */
 import { MapperLoadError, MapperProblemKind } from './mapper-load-error';
+import { MapperSettings } from './mapper-settings';
 import { Expression, ExpressionSyntaxError, parseExpression } from './ognl-parser';
 import { SqlNode, SqlTextError, splitSqlText } from './sql-node';
 import { XmlElement, XmlNode, childElements, strayText } from './xml-tree';
@@ -47,6 +48,8 @@ export interface CompileContext {
   readonly variables: Readonly<Record<string, string>>;
   /** Qualified ids of the fragments being expanded, to refuse include cycles. */
   readonly includeStack: readonly string[];
+  /** The MyBatis settings of the statement's mapper (defaults such as `foreach@nullable`). */
+  readonly settings: MapperSettings;
 }
 
 /** `frag` → `<namespace>.frag`; an id with a dot is already qualified. */
@@ -200,7 +203,7 @@ function compileInclude(element: XmlElement, ctx: CompileContext): SqlNode[] {
   const id = 'deferred' in found ? found.deferred : found.id;
   if (ctx.includeStack.includes(id)) fail(ctx, `includes '${id}' which includes itself (${[...ctx.includeStack, id].join(' -> ')}); remove the cycle`);
   if ('deferred' in found) {
-    return [{ kind: 'include', refid: id, properties, source: ctx.source, location: ctx.location, includeStack: ctx.includeStack }];
+    return [{ kind: 'include', refid: id, properties, source: ctx.source, location: ctx.location, includeStack: ctx.includeStack, settings: ctx.settings }];
   }
   return compileFragment(found, { ...ctx, variables: properties }, ctx.location);
 }
@@ -218,8 +221,9 @@ export function compileFragment(fragment: FragmentDefinition, ctx: CompileContex
 
 /**
  * `<foreach>`. Whether a null collection fails the request or renders nothing is fixed here:
- * MyBatis raises "evaluated to a null value" unless the element says `nullable="true"`, and an
- * `id in (...)` that silently disappears would widen the result, so the default is to fail.
+ * MyBatis raises "evaluated to a null value" unless the element says `nullable="true"` or, when it
+ * says nothing, the `nullableOnForEach` setting is on. An `id in (...)` that silently disappears
+ * would widen the result, so without either the default is to fail.
  */
 function compileForeach(element: XmlElement, ctx: CompileContext): SqlNode {
   const item = identifierAttribute(element, 'item', ctx, false);
@@ -228,7 +232,7 @@ function compileForeach(element: XmlElement, ctx: CompileContext): SqlNode {
     kind: 'foreach',
     collection: expression(element, 'collection', ctx),
     collectionText: requiredAttribute(element, 'collection', ctx),
-    nullable: booleanAttribute(element, 'nullable', ctx) ?? false,
+    nullable: booleanAttribute(element, 'nullable', ctx) ?? ctx.settings.nullableOnForEach ?? false,
     location: `${ctx.source}: ${ctx.location}`,
     ...(item === undefined ? {} : { item }),
     ...(index === undefined ? {} : { index }),
@@ -322,6 +326,7 @@ export function expandIncludes(nodes: readonly SqlNode[], lookup: FragmentLookup
           lookup,
           variables: node.properties,
           includeStack: node.includeStack,
+          settings: node.settings,
         };
         return compileFragment(found, ctx, node.location);
       }

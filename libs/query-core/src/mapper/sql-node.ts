@@ -5,6 +5,7 @@
  * framework substitutions, so rendering never re-parses text.
  */
 import { MapperProblemKind } from './mapper-load-error';
+import { MapperSettings } from './mapper-settings';
 import { FRAMEWORK_SUBSTITUTIONS, FrameworkSubstitution } from './mapper-types';
 import { Expression, ExpressionSyntaxError, isPropertyPath, parseExpression } from './ognl-parser';
 
@@ -36,7 +37,7 @@ export type SqlNode =
       readonly collection: Expression;
       /** The `collection` attribute as written, for the null-collection error. */
       readonly collectionText: string;
-      /** `nullable="true"`: a null collection renders nothing instead of failing the request. */
+      /** `nullable="true"` (or, without the attribute, the `nullableOnForEach` setting): a null collection renders nothing instead of failing the request. */
       readonly nullable: boolean;
       /** Where the element is (`<file>: select 'x'`), for the null-collection error. */
       readonly location: string;
@@ -59,6 +60,8 @@ export type SqlNode =
       readonly location: string;
       /** Fragments being expanded around the include, to refuse cycles that cross namespaces. */
       readonly includeStack: readonly string[];
+      /** The including mapper's settings: the fragment compiles with them, as if written in place. */
+      readonly settings: MapperSettings;
     };
 
 /** Problem found while splitting text; the caller adds file and statement to the message. */
@@ -116,19 +119,32 @@ function isFrameworkSubstitution(name: string): name is FrameworkSubstitution {
  * The property path of a `#{...}` body: what precedes the first `,` (options such as
  * `jdbcType=VARCHAR`) or `:` (the older `#{id:VARCHAR}` jdbcType shorthand). MyBatis'
  * ParameterExpression cuts at the same characters; the type is only a hint to JDBC, PostgreSQL
- * infers it, so both are ignored.
+ * infers it, so both are ignored. A `:` with no type before the options or the end (`#{id:}`,
+ * `#{id: ,javaType=int}`) is refused, as MyBatis refuses it when the mapper loads: it is a
+ * typing slip, not a request for the default type.
+ *
+ * @throws SqlTextError for a `:` not followed by a jdbcType.
  */
 function parameterPath(body: string): string {
   const cut = body.search(/[,:]/);
-  return (cut < 0 ? body : body.slice(0, cut)).trim();
+  if (cut < 0) return body.trim();
+  const path = body.slice(0, cut).trim();
+  if (body[cut] === ':') {
+    const optionsAt = body.indexOf(',', cut + 1);
+    const jdbcType = body.slice(cut + 1, optionsAt < 0 ? undefined : optionsAt).trim();
+    if (jdbcType === '') {
+      throw new SqlTextError(`has an invalid parameter #{${body}}: the ':' at position ${cut + 1} is not followed by a jdbcType; write #{${path}} or name the type (#{${path}:VARCHAR})`);
+    }
+  }
+  return path;
 }
 
 /**
  * Splits static statement text into parts. `#{path[:JDBCTYPE][,options]}` becomes a parameter
  * (type and options are ignored); `${orderby}` and `${pagination}` become substitutions.
  *
- * @throws SqlTextError for any other `${...}`, an unclosed token or a `#{...}` that is not a
- * property path.
+ * @throws SqlTextError for any other `${...}`, an unclosed token, a `#{...}` that is not a
+ * property path or one whose `:` names no jdbcType.
  */
 export function splitSqlText(text: string): readonly TextPart[] {
   // Fragment text is split once per include; the parts are immutable, so equal texts share them.
