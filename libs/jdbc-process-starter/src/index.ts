@@ -26,3 +26,7 @@ export { queueDepth } from './monitoring/queue-depth';
 export type { QueueDepth } from './monitoring/queue-depth';
 export { makeJdbcWorkerHost, DEFAULT_RECOVERY_SECONDS, DEFAULT_DRAIN_MILLIS } from './host/jdbc-worker-host';
 export type { JdbcWorkerHost, JdbcWorkerHostOptions, JdbcWorkerHostStopResult } from './host/jdbc-worker-host';
+export { makeFairClaimer } from './fairness/fair-claimer';
+export type { FairClaimer, FairClaimerOptions } from './fairness/fair-claimer';
+export { workLimitsOfConfigurator, workLimitsOfDefinitions, fixedWorkLimits, DEFAULT_LIMITS_REFRESH_MILLIS } from './fairness/work-limits';
+export type { WorkLimits, WorkLimitsByType, WorkLimitsSource } from './fairness/work-limits';

@@ -30,8 +30,8 @@ export type {
   StatusUpdatePayload,
   ProcessEventPayloads,
 } from './model/event-payloads';
-export { PredecessorArgs, predecessorArgsOf } from './model/process-def';
-export type { ProcessDef, PredecessorArgsMode, RetryPolicy } from './model/process-def';
+export { DEFAULT_PRIORITY, PredecessorArgs, predecessorArgsOf } from './model/process-def';
+export type { ConcurrencyLimit, ProcessDef, PredecessorArgsMode, RateLimit, RetryPolicy } from './model/process-def';
 export { WorkerType, WORKER_TYPE_BY_STATE } from './model/worker';
 export type { WorkerDto, SubProcessResult } from './model/worker';
 export type { WorkerStarter, WorkerStartContext } from './ports/worker-starter';

@@ -14,6 +14,7 @@ import { createLogger, installGracefulShutdown, type Database, type Logger } fro
 import type { ProcessConfigurator } from '@fw/process-api';
 import { makeProcessManager, processDb, type ProcessManager, type ProcessOutboxSettings } from '@fw/process-service';
 import { makeBatchService, makeManagerEventSink, type Worker } from '@fw/process-utils';
+import { workLimitsOfConfigurator } from '../fairness/work-limits';
 import { makeSinkFailureReporter } from '../reporting/failure-reporter';
 import { makeWorkItemRunner, type StopResult, type WorkItemRunner, type WorkItemRunnerOptions } from '../runner/work-item-runner';
 import { makeWorkItemStarter, type WorkItemStarter } from '../starter/work-item-starter';
@@ -94,6 +95,8 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
     concurrency: options.concurrency ?? 8,
     leaseSeconds: recoverySeconds,
     logger,
+    // The definitions' concurrency and rate limits, held across every host claiming their types.
+    limits: workLimitsOfConfigurator(options.configurator),
     ...options.runner,
     database: options.database,
     batchService: makeBatchService({ workers: options.workers, sink, logger }),

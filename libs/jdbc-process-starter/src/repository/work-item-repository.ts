@@ -12,7 +12,7 @@
  */
 import { jsonRecordset } from '@fw/core';
 import { makeLeasedQueue, nowPlusMillis, type Claim, type LeasedClaim } from '@fw/leased-queue';
-import type { WorkerDto } from '@fw/process-api';
+import { DEFAULT_PRIORITY, type WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import { WorkItemStatus, type WorkItemTables } from '../schema/work-item-tables';
 
@@ -123,6 +123,23 @@ const queue = makeLeasedQueue<ItemFields>({
   partitionColumn: 'process_type',
 });
 
+/**
+ * A row claimed by a statement that names the lease fields `lq_*` (as `@fw/leased-queue` and the
+ * fair claim do) as a {@link ClaimedWorkItem}.
+ */
+export function claimedWorkItemOf(row: ItemFields & { lq_id: string; lq_claim_token: string; lq_attempts: number | string; lq_max_attempts: number | string; lq_last_error: string | null; lq_locked_by: string; lq_locked_until: Date | string }): ClaimedWorkItem {
+  return toItem({
+    id: row.lq_id,
+    claimToken: row.lq_claim_token,
+    attempts: Number(row.lq_attempts),
+    maxAttempts: Number(row.lq_max_attempts),
+    lastError: row.lq_last_error,
+    lockedBy: row.lq_locked_by,
+    lockedUntil: new Date(row.lq_locked_until),
+    row,
+  });
+}
+
 /** The lease fields as claimed, and the work item's own columns. */
 function toItem({ row, ...lease }: LeasedClaim<ItemFields>): ClaimedWorkItem {
   return {
@@ -165,9 +182,10 @@ export function makeWorkItemRepository(): WorkItemRepository {
         const rows = chunk.map((w) => ({ payload: w, max_attempts: attemptsOf(w, options.maxAttempts) }));
         const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
         const result = await sql`
-          insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at)
+          insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at, priority)
           select concat_ws(':', v.payload->>'processId', v.payload->>'processType', v.payload->>'workerType'), (v.payload->>'processId')::uuid,
-                 v.payload->>'processType', v.payload->>'workerType', v.payload->>'tenant', v.payload, v.max_attempts, ${runAt}
+                 v.payload->>'processType', v.payload->>'workerType', v.payload->>'tenant', v.payload, v.max_attempts, ${runAt},
+                 coalesce((v.payload->>'priority')::smallint, ${DEFAULT_PRIORITY})
             from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}
           on conflict (idempotency_key) do nothing`.execute(db);
         inserted += Number(result.numAffectedRows ?? 0n);
@@ -189,6 +207,7 @@ export function makeWorkItemRepository(): WorkItemRepository {
           payload: JSON.stringify(worker),
           max_attempts: attemptsOf(worker, options.maxAttempts),
           run_at: options.runAt ?? sql<Date>`now()`,
+          priority: worker.priority ?? DEFAULT_PRIORITY,
           locked_by: null,
           locked_until: null,
           claim_token: null,

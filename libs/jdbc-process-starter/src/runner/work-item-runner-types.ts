@@ -6,6 +6,7 @@ import type { Logger } from '@fw/core';
 import type { Kysely } from 'kysely';
 import type { DeadItemReporter } from '../reporting/failure-reporter';
 import type { ClaimedWorkItem } from '../repository/work-item-repository';
+import type { WorkLimits, WorkLimitsByType, WorkLimitsSource } from '../fairness/work-limits';
 import type { BackoffPolicy, ExponentialBackoffOptions } from './backoff';
 import type { BatchServiceLike, WorkItemHandler } from './work-item-handler';
 
@@ -65,6 +66,17 @@ export interface WorkItemRunnerOptions<DB> {
   pollIntervalMillis?: number;
   /** Claim only these process types (default all). */
   processTypes?: readonly string[];
+  /**
+   * Fair claims (default true): tenants with due work are served in turn, each tenant's work in
+   * priority order (aged), within `limits`. `false` is the former claim, oldest due first, which
+   * ignores priorities and limits (kept for comparisons).
+   */
+  fair?: boolean;
+  /**
+   * Concurrency and rate limits by process type (`makeJdbcWorkerHost` passes those of its
+   * definitions). Every runner claiming a limited type must be given the same limits.
+   */
+  limits?: WorkLimitsSource | WorkLimitsByType | Readonly<Record<string, WorkLimits>>;
   /** Wakes the runner early (LISTEN/NOTIFY); optional. */
   wakeSource?: WakeSource;
   /** How long `stop()` waits for running items by default (default 30 000 ms). */

@@ -32,6 +32,8 @@ import {
 import type { WorkerDto } from '@fw/process-api';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { makeFairClaimer } from '../fairness/fair-claimer';
+import { fixedWorkLimits, type WorkLimitsSource } from '../fairness/work-limits';
 import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work-item-repository';
 import { workItemDb } from '../schema/work-item-tables';
 import { exponentialBackoff } from './backoff';
@@ -45,6 +47,12 @@ interface Running {
   item: ClaimedWorkItem;
   abort: AbortController;
   done: Promise<void>;
+}
+
+/** The runner's `limits` option as a source (none: an empty one). */
+function limitsSourceOf(limits: WorkItemRunnerOptions<unknown>['limits']): WorkLimitsSource | undefined {
+  if (limits === undefined) return undefined;
+  return 'current' in limits && typeof limits.current === 'function' ? (limits as WorkLimitsSource) : fixedWorkLimits(limits as Parameters<typeof fixedWorkLimits>[0]);
 }
 
 /** Makes a runner; nothing happens until `start()`. */
@@ -74,6 +82,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
           return items.map((i) => done.has(i.id));
         });
   const claimOptions = { workerId, leaseMillis, processTypes: options.processTypes };
+  const fair = options.fair !== false;
+  const claimer = fair ? makeFairClaimer({ limits: limitsSourceOf(options.limits) }) : { claim: repo.claim };
   if (options.onDead === undefined) logger.warn({ workerId }, 'no onDead reporter: DEAD work items will not be reported to their processes');
 
   const running = new Map<string, Running>();
@@ -244,13 +254,15 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     if (!(free >= minClaim || (free > 0 && running.size === 0))) return false;
     try {
       const want = Math.min(batchSize, free);
-      const items = await repo.claim(db, { ...claimOptions, limit: want });
+      const items = await claimer.claim(db, { ...claimOptions, limit: want });
       outage.succeeded();
       counters.claimed += items.length;
       for (const item of items) itemEvent('claimed', item);
       if (runMany !== undefined && items.length > 0) launchBatch(items, runMany);
       else for (const item of items) launch(item);
-      const full = items.length === want;
+      // A fair claim may come back short while more is due (a tenant's share, a limit reached):
+      // claim again at once while it brings anything.
+      const full = items.length === want || (fair && items.length > 0);
       if (!full) await sweepUnreported();
       return full;
     } catch (err) {

@@ -30,10 +30,23 @@ export interface FwProcessWorkItemTable extends LeaseColumnsTable<WorkItemStatus
   payload: ColumnType<unknown, string, string>;
   failure_reported_at: Date | null;
   finished_at: Date | null;
+  /** 0..9, higher first (`migrations/0010_fair_claims.sql`; default 5). */
+  priority: Generated<number>;
+}
+
+/** One token bucket of a rate-limited definition (`migrations/0010_fair_claims.sql`). */
+export interface FwProcessWorkRateTable {
+  process_type: string;
+  scope: 'tenant' | 'global';
+  /** The tenant ('' for items without one) of a `tenant` bucket; '' for a `global` one. */
+  tenant_key: string;
+  tokens: number;
+  refilled_at: Date;
 }
 
 export interface WorkItemTables {
   fw_process_work_item: FwProcessWorkItemTable;
+  fw_process_work_rate: FwProcessWorkRateTable;
 }
 
 /** The table the package needs (for `assertTablesExist`). */

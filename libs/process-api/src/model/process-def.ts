@@ -52,6 +52,37 @@ export interface ProcessDef {
    * the process (PROCESSED_WITH_ERRORS), naming the attempts.
    */
   retry?: RetryPolicy | null;
+  /**
+   * Most work items of this type RUNNING at once, per tenant and/or in all, held across every
+   * worker process of the durable work-item queue. Absent: no limit.
+   */
+  concurrency?: ConcurrencyLimit | null;
+  /**
+   * 0..9, default {@link DEFAULT_PRIORITY}; higher first within a tenant's due work. Aged: every
+   * minute an item waits counts as one level, so lower priority is delayed, never starved.
+   */
+  priority?: number | null;
+  /** Most starts per second of this type's work items, per tenant or in all. Absent: no limit. */
+  rateLimit?: RateLimit | null;
+}
+
+/** The priority of a definition that sets none. */
+export const DEFAULT_PRIORITY = 5;
+
+/** See {@link ProcessDef.concurrency}; at least one of the two. */
+export interface ConcurrencyLimit {
+  /** RUNNING items of the type per tenant (items without a tenant count as one tenant). */
+  perTenant?: number | null;
+  /** RUNNING items of the type over all tenants. */
+  global?: number | null;
+}
+
+/** See {@link ProcessDef.rateLimit}. */
+export interface RateLimit {
+  /** Starts (claims) per second; fractions allowed (0.5 = one every two seconds). */
+  perSecond: number;
+  /** `tenant`: each tenant has its own budget; `global`: one budget for the type. */
+  scope: 'tenant' | 'global';
 }
 
 /** Retries of a failing step; see {@link ProcessDef.retry}. */

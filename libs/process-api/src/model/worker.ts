@@ -53,4 +53,6 @@ export interface WorkerDto {
   subProcessResults?: SubProcessResult[];
   /** The definition's `retry` policy, when it sets one (durable starters apply it). */
   retry?: RetryPolicy;
+  /** The definition's `priority` (0..9), when it sets one (the work-item queue orders by it). */
+  priority?: number;
 }

@@ -4,6 +4,7 @@
 import { ConfigError } from '@fw/core';
 import { PredecessorArgs, type ProcessDef, type RetryPolicy } from '@fw/process-api';
 import { checkInputSchema } from '../manager/input-validation';
+import { parseConcurrency, parsePriority, parseRateLimit } from './work-limits-validation';
 
 const MODES: readonly string[] = Object.values(PredecessorArgs);
 
@@ -42,6 +43,9 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
       config[k] = v;
     }
   }
+  const concurrency = parseConcurrency(raw.concurrency, at);
+  const priority = parsePriority(raw.priority, at);
+  const rateLimit = parseRateLimit(raw.rateLimit, at);
   return {
     processType,
     leaf: raw.leaf,
@@ -51,6 +55,10 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
     config,
     inputSchema: checkInputSchema(raw.inputSchema, at),
     retry: parseRetry(raw.retry, at),
+    // The fairness fields only when set, so definitions without them read as before.
+    ...(concurrency === null ? {} : { concurrency }),
+    ...(priority === null ? {} : { priority }),
+    ...(rateLimit === null ? {} : { rateLimit }),
   };
 }
 

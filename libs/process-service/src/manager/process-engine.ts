@@ -84,6 +84,7 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       config: { ...(def?.config ?? {}) },
     };
     if (def?.retry) worker.retry = def.retry;
+    if (def?.priority !== undefined && def.priority !== null) worker.priority = def.priority;
     return worker;
   }
 

@@ -1,0 +1,124 @@
+/**
+ * The fair claim of the work-item runner: tenants with due work are served in turn, priorities
+ * order each tenant's work (aged), and the concurrency and rate limits of the definitions hold
+ * across every runner. A claim walks the (process type, tenant) groups with due work from a
+ * round-robin cursor, gives each tenant an equal share of the batch and claims in one statement
+ * (see `fair-claim-statements.ts`). Groups with limits are claimed in a transaction that first
+ * takes the advisory locks of those groups, so the RUNNING items counted by the claim statement
+ * (whose snapshot starts after the locks) cannot change under it: two claimers of a limited group
+ * take turns, claimers of other groups never wait.
+ *
+ * @example
+ * const claimer = makeFairClaimer({ limits: workLimitsOfConfigurator(configurator) });
+ * const items = await claimer.claim(db, { workerId: 'w1', limit: 50, leaseMillis: 30_000 });
+ */
+import type { Kysely } from 'kysely';
+import { claimedWorkItemOf, type ClaimedWorkItem, type ClaimOptions } from '../repository/work-item-repository';
+import type { WorkItemTables } from '../schema/work-item-tables';
+import { claimGroups, lockGroups, readBuckets, walkGroups, writeBuckets, type BucketKey, type BucketState, type GroupPlan, type WorkGroup } from './fair-claim-statements';
+import { hasLimits, type WorkLimits, type WorkLimitsByType, type WorkLimitsSource } from './work-limits';
+
+export interface FairClaimer {
+  /** Claims up to `limit` items (expired leases first, then due items, tenants in turn). */
+  claim(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
+}
+
+export interface FairClaimerOptions {
+  /** The definitions' limits (none: only fairness and priorities). */
+  limits?: WorkLimitsSource;
+}
+
+/** The lock of a group's tenant-scoped limits, and of a type's global ones. */
+const tenantLock = (g: WorkGroup) => `fw-work:${g.processType}\u0001${g.tenantKey}`;
+const typeLock = (processType: string) => `fw-work:${processType}`;
+
+/** What one bucket may still start now: tokens refilled since the last read, at most one second's worth. */
+function tokensNow(bucket: BucketState, perSecond: number): number {
+  const burst = Math.max(1, perSecond);
+  if (bucket.tokens === null || bucket.elapsedSeconds === null) return burst;
+  return Math.min(burst, bucket.tokens + perSecond * Math.max(0, bucket.elapsedSeconds));
+}
+
+function bucketKeyOf(g: WorkGroup, limits: WorkLimits): BucketKey | undefined {
+  const rate = limits.rateLimit;
+  if (rate === null || rate === undefined) return undefined;
+  return rate.scope === 'tenant' ? { processType: g.processType, scope: 'tenant', tenantKey: g.tenantKey } : { processType: g.processType, scope: 'global', tenantKey: '' };
+}
+
+const bucketId = (k: BucketKey) => `${k.processType}\u0001${k.scope}\u0001${k.tenantKey}`;
+
+/** The plan of each group: its tenant's share of the batch and its limits (rate budgets filled in later). */
+function planOf(groups: readonly WorkGroup[], limit: number, byType: WorkLimitsByType): GroupPlan[] {
+  const tenants = new Set(groups.map((g) => g.tenantKey)).size;
+  const share = Math.max(1, Math.ceil(limit / Math.max(1, tenants)));
+  return groups.map((g) => {
+    const c = byType.get(g.processType)?.concurrency;
+    return { ...g, share, tenantCap: c?.perTenant ?? null, globalCap: c?.global ?? null, tenantRate: null, globalRate: null };
+  });
+}
+
+/** Makes a claimer; it keeps the round-robin cursor of its runner. */
+export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer {
+  let cursor: WorkGroup | undefined;
+
+  /** Rate-limited groups: their budgets from the buckets, and the buckets to write back once the claim is known. */
+  async function applyRates(trx: Kysely<WorkItemTables>, plan: GroupPlan[], byType: WorkLimitsByType) {
+    const keys = new Map<string, BucketKey>();
+    for (const g of plan) {
+      const key = bucketKeyOf(g, byType.get(g.processType) ?? {});
+      if (key !== undefined) keys.set(bucketId(key), key);
+    }
+    if (keys.size === 0) return async () => undefined;
+    const states = await readBuckets(trx, [...keys.values()]);
+    const tokens = new Map(states.map((s) => [bucketId(s), { state: s, tokens: tokensNow(s, byType.get(s.processType)?.rateLimit?.perSecond ?? 1) }]));
+    for (const g of plan) {
+      const key = bucketKeyOf(g, byType.get(g.processType) ?? {});
+      const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
+      if (key === undefined || bucket === undefined) continue;
+      if (key.scope === 'tenant') g.tenantRate = Math.floor(bucket.tokens);
+      else g.globalRate = Math.floor(bucket.tokens);
+    }
+    return async (claimed: readonly ClaimedWorkItem[]) => {
+      for (const item of claimed) {
+        const key = bucketKeyOf({ processType: item.processType, tenantKey: item.tenant ?? '' }, byType.get(item.processType) ?? {});
+        const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
+        if (bucket !== undefined) bucket.tokens -= 1;
+      }
+      await writeBuckets(trx, [...tokens.values()].map(({ state, tokens: left }) => ({ ...state, tokens: left, refilledAt: state.readAt })));
+    };
+  }
+
+  /** The claim of limited groups: locks, budgets, the claim statement, the buckets — one transaction. */
+  async function claimLimited(db: Kysely<WorkItemTables>, options: ClaimOptions, plan: GroupPlan[], byType: WorkLimitsByType): Promise<ClaimedWorkItem[]> {
+    const locks = new Set<string>();
+    for (const g of plan) {
+      const limits = byType.get(g.processType);
+      if (!hasLimits(limits)) continue;
+      if (g.tenantCap !== null || limits.rateLimit?.scope === 'tenant') locks.add(tenantLock(g));
+      if (g.globalCap !== null || limits.rateLimit?.scope === 'global') locks.add(typeLock(g.processType));
+    }
+    return db.transaction().execute(async (trx) => {
+      // The locks are taken by a statement of their own: the claim's snapshot then starts after
+      // every earlier holder committed, so its RUNNING counts include their claims.
+      await lockGroups(trx, [...locks]);
+      const spend = await applyRates(trx, plan, byType);
+      const rows = await claimGroups(trx, { groups: plan, limit: options.limit, workerId: options.workerId, leaseMillis: options.leaseMillis, partitions: options.processTypes });
+      const items = rows.map(claimedWorkItemOf);
+      await spend(items);
+      return items;
+    });
+  }
+
+  return {
+    async claim(db, options) {
+      const byType: WorkLimitsByType = (await settings.limits?.current()) ?? new Map();
+      const groups = await walkGroups(db, { after: cursor, limit: options.limit, partitions: options.processTypes });
+      // Fewer groups than the batch: every group was visited, the next walk starts at the first.
+      cursor = groups.length === options.limit ? groups[groups.length - 1] : undefined;
+      const plan = planOf(groups, options.limit, byType);
+      if (plan.some((g) => hasLimits(byType.get(g.processType)))) return claimLimited(db, options, plan, byType);
+      const rows = await claimGroups(db, { groups: plan, limit: options.limit, workerId: options.workerId, leaseMillis: options.leaseMillis, partitions: options.processTypes });
+      return rows.map(claimedWorkItemOf);
+    },
+  };
+}
