@@ -100,7 +100,7 @@ describeEachDatabase('query host from a config FILE', (getDb) => {
       const body = (await res.json()) as { payload: { list: Array<{ row: { title: string } }>; pagination: unknown; maxRows: unknown } };
       expect(body.payload.list.map((r) => r.row.title)).toEqual(['The Star Diaries', 'Solaris', 'The Cyberiad']);
       // countQueryEnabled: false → one extra row fetched, no count.
-      expect(body.payload.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: false, totalCountAvailable: false });
+      expect(body.payload.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: false, totalCountAvailable: false, countMode: 'none' });
       expect(body.payload.maxRows).toBeNull();
     } finally {
       await host.close();

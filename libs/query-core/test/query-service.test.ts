@@ -59,7 +59,7 @@ describeEachDatabase('query service on SQL', (getDb) => {
     expect(ids(response)).toEqual([1, 2, 3, 4, 5]);
     expect(response.list[0]).toEqual({ row: { id: 1, title: 'Dune', author: 'Frank Herbert', genre: 'scifi', price: 9.99, published: '1965-08-01', inStock: true }, allowedActions: [] });
     expect(response).toMatchObject({ numRowsReturned: 5, currentPage: 1, numRowsInPage: 5, startRow: 1, endRow: 5, maxRows: 12, maxPages: 3 });
-    expect(response.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: true, totalCountAvailable: true });
+    expect(response.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: true, totalCountAvailable: true, countMode: 'exact' });
     expect(Object.keys(response.columnMetadata)).toEqual(['id', 'title', 'genre', 'price', 'published', 'inStock', 'author']);
     expect(response.columnMetadata.price).toMatchObject({ name: 'price', columnType: 'Number', sortable: true });
     // SQL column names (b.title…) are internal: never in a response.
@@ -84,7 +84,7 @@ describeEachDatabase('query service on SQL', (getDb) => {
     const first = await service.search('booksNoCount', { sortCriteria: [{ name: 'id', ascendingOrder: false }], numRowsInPage: 4 }, {});
     expect(ids(first)).toEqual([12, 11, 10, 9]);
     expect(first).toMatchObject({ maxRows: null, maxPages: null, startRow: 1, endRow: 4 });
-    expect(first.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: false, totalCountAvailable: false });
+    expect(first.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: false, totalCountAvailable: false, countMode: 'none' });
     const last = await service.search('booksNoCount', { sortCriteria: [{ name: 'id', ascendingOrder: false }], numRowsInPage: 4, pageNum: 3 }, {});
     expect(ids(last)).toEqual([4, 3, 2, 1]);
     expect(last.pagination.nextPageAvailable).toBe(false);
@@ -158,7 +158,7 @@ describeEachDatabase('query service on SQL', (getDb) => {
     const response = await service.search('authorsWithBooks', { filters: { country: 'PL' }, numRowsInPage: 1 }, {});
     expect(response.list.map((r) => r.row)).toEqual([{ id: 3, name: 'Stanisław Lem', books: [{ id: 5, title: 'Solaris' }, { id: 6, title: 'The Cyberiad' }, { id: 12, title: "His Master's Voice" }] }]);
     expect(response).toMatchObject({ numRowsReturned: 1, currentPage: 1, startRow: 1, endRow: 1, maxRows: 1, maxPages: 1 });
-    expect(response.pagination).toEqual({ nextPageAvailable: false, countQueryExecuted: false, totalCountAvailable: true });
+    expect(response.pagination).toEqual({ nextPageAvailable: false, countQueryExecuted: false, totalCountAvailable: true, countMode: 'none' });
   });
 
   it('keeps only the selected fields and echoes hidden columns', async () => {

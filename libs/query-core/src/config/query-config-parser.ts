@@ -17,6 +17,12 @@ const dataSourceSchema = {
   },
 } as const;
 
+/** A tenant's datasource may also carry the default statement timeout of that tenant's queries. */
+const tenantDataSourceSchema = {
+  ...dataSourceSchema,
+  properties: { ...dataSourceSchema.properties, timeoutMillis: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } },
+} as const;
+
 const patternsSchema = {
   anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string', minLength: 1 } }, { type: 'null' }],
 } as const;
@@ -31,7 +37,7 @@ const hostSchema = {
       required: ['datasources'],
       properties: {
         defaultTenantId: { type: ['string', 'null'], minLength: 1 },
-        datasources: { type: 'object', additionalProperties: dataSourceSchema },
+        datasources: { type: 'object', additionalProperties: tenantDataSourceSchema },
         mapperFiles: patternsSchema,
         definitionFiles: patternsSchema,
         pagination: {

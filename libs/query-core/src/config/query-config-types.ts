@@ -15,10 +15,15 @@ export interface TenantDataSourceConfig {
   connectionTimeout?: number;
   /** Idle connection lifetime, ms; default 30 000. */
   idleTimeout?: number;
+  /**
+   * Default statement timeout of this tenant's queries, ms (a definition's `timeoutMillis` and a
+   * statement's `timeout` attribute win). Only in `query.datasources`.
+   */
+  timeoutMillis?: number;
 }
 
 /** A named application datasource: `dataSources.<name>` (the catalog reads from one of them). */
-export type DataSourceConfig = TenantDataSourceConfig;
+export type DataSourceConfig = Omit<TenantDataSourceConfig, 'timeoutMillis'>;
 
 /** `query.pagination`. */
 export interface PaginationConfig {
@@ -105,4 +110,6 @@ export const QUERY_CONFIG_DEFAULTS = {
   maximumPoolSize: 10,
   connectionTimeout: 10_000,
   idleTimeout: 30_000,
+  /** Rows above which an unpaginated JSON answer is refused (413 Q731) unless the definition says otherwise. */
+  streamAbove: 100_000,
 } as const;

@@ -1,7 +1,7 @@
 import { ConfigError } from '@fw/core';
 import { describeSchemaErrors } from '../config/ajv-messages';
 import { makeAjv } from '../config/ajv-factory';
-import { ColumnMetadata, COLUMN_TYPES, QueryDefinition } from './query-definition-types';
+import { ColumnMetadata, COLUMN_TYPES, COUNT_MODES, QueryDefinition } from './query-definition-types';
 
 /** API field names: identifiers (they are also statement parameter names). */
 export const FIELD_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
@@ -34,6 +34,22 @@ const definitionSchema = {
     paginated: { type: 'boolean' },
     acls: { type: 'array', items: { type: 'string' } },
     countQueryEnabled: { type: 'boolean' },
+    keyset: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['columns'],
+      properties: { columns: { type: 'array', minItems: 1, maxItems: 8, uniqueItems: true, items: { type: 'string', pattern: FIELD_NAME_PATTERN } } },
+    },
+    streamAbove: { type: 'integer', minimum: 1 },
+    maxRows: { type: 'integer', minimum: 1 },
+    timeoutMillis: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+    countMode: { type: 'string', enum: [...COUNT_MODES] },
+    cache: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['ttlSeconds'],
+      properties: { ttlSeconds: { type: 'integer', minimum: 1, maximum: 86_400 } },
+    },
     columnMetadata: {
       type: 'object',
       propertyNames: { pattern: FIELD_NAME_PATTERN },
@@ -74,7 +90,24 @@ function normalize(raw: RawDefinition, where: string): QueryDefinition {
     acls: [...(raw.acls ?? [])],
     ...(raw.countQueryEnabled === undefined ? {} : { countQueryEnabled: raw.countQueryEnabled }),
     columnMetadata,
+    ...scaleSettings(raw, columnMetadata, where),
   };
+}
+
+/** The optional scale settings, each copied only when written; keyset columns must be declared. */
+function scaleSettings(raw: RawDefinition, columnMetadata: Record<string, ColumnMetadata>, where: string): Partial<QueryDefinition> {
+  const settings: Partial<QueryDefinition> = {};
+  if (raw.keyset) {
+    const unknown = raw.keyset.columns.filter((c) => !Object.hasOwn(columnMetadata, c));
+    if (unknown.length > 0) throw new ConfigError(`${where}: keyset.columns names ${unknown.map((c) => `'${c}'`).join(', ')}, not declared in columnMetadata; declare each key column there`);
+    settings.keyset = { columns: [...raw.keyset.columns] };
+  }
+  if (raw.streamAbove !== undefined) settings.streamAbove = raw.streamAbove;
+  if (raw.maxRows !== undefined) settings.maxRows = raw.maxRows;
+  if (raw.timeoutMillis !== undefined) settings.timeoutMillis = raw.timeoutMillis;
+  if (raw.countMode !== undefined) settings.countMode = raw.countMode;
+  if (raw.cache !== undefined) settings.cache = { ttlSeconds: raw.cache.ttlSeconds };
+  return settings;
 }
 
 function parseJson(text: string, source: string): unknown {

@@ -41,6 +41,28 @@ export interface ColumnMetadata {
   sortable: boolean;
 }
 
+/** How a search counts its rows: `exact` (`count(*)`), `planned` (the planner's estimate) or `none`. */
+export type CountMode = 'exact' | 'planned' | 'none';
+
+export const COUNT_MODES: readonly CountMode[] = ['exact', 'planned', 'none'];
+
+/**
+ * Keyset (cursor) pagination: the API fields that make a row's position unique, used as the
+ * last sort keys and compared as one row value.
+ *
+ * @example
+ * const keyset: KeysetSpec = { columns: ['id'] };
+ */
+export interface KeysetSpec {
+  columns: string[];
+}
+
+/** Opt-in result cache of a definition. */
+export interface CacheSpec {
+  /** How long an answer is served from the cache. */
+  ttlSeconds: number;
+}
+
 /**
  * One query definition (query metadata).
  *
@@ -61,6 +83,18 @@ export interface QueryDefinition {
   /** Overrides `query.pagination.countQueryEnabled` for this query. */
   countQueryEnabled?: boolean;
   columnMetadata: Record<string, ColumnMetadata>;
+  /** Cursor paging; absent: offset paging only. */
+  keyset?: KeysetSpec;
+  /** Largest unpaginated JSON answer (rows); above it the service answers 413 Q731. */
+  streamAbove?: number;
+  /** Largest number of rows a stream (or an unpaginated answer) returns; more are cut off (`truncated`). */
+  maxRows?: number;
+  /** Statement timeout of this query, ms (wins over the mapper's `timeout` and the tenant default). */
+  timeoutMillis?: number;
+  /** Highest count mode of this query (a request may ask for a lower one); wins over `countQueryEnabled`. */
+  countMode?: CountMode;
+  /** Opt-in TTL cache of answers (wins over the mapper's `<cache>`). */
+  cache?: CacheSpec;
 }
 
 /** A definition plus where it came from (file path or catalog row), for messages. */

@@ -28,6 +28,10 @@ export const QueryErrorCodes = {
   forbidden: 'Q728',
   /** 404: `cannedReportName` names no saved report of this tenant and query. */
   cannedReportNotFound: 'Q729',
+  /** 504: a statement ran longer than its time limit and was cancelled. */
+  statementTimeout: 'Q730',
+  /** 413: an unpaginated JSON answer would exceed the query's `streamAbove` rows (ask for NDJSON). */
+  tooManyRows: 'Q731',
 } as const;
 
 export type QueryErrorCode = (typeof QueryErrorCodes)[keyof typeof QueryErrorCodes];
@@ -44,6 +48,8 @@ export const QueryErrorStatus: Readonly<Record<QueryErrorCode, number>> = {
   Q727: 400,
   Q728: 403,
   Q729: 404,
+  Q730: 504,
+  Q731: 413,
 };
 
 /** One problem found while validating a request. */

@@ -10,6 +10,8 @@ import { BoundSql, FrameworkSubstitution, MappedStatement } from './mapper-types
 import { ResolvedResultMap, ResultMapLookup, mapResultRows, resolveResultMap } from './result-map';
 import { SqlNode, pendingIncludes, usesSubstitution } from './sql-node';
 import { FragmentLookup, expandIncludes } from './sql-node-compiler';
+import { groupKeyColumns } from './result-map-grouping';
+import type { StatementCache, StatementTuning } from './statement-tuning';
 
 /** How a statement finds fragments and result maps of any namespace when it links. */
 export interface StatementResolver {
@@ -26,6 +28,8 @@ export interface StatementInit {
   readonly resultMapId?: string;
   /** Compiled SQL; may contain `include` nodes of other namespaces. */
   readonly nodes: readonly SqlNode[];
+  /** `timeout` and the mapper's `<cache>`. */
+  readonly tuning?: StatementTuning;
 }
 
 interface Linked {
@@ -60,6 +64,18 @@ export class MapperStatement implements MappedStatement {
   /** The same statement, resolving references through `resolver` (links afresh). */
   withResolver(resolver: StatementResolver): MapperStatement {
     return new MapperStatement(this.init, resolver);
+  }
+
+  get timeoutSeconds(): number | undefined {
+    return this.init.tuning?.timeoutSeconds;
+  }
+
+  get cache(): StatementCache | undefined {
+    return this.init.tuning?.cache;
+  }
+
+  groupKeyColumns(): readonly string[] | undefined {
+    return groupKeyColumns(this.link().resultMap);
   }
 
   /** Qualified ids of fragments of other namespaces this statement includes directly. */

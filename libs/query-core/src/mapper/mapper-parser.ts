@@ -22,6 +22,7 @@ import { MapperDocument } from './mapper-types';
 import { ResultMapSpec, parseResultMap } from './result-map-parser';
 import { CompileContext, FragmentDefinition, compileNodes, qualifyId } from './sql-node-compiler';
 import { StatementElementName, selectElements } from './statement-elements';
+import { readStatementTuning } from './statement-tuning';
 import { XmlElement, readXmlTree, strayText } from './xml-tree';
 
 /** A parsed mapper: the {@link MapperDocument} contract plus its fragments and result maps. */
@@ -123,6 +124,8 @@ interface Collected {
   /** Statements already known not to load (writes, duplicate ids), with their position. */
   readonly refused: { declared: DeclaredStatement; position: number }[];
   readonly fileProblems: MapperLoadError[];
+  /** The mapper's `<cache>` element, if any (its settings apply to every select). */
+  cache?: XmlElement;
 }
 
 /** Sorts the root's children into fragments, result maps and statements, noting file problems. */
@@ -146,6 +149,8 @@ function collect(root: XmlElement, namespace: string, source: string): Collected
         const spec = parseResultMap(element, namespace, source);
         collected.resultMaps.set(spec.id, spec);
       }
+    } else if (element.name === 'cache') {
+      collected.cache = element;
     } else if (!IGNORED.has(element.name)) {
       collected.fileProblems.push(
         problemAt(element, 'invalid', `${source}: unknown element <${element.name}> in <mapper>; allowed: select, sql, resultMap (cache, cache-ref and parameterMap are ignored)`),
@@ -199,6 +204,7 @@ function compileSelect(element: XmlElement, id: string, namespace: string, sourc
       statementId: id,
       source,
       nodes: compileNodes(element.children, ctx),
+      tuning: readStatementTuning(element, collected.cache, where),
       ...(resultType === undefined ? {} : { resultType }),
       ...(resultMapId === undefined ? {} : { resultMapId }),
     },

@@ -37,6 +37,16 @@ export interface MappedStatement {
   render(parameters: Readonly<Record<string, unknown>>): BoundSql;
   /** Applies the statement's resultMap (nesting collections/associations); identity without one. */
   mapRows(rows: Record<string, unknown>[]): Record<string, unknown>[];
+  /** The `timeout` attribute (seconds), when written. */
+  readonly timeoutSeconds?: number;
+  /** The mapper's `<cache>` as it applies to this statement (absent: not cached, or `useCache="false"`). */
+  readonly cache?: { readonly ttlMillis: number; readonly size: number };
+  /**
+   * Columns identifying one top-level object when the result map nests collections or
+   * associations (a stream orders by them and maps each object's rows together); undefined when
+   * every row is one object.
+   */
+  groupKeyColumns?(): readonly string[] | undefined;
 }
 
 /** A parsed mapper file: its namespace and statements. */

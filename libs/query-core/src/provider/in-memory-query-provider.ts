@@ -53,10 +53,20 @@ function sortRows(rows: Row[], sort: readonly SortSpec[]): Row[] {
   });
 }
 
+/** Where a row sorts relative to the sort-key values `key` (the position a keyset cursor remembers). */
+function compareKey(row: Row, sort: readonly SortSpec[], key: readonly unknown[]): number {
+  for (let i = 0; i < sort.length; i++) {
+    const c = compare(row[sort[i].field], key[i]);
+    if (c !== 0) return sort[i].ascending ? c : -c;
+  }
+  return 0;
+}
+
 /**
  * A non-SQL provider over rows held in memory (demos, tests, and the reference for writing other
  * providers). Rows are matched by API field name: equality; like = case-insensitive substring;
- * contains = value in the list; between = inclusive range. Then sorted (stable) and paged.
+ * contains = value in the list; between = inclusive range. Then sorted (stable) and paged (by
+ * offset, or by keyset position). A planned count is the exact count here.
  * `systemFilters`/`customVariables` are ignored (they only have a meaning inside SQL).
  *
  * @example
@@ -76,8 +86,13 @@ export function makeInMemoryQueryProvider(options: InMemoryQueryProviderOptions)
       const filtered = data.filter((row) => request.filters.every((f) => matches(row, f)));
       const totalCount = request.mode === 'rows' ? undefined : filtered.length;
       if (request.mode === 'count') return { rows: [], totalCount };
-      const sorted = sortRows(filtered, request.sort);
-      const page = request.page ? sorted.slice(request.page.offset, request.page.offset + request.page.limit) : sorted;
+      const keyset = request.keyset;
+      const sort = keyset?.backward ? request.sort.map((s) => ({ ...s, ascending: !s.ascending })) : request.sort;
+      const sorted = sortRows(filtered, sort);
+      const after = keyset?.after;
+      // Keyset: the rows past the cursor's row in the (possibly reversed) sort.
+      const positioned = after ? sorted.filter((row) => compareKey(row, sort, after) > 0) : sorted;
+      const page = request.page ? positioned.slice(request.page.offset, request.page.offset + request.page.limit) : positioned;
       const rows = page.map((r) => ({ ...r }));
       return totalCount === undefined ? { rows } : { rows, totalCount };
     },

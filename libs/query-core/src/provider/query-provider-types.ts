@@ -23,6 +23,29 @@ export interface QueryExecutionRequest {
   /** The rows window (already one extra row in no-count mode); absent: all rows. */
   page?: PageWindow;
   mode: ExecutionMode;
+  /**
+   * Keyset paging: `sort` is then the full sort (keyset columns last), `page.limit` the rows to read
+   * and `after` the sort-key values of the row to start after (before it when `backward`: then
+   * rows come in reverse sort order). Absent `after`: from the start.
+   */
+  keyset?: { after?: readonly unknown[]; backward: boolean };
+  /** How `count`/`both` find the total: `exact` (default) or `planned` (the planner's estimate). */
+  countMode?: 'exact' | 'planned';
+  /** The definition's statement timeout, ms (wins over a statement's own `timeout`). */
+  timeoutMillis?: number;
+  /** The tenant's default statement timeout, ms (used when neither the definition nor the statement has one). */
+  defaultTimeoutMillis?: number;
+}
+
+/**
+ * Rows of a streamed search, batch by batch, read only when asked for (backpressure). Objects of
+ * a nesting result map are complete in the batch that holds them.
+ */
+export interface RowBatchStream {
+  /** The next batch (never empty), or undefined at the end. */
+  next(): Promise<Record<string, unknown>[] | undefined>;
+  /** Stops reading and frees the connection (cancelling a running statement); safe to call twice. */
+  close(): Promise<void>;
 }
 
 /** Rows (absent for `count`) and the total (absent for `rows`). */
@@ -52,6 +75,12 @@ export interface QueryExecutionProvider {
    * startup (unresolved ids fail startup). Without it, every id is accepted.
    */
   supportsStatement?(statementId: string): boolean;
+  /**
+   * Streams every row of the search (`page` absent) in `sort` order. Resolves once the statement
+   * runs, so a failing statement still answers as an ordinary error. Providers without it answer
+   * streamed requests from `execute`.
+   */
+  stream?(request: QueryExecutionRequest): Promise<RowBatchStream>;
   /** Releases the provider's resources on service close. */
   close?(): Promise<void>;
 }

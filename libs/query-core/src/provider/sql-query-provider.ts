@@ -1,9 +1,12 @@
 import { createLogger, Database, Logger } from '@fw/core';
-import { CompiledQuery } from 'kysely';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
+import { plannedRowCount } from '../execution/planned-count';
+import { SessionCursor } from '../execution/session-cursor';
+import { isStatementTimeout, runStatement } from '../execution/statement-runner';
 import type { MappedStatement } from '../mapper/mapper-types';
-import { buildOrderBy, buildPagination } from '../search/sql-fragments';
-import { QueryExecutionProvider, QueryExecutionRequest, QueryExecutionResult } from './query-provider-types';
+import { makeRowGrouper } from '../stream/row-grouper';
+import { QueryExecutionProvider, QueryExecutionRequest, QueryExecutionResult, RowBatchStream } from './query-provider-types';
+import { pageStatement, streamStatement, unorderedStatement } from './sql-statement-text';
 
 /** Finds mapped statements by `<namespace>.<statement id>` (a MapperRegistry satisfies it). */
 export interface StatementLookup {
@@ -17,6 +20,10 @@ export interface SqlQueryProviderOptions {
   /** The tenant's database (the tenant router's `database`). */
   databaseFor(tenantId: string): Database;
   logger?: Logger;
+  /** Rows per FETCH of a stream after the first (smaller) one; default 1000. */
+  streamBatchSize?: number;
+  /** Longest wait for a stream's reader between two batches before the server ends the transaction, ms; default 60 000. */
+  streamIdleMillis?: number;
 }
 
 type Row = Record<string, unknown>;
@@ -24,15 +31,8 @@ type Row = Record<string, unknown>;
 /** Suffix of the explicit count statement: `<id>-count`. */
 export const COUNT_STATEMENT_SUFFIX = '-count';
 
-/**
- * Runs one statement: through the database's pool port when it has one (no Kysely compile and
- * executor layers on the hot path), else through Kysely.
- */
-async function run(database: Database, sql: string, values: readonly unknown[]): Promise<Row[]> {
-  if (database.query) return database.query<Row>(sql, values);
-  const result = await database.db.executeQuery<Row>(CompiledQuery.raw(sql, [...values]));
-  return result.rows;
-}
+/** The first FETCH of a stream is small, so the first row leaves quickly. */
+const FIRST_STREAM_BATCH = 100;
 
 function toCount(value: unknown): number {
   const n = typeof value === 'number' ? value : Number(value);
@@ -40,16 +40,25 @@ function toCount(value: unknown): number {
   return n;
 }
 
+/** The statement timeout that applies: the definition's, else the statement's `timeout`, else the tenant's. */
+export function effectiveTimeoutMillis(request: QueryExecutionRequest, statement: MappedStatement | undefined): number | undefined {
+  const own = statement?.timeoutSeconds === undefined ? undefined : statement.timeoutSeconds * 1000;
+  return request.timeoutMillis ?? own ?? request.defaultTimeoutMillis;
+}
+
 /**
  * The SQL provider: renders the definition's mapper statement with the request parameters and
  * runs it on the tenant's database.
  *
- * - Rows: when the statement has `${orderby}`/`${pagination}`, the framework text goes there;
- *   otherwise the statement is wrapped: `select * from (<sql>) q ORDER BY q."col" LIMIT n OFFSET m`
- *   (a wrapper ORDER BY uses the last segment of `columnName`, i.e. the derived table's column).
- * - Count: the `<id>-count` statement when the mapper has one, else
- *   `select count(*) from (<statement without ORDER BY/LIMIT>) q`.
- * - Failures: FwError 500 Q721 (rows) / Q722 (count) with a generic message; the database error is logged.
+ * - Rows: see `pageStatement` (offset: framework text in `${orderby}`/`${pagination}` or a
+ *   wrapper; keyset: a wrapper with a row-value condition).
+ * - Count: `exact` runs the `<id>-count` statement when the mapper has one, else
+ *   `select count(*) from (<statement without ORDER BY/LIMIT>) q`; `planned` asks the planner
+ *   (`EXPLAIN (FORMAT JSON)` of the statement).
+ * - A time limit (definition, statement `timeout`, tenant default) runs each statement in its own
+ *   transaction with `SET LOCAL statement_timeout`.
+ * - Streams: a server-side cursor (`SessionCursor`), nested result maps grouped as rows arrive.
+ * - Failures: FwError 500 Q721 (rows) / Q722 (count), 504 Q730 for a timeout; the database error is logged.
  *
  * @example
  * const sqlProvider = makeSqlQueryProvider({ statements: registry, databaseFor: (t) => router.database(t) });
@@ -64,33 +73,75 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
 
   async function rows(request: QueryExecutionRequest, database: Database): Promise<Row[]> {
     const statement = statementOf(request.definition.id);
-    const bound = statement.render(request.parameters);
-    const outerOrder = statement.usesOrderBy ? '' : buildOrderBy(request.sort, 'wrapper');
-    const outerPage = statement.usesPagination ? '' : buildPagination(request.page);
-    const sql = outerOrder === '' && outerPage === '' ? bound.sql : [`select * from (${bound.sql}) q`, outerOrder, outerPage].filter((p) => p !== '').join(' ');
-    return statement.mapRows(await run(database, sql, bound.values));
+    const bound = pageStatement(statement, request);
+    return statement.mapRows(await runStatement(database, bound.sql, bound.values, effectiveTimeoutMillis(request, statement)));
   }
 
   async function count(request: QueryExecutionRequest, database: Database): Promise<number> {
+    const statement = statementOf(request.definition.id);
+    const timeout = effectiveTimeoutMillis(request, statement);
     const parameters = { ...request.parameters, orderby: '', pagination: '' };
+    if (request.countMode === 'planned') {
+      const bound = unorderedStatement(statement, request);
+      return plannedRowCount(database, bound.sql, bound.values, timeout);
+    }
     const explicit = options.statements.getStatement(`${request.definition.id}${COUNT_STATEMENT_SUFFIX}`);
     if (explicit) {
       const bound = explicit.render(parameters);
-      const result = await run(database, bound.sql, bound.values);
+      const result = await runStatement(database, bound.sql, bound.values, timeout);
       const first = result[0];
       if (!first) throw new Error('count statement returned no row');
       return toCount(Object.values(first)[0]);
     }
-    const bound = statementOf(request.definition.id).render(parameters);
-    const result = await run(database, `select count(*) as total from (${bound.sql}) q`, bound.values);
+    const bound = statement.render(parameters);
+    const result = await runStatement(database, `select count(*) as total from (${bound.sql}) q`, bound.values, timeout);
     return toCount(result[0]?.total);
   }
 
   const fail = (code: typeof QueryErrorCodes.queryFailed | typeof QueryErrorCodes.countFailed, request: QueryExecutionRequest, err: unknown) => {
-    logger.error({ err, query: request.definition.name, statement: request.definition.id, tenantId: request.tenantId }, code === QueryErrorCodes.countFailed ? 'count query failed' : 'query failed');
+    const name = request.definition.name;
+    if (isStatementTimeout(err)) {
+      const limit = effectiveTimeoutMillis(request, options.statements.getStatement(request.definition.id));
+      logger.warn({ query: name, statement: request.definition.id, tenantId: request.tenantId, timeoutMillis: limit }, 'statement timeout');
+      return queryError(QueryErrorCodes.statementTimeout, `Query '${name}' ran longer than its time limit of ${limit ?? '?'} ms and was cancelled`, [name, limit]);
+    }
+    logger.error({ err, query: name, statement: request.definition.id, tenantId: request.tenantId }, code === QueryErrorCodes.countFailed ? 'count query failed' : 'query failed');
     const what = code === QueryErrorCodes.countFailed ? 'The count for query' : 'Query';
-    return queryError(code, `${what} '${request.definition.name}' failed`, [request.definition.name]);
+    return queryError(code, `${what} '${name}' failed`, [name]);
   };
+
+  async function stream(request: QueryExecutionRequest): Promise<RowBatchStream> {
+    const statement = statementOf(request.definition.id);
+    const bound = streamStatement(statement, request);
+    const cursor = await SessionCursor.open({
+      database: options.databaseFor(request.tenantId),
+      sql: bound.sql,
+      values: bound.values,
+      timeoutMillis: effectiveTimeoutMillis(request, statement),
+      idleMillis: options.streamIdleMillis ?? 60_000,
+    }).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.queryFailed, request, err)));
+    const grouper = makeRowGrouper(statement.groupKeyColumns?.(), (raw) => statement.mapRows(raw));
+    let batchSize = FIRST_STREAM_BATCH;
+    let ended = false;
+    return {
+      async next() {
+        while (!ended) {
+          const raw = await cursor.fetch(batchSize).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.queryFailed, request, err)));
+          batchSize = options.streamBatchSize ?? 1000;
+          if (raw.length === 0) {
+            ended = true;
+            await cursor.close();
+            const rest = grouper.flush();
+            return rest.length > 0 ? rest : undefined;
+          }
+          const done = grouper.push(raw);
+          if (done.length > 0) return done;
+        }
+        return undefined;
+      },
+      close: () => cursor.close(),
+    };
+  }
 
   return {
     name: options.name ?? 'sql',
@@ -109,5 +160,6 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
       const totalCount = countResult.value;
       return totalCount === undefined ? { rows: rowsResult.value } : { rows: rowsResult.value, totalCount };
     },
+    stream,
   };
 }

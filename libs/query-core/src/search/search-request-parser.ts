@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { describeSchemaErrors } from '../config/ajv-messages';
 import { makeAjv } from '../config/ajv-factory';
 import { problemsError, QueryErrorCodes, QueryProblem } from '../errors/query-error-codes';
+import { COUNT_MODES } from '../definition/query-definition-types';
 import { SearchRequest } from './search-types';
 
 /** Largest accepted `pageNum` (keeps OFFSET a safe integer). */
@@ -34,6 +35,8 @@ function requestSchema(maxRowsInPage: number) {
       cannedReportName: { type: 'string', minLength: 1, maxLength: 200 },
       saveChangesToCannedReport: { type: 'boolean' },
       publishCannedReportToEveryone: { type: 'boolean' },
+      cursor: { type: 'string', minLength: 1, maxLength: 8192 },
+      countMode: { type: 'string', enum: [...COUNT_MODES] },
     },
   };
 }
@@ -59,7 +62,13 @@ export function makeSearchRequestParser(maxRowsInPage: number): SearchRequestPar
   return {
     parse(body) {
       const data = body === null || body === undefined ? {} : body;
-      if (validate(data)) return data as SearchRequest;
+      if (validate(data)) {
+        const request = data as SearchRequest;
+        if (request.cursor !== undefined && request.pageNum !== undefined) {
+          throw problemsError([{ subErrorCode: QueryErrorCodes.invalidRequest, description: 'Send either cursor or pageNum, not both', params: ['cursor'], field: 'cursor' }]);
+        }
+        return request;
+      }
       const problems: QueryProblem[] = describeSchemaErrors(validate.errors).map((p) => ({
         subErrorCode: QueryErrorCodes.invalidRequest,
         description: p.keyword === 'additionalProperties' ? `Unknown request field '${p.path}'` : `Invalid request: ${p.message}`,

@@ -1,4 +1,4 @@
-import type { ColumnMetadata } from '../definition/query-definition-types';
+import type { ColumnMetadata, CountMode } from '../definition/query-definition-types';
 
 /** One entry of `sortCriteria`. `ascendingOrder` defaults to true. */
 export interface SortCriterion {
@@ -27,6 +27,10 @@ export interface SearchRequest {
   cannedReportName?: string;
   saveChangesToCannedReport?: boolean;
   publishCannedReportToEveryone?: boolean;
+  /** An opaque cursor from a previous answer's `pagination.nextCursor`/`prevCursor`, instead of `pageNum`. */
+  cursor?: string;
+  /** Count mode of this request; may only lower the definition's. */
+  countMode?: CountMode;
 }
 
 /** How a filter is applied, decided from the column metadata and the value's shape. */
@@ -58,6 +62,12 @@ export interface PaginationInfo {
   nextPageAvailable: boolean;
   countQueryExecuted: boolean;
   totalCountAvailable: boolean;
+  /** How the total was found: `exact`, `planned` (an estimate) or `none`. */
+  countMode: CountMode;
+  /** Keyset queries: the cursor of the next page (null on the last page). */
+  nextCursor?: string | null;
+  /** Keyset queries: the cursor of the previous page (null on the first page). */
+  prevCursor?: string | null;
 }
 
 /** One row of a SearchResponse. `allowedActions` is always `[]` in this service. */

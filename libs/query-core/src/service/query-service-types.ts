@@ -4,6 +4,7 @@ import type { ColumnMetadata } from '../definition/query-definition-types';
 import type { QueryExecutionProvider } from '../provider/query-provider-types';
 import type { CannedReportStore } from '../search/canned-report-store';
 import type { SearchResponse } from '../search/search-types';
+import type { SearchStream } from './search-stream';
 
 /** Everything {@link makeQueryService} needs. */
 export interface QueryServiceOptions {
@@ -23,6 +24,8 @@ export interface QueryServiceOptions {
    * `database`); giving a store while that is `database` fails startup.
    */
   cannedReportStore?: CannedReportStore;
+  /** Most JSON text the answer cache holds over all queries and tenants (UTF-16 size); default 64 MiB. */
+  cacheMaxBytes?: number;
 }
 
 /** Per-request context supplied by the caller (the controller). */
@@ -36,6 +39,26 @@ export interface SearchContext {
   authorize?: (acls: readonly string[]) => boolean | Promise<boolean>;
   /** Caller identity for canned reports (owner of saved reports); optional. */
   userId?: string;
+  /**
+   * Who is asking, for the answer cache: answers are cached per caller (this, else `userId`), so
+   * a caller never gets an answer computed for another. The controller fills it from the request.
+   */
+  callerId?: string;
+}
+
+/**
+ * A search answer with what HTTP caching needs: the payload's JSON text and, for a query whose
+ * answers are cached, its entity tag and how long it stays fresh.
+ */
+export interface SearchAnswer {
+  /** The SearchResponse payload as JSON text (`serializeSearchResponse`). */
+  json: string;
+  /** Strong entity tag of `json` (quoted), only for queries with a cache. */
+  etag?: string;
+  /** Seconds the cached answer stays fresh, only for queries with a cache. */
+  maxAgeSeconds?: number;
+  /** True when the answer came from the cache. */
+  cached: boolean;
 }
 
 /** Public description of a query, as a tenant sees it. */
@@ -63,6 +86,17 @@ export interface QueryService {
    * → request (Q727/Q725/Q726, all problems at once; Q729 unknown canned report) → execution (Q721/Q722).
    */
   search(queryName: string, request: unknown, context: SearchContext): Promise<SearchResponse>;
+  /**
+   * The same search, answered as JSON text, from the answer cache when the query has one
+   * (definition `cache` or the mapper's `<cache>`): per tenant, query, request and caller.
+   */
+  answer(queryName: string, request: unknown, context: SearchContext): Promise<SearchAnswer>;
+  /**
+   * Every row of a search as a stream (for `Accept: application/x-ndjson`), in the request's
+   * sort, up to the definition's `maxRows`. The same checks as `search` run first; a request with
+   * `pageNum`, `numRowsInPage`, `cursor`, `countOnly` or `countMode` is refused (Q727).
+   */
+  stream(queryName: string, request: unknown, context: SearchContext): Promise<SearchStream>;
   /** The queries the context's tenant sees (Q723/Q724 like search). */
   listQueries(context: SearchContext): QuerySummary[];
   /** One query as the context's tenant sees it; 404 Q700 when unknown. */

@@ -1,20 +1,22 @@
-import { ConfigError, createDatabase, createLogger, currentTenantId, DatabaseOptions, isFwError } from '@fw/core';
+import { ConfigError, createDatabase, createLogger, currentTenantId, DatabaseOptions } from '@fw/core';
+import { ResultCache } from '../cache/result-cache';
 import { loadQuerySources } from '../catalog/query-source-loader';
 import { parseQueryConfig } from '../config/query-config-parser';
 import { QUERY_CONFIG_DEFAULTS } from '../config/query-config-types';
 import { makeQueryDefinitionStore } from '../definition/query-definition-store';
-import type { QueryDefinition } from '../definition/query-definition-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import { makeSqlQueryProvider } from '../provider/sql-query-provider';
-import type { ExecutionMode, QueryExecutionProvider, QueryExecutionResult } from '../provider/query-provider-types';
+import type { QueryExecutionProvider } from '../provider/query-provider-types';
+import type { QueryDefinition } from '../definition/query-definition-types';
+import { makeSearchRunner } from './search-runner';
 import { makeSearchRequestParser } from '../search/search-request-parser';
-import { planSearch } from '../search/search-planner';
-import { buildOrderBy, buildPagination, PageWindow } from '../search/sql-fragments';
 import { makeTenantRouter } from '../tenant/tenant-router';
 import { makeCannedReportHandler } from './canned-report-handler';
 import { openCannedReportStore } from './canned-report-store-setup';
 import { QueryService, QueryServiceOptions, QuerySummary, SearchContext } from './query-service-types';
-import { buildSearchResponse, ResponseShape } from './search-response-builder';
+
+/** Default bound of the answer cache's JSON text over every query and tenant. */
+const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 function summary(definition: QueryDefinition): QuerySummary {
   return {
@@ -86,70 +88,24 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
     if (!definition) throw queryError(QueryErrorCodes.unknownQuery, `Query '${name.slice(0, 200)}' does not exist`, [name.slice(0, 200)]);
     return definition;
   };
-
-  async function execute(definition: QueryDefinition, tenantId: string, parameters: Record<string, unknown>, plan: ReturnType<typeof planSearch>, mode: ExecutionMode, page: PageWindow | undefined): Promise<QueryExecutionResult> {
-    try {
-      return await provider.execute({ definition, tenantId, parameters, filters: plan.filters, sort: plan.sort, page, mode });
-    } catch (err) {
-      if (isFwError(err)) throw err;
-      logger.error({ err, query: definition.name, tenantId, provider: provider.name }, 'query provider failed');
-      throw queryError(QueryErrorCodes.queryFailed, `Query '${definition.name}' failed`, [definition.name]);
-    }
-  }
+  const runner = makeSearchRunner({
+    provider,
+    statements: sources.mappers,
+    parser,
+    canned,
+    cache: new ResultCache(options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES),
+    logger,
+    globalCountQueryEnabled: globalCount,
+    streamAbove: QUERY_CONFIG_DEFAULTS.streamAbove,
+    tenantOf,
+    definitionOf,
+    tenantTimeoutMillis: (tenantId) => config.datasources[tenantId]?.timeoutMillis,
+  });
 
   return {
-    async search(queryName, body, context) {
-      const tenantId = tenantOf(context);
-      const definition = definitionOf(queryName, tenantId);
-      if (context.authorize && !(await context.authorize(definition.acls))) {
-        throw queryError(QueryErrorCodes.forbidden, `Access to query '${definition.name}' is not allowed`, [definition.name]);
-      }
-      const parsed = parser.parse(body);
-      // Only a request naming a canned report needs the (asynchronous) store.
-      const usesCanned = parsed.cannedReportName !== undefined || parsed.saveChangesToCannedReport !== undefined || parsed.publishCannedReportToEveryone !== undefined;
-      const request = usesCanned ? await canned.apply(parsed, tenantId, definition.name, context.userId) : parsed;
-      const plan = planSearch(request, definition);
-      if (usesCanned) await canned.saveIfRequested(request, tenantId, definition.name, context.userId);
-
-      const pageNum = request.pageNum ?? 1;
-      const numRowsInPage = request.numRowsInPage ?? 10;
-      const offset = (pageNum - 1) * numRowsInPage;
-      const countMode = definition.countQueryEnabled ?? globalCount;
-      let mode: ExecutionMode;
-      let page: PageWindow | undefined;
-      if (request.countOnly) mode = 'count';
-      else if (!definition.paginated) mode = 'rows';
-      else if (countMode) {
-        mode = 'both';
-        page = { limit: numRowsInPage, offset };
-      } else {
-        mode = 'rows';
-        page = { limit: numRowsInPage + 1, offset };
-      }
-      const parameters = { ...plan.parameters, orderby: mode === 'count' ? '' : buildOrderBy(plan.sort), pagination: buildPagination(page) };
-      // Listed while the query runs: a database store then adds no round trip to the response time.
-      const availableCannedReports = canned.available(tenantId, definition.name, context.userId);
-      // Its failure surfaces at the await below; if the query fails first, that error is the answer.
-      availableCannedReports.catch(() => undefined);
-      const result = await execute(definition, tenantId, parameters, plan, mode, page);
-      let shape: ResponseShape;
-      if (mode === 'count') shape = { kind: 'countOnly', total: result.totalCount ?? 0 };
-      else if (!definition.paginated) shape = { kind: 'all', rows: result.rows };
-      else if (mode === 'both') shape = { kind: 'counted', rows: result.rows, total: result.totalCount ?? 0 };
-      else shape = { kind: 'lookahead', rows: result.rows };
-      return buildSearchResponse(
-        {
-          definition,
-          pageNum,
-          numRowsInPage,
-          fields: request.fields,
-          hiddenColumns: request.hiddenColumns ?? [],
-          cannedReportName: request.cannedReportName ?? null,
-          availableCannedReports: await availableCannedReports,
-        },
-        shape,
-      );
-    },
+    search: runner.search,
+    answer: runner.answer,
+    stream: runner.stream,
     listQueries(context) {
       return store.listFor(tenantOf(context)).map(summary);
     },

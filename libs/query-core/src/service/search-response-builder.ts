@@ -1,4 +1,5 @@
-import type { QueryDefinition } from '../definition/query-definition-types';
+import type { CountMode, QueryDefinition } from '../definition/query-definition-types';
+import type { KeysetPage } from '../keyset/keyset-paging';
 import type { PaginationInfo, PublicColumnMetadata, SearchResponse } from '../search/search-types';
 
 type Row = Record<string, unknown>;
@@ -8,7 +9,11 @@ export type ResponseShape =
   | { kind: 'countOnly'; total: number }
   | { kind: 'all'; rows: Row[] }
   | { kind: 'counted'; rows: Row[]; total: number }
-  | { kind: 'lookahead'; rows: Row[] };
+  | { kind: 'lookahead'; rows: Row[] }
+  /** Rows with one extra (it only sets `nextPageAvailable`) and the planner's estimate of the total. */
+  | { kind: 'estimated'; rows: Row[]; total: number }
+  /** A keyset page, with the total when one was found (exactly or planned). */
+  | { kind: 'keyset'; page: KeysetPage; total?: number };
 
 export interface ResponseInput {
   definition: QueryDefinition;
@@ -18,6 +23,11 @@ export interface ResponseInput {
   hiddenColumns: string[];
   cannedReportName: string | null;
   availableCannedReports: string[];
+  /**
+   * The count mode the search ran with (reported as `pagination.countMode`); default: what the
+   * shape implies (`exact` for a count, `planned` for an estimate, else `none`).
+   */
+  countMode?: CountMode;
 }
 
 /** Per definition, built on its first response: the metadata every response of it carries. */
@@ -41,7 +51,7 @@ export function publicColumnMetadata(definition: QueryDefinition): Readonly<Reco
   return metadata;
 }
 
-function project(row: Row, fields: string[] | undefined): Row {
+export function project(row: Row, fields: readonly string[] | undefined): Row {
   if (!fields) return row;
   return Object.fromEntries(fields.filter((f) => Object.hasOwn(row, f)).map((f) => [f, row[f]]));
 }
@@ -52,40 +62,45 @@ function project(row: Row, fields: string[] | undefined): Row {
  */
 export function buildSearchResponse(input: ResponseInput, shape: ResponseShape): SearchResponse {
   const size = input.numRowsInPage;
-  const offset = (input.pageNum - 1) * size;
+  const counted = shape.kind === 'countOnly' || shape.kind === 'counted' || shape.kind === 'estimated' || (shape.kind === 'keyset' && shape.total !== undefined);
+  const countMode = input.countMode ?? (shape.kind === 'estimated' ? 'planned' : counted ? 'exact' : 'none');
+  const base = { countQueryExecuted: counted && countMode === 'exact', totalCountAvailable: counted, countMode };
   let rows: Row[] = [];
   let currentPage = input.pageNum;
   let numRowsInPage = size;
-  let maxRows: number | null = null;
-  let maxPages: number | null = null;
+  let total: number | null = null;
   let pagination: PaginationInfo;
-  let first = offset;
   switch (shape.kind) {
     case 'countOnly':
-      maxRows = shape.total;
-      maxPages = Math.ceil(shape.total / size);
-      pagination = { nextPageAvailable: input.pageNum < maxPages, countQueryExecuted: true, totalCountAvailable: true };
+      total = shape.total;
+      pagination = { nextPageAvailable: input.pageNum < Math.ceil(shape.total / size), ...base };
       break;
     case 'all':
       rows = shape.rows;
       currentPage = 1;
       numRowsInPage = rows.length;
-      first = 0;
-      maxRows = rows.length;
-      maxPages = rows.length === 0 ? 0 : 1;
-      pagination = { nextPageAvailable: false, countQueryExecuted: false, totalCountAvailable: true };
+      total = rows.length;
+      pagination = { nextPageAvailable: false, countQueryExecuted: false, totalCountAvailable: true, countMode };
       break;
     case 'counted':
       rows = shape.rows;
-      maxRows = shape.total;
-      maxPages = Math.ceil(shape.total / size);
-      pagination = { nextPageAvailable: offset + rows.length < shape.total, countQueryExecuted: true, totalCountAvailable: true };
+      total = shape.total;
+      pagination = { nextPageAvailable: (input.pageNum - 1) * size + rows.length < shape.total, ...base };
       break;
     case 'lookahead':
+    case 'estimated':
       rows = shape.rows.slice(0, size);
-      pagination = { nextPageAvailable: shape.rows.length > size, countQueryExecuted: false, totalCountAvailable: false };
+      total = shape.kind === 'estimated' ? shape.total : null;
+      pagination = { nextPageAvailable: shape.rows.length > size, ...base };
+      break;
+    case 'keyset':
+      rows = shape.page.rows;
+      currentPage = shape.page.currentPage;
+      total = shape.total ?? null;
+      pagination = { nextPageAvailable: shape.page.nextPageAvailable, ...base, nextCursor: shape.page.nextCursor, prevCursor: shape.page.prevCursor };
       break;
   }
+  const first = (currentPage - 1) * numRowsInPage;
   return {
     list: rows.map((row) => ({ row: project(row, input.fields), allowedActions: [] })),
     numRowsReturned: rows.length,
@@ -93,8 +108,8 @@ export function buildSearchResponse(input: ResponseInput, shape: ResponseShape):
     numRowsInPage,
     startRow: rows.length === 0 ? 0 : first + 1,
     endRow: rows.length === 0 ? 0 : first + rows.length,
-    maxRows,
-    maxPages,
+    maxRows: total,
+    maxPages: total === null ? null : shape.kind === 'all' ? (total === 0 ? 0 : 1) : Math.ceil(total / size),
     pagination,
     columnMetadata: publicColumnMetadata(input.definition),
     hiddenColumns: input.hiddenColumns,
