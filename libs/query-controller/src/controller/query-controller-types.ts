@@ -4,6 +4,15 @@ import type { Express, Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
+ * Who is calling, for the answer cache (answers are cached per caller). Default: a digest of the
+ * `Authorization` header. Return what your auth layer knows (a verified user id).
+ *
+ * @example
+ * const callerIdentity: CallerIdentity = (req) => (req as { user?: { id: string } }).user?.id;
+ */
+export type CallerIdentity = (req: IncomingMessage) => string | undefined;
+
+/**
  * Decides whether the caller of `req` may run a query protected by `acls` (DECISIONS 4).
  * The framework does not authenticate: the host's authorizer reads whatever its auth layer put
  * on the request (a verified JWT's roles, an API key's scopes…).
@@ -16,17 +25,25 @@ export type QueryAuthorizer = (req: Request, acls: readonly string[]) => boolean
 
 /** What {@link makeQueryRouter} needs. */
 export interface QueryRouterOptions {
-  /** The started query service (`makeQueryService` of `@fw/query-core`). */
-  queryService: Pick<QueryService, 'search' | 'listQueries' | 'describeQuery'>;
+  /**
+   * The started query service (`makeQueryService` of `@fw/query-core`). With `answer`, searches
+   * of cached queries carry `ETag` (and answer 304); with `stream`, `Accept: application/x-ndjson`
+   * streams the rows.
+   */
+  queryService: Pick<QueryService, 'search' | 'listQueries' | 'describeQuery'> & Partial<Pick<QueryService, 'answer' | 'stream'>>;
   /** ACL check; without one, acls are not enforced and that is logged once at creation. */
   authorizer?: QueryAuthorizer;
   logger: Logger;
+  /** Caller identity for the answer cache; default a digest of `Authorization`. */
+  callerIdentity?: CallerIdentity;
 }
 
 /** What {@link makeQueryRequestHandler} needs. */
 export interface QueryRequestHandlerOptions {
-  /** The started query service (`makeQueryService` of `@fw/query-core`). */
-  queryService: Pick<QueryService, 'search'>;
+  /** The started query service (`makeQueryService` of `@fw/query-core`); `answer` and `stream` as for the router. */
+  queryService: Pick<QueryService, 'search'> & Partial<Pick<QueryService, 'answer' | 'stream'>>;
+  /** Caller identity for the answer cache; default a digest of `Authorization`. */
+  callerIdentity?: CallerIdentity;
   /**
    * ACL check, called with node's request upgraded to an express `Request` (prototype of `app`,
    * plus `params` and `body`), so the same authorizer serves the router and this handler.

@@ -1,9 +1,10 @@
 import { assertNoControlCharacters, errorEnvelope, FwError, TENANT_HEADER, toFwError } from '@fw/core';
-import { SearchContext, serializeSearchResponse } from '@fw/query-core';
+import { SearchAnswer, SearchContext, serializeSearchResponse } from '@fw/query-core';
 import express, { Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainJsonRequest, parseBodyLimit, readJsonBody } from './json-body-reader';
 import type { QueryAuthorizer, QueryRequestHandler, QueryRequestHandlerOptions } from './query-controller-types';
+import { callerFromAuthorization, sendAnswer, wantsNdjson, writeNdjson } from './streamed-answer';
 
 /**
  * `/q/<name>` with a name express would hand over undecoded (no `%`, no further `/`), and an
@@ -25,14 +26,6 @@ function sendJson(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
-}
-
-/**
- * `JSON.stringify(successEnvelope(payload))`, byte for byte, with the payload's static
- * column metadata serialized once per definition (see `serializeSearchResponse`).
- */
-function successText(payload: Parameters<typeof serializeSearchResponse>[0]): string {
-  return `{"success":true,"code":200,"payload":${serializeSearchResponse(payload)}}`;
 }
 
 /**
@@ -71,10 +64,16 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
   let prototype: object | undefined;
   const requestPrototype = (): object => (prototype ??= (options.app ?? express()).request);
 
-  const search = async (req: IncomingMessage, res: ServerResponse, queryName: string, body: unknown, allow: QueryAuthorizer | undefined) => {
+  const callerOf = options.callerIdentity ?? callerFromAuthorization;
+  const contextOf = (req: IncomingMessage, res: ServerResponse, queryName: string, body: unknown, allow: QueryAuthorizer | undefined): SearchContext => {
     const context: SearchContext = { tenantId: tenantOf(req) };
     if (allow) context.authorize = (acls) => allow(expressRequestOf(req, res, requestPrototype(), queryName, body), acls);
-    return queryService.search(queryName, body, context);
+    return context;
+  };
+  const answer = async (req: IncomingMessage, res: ServerResponse, queryName: string, body: unknown): Promise<SearchAnswer> => {
+    const context = contextOf(req, res, queryName, body, authorizer);
+    if (queryService.answer) return queryService.answer(queryName, body, { ...context, callerId: callerOf(req) });
+    return { json: serializeSearchResponse(await queryService.search(queryName, body, context)), cached: false };
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
@@ -103,8 +102,16 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
         fail(req, res, refused);
         return;
       }
-      search(req, res, queryName, body, authorizer).then(
-        (payload) => sendJson(res, 200, successText(payload)),
+      const stream = queryService.stream;
+      if (stream && wantsNdjson(req)) {
+        stream(queryName, body, contextOf(req, res, queryName, body, authorizer)).then(
+          (rows) => writeNdjson(req, res, rows, logger),
+          (err: unknown) => fail(req, res, err),
+        );
+        return;
+      }
+      answer(req, res, queryName, body).then(
+        (result) => sendAnswer(req, res, result),
         (err: unknown) => fail(req, res, err),
       );
     });

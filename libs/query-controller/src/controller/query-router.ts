@@ -1,7 +1,8 @@
 import { CoreErrorCodes, currentContext, FwError, successEnvelope, TENANT_HEADER } from '@fw/core';
-import { queryError, QueryErrorCodes, SearchContext } from '@fw/query-core';
+import { queryError, QueryErrorCodes, SearchContext, serializeSearchResponse } from '@fw/query-core';
 import { Request, RequestHandler, Router } from 'express';
 import type { QueryRouterOptions } from './query-controller-types';
+import { callerFromAuthorization, sendAnswer, wantsNdjson, writeNdjson } from './streamed-answer';
 import { describe } from './query-description';
 
 /**
@@ -59,10 +60,19 @@ export function makeQueryRouter(options: QueryRouterOptions): Router {
 
   const router = Router();
 
+  const callerOf = options.callerIdentity ?? callerFromAuthorization;
   router.post('/q/:queryName', requireJson, async (req, res) => {
     const body: unknown = req.body === undefined ? {} : req.body;
-    const payload = await queryService.search(queryNameOf(req), body, contextOf(req));
-    res.json(successEnvelope(payload));
+    const name = queryNameOf(req);
+    if (queryService.stream && wantsNdjson(req)) {
+      await writeNdjson(req, res, await queryService.stream(name, body, contextOf(req)), logger);
+      return;
+    }
+    if (queryService.answer) {
+      sendAnswer(req, res, await queryService.answer(name, body, { ...contextOf(req), callerId: callerOf(req) }));
+      return;
+    }
+    sendAnswer(req, res, { json: serializeSearchResponse(await queryService.search(name, body, contextOf(req))), cached: false });
   });
 
   router.get('/q', async (req, res) => {
