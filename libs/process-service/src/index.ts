@@ -38,5 +38,18 @@ export { parseProcessDef } from './configurators/process-def-validation';
 export { assertInputMatches, assertRootType, checkInputSchema } from './manager/input-validation';
 export { PROCESS_TABLES } from './repository/process-schema';
 export { PROCESS_API_SCHEMAS, EVENT_PAYLOAD_SCHEMAS } from './openapi/process-api-schemas';
+export {
+  NAME_MAX_LENGTH,
+  MAX_TRIGGER_ID_LENGTH,
+  STORED_TRIGGER_ID_MAX_LENGTH,
+  DESCRIPTION_MAX_LENGTH,
+  NO_OUTER_BLANKS,
+  UUID_PATTERN,
+  INPUT_PATTERN_MESSAGES,
+  processTypeName,
+  storedTriggerId,
+  processDescription,
+  processArgs,
+} from './openapi/process-input-policy';
 export { PROCESS_API_OPERATIONS } from './openapi/process-api-operations';
 export type { ProcessApiOperation } from './openapi/process-api-operations';

@@ -15,7 +15,7 @@
  */
 import type { Database, Logger } from '@fw/core';
 import { buildOpenApiDocument as buildManagementDocument } from '@fw/process-management';
-import { PROCESS_API_OPERATIONS, PROCESS_API_SCHEMAS, type ProcessManager } from '@fw/process-service';
+import { PROCESS_API_OPERATIONS, PROCESS_API_SCHEMAS, UUID_PATTERN, type ProcessManager } from '@fw/process-service';
 import { defineService, ENVELOPE_METHOD_NOT_ALLOWED, type HttpMethod, type OpenApiObject, type OperationDefinition, type OperationOpenApi, type ServiceDefinition } from '@fw/service';
 import { defineWorkflowService, makeDatabaseWorkflowStore, SUPPORT_TICKET_FLOW, SUPPORT_TICKET_SCHEMA } from '@fw/workflow';
 import type { AdminProfile } from '../config/admin-config';
@@ -56,12 +56,9 @@ async function probeDatabase(database: Database, logger: Logger): Promise<boolea
   }
 }
 
-const PROCESS_INPUT = {
-  type: 'object',
-  required: ['processDefName'],
-  properties: { processDefName: { type: 'string', minLength: 1 }, args: {}, triggerId: { type: ['string', 'null'] }, description: { type: ['string', 'null'] } },
-};
-const ID = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' };
+/** The input of `create` for in-process calls and `/mcp`: the very schema the `/process` route checks. */
+const PROCESS_INPUT = PROCESS_API_SCHEMAS.ProcessCreateRequest;
+const ID = { type: 'string', pattern: UUID_PATTERN };
 
 const MANAGEMENT_DOCUMENT = buildManagementDocument();
 const KEY_REQUIRED = [{ ManagementKey: [] }];

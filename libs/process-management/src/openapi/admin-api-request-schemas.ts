@@ -10,23 +10,18 @@
  * REQUEST_SCHEMAS.CrontabInput.required; // ['name', 'cronExpression', 'payload']
  */
 import { TENANT_ID_PATTERN } from '@fw/core';
+import { DESCRIPTION_MAX_LENGTH, MAX_TRIGGER_ID_LENGTH, NAME_MAX_LENGTH, NO_OUTER_BLANKS, processArgs, processDescription, processTypeName, UUID_PATTERN } from '@fw/process-service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../http/pagination';
 import { bool, enumOf, freeObject, mapOf, object, orNull, ref, text, type JsonSchema } from './json-schema';
 
-/** Longest process type, crontab name or definition name reference. */
-export const NAME_MAX_LENGTH = 200;
-/** Longest client trigger key (spec 2, Limits); stored as `manual:<tenant>:<key>`. */
-export const MAX_TRIGGER_ID_LENGTH = 80;
+// Names, trigger keys, descriptions and ids follow the input policy of @fw/process-service, which
+// its `/process` routes check too: what one entry point refuses, the other does.
+export { DESCRIPTION_MAX_LENGTH, MAX_TRIGGER_ID_LENGTH, NAME_MAX_LENGTH, NO_OUTER_BLANKS, UUID_PATTERN };
 export const CRON_EXPRESSION_MAX_LENGTH = 200;
 export const TIMEZONE_MAX_LENGTH = 100;
-/** Longest `payload.description` (the description of the processes a trigger creates). */
-export const DESCRIPTION_MAX_LENGTH = 1000;
 /** Longest text filter of a list (`status`, `triggerId`, `processType`). */
 export const FILTER_MAX_LENGTH = 512;
 
-/** Names may not start or end with blanks: such names cannot be told apart in a list. */
-export const NO_OUTER_BLANKS = '^\\S(?:[\\s\\S]*\\S)?$';
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 export const TENANT_PATTERN = TENANT_ID_PATTERN.source;
 
 /** How a failed `pattern` reads in a 400 message (`'name' must not start or end with blanks`). */
@@ -44,7 +39,7 @@ function name(description: string): JsonSchema {
   return text({ maxLength: NAME_MAX_LENGTH, pattern: NO_OUTER_BLANKS, description });
 }
 
-const processTypeName = name('Name of a process definition');
+const definitionName = processTypeName('Name of a process definition');
 const uuid = (description: string): JsonSchema => text({ pattern: UUID_PATTERN, description });
 
 /**
@@ -77,7 +72,7 @@ const retryPolicy = object(
 );
 
 const definitionFields: Record<string, JsonSchema> = {
-  processType: processTypeName,
+  processType: definitionName,
   leaf: { ...bool, description: 'A leaf executes directly; a non-leaf splits, waits for its children and aggregates' },
   parentProcessType: orNull(name('When set, processes of this type are created only as children of that type')),
   predecessorProcessType: orNull(name('When a process of that type completes, one of this type starts')),
@@ -91,9 +86,9 @@ const definitionFields: Record<string, JsonSchema> = {
 export const REQUEST_SCHEMAS: Record<string, JsonSchema> = {
   TriggerPayloadInput: object(
     {
-      processDefName: processTypeName,
-      args: orNull(freeObject("The process input (any object); it must satisfy the definition's inputSchema")),
-      description: orNull(text({ minLength: 0, maxLength: DESCRIPTION_MAX_LENGTH, description: 'Description of the created process' })),
+      processDefName: definitionName,
+      args: processArgs("The process input (any object); it must satisfy the definition's inputSchema"),
+      description: processDescription('Description of the created process'),
     },
     { required: ['processDefName'] },
   ),

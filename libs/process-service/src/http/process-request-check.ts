@@ -10,7 +10,8 @@
 import { FwError, schemaErrorField, schemaErrorSentence } from '@fw/core';
 import { ProcessErrorCodes } from '@fw/process-api';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import { PROCESS_API_SCHEMAS, UUID_PATTERN } from '../openapi/process-api-schemas';
+import { PROCESS_API_SCHEMAS } from '../openapi/process-api-schemas';
+import { INPUT_PATTERN_MESSAGES, storedTriggerId } from '../openapi/process-input-policy';
 
 const COMPONENTS_ID = 'urn:fw:process-api';
 const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -18,10 +19,6 @@ ajv.addKeyword('components');
 ajv.addFormat('date-time', (value: string) => !Number.isNaN(Date.parse(value)));
 ajv.addSchema({ $id: COMPONENTS_ID, components: { schemas: PROCESS_API_SCHEMAS } });
 const validators = new Map<string, ValidateFunction>();
-const PATTERN_MESSAGES = new Map([
-  [UUID_PATTERN, 'must be a UUID'],
-  ['\\S', 'must not be empty or blank'],
-]);
 
 function validatorOf(schema: string): ValidateFunction {
   let validate = validators.get(schema);
@@ -42,5 +39,15 @@ export function checkProcessBody(schema: string, body: unknown): void {
   const field = schemaErrorField('', error);
   const missingName = schema === 'ProcessCreateRequest' && field === 'processDefName' && (error.keyword !== 'type' || (value as { processDefName?: unknown }).processDefName === null);
   if (missingName) throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.processDefNameMissing, description: "'processDefName' is required", field });
-  throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.invalidPayload, description: schemaErrorSentence(field, error, PATTERN_MESSAGES), field, params: [field] });
+  throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.invalidPayload, description: schemaErrorSentence(field, error, INPUT_PATTERN_MESSAGES), field, params: [field] });
+}
+
+const triggerHeaderValidator = ajv.compile(storedTriggerId('x-fw-trigger-id'));
+
+/** Throws 400 P003 naming the header when `x-fw-trigger-id` breaks the rules of a body's `triggerId` (absent: nothing to check). */
+export function checkTriggerHeader(header: string, value: string | undefined): void {
+  if (value === undefined || triggerHeaderValidator(value)) return;
+  const error = triggerHeaderValidator.errors?.[0];
+  if (error === undefined) return;
+  throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.invalidPayload, description: schemaErrorSentence(header, error, INPUT_PATTERN_MESSAGES), field: header, params: [header] });
 }

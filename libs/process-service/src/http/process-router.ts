@@ -26,7 +26,7 @@ import express, { type Router } from 'express';
 import type { ProcessManager } from '../manager/process-manager';
 import { PROCESS_API_OPERATIONS } from '../openapi/process-api-operations';
 import { EVENT_PAYLOAD_SCHEMAS } from '../openapi/process-api-schemas';
-import { checkProcessBody } from './process-request-check';
+import { checkProcessBody, checkTriggerHeader } from './process-request-check';
 
 export interface ProcessRouterOptions {
   manager: ProcessManager;
@@ -60,7 +60,9 @@ export function makeProcessRouter(options: ProcessRouterOptions): Router {
 
   router.post('/process', async (req, res) => {
     checkProcessBody('ProcessCreateRequest', req.body);
-    const result = await manager.createProcess(req.body, { triggerId: header(req.headers[TRIGGER_HEADER]) ?? null, refuseChildOnlyTypes: true });
+    const triggerId = header(req.headers[TRIGGER_HEADER]);
+    checkTriggerHeader(TRIGGER_HEADER, triggerId);
+    const result = await manager.createProcess(req.body, { triggerId: triggerId ?? null, refuseChildOnlyTypes: true });
     res.status(200).json(successEnvelope(result));
   });
 

@@ -8,21 +8,17 @@
  * PROCESS_API_SCHEMAS.ProcessCreateRequest.required; // ['processDefName']
  */
 import { ERROR_ENVELOPE_SCHEMA, successEnvelopeSchema } from '@fw/core';
+import { processArgs, processDescription, processTypeName, storedTriggerId, UUID_PATTERN } from './process-input-policy';
 
 type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-/** A UUID in its usual text form (ids of processes and children). */
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-/** Not empty and not only blanks. */
-const NOT_BLANK = '\\S';
 const uuid: Schema = { type: 'string', pattern: UUID_PATTERN };
 const text: Schema = { type: 'string' };
 const textOrNull: Schema = { type: ['string', 'null'] };
 const instant: Schema = { type: 'string', format: 'date-time' };
 const count: Schema = { type: 'integer', minimum: 0 };
 const anyJson: Schema = { description: 'any JSON value' };
-const name = (description: string): Schema => ({ type: 'string', pattern: NOT_BLANK, description });
 
 /** A request object: the named fields checked, others tolerated. */
 function request(properties: Record<string, Schema>, required: string[], description: string): Schema {
@@ -42,7 +38,12 @@ const errorFields: Record<string, Schema> = {
 
 const REQUESTS: Record<string, Schema> = {
   ProcessCreateRequest: request(
-    { processDefName: name('The definition to start'), args: anyJson, triggerId: { ...textOrNull, description: 'Trigger correlation (else header x-fw-trigger-id)' }, description: textOrNull },
+    {
+      processDefName: processTypeName('The definition to start'),
+      args: processArgs('The input of the process (any object); it must satisfy the definition’s inputSchema'),
+      triggerId: storedTriggerId('Trigger correlation (else header x-fw-trigger-id)'),
+      description: processDescription('Description of the process'),
+    },
     ['processDefName'],
     'ProcessCreate; args become the input and must satisfy the definition’s inputSchema',
   ),
@@ -50,11 +51,11 @@ const REQUESTS: Record<string, Schema> = {
     ...request(
       {
         processId: uuid,
-        processType: name('The completed type'),
-        processDefName: name('The completed type, when processType is absent'),
+        processType: processTypeName('The completed type'),
+        processDefName: processTypeName('The completed type, when processType is absent'),
         tenantId: textOrNull,
-        triggerId: textOrNull,
-        description: textOrNull,
+        triggerId: storedTriggerId('The trigger of the completed process'),
+        description: processDescription('The description of the completed process'),
         state: textOrNull,
         input: anyJson,
         output: anyJson,
@@ -65,7 +66,7 @@ const REQUESTS: Record<string, Schema> = {
     ),
     anyOf: [{ required: ['processType'] }, { required: ['processDefName'] }],
   },
-  SubProcessRequest: request({ processType: name('Definition of the child'), childId: { type: ['string', 'null'], pattern: UUID_PATTERN }, leaf: { type: ['boolean', 'null'] }, args: anyJson }, ['processType'], 'One child of a split'),
+  SubProcessRequest: request({ processType: processTypeName('Definition of the child'), childId: { type: ['string', 'null'], pattern: UUID_PATTERN }, leaf: { type: ['boolean', 'null'] }, args: anyJson }, ['processType'], 'One child of a split'),
   SplitPayload: request({ subProcesses: { type: ['array', 'null'], items: ref('SubProcessRequest') } }, [], 'splitPartiallyDone, splitDone'),
   OutputPayload: request({ output: anyJson }, [], 'doneSuccessfully, aggregationDone'),
   ErrorPayload: request(errorFields, [], 'doneWithErrors, splitDoneWithErrors, aggregationDoneWithErrors'),
