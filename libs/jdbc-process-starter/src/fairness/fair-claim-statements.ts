@@ -160,7 +160,9 @@ const nullable = (values: ReadonlyArray<number | null>) => values.map((v) => (v 
  * The groups' due items with what each may take: its share, less what its tenant's RUNNING items
  * leave under `perTenant`, less its tenant's rate budget; and what the type may still take in all
  * (`global` less the type's RUNNING items, and the type's rate budget). RUNNING items are counted
- * through the lease index (there are at most as many as all runners' slots).
+ * through the lease index (there are at most as many as all runners' slots), only for a limit
+ * that is set (`case`: an unlimited group counts nothing) and once per group (`offset 0` keeps
+ * the planner from pulling the counts up into the per-item rows).
  */
 function candidates(groups: readonly GroupPlan[]) {
   const running = (where: RawBuilder<unknown>) => sql`(select count(*) from fw_process_work_item r where r.status = 'RUNNING' and ${where})`;
@@ -169,12 +171,13 @@ function candidates(groups: readonly GroupPlan[]) {
   return sql`
     select p.id, p.rank, g.ord, g.process_type, g.type_left, row_number() over (partition by g.tenant_key order by p.rank, g.ord) as pos
       from (select g.*,
-                   least(g.share, coalesce(g.tenant_cap - ${running(sameGroup)}, ${NO_LIMIT}), coalesce(g.tenant_rate, ${NO_LIMIT})) as take,
-                   least(coalesce(g.global_cap - ${running(sameType)}, ${NO_LIMIT}), coalesce(g.global_rate, ${NO_LIMIT})) as type_left
+                   least(g.share, case when g.tenant_cap is null then ${NO_LIMIT} else g.tenant_cap - ${running(sameGroup)} end, coalesce(g.tenant_rate, ${NO_LIMIT})) as take,
+                   least(case when g.global_cap is null then ${NO_LIMIT} else g.global_cap - ${running(sameType)} end, coalesce(g.global_rate, ${NO_LIMIT})) as type_left
               from unnest(${groups.map((g) => g.processType)}::text[], ${groups.map((g) => g.tenantKey)}::text[], ${groups.map((g) => g.share)}::integer[],
                           ${nullable(groups.map((g) => g.tenantCap))}::integer[], ${nullable(groups.map((g) => g.globalCap))}::integer[],
                           ${nullable(groups.map((g) => g.tenantRate))}::integer[], ${nullable(groups.map((g) => g.globalRate))}::integer[])
-                   with ordinality as g(process_type, tenant_key, share, tenant_cap, global_cap, tenant_rate, global_rate, ord)) as g
+                   with ordinality as g(process_type, tenant_key, share, tenant_cap, global_cap, tenant_rate, global_rate, ord)
+             offset 0) as g
       cross join lateral (
         select x.id, ${rankOf('x')} as rank from fw_process_work_item x
          where x.status = 'PENDING' and x.process_type = g.process_type and coalesce(x.tenant, '') = g.tenant_key
