@@ -30,6 +30,8 @@ export {
 export type { RequestContext } from './tenant/tenant-context';
 export { createDatabase } from './database/database-factory';
 export type { Database, DatabaseOptions, SqlSession } from './database/database-factory';
+export { DATABASE_POOLERS, DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MILLIS, parseDatabasePooler } from './database/session-settings';
+export type { DatabasePooler, SessionTimeouts } from './database/session-settings';
 export { parseDatabaseUrl, redactUrl } from './database/database-url';
 export type { DatabaseLocation } from './database/database-url';
 export { AsyncMutex } from './database/async-mutex';

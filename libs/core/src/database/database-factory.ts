@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { AsyncMutex } from './async-mutex';
 import { DatabaseLocation, parseDatabaseUrl, redactUrl } from './database-url';
 import { ConfigError } from '../errors/fw-error';
 import { PGLITE_QUERY_OPTIONS, PgliteDialect, type PgliteInstance, serializeParameter } from './pglite-dialect';
+import { SessionTimeoutsDialect } from './session-timeouts-dialect';
+import { capDefaultTimeouts, resolveSessionTimeouts, timeoutSettingsSql, type DatabasePooler, type ResolvedSessionTimeouts, type SessionTimeouts } from './session-settings';
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';
 
 export interface DatabaseOptions {
@@ -18,22 +20,34 @@ export interface DatabaseOptions {
   idleTimeoutMillis?: number;
   /** How long to wait for a connection before failing. Default 10 000 ms. */
   connectionTimeoutMillis?: number;
-  /** Server-side statement timeout for every statement; default none. */
+  /**
+   * Server-side `statement_timeout` for every statement; default none (the server's setting).
+   * Refused with `pooler: 'transaction'`: set it on the role there.
+   */
   statementTimeoutMillis?: number;
   /**
    * PostgreSQL ends a session that stays idle inside an open transaction this long
    * (`idle_in_transaction_session_timeout`), which rolls it back and frees its row locks. A process
    * frozen mid-transaction (SIGSTOP, a long GC pause, a VM freeze) then blocks the others for at most
    * this long instead of until it wakes. Default 15 000 ms (no fw component keeps a transaction
-   * open across a network call or an author's handler); 0 turns it off.
+   * open across a network call or an author's handler); 0 turns it off. A worker host lowers the
+   * default to its lease (see {@link Database.capTimeouts}).
    */
   idleInTransactionTimeoutMillis?: number;
   /**
    * Longest wait of a statement for a lock another session holds (`lock_timeout`); the statement
-   * then fails (and fw's loops retry it) instead of waiting without bound. Default none: a worker
-   * host may set a few seconds (see the durable-workers guide).
+   * then fails (and fw's loops retry it) instead of waiting without bound. Default none (a worker
+   * host sets its lease, see {@link Database.capTimeouts}).
    */
   lockTimeoutMillis?: number;
+  /**
+   * What sits between this process and PostgreSQL (default `none`). Say `transaction` behind a
+   * transaction pooler (PgBouncer `pool_mode = transaction`): the timeouts are then applied to each
+   * transaction only (never as session settings, which would stay on the pooler's server
+   * connection), and features that need a session fall back or refuse (see the README's section
+   * on poolers).
+   */
+  pooler?: DatabasePooler;
   /** Shown in `pg_stat_activity`. */
   applicationName?: string;
   /** Folder that a relative `pglite:` folder is resolved against. Default: the working directory. */
@@ -73,6 +87,22 @@ export interface Database<DB = unknown> {
   query?<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<R[]>;
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** What sits between the process and the server (`createDatabase`'s `pooler`); undefined counts as `none`. */
+  readonly pooler?: DatabasePooler;
+  /** The timeouts every transaction opened through `db` runs with (PostgreSQL); undefined on PGlite and hand-built handles. */
+  readonly timeouts?: Readonly<SessionTimeouts>;
+  /**
+   * The same database (same connections, same `close`) whose transactions run with the timeouts
+   * fw chose by default — `idle_in_transaction_session_timeout` and `lock_timeout` — lowered to at
+   * most `maxMillis`; timeouts given explicitly to `createDatabase` stay as given. A worker host
+   * caps them at its lease, so a host frozen inside a transaction holds its locks no longer than
+   * its claims. Applies to transactions opened through the returned handle's `db` (the timeouts
+   * of statements outside a transaction stay those of the connection). PGlite: the same handle.
+   *
+   * @example
+   * const hostDatabase = database.capTimeouts?.(3000) ?? database;
+   */
+  capTimeouts?(maxMillis: number): Database<DB>;
 }
 
 const typeParsers = {
@@ -84,57 +114,74 @@ const typeParsers = {
 } as pg.CustomTypesConfig;
 
 function createPostgres<DB>(connectionString: string, options: DatabaseOptions): Database<DB> {
+  const pooler = options.pooler ?? 'none';
+  const resolved = resolveSessionTimeouts(options);
+  // No timeout travels as a startup parameter (a transaction pooler refuses them): a direct
+  // connection or a session pooler gets them as session settings when it opens, and every
+  // transaction sets them locally (only those that differ from the session's, see below).
+  const sessionTimeouts: SessionTimeouts = pooler === 'transaction' ? {} : resolved.timeouts;
+  const sessionSql = timeoutSettingsSql(sessionTimeouts, 'session');
   const pool = new pg.Pool({
     connectionString,
     max: options.maxConnections ?? 10,
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
-    statement_timeout: options.statementTimeoutMillis,
-    idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMillis ?? 15_000,
-    lock_timeout: options.lockTimeoutMillis,
     application_name: options.applicationName,
     types: typeParsers,
   });
   // An idle client losing its server (restart, network) must not crash the process; the pool
   // drops it and opens a new one on the next checkout.
   pool.on('error', () => undefined);
-  // The same for a client that is checked out when its server connection dies: pg emits 'error'
-  // on the client, which would crash the process without a listener. The query running on it
-  // rejects with the error anyway, so nothing is swallowed.
   pool.on('connect', (client) => {
+    // The same for a client that is checked out when its server connection dies: pg emits 'error'
+    // on the client, which would crash the process without a listener. The query running on it
+    // rejects with the error anyway, so nothing is swallowed.
     client.on('error', () => undefined);
+    // Queued before the statement the client was checked out for, so that one already runs with
+    // them; a failure here means the connection is gone, which that statement reports.
+    if (sessionSql) client.query(sessionSql).catch(() => undefined);
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
-  return {
-    kind: 'postgres',
-    displayUrl: redactUrl(options.url),
-    db,
-    // pool.query checks a client out, runs the statement and releases it, like Kysely does.
-    query: async <R>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
-    async withSession(fn) {
-      const client = await pool.connect();
-      try {
-        return await fn({
-          query: async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as R[],
-          exec: async (script: string) => {
-            await client.query(script);
-          },
-        });
-      } finally {
-        client.release();
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await db.destroy();
-      // Kysely only ends a pool it has used: a handle that ran nothing but `query` or
-      // `withSession` (a migration, a health probe) would keep its idle connections, and their
-      // sockets keep the process alive until the idle timeout.
-      if (!pool.ending) await pool.end();
-    },
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    // The dialect leaves the pool to us (several handles share it, see capTimeouts): Kysely
+    // only ends a pool it has used anyway, and a handle that ran nothing but `query` or
+    // `withSession` (a migration, a health probe) would keep its idle connections, whose
+    // sockets keep the process alive until the idle timeout.
+    if (!pool.ending) await pool.end();
   };
+  const handle = (timeouts: ResolvedSessionTimeouts): Database<DB> => {
+    const db = new Kysely<DB>({ dialect: new SessionTimeoutsDialect({ pool }, timeoutSettingsSql(timeouts.timeouts, 'local', sessionTimeouts)) });
+    return {
+      kind: 'postgres',
+      displayUrl: redactUrl(options.url),
+      db,
+      pooler,
+      timeouts: timeouts.timeouts,
+      // pool.query checks a client out, runs the statement and releases it, like Kysely does.
+      query: async <R>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
+      async withSession(fn) {
+        const client = await pool.connect();
+        try {
+          return await fn({
+            query: async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as R[],
+            exec: async (script: string) => {
+              await client.query(script);
+            },
+          });
+        } finally {
+          client.release();
+        }
+      },
+      async close() {
+        await db.destroy();
+        await close();
+      },
+      capTimeouts: (maxMillis: number) => handle(capDefaultTimeouts(resolved, maxMillis)),
+    };
+  };
+  return handle(resolved);
 }
 
 type PgliteConstructor = new (dataDir?: string) => PgliteInstance;
@@ -160,7 +207,7 @@ function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions)
   const mutex = new AsyncMutex();
   const db = new Kysely<DB>({ dialect: new PgliteDialect(pglite, mutex) });
   let closed = false;
-  return {
+  const handle: Database<DB> = {
     kind: 'pglite',
     displayUrl: options.url,
     db,
@@ -184,7 +231,10 @@ function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions)
       // `withSession` would leave PGlite open, and its timers keep the process alive.
       if (!pglite.closed) await pglite.close();
     },
+    // One connection inside this process: no other process's transaction can wait on it.
+    capTimeouts: () => handle,
   };
+  return handle;
 }
 
 /**

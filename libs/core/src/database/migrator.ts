@@ -39,8 +39,11 @@ export function readMigrationFolder(dir: string): Migration[] {
 /**
  * Applies the migrations not yet recorded in `fw_schema_migrations`, each in its own transaction,
  * in name order. The ledger is append-only: a recorded migration whose text has changed fails the
- * run (add a new migration instead of editing an applied one). Safe to run concurrently: runs
- * are serialised by an advisory lock.
+ * run (add a new migration instead of editing an applied one). Safe to run concurrently: each
+ * migration's transaction takes a transaction-level advisory lock and reads the ledger under it,
+ * so a migration another run has just applied is skipped. The lock lasts exactly as long as the
+ * transaction, which keeps its server connection behind a transaction pooler too (a session lock
+ * would be taken on one pooled server connection and released on another, or never).
  */
 export async function migrateDatabase(database: Database, migrations: readonly Migration[]): Promise<MigrationResult> {
   const names = new Set<string>();
@@ -51,34 +54,45 @@ export async function migrateDatabase(database: Database, migrations: readonly M
   }
   const ordered = [...migrations].sort((a, b) => a.name.localeCompare(b.name));
   return database.withSession(async (session) => {
-    await session.query(`select pg_advisory_lock(${LOCK_KEY})`);
-    try {
-      await session.exec(`create table if not exists ${LEDGER} (name text primary key, checksum text not null, applied_at timestamptz not null default now())`);
-      const rows = await session.query<{ name: string; checksum: string }>(`select name, checksum from ${LEDGER}`);
-      const recorded = new Map(rows.map((r) => [r.name, r.checksum]));
-      const result: MigrationResult = { applied: [], alreadyApplied: [] };
-      for (const migration of ordered) {
-        const sum = checksum(migration.sql);
-        const previous = recorded.get(migration.name);
-        if (previous !== undefined) {
-          if (previous !== sum) {
-            throw new ConfigError(`Migration ${migration.name} was changed after it was applied to ${database.displayUrl}; restore it and add a new migration for the change`);
-          }
-          result.alreadyApplied.push(migration.name);
-          continue;
-        }
-        try {
-          await session.exec(`begin;\n${migration.sql}\n;\ninsert into ${LEDGER} (name, checksum) values ('${migration.name}', '${sum}');\ncommit;`);
-        } catch (err) {
-          await session.exec('rollback').catch(() => undefined);
-          throw new ConfigError(`Migration ${migration.name} failed on ${database.displayUrl}: ${(err as Error).message}`, { cause: err });
-        }
-        result.applied.push(migration.name);
+    const changed = (name: string) => new ConfigError(`Migration ${name} was changed after it was applied to ${database.displayUrl}; restore it and add a new migration for the change`);
+    // A first look without the lock: on an up-to-date database nothing is locked at all.
+    const [{ ledger }] = await session.query<{ ledger: string | null }>(`select to_regclass('${LEDGER}')::text as ledger`);
+    const recorded = new Map(ledger === null ? [] : (await session.query<{ name: string; checksum: string }>(`select name, checksum from ${LEDGER}`)).map((r) => [r.name, r.checksum]));
+    const result: MigrationResult = { applied: [], alreadyApplied: [] };
+    for (const migration of ordered) {
+      const sum = checksum(migration.sql);
+      const seen = recorded.get(migration.name);
+      if (seen !== undefined) {
+        if (seen !== sum) throw changed(migration.name);
+        result.alreadyApplied.push(migration.name);
+        continue;
       }
-      return result;
-    } finally {
-      await session.query(`select pg_advisory_unlock(${LOCK_KEY})`).catch(() => undefined);
+      let appliedByOther: string | undefined;
+      try {
+        await session.query('begin');
+        await session.query(`select pg_advisory_xact_lock(${LOCK_KEY})`);
+        await session.exec(`create table if not exists ${LEDGER} (name text primary key, checksum text not null, applied_at timestamptz not null default now())`);
+        const [row] = await session.query<{ checksum: string }>(`select checksum from ${LEDGER} where name = $1`, [migration.name]);
+        if (row) {
+          appliedByOther = row.checksum;
+        } else {
+          await session.exec(migration.sql);
+          await session.query(`insert into ${LEDGER} (name, checksum) values ($1, $2)`, [migration.name, sum]);
+        }
+        await session.query('commit');
+      } catch (err) {
+        await session.exec('rollback').catch(() => undefined);
+        throw new ConfigError(`Migration ${migration.name} failed on ${database.displayUrl}: ${(err as Error).message}`, { cause: err });
+      }
+      if (appliedByOther === undefined) {
+        result.applied.push(migration.name);
+      } else {
+        // Another run applied it between the first look and the lock.
+        if (appliedByOther !== sum) throw changed(migration.name);
+        result.alreadyApplied.push(migration.name);
+      }
     }
+    return result;
   });
 }
 

@@ -25,7 +25,13 @@ export const DEFAULT_RECOVERY_SECONDS = 60;
 export const DEFAULT_DRAIN_MILLIS = 20_000;
 
 export interface JdbcWorkerHostOptions {
-  /** The process database (`fw_process*` tables applied with `fw-migrate`). */
+  /**
+   * The process database (`fw_process*` tables applied with `fw-migrate`). The host runs its
+   * transactions with `idle_in_transaction_session_timeout` and `lock_timeout` at most
+   * `recoverySeconds` (`Database.capTimeouts`), unless they were given to `createDatabase`
+   * explicitly: a host frozen mid-transaction (SIGSTOP, a long GC pause, a VM freeze) then holds
+   * its row locks no longer than its claims, and the others move on within one lease.
+   */
   database: Database;
   /** Where process definitions come from (`makeJsonProcessConfigurator`, `makeDatabaseProcessConfigurator`). */
   configurator: ProcessConfigurator;
@@ -38,7 +44,8 @@ export interface JdbcWorkerHostOptions {
    * it over, in seconds (default 60): the lease of a claimed work item and of a claimed outbox
    * command. Leases are renewed every third of it while the work runs, so a step may take longer.
    * A host that stops cleanly gives its leases back at once. `runner.leaseSeconds` and
-   * `outbox.lockSeconds` (`fw.process.outbox.lock-seconds`) still win when given.
+   * `outbox.lockSeconds` (`fw.process.outbox.lock-seconds`) still win when given; the session
+   * timeouts follow the shortest of the three.
    */
   recoverySeconds?: number;
   /** Attempts of a work item before it is DEAD and its failure reported (default 5). */
@@ -82,9 +89,12 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
   const logger = options.logger ?? createLogger({ name: 'worker-host' });
   const recoverySeconds = options.recoverySeconds ?? DEFAULT_RECOVERY_SECONDS;
   if (!(Number.isFinite(recoverySeconds) && recoverySeconds > 0)) throw new RangeError(`recoverySeconds must be a positive number of seconds, got ${String(options.recoverySeconds)}`);
+  const leaseMillis = Math.max(1, Math.round(1000 * Math.min(recoverySeconds, options.runner?.leaseSeconds ?? Infinity, options.outbox?.lockSeconds ?? Infinity)));
+  // Everything the host runs goes through the capped handle; `options.database` is still the one closed.
+  const database = options.database.capTimeouts?.(leaseMillis) ?? options.database;
   const starter = makeWorkItemStarter({ maxAttempts: options.maxAttempts ?? 5 });
   const manager = makeProcessManager({
-    db: processDb(options.database),
+    db: processDb(database),
     configurator: options.configurator,
     workerStarter: starter,
     logger,
@@ -98,7 +108,7 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
     // The definitions' concurrency and rate limits, held across every host claiming their types.
     limits: workLimitsOfConfigurator(options.configurator),
     ...options.runner,
-    database: options.database,
+    database,
     batchService: makeBatchService({ workers: options.workers, sink, logger }),
     onDead: makeSinkFailureReporter(sink),
   });
