@@ -103,6 +103,27 @@ describe('result mapping', () => {
     expect(s.mapRows([{ id: 1, p_id: null, p_n: 'orphan' }])).toEqual([{ id: 1, p: null }]);
   });
 
+  it('creates a child whose own properties are null when one of its nested objects exists, and no scalar for a null column', async () => {
+    const s = await statement(
+      `<resultMap id="m"><id property="id" column="id"/>
+         <collection property="groups"><result property="label" column="g_label"/>
+           <collection property="members"><id property="id" column="m_id"/></collection>
+         </collection>
+         <collection property="roles" ofType="string"><result column="role"/></collection>
+       </resultMap>`,
+      '<select id="s" resultMap="m">x</select>',
+    );
+    expect(
+      s.mapRows([
+        { id: 1, g_label: null, m_id: 7, role: null },
+        { id: 2, g_label: null, m_id: null, role: 'admin' },
+      ]),
+    ).toEqual([
+      { id: 1, groups: [{ label: null, members: [{ id: 7 }] }], roles: [] },
+      { id: 2, groups: [], roles: ['admin'] },
+    ]);
+  });
+
   it('maps nothing to nothing', async () => {
     const s = await statement(authorMap, '<select id="a" resultMap="author">select</select>');
     expect(s.mapRows([])).toEqual([]);
