@@ -1,4 +1,4 @@
-import { createDatabase, isConfigError, migrateDatabase, type Migration, MigrationResult, readMigrationFolder, redactUrl } from '@fw/core';
+import { createDatabase, type DatabasePooler, isConfigError, migrateDatabase, type Migration, MigrationResult, parseDatabasePooler, readMigrationFolder, redactUrl } from '@fw/core';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -17,13 +17,15 @@ export function readFwMigrations(): Migration[] {
 /** This package's version (`fw-migrate --version`). */
 export const MIGRATE_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
 
-export const MIGRATE_USAGE = `usage: fw-migrate --database-url URL [--username U --password P] [--dir FOLDER]
+export const MIGRATE_USAGE = `usage: fw-migrate --database-url URL [--username U --password P] [--dir FOLDER] [--pooler transaction]
        (in the workspace checkout: npm run migrate -- …)
 
   --database-url  postgres://host:port/db, jdbc:postgresql://host:port/db, pglite:memory: or pglite:<folder>
   --username      database user (overrides the one in the URL)
   --password      database password (overrides the one in the URL)
   --dir           folder of *.sql migrations (default: the framework's schema shipped in @fw/migrate)
+  --pooler        none (default), session, or transaction when the URL is a transaction pooler
+                  (PgBouncer pool_mode = transaction): then no session setting is left on its connections
   --help          this text
   --version       the version of @fw/migrate (and so of the schema it carries)`;
 
@@ -32,6 +34,7 @@ export interface MigrateOptions {
   username?: string;
   password?: string;
   dir: string;
+  pooler?: DatabasePooler;
 }
 
 /** Raised for bad command-line arguments; the CLI prints it with the usage and exits 2. */
@@ -42,7 +45,7 @@ export class UsageError extends Error {
   }
 }
 
-const FLAGS = { '--database-url': 'databaseUrl', '--username': 'username', '--password': 'password', '--dir': 'dir' } as const;
+const FLAGS = { '--database-url': 'databaseUrl', '--username': 'username', '--password': 'password', '--dir': 'dir', '--pooler': 'pooler' } as const;
 type Flag = keyof typeof FLAGS;
 
 function isFlag(value: string): value is Flag {
@@ -73,13 +76,22 @@ export function parseMigrateArgs(argv: readonly string[], cwd = process.cwd()): 
     username: values.username,
     password: values.password,
     dir: values.dir ? path.resolve(cwd, values.dir) : DEFAULT_MIGRATIONS_DIR,
+    ...(values.pooler === undefined ? {} : { pooler: parsePooler(values.pooler) }),
   };
+}
+
+function parsePooler(raw: string): DatabasePooler {
+  try {
+    return parseDatabasePooler(raw, '--pooler');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 /** Applies the migrations of `options.dir` and reports each file through `print`. */
 export async function runMigrate(options: MigrateOptions, print: (line: string) => void): Promise<MigrationResult> {
   const migrations = readMigrationFolder(options.dir);
-  const database = createDatabase({ url: options.databaseUrl, username: options.username, password: options.password, maxConnections: 1, applicationName: 'fw-migrate' });
+  const database = createDatabase({ url: options.databaseUrl, username: options.username, password: options.password, maxConnections: 1, applicationName: 'fw-migrate', pooler: options.pooler });
   try {
     const result = await migrateDatabase(database, migrations);
     for (const name of result.alreadyApplied) print(`already applied  ${name}`);

@@ -10,3 +10,5 @@ export { startPrivatePostgres } from './private-postgres';
 export type { PrivatePostgres } from './private-postgres';
 export { assertConforms, checkedSupertest } from './checked-supertest';
 export type { AnswerContract, CheckedAgent, CheckedAnswer } from './checked-supertest';
+export { pgbouncerBinary, startPrivatePgbouncer } from './private-pgbouncer';
+export type { PrivatePgbouncer, PrivatePgbouncerOptions } from './private-pgbouncer';

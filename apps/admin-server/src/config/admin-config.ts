@@ -6,6 +6,7 @@
  * | `PROCESS_ADMIN_PORT` | 8080 | port (0: any free port) |
  * | `PROCESS_ADMIN_BIND_ADDRESS` | 127.0.0.1 | address to listen on |
  * | `PROCESS_DATABASE_URL`, `_USERNAME`, `_PASSWORD` | dev: PGlite under `./.data/` | required outside dev (user and password may be empty) |
+ * | `PROCESS_DATABASE_POOLER` | `none` | `transaction` behind a transaction pooler (PgBouncer `pool_mode = transaction`), `session` behind a session pooler |
  * | `PROCESS_MANAGEMENT_API_KEY` | dev: generated, stored in `./.data/` | at least 32 characters |
  * | `--profile dev` or `FW_PROFILE=dev` | production | dev profile |
  *
@@ -14,7 +15,7 @@
  * // { profile: 'dev', port: 8080, bindAddress: '127.0.0.1', database: { url: 'pglite:/…/.data/process-db' }, dataDir: '/…/.data', apiKey: undefined }
  */
 import { parseProxyAllowedOrigins } from '@fw/admin-ui';
-import { ConfigError } from '@fw/core';
+import { ConfigError, parseDatabasePooler, type DatabasePooler } from '@fw/core';
 import { assertManagementKey } from '@fw/process-management';
 import * as path from 'node:path';
 
@@ -24,7 +25,7 @@ export interface AdminServerConfig {
   profile: AdminProfile;
   port: number;
   bindAddress: string;
-  database: { url: string; username?: string; password?: string };
+  database: { url: string; username?: string; password?: string; pooler?: DatabasePooler };
   /** The key, or undefined in dev when none is set (one is then generated and stored in `dataDir`). */
   apiKey: string | undefined;
   /** Dev profile: the folder holding the embedded database and the generated key. */
@@ -56,6 +57,7 @@ export const ADMIN_SERVER_USAGE = `usage: fw-admin-server [--profile dev]
 
 Environment: PROCESS_ADMIN_PORT (8080), PROCESS_ADMIN_BIND_ADDRESS (127.0.0.1),
 PROCESS_DATABASE_URL, PROCESS_DATABASE_USERNAME, PROCESS_DATABASE_PASSWORD (required outside dev),
+PROCESS_DATABASE_POOLER (none; transaction behind PgBouncer's transaction pooling),
 PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev),
 PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off).`;
 
@@ -170,6 +172,7 @@ function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): 
   const port = portOf(env.PROCESS_ADMIN_PORT);
   const bindAddress = env.PROCESS_ADMIN_BIND_ADDRESS || '127.0.0.1';
   const rawKey = env.PROCESS_MANAGEMENT_API_KEY || undefined;
+  const pooler = env.PROCESS_DATABASE_POOLER ? parseDatabasePooler(env.PROCESS_DATABASE_POOLER, 'PROCESS_DATABASE_POOLER') : undefined;
   if (profile === 'dev') {
     const dataDir = path.resolve(cwd, '.data');
     const url = env.PROCESS_DATABASE_URL || `pglite:${path.join(dataDir, 'process-db')}`;
@@ -178,7 +181,7 @@ function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): 
       profile,
       port,
       bindAddress,
-      database: { url, username: env.PROCESS_DATABASE_USERNAME || undefined, password: env.PROCESS_DATABASE_PASSWORD || undefined },
+      database: { url, username: env.PROCESS_DATABASE_USERNAME || undefined, password: env.PROCESS_DATABASE_PASSWORD || undefined, pooler },
       apiKey,
       dataDir,
       baseDir: cwd,
@@ -189,6 +192,7 @@ function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): 
     // '' → undefined: the user and password of the URL (or libpq's defaults) apply.
     username: required(env, 'PROCESS_DATABASE_USERNAME') || undefined,
     password: required(env, 'PROCESS_DATABASE_PASSWORD') || undefined,
+    pooler,
   };
   if (database.url.startsWith('pglite:')) throw new ConfigError('PROCESS_DATABASE_URL must be a PostgreSQL URL (postgres://host:port/db) outside the dev profile');
   const apiKey = assertManagementKey(rawKey, 'PROCESS_MANAGEMENT_API_KEY');
