@@ -161,7 +161,7 @@ function renderForeach(node: Extract<SqlNode, { kind: 'foreach' }>, frame: Frame
   const collection = evaluateExpression(node.collection, frame);
   if ((collection === null || collection === undefined) && !node.nullable) {
     throw new MapperRenderError(
-      `${node.location}: <foreach collection="${node.collectionText}"> evaluated to a null value; pass a list (an empty list renders nothing) or add nullable="true" to render nothing for null`,
+      `${node.location}: <foreach collection="${node.collectionText}"> evaluated to a null value; pass a list (an empty list renders nothing) or add nullable="true" (or set query.mapperSettings.nullableOnForEach) to render nothing for null`,
     );
   }
   const items: string[] = [];

@@ -176,7 +176,7 @@ describe('dynamic SQL rendering', () => {
       expect((await render(body, { names: ['a', 'b'] })).sql).toBe('select 1 WHERE name = $1 or name = $2');
       expect((await render(body, { names: [] })).sql).toBe('select 1');
       await expect(render(body, {})).rejects.toThrow(
-        "test.xml: select 's': <foreach collection=\"names\"> evaluated to a null value; pass a list (an empty list renders nothing) or add nullable=\"true\" to render nothing for null",
+        "test.xml: select 's': <foreach collection=\"names\"> evaluated to a null value; pass a list (an empty list renders nothing) or add nullable=\"true\" (or set query.mapperSettings.nullableOnForEach) to render nothing for null",
       );
       const nullable = body.replace('<foreach ', '<foreach nullable="true" ');
       expect((await render(nullable, {})).sql).toBe('select 1');
