@@ -188,9 +188,9 @@ function candidates(groups: readonly GroupPlan[]) {
 
 /**
  * Claims in ONE statement: RUNNING items whose lease expired (first: a crashed runner's work
- * comes back before anything new), then the groups' due items in turns — the first of every
- * tenant, then the second of every tenant… (`pos`), higher rank first within a turn — each
- * group within its take, each type within what it may still take in all. Every scan skips
+ * comes back before anything new), then the groups' due items in turns — the best-ranked item
+ * of every tenant, then the second of every tenant… (`pos`), tenants in the order of the walk
+ * within a turn — each group within its take, each type within what it may still take in all. Every scan skips
  * locked rows; the update finds its rows through the primary key.
  */
 export async function claimGroups(
@@ -204,14 +204,14 @@ export async function claimGroups(
            claim_token = gen_random_uuid(), attempts = w.attempts + 1, updated_at = now()
      where w.id = any(array(
        select due.id from (
-         (select e.id, 0 as pass, 0::bigint as pos, null::timestamp as rank, 0::bigint as ord from (
+         (select e.id, 0 as pass, 0::bigint as pos, 0::bigint as ord from (
             select id from fw_process_work_item where status = 'RUNNING' and locked_until < now()${typeFilter(request.partitions)}
              order by locked_until for update skip locked limit ${n}) as e)
          union all
-         (select c.id, 1, c.pos, c.rank, c.ord from (
-            select t.*, row_number() over (partition by t.process_type order by t.pos, t.rank, t.ord) as in_type from (${candidates(request.groups)}) as t
+         (select c.id, 1, c.pos, c.ord from (
+            select t.*, row_number() over (partition by t.process_type order by t.pos, t.ord) as in_type from (${candidates(request.groups)}) as t
           ) as c where c.in_type <= c.type_left)
-       ) as due order by due.pass, due.pos, due.rank, due.ord limit ${n}))
+       ) as due order by due.pass, due.pos, due.ord limit ${n}))
     returning w.id as lq_id, w.claim_token as lq_claim_token, w.attempts as lq_attempts, w.max_attempts as lq_max_attempts,
               w.last_error as lq_last_error, w.locked_by as lq_locked_by, w.locked_until as lq_locked_until,
               w.idempotency_key, w.process_id, w.process_type, w.worker_type, w.tenant, w.payload`.execute(db);

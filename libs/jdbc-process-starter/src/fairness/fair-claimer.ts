@@ -28,6 +28,12 @@ export interface FairClaimerOptions {
   limits?: WorkLimitsSource;
 }
 
+/**
+ * Groups visited by a claim, at least: a small batch still compares the priorities of a tenant's
+ * several types (each type is a group of its own).
+ */
+const MIN_GROUPS_WALKED = 16;
+
 /** The lock of a group's tenant-scoped limits, and of a type's global ones. */
 const tenantLock = (g: WorkGroup) => `fw-work:${g.processType}\u0001${g.tenantKey}`;
 const typeLock = (processType: string) => `fw-work:${processType}`;
@@ -45,7 +51,8 @@ function bucketKeyOf(g: WorkGroup, limits: WorkLimits): BucketKey | undefined {
   return rate.scope === 'tenant' ? { processType: g.processType, scope: 'tenant', tenantKey: g.tenantKey } : { processType: g.processType, scope: 'global', tenantKey: '' };
 }
 
-const bucketId = (k: BucketKey) => `${k.processType}\u0001${k.scope}\u0001${k.tenantKey}`;
+const groupId = (processType: string, tenantKey: string) => `${processType}\u0001${tenantKey}`;
+const bucketId = (k: BucketKey) => `${groupId(k.processType, k.tenantKey)}\u0001${k.scope}`;
 
 /** The plan of each group: its tenant's share of the batch and its limits (rate budgets filled in later). */
 function planOf(groups: readonly WorkGroup[], limit: number, byType: WorkLimitsByType): GroupPlan[] {
@@ -55,6 +62,51 @@ function planOf(groups: readonly WorkGroup[], limit: number, byType: WorkLimitsB
     const c = byType.get(g.processType)?.concurrency;
     return { ...g, share, tenantCap: c?.perTenant ?? null, globalCap: c?.global ?? null, tenantRate: null, globalRate: null };
   });
+}
+
+/**
+ * The groups that took their whole share (they may have more) with the shares of what is left of
+ * the batch, and their rate budgets less what they took; empty when nothing is left to take.
+ */
+function refillPlan(plan: readonly GroupPlan[], claimed: readonly ClaimedWorkItem[], left: number): GroupPlan[] {
+  if (left <= 0) return [];
+  const byGroup = new Map<string, number>();
+  const byType = new Map<string, number>();
+  for (const item of claimed) {
+    const id = groupId(item.processType, item.tenant ?? '');
+    byGroup.set(id, (byGroup.get(id) ?? 0) + 1);
+    byType.set(item.processType, (byType.get(item.processType) ?? 0) + 1);
+  }
+  const full = plan.filter((g) => (byGroup.get(groupId(g.processType, g.tenantKey)) ?? 0) >= g.share);
+  const share = Math.max(1, Math.ceil(left / Math.max(1, new Set(full.map((g) => g.tenantKey)).size)));
+  return full.map((g) => {
+    const took = byGroup.get(groupId(g.processType, g.tenantKey)) ?? 0;
+    const typeTook = byType.get(g.processType) ?? 0;
+    return { ...g, share, tenantRate: g.tenantRate === null ? null : g.tenantRate - took, globalRate: g.globalRate === null ? null : g.globalRate - typeTook };
+  });
+}
+
+/**
+ * The claim statement, and once more for what is left of the batch when some tenants had less
+ * than their share and others may have more (two tenants and a batch of 10: 3 + 5, then 2 more
+ * of the second). The second statement sees the first's claims in its RUNNING counts.
+ */
+async function claimInRounds(db: Kysely<WorkItemTables>, options: ClaimOptions, plan: readonly GroupPlan[]): Promise<ClaimedWorkItem[]> {
+  const claim = (groups: readonly GroupPlan[], limit: number) =>
+    claimGroups(db, { groups, limit, workerId: options.workerId, leaseMillis: options.leaseMillis, partitions: options.processTypes }).then((rows) => rows.map(claimedWorkItemOf));
+  const first = await claim(plan, options.limit);
+  const more = refillPlan(plan, first, options.limit - first.length);
+  return more.length === 0 ? first : [...first, ...(await claim(more, options.limit - first.length))];
+}
+
+/**
+ * The round-robin cursor after a claim: the last group of the walk that was served, so that the
+ * next walk starts with the groups this batch had no room for (undefined: start at the first).
+ */
+function lastServed(groups: readonly WorkGroup[], items: readonly ClaimedWorkItem[]): WorkGroup | undefined {
+  const served = new Set(items.map((i) => groupId(i.processType, i.tenant ?? '')));
+  for (let i = groups.length - 1; i >= 0; i--) if (served.has(groupId(groups[i]!.processType, groups[i]!.tenantKey))) return groups[i];
+  return undefined;
 }
 
 /** Makes a claimer; it keeps the round-robin cursor of its runner. */
@@ -102,8 +154,7 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
       // every earlier holder committed, so its RUNNING counts include their claims.
       await lockGroups(trx, [...locks]);
       const spend = await applyRates(trx, plan, byType);
-      const rows = await claimGroups(trx, { groups: plan, limit: options.limit, workerId: options.workerId, leaseMillis: options.leaseMillis, partitions: options.processTypes });
-      const items = rows.map(claimedWorkItemOf);
+      const items = await claimInRounds(trx, options, plan);
       await spend(items);
       return items;
     });
@@ -112,13 +163,12 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
   return {
     async claim(db, options) {
       const byType: WorkLimitsByType = (await settings.limits?.current()) ?? new Map();
-      const groups = await walkGroups(db, { after: cursor, limit: options.limit, partitions: options.processTypes });
-      // Fewer groups than the batch: every group was visited, the next walk starts at the first.
-      cursor = groups.length === options.limit ? groups[groups.length - 1] : undefined;
+      const walk = Math.max(options.limit, MIN_GROUPS_WALKED);
+      const groups = await walkGroups(db, { after: cursor, limit: walk, partitions: options.processTypes });
       const plan = planOf(groups, options.limit, byType);
-      if (plan.some((g) => hasLimits(byType.get(g.processType)))) return claimLimited(db, options, plan, byType);
-      const rows = await claimGroups(db, { groups: plan, limit: options.limit, workerId: options.workerId, leaseMillis: options.leaseMillis, partitions: options.processTypes });
-      return rows.map(claimedWorkItemOf);
+      const items = plan.some((g) => hasLimits(byType.get(g.processType))) ? await claimLimited(db, options, plan, byType) : await claimInRounds(db, options, plan);
+      cursor = lastServed(groups, items);
+      return items;
     },
   };
 }

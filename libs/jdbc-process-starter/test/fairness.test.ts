@@ -1,0 +1,147 @@
+import type { WorkerDto } from '@fw/process-api';
+import { describeEachDatabase } from '@fw/test-support';
+import { sql } from 'kysely';
+import { fixedWorkLimits, makeFairClaimer, makeWorkItemRepository, makeWorkItemRunner, workItemDb, type ClaimedWorkItem, type WorkItemRunner } from '../src';
+import { clearItems, enqueue, sleep, waitFor, workerDto } from './support';
+
+const claimOf = (workerId: string, limit: number) => ({ workerId, limit, leaseMillis: 60_000 });
+const many = (n: number, overrides: Partial<WorkerDto>) => Array.from({ length: n }, (_, i) => workerDto({ input: { i }, ...overrides }));
+const tenantsOf = (items: readonly ClaimedWorkItem[]) => items.map((i) => i.tenant);
+const count = (values: ReadonlyArray<string | null>, value: string) => values.filter((v) => v === value).length;
+
+describeEachDatabase('fair claims', (getDb) => {
+  const database = () => getDb().database;
+  const db = () => workItemDb(database());
+  const repo = makeWorkItemRepository();
+  const runners: WorkItemRunner[] = [];
+
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop({ timeoutMillis: 1000 })));
+    await clearItems(database());
+    await sql`delete from fw_process_work_rate`.execute(db());
+  });
+
+  it('serves a tenant with a few due items at once, however long the backlog of another', async () => {
+    await enqueue(database(), many(300, { tenant: 'big' }));
+    await enqueue(database(), many(3, { tenant: 'small' }));
+    const claimer = makeFairClaimer();
+
+    const first = await claimer.claim(db(), claimOf('w1', 10));
+    // An equal share each (5 + 5): small takes its 3, big the rest of the batch.
+    expect(first).toHaveLength(10);
+    expect(count(tenantsOf(first), 'small')).toBe(3);
+
+    // The former claim, oldest due first, leaves small behind big's whole backlog.
+    await repo.release(db(), first[0]!.id, first[0]!.claimToken);
+    const oldest = await repo.claim(db(), claimOf('w2', 10));
+    expect(count(tenantsOf(oldest), 'small')).toBe(0);
+  });
+
+  it('visits every tenant in turn when there are more tenants than a batch', async () => {
+    const tenants = ['t1', 't2', 't3', 't4', 't5', 't6', 't7'];
+    for (const tenant of tenants) await enqueue(database(), many(4, { tenant }));
+    await enqueue(database(), many(2, { tenant: null }));
+    const claimer = makeFairClaimer();
+
+    const served: Array<string | null> = [];
+    for (let i = 0; i < 4; i++) served.push(...tenantsOf(await claimer.claim(db(), claimOf('w1', 2))));
+    // Eight groups, two per claim: four claims serve each group once before any twice.
+    expect(new Set(served).size).toBe(8);
+    expect(served).toContain(null);
+  });
+
+  it('claims each tenant’s work by priority, and lets a low priority that waited long enough overtake (aging)', async () => {
+    await enqueue(database(), [...many(3, { tenant: 't', processType: 'low', priority: 1 }), ...many(3, { tenant: 't', processType: 'high', priority: 9 }), ...many(3, { tenant: 't', processType: 'plain' })]);
+    const claimer = makeFairClaimer();
+    const typesOf = async (limit: number) => (await claimer.claim(db(), claimOf('w1', limit))).map((i) => i.processType);
+    expect(await typesOf(3)).toEqual(['high', 'high', 'high']);
+    expect(await typesOf(3)).toEqual(['plain', 'plain', 'plain']);
+    expect(await typesOf(3)).toEqual(['low', 'low', 'low']);
+    await clearItems(database());
+
+    // One level is worth one minute of waiting: a priority-1 item due 10 minutes ago ranks before
+    // fresh priority-9 work (8 levels = 8 minutes), one due 5 minutes ago does not.
+    const [old, older] = [workerDto({ tenant: 't', processType: 'low', priority: 1 }), workerDto({ tenant: 't', processType: 'low', priority: 1 })];
+    await enqueue(database(), [old, older, ...many(2, { tenant: 't', processType: 'high', priority: 9 })]);
+    await sql`update fw_process_work_item set run_at = now() - interval '10 minutes' where process_id = ${older.processId}::uuid`.execute(db());
+    await sql`update fw_process_work_item set run_at = now() - interval '5 minutes' where process_id = ${old.processId}::uuid`.execute(db());
+    expect((await claimer.claim(db(), claimOf('w1', 1))).map((i) => i.processId)).toEqual([older.processId]);
+    expect(await typesOf(2)).toEqual(['high', 'high']);
+    expect((await claimer.claim(db(), claimOf('w1', 1))).map((i) => i.processId)).toEqual([old.processId]);
+  });
+
+  it('holds concurrency limits per tenant and in all, and gives the slots back when items finish', async () => {
+    await enqueue(database(), [...many(10, { tenant: 'a', processType: 'capped' }), ...many(10, { tenant: 'b', processType: 'capped' }), ...many(10, { tenant: 'c', processType: 'capped' })]);
+    await enqueue(database(), many(5, { tenant: 'a', processType: 'free' }));
+    const claimer = makeFairClaimer({ limits: fixedWorkLimits({ capped: { concurrency: { perTenant: 2, global: 5 } } }) });
+
+    const first = await claimer.claim(db(), claimOf('w1', 50));
+    const capped = first.filter((i) => i.processType === 'capped');
+    expect(capped).toHaveLength(5);
+    for (const tenant of ['a', 'b', 'c']) expect(count(tenantsOf(capped), tenant)).toBeLessThanOrEqual(2);
+    expect(first.filter((i) => i.processType === 'free')).toHaveLength(5);
+    expect(await claimer.claim(db(), claimOf('w2', 50))).toEqual([]);
+
+    // Success, a retry, DEAD and a release (a runner's stop) each free a slot; a new claim takes
+    // exactly those (the retried item is not due yet, the released one is again).
+    await repo.complete(db(), capped[0]!.id, capped[0]!.claimToken);
+    await repo.retry(db(), capped[1]!.id, capped[1]!.claimToken, 'boom', 60_000);
+    await repo.markDead(db(), capped[2]!.id, capped[2]!.claimToken, 'boom', { reported: true, leaseMillis: 1000 });
+    await repo.release(db(), capped[3]!.id, capped[3]!.claimToken);
+    const next = await claimer.claim(db(), claimOf('w2', 50));
+    expect(next).toHaveLength(4);
+    const running = await sql<{ tenant: string; n: string }>`select tenant, count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'capped' group by tenant`.execute(db());
+    expect(running.rows.reduce((sum, r) => sum + Number(r.n), 0)).toBe(5);
+    expect(running.rows.every((r) => Number(r.n) <= 2)).toBe(true);
+  });
+
+  it('holds a per-tenant limit while runners run the items, on every path back (success, failure)', async () => {
+    await enqueue(database(), [...many(12, { tenant: 'a', processType: 'capped' }), ...many(12, { tenant: 'b', processType: 'capped' })]);
+    const limits = { capped: { concurrency: { perTenant: 3 } } };
+    const active = new Map<string, number>();
+    let highest = 0;
+    let calls = 0;
+    const handler = async (worker: WorkerDto) => {
+      const tenant = worker.tenant ?? '';
+      active.set(tenant, (active.get(tenant) ?? 0) + 1);
+      highest = Math.max(highest, active.get(tenant)!);
+      await sleep(30);
+      active.set(tenant, active.get(tenant)! - 1);
+      if (++calls % 4 === 0) throw new Error('every fourth attempt fails');
+    };
+    const common = { database: database(), limits, handler, concurrency: 10, pollIntervalMillis: 20, leaseSeconds: 30, backoff: () => 10 };
+    runners.push(makeWorkItemRunner({ ...common, workerId: 'r1' }), makeWorkItemRunner({ ...common, workerId: 'r2' }));
+    runners.forEach((r) => r.start());
+    await waitFor(async () => Number((await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS'`.execute(db())).rows[0]!.n) === 24, 30_000, 'every item done');
+    expect(highest).toBe(3);
+  });
+
+  it('starts at most perSecond items a second per tenant (rate limit), and per type in all with scope global', async () => {
+    await enqueue(database(), [...many(30, { tenant: 'a', processType: 'rated' }), ...many(30, { tenant: 'b', processType: 'rated' })]);
+    const claimer = makeFairClaimer({ limits: fixedWorkLimits({ rated: { rateLimit: { perSecond: 4, scope: 'tenant' } } }) });
+    const started = Date.now();
+    const claimed: ClaimedWorkItem[] = [];
+    claimed.push(...(await claimer.claim(db(), claimOf('w1', 50))));
+    expect(count(tenantsOf(claimed), 'a')).toBe(4);
+    expect(count(tenantsOf(claimed), 'b')).toBe(4);
+    expect(await claimer.claim(db(), claimOf('w1', 50))).toEqual([]);
+    while (Date.now() - started < 1000) {
+      claimed.push(...(await claimer.claim(db(), claimOf('w1', 50))));
+      await sleep(100);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    // A full bucket (one second's worth), then perSecond: never more than 4 + 4 × elapsed each.
+    for (const tenant of ['a', 'b']) {
+      expect(count(tenantsOf(claimed), tenant)).toBeGreaterThanOrEqual(6);
+      expect(count(tenantsOf(claimed), tenant)).toBeLessThanOrEqual(Math.floor(4 + 4 * seconds));
+    }
+
+    await clearItems(database());
+    await enqueue(database(), [...many(30, { tenant: 'a', processType: 'shared' }), ...many(30, { tenant: 'b', processType: 'shared' })]);
+    const global = makeFairClaimer({ limits: fixedWorkLimits({ shared: { rateLimit: { perSecond: 5, scope: 'global' } } }) });
+    const both = await global.claim(db(), claimOf('w1', 50));
+    expect(both).toHaveLength(5);
+    expect(count(tenantsOf(both), 'a')).toBeGreaterThanOrEqual(2);
+    expect(count(tenantsOf(both), 'b')).toBeGreaterThanOrEqual(2);
+  });
+});
