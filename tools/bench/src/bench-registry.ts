@@ -3,6 +3,7 @@ import { engineBenchRunner } from './engine-bench';
 import { fanoutBench } from './fanout-bench';
 import { graphileBench } from './graphile/graphile-fanout-bench';
 import { queryBench } from './query/query-bench';
+import { queryScaleBench } from './query-scale/query-scale-bench';
 import { startupBench } from './startup/startup-bench';
 import { serviceBench } from './service/service-bench';
 import { adminUiBench } from './admin-ui/admin-ui-bench';
@@ -17,6 +18,7 @@ import { compareBench } from './compare/compare-bench';
  */
 export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   query: queryBench,
+  'query-scale': queryScaleBench,
   engine: engineBenchRunner,
   fanout: fanoutBench,
   graphile: graphileBench,

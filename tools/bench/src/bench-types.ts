@@ -8,6 +8,8 @@ export interface BenchOptions {
   databaseUrl: string;
   /** Rows loaded into the scratch database. */
   rows: number;
+  /** True when `--rows` was given (a benchmark with its own default size keeps it otherwise). */
+  rowsGiven?: boolean;
   /**
    * Warm-up requests per server before the measured runs (`--warmup N`, 0 for none); default:
    * slices until the throughput is steady (see `src/query/warm-up.ts`).

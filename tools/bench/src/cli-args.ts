@@ -58,6 +58,7 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
         break;
       case '--rows':
         options.rows = positiveInt(flag, value());
+        options.rowsGiven = true;
         break;
       case '--warmup':
         options.warmup = nonNegativeInt(flag, value());

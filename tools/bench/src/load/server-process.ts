@@ -15,6 +15,8 @@ type ChildMessage = { type: 'ready'; port: number } | ({ type: 'memory' } & Memo
 /** A system under test running in its own process (so the load generator never shares its event loop). */
 export interface ServerProcess {
   readonly port: number;
+  /** The operating-system process id (to read its peak RSS from /proc). */
+  readonly pid: number;
   memory(): Promise<MemorySample>;
   /** Asks the server to close and waits for the process to exit (a CPU profile is written then). */
   stop(): Promise<void>;
@@ -46,13 +48,16 @@ function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: 
 
 /**
  * Forks `script` (TypeScript, run through tsx) with `args`, waits for it to listen.
- * `extraExecArgv` adds node flags such as `--cpu-prof`.
+ * `extraExecArgv` adds node flags such as `--cpu-prof`; `loader: 'node'` runs a JavaScript script
+ * on plain node (built packages, as users run them).
  */
-export async function startServerProcess(script: string, args: readonly string[], extraExecArgv: readonly string[] = []): Promise<ServerProcess> {
-  const child = fork(script, [...args], { execArgv: ['--import', 'tsx', '--expose-gc', ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startServerProcess(script: string, args: readonly string[], extraExecArgv: readonly string[] = [], loader: 'tsx' | 'node' = 'tsx'): Promise<ServerProcess> {
+  const execArgv = loader === 'tsx' ? ['--import', 'tsx', '--expose-gc', ...extraExecArgv] : [...extraExecArgv];
+  const child = fork(script, [...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const { port } = await nextMessage(child, 'ready');
   return {
     port,
+    pid: child.pid ?? 0,
     async memory() {
       const reply = nextMessage(child, 'memory');
       child.send({ type: 'memory' } satisfies ParentMessage);
