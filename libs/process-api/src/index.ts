@@ -32,6 +32,8 @@ export type {
 } from './model/event-payloads';
 export { DEFAULT_PRIORITY, PredecessorArgs, predecessorArgsOf } from './model/process-def';
 export type { ConcurrencyLimit, ProcessDef, PredecessorArgsMode, RateLimit, RetryPolicy } from './model/process-def';
+export { isoDurationMillis } from './model/history-retention';
+export type { HistoryRetention } from './model/history-retention';
 export { WorkerType, WORKER_TYPE_BY_STATE } from './model/worker';
 export type { WorkerDto, SubProcessResult } from './model/worker';
 export type { WorkerStarter, WorkerStartContext } from './ports/worker-starter';

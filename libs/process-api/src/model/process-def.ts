@@ -9,6 +9,7 @@
  *   { processType: 'report', leaf: true, predecessorProcessType: 'import', predecessorArgs: 'OUTPUT' },
  * ];
  */
+import type { HistoryRetention } from './history-retention';
 
 /** What a successor receives as input from its completed predecessor. */
 export const PredecessorArgs = {
@@ -64,6 +65,11 @@ export interface ProcessDef {
   priority?: number | null;
   /** Most starts per second of this type's work items, per tenant or in all. Absent: no limit. */
   rateLimit?: RateLimit | null;
+  /**
+   * How long a finished tree whose root is of this type is kept before the history sweeper
+   * removes it (ISO-8601 durations; a field left out takes the server's or the tenant's value).
+   */
+  retention?: HistoryRetention | null;
 }
 
 /** The priority of a definition that sets none. */

@@ -28,6 +28,11 @@ export interface Page<T> {
   page: number;
   size: number;
   totalPages: number;
+  /**
+   * Present (true) when `totalElements` is the planner's estimate, not a count: lists above the
+   * exact-count limit answer fast with "about N".
+   */
+  totalElementsEstimated?: true;
 }
 
 function integerParam(query: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
@@ -47,9 +52,10 @@ export function parsePageRequest(query: Record<string, unknown>): PageRequest {
   };
 }
 
-/** Builds the page body. */
-export function pageOf<T>(content: T[], totalElements: number, request: PageRequest): Page<T> {
-  return { content, totalElements, page: request.page, size: request.size, totalPages: Math.ceil(totalElements / request.size) };
+/** Builds the page body; `estimated` marks an estimated total. */
+export function pageOf<T>(content: T[], totalElements: number, request: PageRequest, estimated = false): Page<T> {
+  const page: Page<T> = { content, totalElements, page: request.page, size: request.size, totalPages: Math.ceil(totalElements / request.size) };
+  return estimated ? { ...page, totalElementsEstimated: true } : page;
 }
 
 /** Slices an in-memory list (definitions). */

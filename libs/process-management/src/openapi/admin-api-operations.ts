@@ -7,6 +7,7 @@
  * @example
  * const op = operationById('addCrontab');  // { method: 'post', path: '/crontabs', body: 'CrontabInput', ... }
  */
+import { AUDIT_QUERY_PARAMETERS } from '../audit/audit-schemas';
 import { QUERY_PARAMETERS, type QueryParameter } from './admin-api-request-schemas';
 
 export type ApiMethod = 'get' | 'post' | 'put' | 'delete';
@@ -143,6 +144,21 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     responses: { '200': { description: 'Process', schema: 'ProcessDetail' }, '404': notFound },
   },
   {
+    operationId: 'deleteProcess',
+    method: 'delete',
+    path: '/processes/{id}',
+    tag: 'processes',
+    summary: 'Remove a finished root process with its whole tree: children at every level, their completion events, child reports, errors, work items and the trigger records of the run, all at once',
+    tenant: true,
+    pathParameters: [{ name: 'id', description: 'Id of a ROOT process (another tenant’s or a malformed id answers 404)' }],
+    responses: {
+      '204': { description: 'Removed with its whole tree' },
+      '400': { description: 'The id names a child process (only a root is removed, with its tree), or a bad header', schema: 'Error' },
+      '404': notFound,
+      '409': { description: 'The tree is still running (a process not finished, a work item or a command still to run)', schema: 'Error' },
+    },
+  },
+  {
     operationId: 'trace',
     method: 'get',
     path: '/trace',
@@ -151,6 +167,25 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     tenant: true,
     query: [Q.processId, Q.triggerId],
     responses: { '200': { description: 'Graph', schema: 'Trace' }, '404': notFound, '413': { description: 'More than 1,000 processes or events (or a body over the limit)', schema: 'Error' } },
+  },
+  {
+    operationId: 'whoami',
+    method: 'get',
+    path: '/me',
+    tag: 'access',
+    summary: 'The caller as the server sees it: actor, credential kind, role, tenants and the operations the role allows (any role; no tenant needed)',
+    tenant: false,
+    responses: { '200': { description: 'The caller', schema: 'Caller' } },
+  },
+  {
+    operationId: 'listAudit',
+    method: 'get',
+    path: '/audit',
+    tag: 'access',
+    summary: 'Audit trail of the tenant (changes made through this API, done, refused or failed), newest first; admin role',
+    tenant: true,
+    query: AUDIT_QUERY_PARAMETERS,
+    responses: { '200': { description: 'Page of audit entries', schema: 'AuditPage' } },
   },
 ];
 

@@ -71,6 +71,14 @@ const retryPolicy = object(
   { required: ['attempts'] },
 );
 
+/** An ISO-8601 duration of retention (P30D, PT12H, P1DT6H); at least a second is checked when the definition is read. */
+const isoDuration: JsonSchema = text({ maxLength: 64, pattern: '^P(?!$)(\\d+(\\.\\d+)?Y)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?W)?(\\d+(\\.\\d+)?D)?(T(?=\\d)(\\d+(\\.\\d+)?H)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?S)?)?$', description: 'ISO-8601 duration, e.g. P30D' });
+
+const historyRetention = object(
+  { succeeded: orNull(isoDuration), failed: orNull(isoDuration) },
+  { required: [], extra: { description: "How long a finished tree with a root of this type is kept: succeeded (PROCESSED) and failed (PROCESSED_WITH_ERRORS) runs; a field left out takes the server's or the tenant's retention" } },
+);
+
 const definitionFields: Record<string, JsonSchema> = {
   processType: definitionName,
   leaf: { ...bool, description: 'A leaf executes directly; a non-leaf splits, waits for its children and aggregates' },
@@ -80,6 +88,7 @@ const definitionFields: Record<string, JsonSchema> = {
   config: orNull(mapOf(text({ minLength: 0 }), { description: 'One map of strings shared by the splitter, executor and aggregator' })),
   inputSchema: orNull(freeObject('JSON Schema the args of a new process of this type must satisfy (else 400 naming the field)')),
   retry: orNull(retryPolicy),
+  retention: orNull(historyRetention),
 };
 
 /** Request bodies, as `components.schemas` entries. */

@@ -21,6 +21,19 @@ function pageOf(item: string): JsonSchema {
   );
 }
 
+/** A page whose total may be the planner's estimate (above the exact-count limit). */
+function estimatedPageOf(item: string): JsonSchema {
+  const page = pageOf(item) as { properties: Record<string, JsonSchema>; required: string[] };
+  return {
+    ...page,
+    properties: {
+      ...page.properties,
+      totalElementsEstimated: { const: true, description: 'Present when totalElements is an estimate (the list is larger than the exact-count limit): show it as "about N"' },
+    },
+    required: [...page.required],
+  };
+}
+
 const processFields: Record<string, JsonSchema> = {
   id: uuid,
   processType: str,
@@ -101,7 +114,8 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     config: mapOf({ type: 'string' }),
     inputSchema: orNull(freeObject('JSON Schema of the args')),
     retry: orNull(object({ attempts: integer, backoff: object({ baseMillis: integer, maxMillis: integer }) }, { required: ['attempts'] })),
-  }),
+    retention: object({ succeeded: str, failed: str }, { required: [], extra: { description: 'The definition\'s own retention (ISO-8601 durations), when it sets one' } }),
+  }, { required: ['processType', 'leaf', 'parentProcessType', 'predecessorProcessType', 'predecessorArgs', 'config', 'inputSchema', 'retry'] }),
   ProcessSummary: object({
     id: uuid,
     processType: str,
@@ -138,7 +152,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   CrontabPage: pageOf('Crontab'),
   ExecutionPage: pageOf('Execution'),
   DefinitionPage: pageOf('ProcessDef'),
-  ProcessPage: pageOf('ProcessSummary'),
+  ProcessPage: estimatedPageOf('ProcessSummary'),
   OpenApiDocument: {
     type: 'object',
     properties: { openapi: { const: '3.1.0' }, info: freeObject(), paths: freeObject(), components: freeObject() },

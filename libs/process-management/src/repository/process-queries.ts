@@ -9,9 +9,10 @@
  */
 import type { Process } from '@fw/process-api';
 import { makeProcessRepository, type ProcessDb } from '@fw/process-service';
-import { sql, type Selectable } from 'kysely';
+import { type Kysely, type Selectable } from 'kysely';
 import type { FwProcessTable } from '@fw/process-service';
 import { pageOf, type Page, type PageRequest } from '../http/pagination';
+import { boundedCount, DEFAULT_COUNT_EXACT_LIMIT } from './bounded-count';
 
 /** Exact-match filters of GET /processes (ANDed). */
 export interface ProcessFilter {
@@ -100,8 +101,18 @@ export function toSummary(row: Selectable<FwProcessTable>): ProcessSummary {
   };
 }
 
+/** Tuning of {@link makeProcessQueries}. */
+export interface ProcessQueryOptions {
+  /**
+   * Totals are exact up to this many rows; above it the page carries the planner's estimate and
+   * `totalElementsEstimated: true` (default 100,000, `FW_COUNT_EXACT_LIMIT` in the admin server).
+   */
+  countExactLimit?: number;
+}
+
 /** Makes the queries over `db` (a Kysely handle over the process tables). */
-export function makeProcessQueries(db: ProcessDb): ProcessQueries {
+export function makeProcessQueries(db: ProcessDb, options: ProcessQueryOptions = {}): ProcessQueries {
+  const countLimit = options.countExactLimit ?? DEFAULT_COUNT_EXACT_LIMIT;
   const repo = makeProcessRepository();
   return {
     async listProcesses(tenant, filter, request) {
@@ -124,8 +135,8 @@ export function makeProcessQueries(db: ProcessDb): ProcessQueries {
           ]),
         );
       }
-      const [count, rows] = await Promise.all([
-        where.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+      const [total, rows] = await Promise.all([
+        boundedCount(db as Kysely<unknown>, where, countLimit),
         where
           .selectAll()
           .orderBy('created_time', 'desc')
@@ -134,7 +145,7 @@ export function makeProcessQueries(db: ProcessDb): ProcessQueries {
           .offset(request.page * request.size)
           .execute(),
       ]);
-      return pageOf(rows.map(toSummary), Number(count.n), request);
+      return pageOf(rows.map(toSummary), total.count, request, total.estimated);
     },
 
     async getProcess(tenant, id) {

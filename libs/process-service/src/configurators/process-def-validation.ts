@@ -2,7 +2,7 @@
  * Validation of process definitions read from a source (JSON file, array or database row).
  */
 import { ConfigError } from '@fw/core';
-import { PredecessorArgs, type ProcessDef, type RetryPolicy } from '@fw/process-api';
+import { isoDurationMillis, PredecessorArgs, type HistoryRetention, type ProcessDef, type RetryPolicy } from '@fw/process-api';
 import { checkInputSchema } from '../manager/input-validation';
 import { parseConcurrency, parsePriority, parseRateLimit } from './work-limits-validation';
 
@@ -46,6 +46,7 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
   const concurrency = parseConcurrency(raw.concurrency, at);
   const priority = parsePriority(raw.priority, at);
   const rateLimit = parseRateLimit(raw.rateLimit, at);
+  const retention = parseRetention(raw.retention, at);
   return {
     processType,
     leaf: raw.leaf,
@@ -59,7 +60,24 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
     ...(concurrency === null ? {} : { concurrency }),
     ...(priority === null ? {} : { priority }),
     ...(rateLimit === null ? {} : { rateLimit }),
+    ...(retention === null ? {} : { retention }),
   };
+}
+
+/** `retention: { succeeded?, failed? }` (ISO-8601 durations of at least a second), or null when absent. */
+function parseRetention(raw: unknown, at: string): HistoryRetention | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isRecord(raw)) throw new ConfigError(`${at}: 'retention' must be an object { succeeded?, failed? } of ISO-8601 durations`);
+  const retention: HistoryRetention = {};
+  for (const key of Object.keys(raw)) {
+    if (key !== 'succeeded' && key !== 'failed') throw new ConfigError(`${at}: 'retention.${key}' is not a field (succeeded, failed)`);
+    const value = raw[key];
+    if (value === undefined || value === null) continue;
+    const millis = typeof value === 'string' ? isoDurationMillis(value) : undefined;
+    if (typeof value !== 'string' || millis === undefined || millis < 1000) throw new ConfigError(`${at}: 'retention.${key}' must be an ISO-8601 duration of at least a second, such as P30D or PT12H`);
+    retention[key] = value.trim();
+  }
+  return retention;
 }
 
 function positiveInteger(value: unknown, max: number): value is number {

@@ -1,0 +1,114 @@
+/**
+ * Finding and removing finished process trees: the expired roots in creation order (one index of
+ * roots only), the removal of a group of trees in one short transaction, and the removal of one
+ * named tree for `DELETE /processes/{id}`.
+ *
+ * @example
+ * const store = makeHistoryRetentionStore(database);
+ * const roots = await store.expiredRoots(rules, undefined, 500);
+ * const outcome = await store.removeRoots(roots.map((r) => r.id));   // { removed: { processes, … }, skipped }
+ */
+import type { Database } from '@fw/core';
+import { TERMINAL_STATES } from '@fw/process-api';
+import { sql, type Kysely } from 'kysely';
+import type { RetentionRule, RetentionRules } from './retention-settings';
+import { busyRoots, lockFinishedRoots, noRowsRemoved, removeTrees, type RemovedRows } from './tree-removal-statements';
+
+/** A root whose tree has expired. */
+export interface ExpiredRoot {
+  id: string;
+  createdTime: Date;
+  /** Its direct children: an estimate of the tree's size, for grouping trees into transactions. */
+  children: number;
+}
+
+/** Where a sweep pass continues: after this root in (created_time, id) order. */
+export interface SweepCursor {
+  createdTime: Date;
+  id: string;
+}
+
+/** What removing a group of roots did. */
+export interface GroupRemoval {
+  removed: RemovedRows;
+  /** Roots removed with their trees. */
+  roots: number;
+  /** Roots left alone: taken by another transaction, or with work still to do. */
+  skipped: number;
+}
+
+/** Why `removeOne` did not remove a tree. */
+export type RemoveOneOutcome = 'removed' | 'not-found' | 'not-root' | 'running';
+
+export interface HistoryRetentionStore {
+  /** Up to `limit` expired finished roots after `after`, oldest first. */
+  expiredRoots(rules: RetentionRules, after: SweepCursor | undefined, limit: number): Promise<ExpiredRoot[]>;
+  /** Removes the trees of `ids` that are finished and idle, in one transaction. */
+  removeRoots(ids: readonly string[]): Promise<GroupRemoval>;
+  /** Removes the finished tree of root `id` in `tenant` now, whatever its age. */
+  removeOne(tenant: string, id: string): Promise<{ outcome: RemoveOneOutcome; removed: RemovedRows }>;
+}
+
+/** How long a removal waits for a row lock before it gives up (it never needs to: finished trees are idle). */
+const LOCK_TIMEOUT = '2s';
+
+function rulesJson(rules: readonly RetentionRule[]): string {
+  return JSON.stringify(rules.map((r) => ({ k: r.key, s: r.succeededSeconds, f: r.failedSeconds })));
+}
+
+/** Makes the store over the process database (every table of the fw schema present). */
+export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): HistoryRetentionStore {
+  const db = database.db as Kysely<unknown>;
+  const terminal = sql.join(TERMINAL_STATES.map((s) => sql.lit(s)));
+
+  async function inTransaction<T>(fn: (trx: Kysely<unknown>) => Promise<T>): Promise<T> {
+    return db.transaction().execute(async (trx) => {
+      await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
+      return fn(trx);
+    });
+  }
+
+  return {
+    async expiredRoots(rules, after, limit) {
+      const afterClause = after === undefined ? sql`` : sql`and (r.created_time, r.id) > (${after.createdTime}::timestamptz, ${after.id}::uuid)`;
+      // created_time bounds the index range (no root created later can have expired); the rules
+      // then decide per root: its definition's retention, else its tenant's, else the default.
+      const rows = await sql<{ id: string; created_time: Date | string; num_sub_processes: number }>`
+        select r.id, r.created_time, r.num_sub_processes
+        from fw_process r
+        left join jsonb_to_recordset(${rulesJson(rules.definitions)}::jsonb) as d(k text, s double precision, f double precision) on d.k = r.process_type
+        left join jsonb_to_recordset(${rulesJson(rules.tenants)}::jsonb) as t(k text, s double precision, f double precision) on t.k = r.tenant
+        where r.parent_id is null
+          and r.created_time < now() - make_interval(secs => ${rules.shortestSeconds})
+          ${afterClause}
+          and r.state_id in (${terminal})
+          and r.last_modified_time < now() - make_interval(secs => case when r.state_id = 'PROCESSED'
+                then coalesce(d.s, t.s, ${rules.succeededSeconds}) else coalesce(d.f, t.f, ${rules.failedSeconds}) end)
+        order by r.created_time, r.id
+        limit ${limit}`.execute(db);
+      return rows.rows.map((r) => ({ id: r.id, createdTime: new Date(r.created_time), children: Number(r.num_sub_processes) }));
+    },
+
+    async removeRoots(ids) {
+      return inTransaction(async (trx) => {
+        const locked = await lockFinishedRoots(trx, ids);
+        const busy = await busyRoots(trx, locked);
+        const idle = locked.filter((id) => !busy.has(id));
+        return { removed: await removeTrees(trx, idle), roots: idle.length, skipped: ids.length - idle.length };
+      });
+    },
+
+    async removeOne(tenant, id) {
+      const row = await sql<{ parent_id: string | null; state_id: string }>`
+        select parent_id, state_id from fw_process where id = ${id}::uuid and tenant = ${tenant}`.execute(db);
+      const found = row.rows[0];
+      if (!found) return { outcome: 'not-found', removed: noRowsRemoved() };
+      if (found.parent_id !== null) return { outcome: 'not-root', removed: noRowsRemoved() };
+      return inTransaction(async (trx) => {
+        const locked = await lockFinishedRoots(trx, [id]);
+        if (locked.length === 0 || (await busyRoots(trx, locked)).size > 0) return { outcome: 'running' as const, removed: noRowsRemoved() };
+        return { outcome: 'removed' as const, removed: await removeTrees(trx, locked) };
+      });
+    },
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * The history sweeper: removes finished process trees whose retention has passed, on ONE instance
+ * at a time. Instances sharing a database compete for a lease (`history-sweeper` in
+ * `fw_scheduler_lease`, the mechanism that elects the cron scheduler's owner); only the holder
+ * sweeps. A pass walks the expired roots oldest first and removes them in groups of about
+ * `batchRows` processes, each group its own short transaction that skips (never waits for) a row
+ * another transaction holds; a tree is never split across transactions, so a tree larger than
+ * `batchRows` goes alone.
+ *
+ * @example
+ * const sweeper = makeHistorySweeper({
+ *   store: makeHistoryRetentionStore(database),
+ *   lease: makeSchedulerLease({ database, name: HISTORY_SWEEPER_LEASE, ownerId, leaseSeconds: 60 }),
+ *   settings: retentionSettingsFromEnv(process.env),
+ *   definitions: () => configurator.list(),
+ * });
+ * sweeper.start();
+ * await sweeper.stop();
+ */
+import { createLogger, type Logger } from '@fw/core';
+import type { ProcessDef } from '@fw/process-api';
+import type { ExpiredRoot, HistoryRetentionStore, SweepCursor } from './history-retention-store';
+import { retentionRulesOf, type RetentionSettings } from './retention-settings';
+import { addRemoved, noRowsRemoved, totalRows, type RemovedRows } from './tree-removal-statements';
+
+/** Name of the sweeper's lease row. */
+export const HISTORY_SWEEPER_LEASE = 'history-sweeper';
+
+/** The lease that elects the owner (`makeSchedulerLease` of `@fw/trigger` is one). */
+export interface SweeperLease {
+  /** Takes or renews the lease; true when this instance owns it now. */
+  acquire(): Promise<boolean>;
+  release(): Promise<void>;
+  isHeld(): boolean;
+}
+
+export interface HistorySweeperOptions {
+  store: HistoryRetentionStore;
+  lease: SweeperLease;
+  settings: RetentionSettings;
+  /** The definitions (their `retention`), read at the start of every pass. */
+  definitions: () => Promise<readonly ProcessDef[]>;
+  /** Time between passes (default 60 s). A pass that found a full batch is followed by the next at once. */
+  intervalMillis?: number;
+  /** About how many processes one transaction removes (default 5,000). */
+  batchRows?: number;
+  /** Roots read per look-up (default 1,000). */
+  readRoots?: number;
+  /** Pause between two transactions of a pass, so a long pass leaves the database room (default 0). */
+  pauseMillis?: number;
+  logger?: Logger;
+}
+
+/** What one pass removed. */
+export interface SweepPass {
+  owner: boolean;
+  roots: number;
+  skipped: number;
+  transactions: number;
+  removed: RemovedRows;
+  millis: number;
+}
+
+export interface HistorySweeper {
+  /** Competes for the lease every interval and sweeps while it holds it. */
+  start(): void;
+  /** Stops after the current transaction and releases the lease. */
+  stop(): Promise<void>;
+  /** One pass now (when this instance holds or wins the lease); resolves with what it removed. */
+  sweepOnce(): Promise<SweepPass>;
+  /** True while this instance holds the lease. */
+  isOwner(): boolean;
+}
+
+/** Groups roots so that each group holds about `budget` processes (at least one root each). */
+export function groupRoots(roots: readonly ExpiredRoot[], budget: number): string[][] {
+  const groups: string[][] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const root of roots) {
+    const rows = 1 + root.children;
+    if (current.length > 0 && size + rows > budget) {
+      groups.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(root.id);
+    size += rows;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweeper {
+  const { store, lease } = options;
+  const logger = options.logger ?? createLogger({ name: 'history-sweeper' });
+  const intervalMillis = options.intervalMillis ?? 60_000;
+  const batchRows = options.batchRows ?? 5_000;
+  const readRoots = options.readRoots ?? 1_000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<SweepPass> | undefined;
+  let stopped = false;
+
+  async function sweepGroups(pass: SweepPass, roots: ExpiredRoot[]): Promise<void> {
+    for (const group of groupRoots(roots, batchRows)) {
+      if (stopped || !lease.isHeld()) return;
+      const outcome = await store.removeRoots(group);
+      addRemoved(pass.removed, outcome.removed);
+      pass.roots += outcome.roots;
+      pass.skipped += outcome.skipped;
+      pass.transactions += 1;
+      if (options.pauseMillis) await new Promise((resolve) => setTimeout(resolve, options.pauseMillis));
+    }
+  }
+
+  async function pass(): Promise<SweepPass> {
+    const started = performance.now();
+    const result: SweepPass = { owner: false, roots: 0, skipped: 0, transactions: 0, removed: noRowsRemoved(), millis: 0 };
+    result.owner = await lease.acquire();
+    if (!result.owner) return result;
+    const rules = retentionRulesOf(options.settings, await options.definitions());
+    let cursor: SweepCursor | undefined;
+    let renewedAt = Date.now();
+    while (!stopped) {
+      const roots = await store.expiredRoots(rules, cursor, readRoots);
+      if (roots.length === 0) break;
+      await sweepGroups(result, roots);
+      const last = roots[roots.length - 1];
+      cursor = { createdTime: last.createdTime, id: last.id };
+      // Renew well within the lease, so a long pass is never swept by a second owner as well.
+      if (Date.now() - renewedAt > intervalMillis / 3 || !lease.isHeld()) {
+        renewedAt = Date.now();
+        if (!(await lease.acquire())) break;
+      }
+      if (roots.length < readRoots) break;
+    }
+    result.millis = performance.now() - started;
+    if (result.roots > 0) logger.info({ roots: result.roots, rows: totalRows(result.removed), skipped: result.skipped, millis: Math.round(result.millis) }, 'history sweep removed finished trees');
+    return result;
+  }
+
+  function schedule(delay: number): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = pass();
+      running
+        .catch((err: unknown) => {
+          logger.warn({ err }, 'history sweep failed; retried at the next interval');
+        })
+        .finally(() => {
+          running = undefined;
+          schedule(intervalMillis);
+        });
+    }, delay);
+    timer.unref?.();
+  }
+
+  return {
+    start() {
+      if (timer === undefined && running === undefined) schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+      await lease.release().catch((err: unknown) => logger.warn({ err }, 'history sweeper: lease not released'));
+    },
+    sweepOnce() {
+      if (running) return running;
+      const current = pass();
+      running = current;
+      return current.finally(() => {
+        if (running === current) running = undefined;
+      });
+    },
+    isOwner: () => lease.isHeld(),
+  };
+}

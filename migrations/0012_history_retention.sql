@@ -1,0 +1,22 @@
+-- Retention of finished process trees (issue 28): the admin server's history sweeper and
+-- DELETE /process-management/api/processes/{id} remove a finished root with everything of its run.
+--
+-- How history is stored so that removing it costs less than writing it: no new column on the
+-- tables every leaf writes. A tree is found from its root through indexes that exist already —
+-- children by fw_process_parent_id_idx (parent_id, seq), errors by their owner, completion events by
+-- process_id, child reports by child_id (their key), work items by their idempotency key
+-- ('<processId>:<processType>:<workerType>', three exact probes per process), trigger executions by
+-- trigger_id — so a removal is one index probe per row, no table scan, and it writes no index entry
+-- (a DELETE only marks heap tuples; vacuum reclaims the entries later). Native time partitioning was
+-- weighed and left: every key that makes delivery exactly-once (fw_process.id, the child report's
+-- child_id, the successor key, the work item's idempotency key) would have to carry the partition
+-- column, and turning the live tables into partitioned ones rewrites them under an exclusive lock.
+--
+-- The one index added: expired roots are found in creation order without reading any child. One
+-- entry per ROOT (a fan-out of 100,000 leaves adds one), written only when the root is inserted:
+-- created_time never changes, so the updates that count children stay heap-only (HOT).
+--
+-- On a large live table an operator may build it beforehand with `create index concurrently` under
+-- the same name (migrations run inside a transaction; the plain build holds off writers to
+-- fw_process while it reads the table: see tools/bench/README.md, `history`, for its time at scale).
+create index if not exists fw_process_root_created_idx on fw_process (created_time, id) where parent_id is null;
