@@ -6,7 +6,7 @@ export { FwError, isFwError, ConfigError, isConfigError, CoreErrorCodes } from '
 export type { FwErrorDetail, FwErrorInit, Severity } from './errors/fw-error';
 export { successEnvelope, errorEnvelope } from './http/response-envelope';
 export type { SuccessEnvelope, ErrorEnvelope, ResponseEnvelope } from './http/response-envelope';
-export { toFwError, malformedJsonError, payloadTooLargeError } from './http/error-mapping';
+export { toFwError, databaseInputError, malformedJsonError, payloadTooLargeError } from './http/error-mapping';
 export { ERROR_ENVELOPE_SCHEMA, successEnvelopeSchema } from './schema/envelope-schemas';
 export { allowedMethods, pathTemplates, templatePattern } from './http/path-templates';
 export type { PathTemplate } from './http/path-templates';

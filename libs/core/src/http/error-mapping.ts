@@ -46,10 +46,16 @@ function fromParserError(err: HttpParserError): FwError | undefined {
  */
 const INPUT_SQLSTATES = new Set(['22P05', '22021', '22001', '22P02']);
 
-/** 400 FW400V for a database error caused by a value of the request (the details go to the log only). */
-function fromDatabaseError(err: { code?: unknown; severity?: unknown }): FwError | undefined {
-  if (typeof err.code !== 'string' || !INPUT_SQLSTATES.has(err.code) || typeof err.severity !== 'string') return undefined;
-  return new FwError({ code: 400, subErrorCode: CoreErrorCodes.invalidValue, description: 'A value of the request cannot be stored (a character the database does not accept, text that is too long, or not a value of its type)', params: [err.code] });
+/**
+ * 400 FW400V for a database error caused by a value of the request (the details go to the log
+ * only); undefined for any other error. Code that wraps database errors in its own (a query's
+ * Q721) asks this first, so the input policy holds there too.
+ */
+export function databaseInputError(err: unknown): FwError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { code, severity } = err as { code?: unknown; severity?: unknown };
+  if (typeof code !== 'string' || !INPUT_SQLSTATES.has(code) || typeof severity !== 'string') return undefined;
+  return new FwError({ code: 400, subErrorCode: CoreErrorCodes.invalidValue, description: 'A value of the request cannot be stored (a character the database does not accept, text that is too long, or not a value of its type)', params: [code] });
 }
 
 export function toFwError(err: unknown, logger: Logger, request: { path: string; method: string }): FwError {
@@ -60,7 +66,7 @@ export function toFwError(err: unknown, logger: Logger, request: { path: string;
   const parsed = typeof err === 'object' && err !== null ? fromParserError(err as HttpParserError) : undefined;
   if (parsed) return parsed;
   // The last line of defence of the input policy: never a 500 for a value the client sent.
-  const refused = typeof err === 'object' && err !== null ? fromDatabaseError(err as { code?: unknown; severity?: unknown }) : undefined;
+  const refused = databaseInputError(err);
   if (refused) {
     logger.warn({ err, path: request.path, method: request.method }, 'the database refused a value of the request');
     return refused;

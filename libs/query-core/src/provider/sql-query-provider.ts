@@ -1,4 +1,4 @@
-import { createLogger, Database, Logger } from '@fw/core';
+import { createLogger, Database, databaseInputError, Logger } from '@fw/core';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import { plannedRowCount } from '../execution/planned-count';
 import { SessionCursor } from '../execution/session-cursor';
@@ -104,6 +104,12 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
       const limit = effectiveTimeoutMillis(request, options.statements.getStatement(request.definition.id));
       logger.warn({ query: name, statement: request.definition.id, tenantId: request.tenantId, timeoutMillis: limit }, 'statement timeout');
       return queryError(QueryErrorCodes.statementTimeout, `Query '${name}' ran longer than its time limit of ${limit ?? '?'} ms and was cancelled`, [name, limit]);
+    }
+    // A value of the request the database refuses (a fraction for an integer column) is the client's mistake: 400, not Q721.
+    const refused = databaseInputError(err);
+    if (refused) {
+      logger.warn({ err, query: name, statement: request.definition.id, tenantId: request.tenantId }, 'the database refused a value of the request');
+      return refused;
     }
     logger.error({ err, query: name, statement: request.definition.id, tenantId: request.tenantId }, code === QueryErrorCodes.countFailed ? 'count query failed' : 'query failed');
     const what = code === QueryErrorCodes.countFailed ? 'The count for query' : 'Query';
