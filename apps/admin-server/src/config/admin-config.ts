@@ -9,6 +9,11 @@
  * | `PROCESS_DATABASE_POOLER` | `none` | `transaction` behind a transaction pooler (PgBouncer `pool_mode = transaction`), `session` behind a session pooler |
  * | `PROCESS_MANAGEMENT_API_KEY` | dev: generated, stored in `./.data/` | at least 32 characters |
  * | `--profile dev` or `FW_PROFILE=dev` | production | dev profile |
+ * | `PROCESS_HISTORY_RETENTION` | `P30D` | how long a successful finished tree is kept (ISO-8601 duration) |
+ * | `PROCESS_FAILED_RETENTION` | `P90D` | how long a failed finished tree is kept |
+ * | `PROCESS_HISTORY_RETENTION_TENANTS` | — | per tenant: `acme=P7D/P30D,beta=/P365D` (succeeded/failed, either may be empty) |
+ * | `PROCESS_HISTORY_SWEEP_INTERVAL` | `PT1M` | time between two sweeps of the history sweeper (`off`: no sweeper in this server) |
+ * | `FW_COUNT_EXACT_LIMIT` | 100000 | list totals above it are the planner's estimate (`totalElementsEstimated: true`) |
  *
  * @example
  * const config = readAdminServerConfig(['--profile', 'dev'], process.env, process.cwd());
@@ -16,7 +21,7 @@
  */
 import { parseProxyAllowedOrigins } from '@fw/admin-ui';
 import { ConfigError, parseDatabasePooler, type DatabasePooler } from '@fw/core';
-import { assertManagementKey } from '@fw/process-management';
+import { assertManagementKey, DEFAULT_COUNT_EXACT_LIMIT, parseIsoDuration, retentionSettingsFromEnv, type RetentionSettings } from '@fw/process-management';
 import * as path from 'node:path';
 
 export type AdminProfile = 'dev' | 'production';
@@ -42,6 +47,10 @@ export interface AdminServerConfig {
   dashboardEnabled?: boolean;
   /** `FW_ADMIN_UI_PROXY_ORIGINS` (comma-separated origins): other hosts the admin UI at /fw/admin may read through this one. */
   adminUiProxyOrigins?: string[];
+  /** Retention of finished trees and the sweeper's interval (undefined interval: no sweeper). Default: env defaults, every minute. */
+  history?: { retention: RetentionSettings; sweepIntervalMillis: number | undefined };
+  /** `FW_COUNT_EXACT_LIMIT`: list totals are exact up to it, estimates above (default 100,000). */
+  countExactLimit?: number;
 }
 
 /** Raised for bad command-line arguments (exit 2 with the usage). */
@@ -59,7 +68,9 @@ Environment: PROCESS_ADMIN_PORT (8080), PROCESS_ADMIN_BIND_ADDRESS (127.0.0.1),
 PROCESS_DATABASE_URL, PROCESS_DATABASE_USERNAME, PROCESS_DATABASE_PASSWORD (required outside dev),
 PROCESS_DATABASE_POOLER (none; transaction behind PgBouncer's transaction pooling),
 PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev),
-PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off).`;
+PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off),
+PROCESS_HISTORY_RETENTION (P30D), PROCESS_FAILED_RETENTION (P90D), PROCESS_HISTORY_RETENTION_TENANTS,
+PROCESS_HISTORY_SWEEP_INTERVAL (PT1M; off), FW_COUNT_EXACT_LIMIT (100000).`;
 
 /** What the command line asks for: run with a profile, or print the usage or the version. */
 export interface AdminArgs {
@@ -126,7 +137,23 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
     dashboardEnabled: dashboardOf(env.PROCESS_ADMIN_DASHBOARD),
     ...(registryUrl === undefined ? {} : { serviceRegistry: { url: registryUrl, ...(baseUrl === undefined ? {} : { baseUrl }) } }),
     ...(proxyOrigins.length === 0 ? {} : { adminUiProxyOrigins: proxyOrigins }),
+    history: { retention: retentionSettingsFromEnv(env), sweepIntervalMillis: sweepIntervalOf(env.PROCESS_HISTORY_SWEEP_INTERVAL) },
+    countExactLimit: countLimitOf(env.FW_COUNT_EXACT_LIMIT),
   };
+}
+
+/** `PROCESS_HISTORY_SWEEP_INTERVAL`: an ISO-8601 duration (default one minute), or `off`. */
+function sweepIntervalOf(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return 60_000;
+  if (raw.trim().toLowerCase() === 'off') return undefined;
+  return parseIsoDuration(raw, 'PROCESS_HISTORY_SWEEP_INTERVAL');
+}
+
+/** `FW_COUNT_EXACT_LIMIT`: a whole number of at least 1 (default 100,000). */
+function countLimitOf(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_COUNT_EXACT_LIMIT;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new ConfigError(`FW_COUNT_EXACT_LIMIT must be a whole number of at least 1, got '${raw}'`);
+  return Number(raw);
 }
 
 /** `FW_ADMIN_UI_PROXY_ORIGINS`, as a ConfigError when an entry is no origin. */

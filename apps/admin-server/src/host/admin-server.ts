@@ -20,12 +20,12 @@ import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
 import { readFwMigrations } from '@fw/migrate';
 import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, WORK_ITEM_TABLES, type WorkItemRunner } from '@fw/jdbc-process-starter';
 import { makeAdminUiRouter } from '@fw/admin-ui';
-import { assertManagementKey, makeManagementKeyGuard, makeProcessManagementRouter } from '@fw/process-management';
+import { assertManagementKey, HISTORY_SWEEPER_LEASE, makeHistoryRetentionStore, makeHistorySweeper, makeManagementKeyGuard, makeProcessManagementRouter, retentionSettingsFromEnv, type HistorySweeper } from '@fw/process-management';
 import { OUTBOX_TABLES } from '@fw/process-outbox';
 import { makeDatabaseProcessConfigurator, makeProcessEventHandlers, makeProcessManager, PROCESS_TABLES, processDb, type ProcessManager } from '@fw/process-service';
 import { makeProcessRouter } from '@fw/process-service/http';
 import { makeBatchService, makeManagerEventSink } from '@fw/process-utils';
-import { defaultSchedulerOwnerId, makeCronScheduler, makeCrontabStore, makeTriggerService, processCreateDispatch, TRIGGER_TABLES, type CronScheduler, type TriggerService } from '@fw/trigger';
+import { defaultSchedulerOwnerId, makeCronScheduler, makeCrontabStore, makeSchedulerLease, makeTriggerService, processCreateDispatch, TRIGGER_TABLES, type CronScheduler, type TriggerService } from '@fw/trigger';
 import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
 import { makeMcpRouter } from '@fw/service/mcp';
 import express, { type Express } from 'express';
@@ -34,6 +34,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AdminServerConfig } from '../config/admin-config';
 import { makeAdminServices, MANAGEMENT_KEY_GUARD } from './admin-services';
+import type { ProcessDef } from '@fw/process-api';
 import { makeDashboardRouter, servicePathPrefixes } from '../dashboard/dashboard-router';
 import { ensureDevKey, seedDefinitions } from '../dev/dev-profile';
 import { WORD_COUNT_DEFINITIONS, wordCountWorkers } from '../example/word-count-workers';
@@ -52,6 +53,8 @@ export interface AdminServerOptions {
   outboxPollMillis?: number;
   /** Run the example workers in this process (default: dev profile only). */
   exampleWorkers?: boolean;
+  /** History sweeper's lease in seconds (default 60; renewed every third of it during a pass). */
+  historyLeaseSeconds?: number;
 }
 
 export interface AdminServer {
@@ -68,6 +71,8 @@ export interface AdminServer {
   readonly scheduler: CronScheduler;
   /** The example workers' runner (dev), else undefined. */
   readonly runner: WorkItemRunner | undefined;
+  /** The history sweeper (one owner among the servers of a database), undefined when turned off. */
+  readonly historySweeper: HistorySweeper | undefined;
   /** Starts the scheduler and runner, then listens; resolves with the bound address. */
   listen(): Promise<{ address: string; port: number; url: string }>;
   server(): Server | undefined;
@@ -90,6 +95,17 @@ async function prepareSchema(config: AdminServerConfig, database: Database): Pro
     if (isConfigError(err)) throw new ConfigError(`${err.message.replace('<url>', 'PROCESS_DATABASE_URL')} (the admin server never creates schema outside the dev profile)`);
     throw new ConfigError(`Cannot reach PROCESS_DATABASE_URL ${database.displayUrl}: ${(err as Error).message}`, { cause: err });
   }
+}
+
+/**
+ * The history sweeper: removes finished trees past their retention, on one admin server of the
+ * database at a time (a lease row, as the cron scheduler's). Undefined when the interval is off.
+ */
+function makeAdminHistorySweeper(config: AdminServerConfig, database: Database, ownerId: string, definitions: () => Promise<readonly ProcessDef[]>, leaseSeconds: number | undefined, logger: Logger): HistorySweeper | undefined {
+  const history = config.history ?? { retention: retentionSettingsFromEnv({}), sweepIntervalMillis: 60_000 };
+  if (history.sweepIntervalMillis === undefined) return undefined;
+  const lease = makeSchedulerLease({ database, name: HISTORY_SWEEPER_LEASE, ownerId, leaseSeconds: leaseSeconds ?? 60 });
+  return makeHistorySweeper({ store: makeHistoryRetentionStore(database), lease, settings: history.retention, definitions, intervalMillis: history.sweepIntervalMillis, logger });
 }
 
 /** Builds the server (nothing listens and no timer fires until {@link AdminServer.listen}). */
@@ -137,6 +153,7 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     ...(options.schedulerLeaseSeconds === undefined ? {} : { leaseSeconds: options.schedulerLeaseSeconds }),
     ...(options.schedulerRenewMillis === undefined ? {} : { renewIntervalMillis: options.schedulerRenewMillis }),
   });
+  const historySweeper = makeAdminHistorySweeper(config, database, ownerId, () => configurator.list(), options.historyLeaseSeconds, logger);
   let runner: WorkItemRunner | undefined;
   if (examples) {
     const sink = makeManagerEventSink(manager);
@@ -158,7 +175,7 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
   // Before the key guard: load balancers, orchestrators and the admin UI read these without the
   // management key (behind X-Fw-Info-Key when FW_INFO_ACCESS_KEY is set).
   app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: config.infoAccessKey, openApi: { operationsGuard: MANAGEMENT_KEY_GUARD }, logger }));
-  app.use(makeProcessManagementRouter({ database, apiKey: key, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger }));
+  app.use(makeProcessManagementRouter({ database, apiKey: key, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger, countExactLimit: config.countExactLimit }));
   // The process dashboard at / in both profiles (PROCESS_ADMIN_DASHBOARD=off turns it off): static files
   // holding no data; it asks for the key and every call carries it. Deep links answer its index.
   if (config.dashboardEnabled !== false) app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()) }));
@@ -188,12 +205,14 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     triggerService,
     scheduler,
     runner,
+    historySweeper,
     server: () => server,
     async listen() {
       if (server) throw new Error('admin server is already listening');
       if (!started) {
         started = true;
         await scheduler.start();
+        historySweeper?.start();
         runner?.start();
       }
       const { port, bindAddress } = config;
@@ -222,6 +241,7 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
       closing ??= (async () => {
         await delegate?.stop();
         await scheduler.stop().catch((err: unknown) => logger.warn({ err }, 'cron scheduler did not stop cleanly'));
+        await historySweeper?.stop();
         if (server) {
           const current = server;
           await new Promise<void>((resolve) => {
