@@ -1,5 +1,7 @@
 import type { WorkerDto } from '@fw/process-api';
-import { describeEachDatabase } from '@fw/test-support';
+import { createTestDatabase, describeEachDatabase, postgresServerUrl, type TestDatabase } from '@fw/test-support';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
 import { sql } from 'kysely';
 import { fixedWorkLimits, makeFairClaimer, makeWorkItemRepository, makeWorkItemRunner, workItemDb, type ClaimedWorkItem, type WorkItemRunner } from '../src';
 import { clearItems, enqueue, sleep, waitFor, workerDto } from './support';
@@ -145,3 +147,95 @@ describeEachDatabase('fair claims', (getDb) => {
     expect(count(tenantsOf(both), 'b')).toBeGreaterThanOrEqual(2);
   });
 });
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** A worker OS process of `fixtures/limited-runner.ts`, with its output collected. */
+interface Child {
+  process: ChildProcess;
+  output: () => string;
+  exited: Promise<NodeJS.Signals | null>;
+}
+
+function spawnRunner(url: string, workerId: string, perTenant: number): Child {
+  // `node --import tsx` runs the TypeScript in this very process, so SIGKILL reaches the runner.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/limited-runner.ts'), url, workerId, String(perTenant)], {
+    cwd: ROOT,
+    env: { ...process.env, FW_LOG_LEVEL: 'silent', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  return { process: child, output: () => output, exited };
+}
+
+// Several operating-system processes on one database: PostgreSQL only.
+if (postgresServerUrl()) {
+  describe('a concurrency limit across worker processes [postgres]', () => {
+    let testDb: TestDatabase | undefined;
+    const children: Child[] = [];
+    beforeAll(async () => {
+      testDb = await createTestDatabase('postgres');
+    });
+    afterAll(async () => {
+      for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+      await Promise.all(children.map((c) => c.exited));
+      await testDb?.dispose();
+    });
+
+    it('never has more than 5 RUNNING per tenant under 4 processes of 50 slots, and gets a killed worker’s slots back after its lease', async () => {
+      const { database, url } = testDb!;
+      const items = workItemDb(database);
+      const running = async () =>
+        (await sql<{ tenant: string; n: string }>`select tenant, count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'limited' group by tenant`.execute(items)).rows;
+      const highest = new Map<string, number>();
+      let sampling = true;
+      let samples = 0;
+      const sampler = (async () => {
+        while (sampling) {
+          for (const row of await running()) highest.set(row.tenant, Math.max(highest.get(row.tenant) ?? 0, Number(row.n)));
+          samples++;
+          await sleep(5);
+        }
+      })();
+      try {
+        // The victim holds 5 of tenant a's slots with steps that never end.
+        const hanging = many(5, { tenant: 'a', processType: 'limited', input: { hang: true } });
+        await enqueue(database, hanging);
+        const victim = spawnRunner(url, 'victim', 5);
+        children.push(victim);
+        await waitFor(() => (victim.output().match(/STARTED/g) ?? []).length === 5, 60_000, `the victim to start 5 items (output: ${victim.output()})`);
+
+        for (const id of ['w2', 'w3', 'w4']) children.push(spawnRunner(url, id, 5));
+        await waitFor(() => children.every((c) => c.output().includes('READY')), 60_000, 'every worker process claiming');
+        await enqueue(database, ['a', 'b', 'c'].flatMap((tenant) => many(60, { tenant, processType: 'limited', input: {} })));
+        const succeededOf = async (tenants: string[]) =>
+          Number((await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS' and tenant = any(${tenants}::text[])`.execute(items)).rows[0]!.n);
+        await waitFor(async () => (await succeededOf(['b', 'c'])) === 120, 60_000, 'the items of b and c done');
+        // Tenant a is at its limit all along: only the victim's 5 run, none of its 60 others.
+        expect(await succeededOf(['a'])).toBe(0);
+        expect(Number((await running()).find((r) => r.tenant === 'a')?.n)).toBe(5);
+
+        victim.process.kill('SIGKILL');
+        expect(await victim.exited).toBe('SIGKILL');
+        const succeeded = async () => Number((await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS'`.execute(items)).rows[0]!.n);
+        await waitFor(async () => (await succeeded()) === 185, 60_000, 'every item done after the victim’s leases expired');
+      } finally {
+        sampling = false;
+        await sampler;
+      }
+      expect(samples).toBeGreaterThan(50);
+      expect(Object.fromEntries(highest)).toEqual({ a: 5, b: 5, c: 5 });
+      const retaken = await items.selectFrom('fw_process_work_item').select(['locked_by', 'attempts', 'status']).where(sql<boolean>`payload->'input'->>'hang' = 'true'`).execute();
+      expect(retaken).toHaveLength(5);
+      const workers = await items.selectFrom('fw_process_work_item').select('locked_by').distinct().where('status', '=', 'SUCCESS').execute();
+      expect(workers.length).toBeGreaterThanOrEqual(3);
+      for (const item of retaken) {
+        expect(item).toMatchObject({ status: 'SUCCESS', attempts: 2 });
+        expect(item.locked_by).not.toBe('victim');
+      }
+    }, 180_000);
+  });
+}
