@@ -29,6 +29,13 @@ describe('processes', () => {
     expect(api.calls.filter((c) => c.path === '/processes' && c.query.get('page') === '1' && c.query.get('size') === '25')).not.toHaveLength(0);
   });
 
+  it('shows an estimated total as "about N"', async () => {
+    const roots = Array.from({ length: 25 }, (_, i) => summary({ description: `root ${i}` }));
+    fakeApi({ 'GET /definitions': { body: page(DEFINITIONS) }, 'GET /processes': { body: { ...page(roots, 0, 25, 12_345_678), totalElementsEstimated: true } } });
+    renderAt('/t/demo/processes');
+    await screen.findByText(/Page 1 of about 493,828 · 1–25 of about 12,345,678/);
+  });
+
   it('sends the type, status, trigger and text filters to the API', async () => {
     const api = fakeApi({ 'GET /definitions': { body: page(DEFINITIONS) }, 'GET /processes': { body: page([]) } });
     renderAt('/t/demo/processes');

@@ -10,6 +10,8 @@ export interface Page<T> {
   page: number;
   size: number;
   totalPages: number;
+  /** Present when `totalElements` is the server's estimate (a list above its exact-count limit). */
+  totalElementsEstimated?: true;
 }
 
 export interface ManagementInfo {

@@ -3,7 +3,7 @@ import type { Page } from '../api/types';
 
 export interface PaginationProps {
   label: string;
-  page: Pick<Page<unknown>, 'page' | 'size' | 'totalElements' | 'totalPages'> | undefined;
+  page: Pick<Page<unknown>, 'page' | 'size' | 'totalElements' | 'totalPages' | 'totalElementsEstimated'> | undefined;
   onPage(page: number): void;
   onSize?(size: number): void;
 }
@@ -15,6 +15,8 @@ export function Pagination({ label, page, onPage, onSize }: PaginationProps) {
   const last = Math.max(0, page.totalPages - 1);
   const from = page.totalElements === 0 ? 0 : page.page * page.size + 1;
   const to = Math.min(page.totalElements, (page.page + 1) * page.size);
+  // Above the server's exact-count limit the total is the planner's estimate: say so.
+  const about = page.totalElementsEstimated ? 'about ' : '';
   return (
     <nav className="pagination" aria-label={`${label} pages`}>
       <button type="button" onClick={() => onPage(0)} disabled={page.page === 0} aria-label="First page">
@@ -23,8 +25,8 @@ export function Pagination({ label, page, onPage, onSize }: PaginationProps) {
       <button type="button" onClick={() => onPage(page.page - 1)} disabled={page.page === 0} aria-label="Previous page">
         ‹ Previous
       </button>
-      <span aria-live="polite">
-        Page {page.totalPages === 0 ? 0 : page.page + 1} of {page.totalPages} · {from}–{to} of {page.totalElements.toLocaleString('en')}
+      <span aria-live="polite" title={page.totalElementsEstimated ? 'An estimate: counting every row of a list this large would slow every refresh' : undefined}>
+        Page {page.totalPages === 0 ? 0 : page.page + 1} of {about}{page.totalPages.toLocaleString('en')} · {from}–{to} of {about}{page.totalElements.toLocaleString('en')}
       </span>
       <button type="button" onClick={() => onPage(page.page + 1)} disabled={page.page >= last} aria-label="Next page">
         Next ›
