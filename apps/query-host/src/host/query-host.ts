@@ -4,7 +4,7 @@ import { makeAdminUiRouter } from '@fw/admin-ui';
 import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
 import { makeMcpRouter } from '@fw/service/mcp';
 import { makeQueryRequestHandler, makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
-import { DatabaseFactory, makeQueryService, QueryExecutionProvider, QueryService } from '@fw/query-core';
+import { DatabaseFactory, makeQueryService, QUERY_CONFIG_DEFAULTS, QueryExecutionProvider, QueryService } from '@fw/query-core';
 import express, { Express } from 'express';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -109,6 +109,7 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
     services: [
       defineQueryService({
         queryService,
+        maxRowsInPage: config.query.pagination?.maxRowsInPage ?? QUERY_CONFIG_DEFAULTS.maxRowsInPage,
         version,
         tenants: Object.keys(config.query.datasources),
         details: () => ({

@@ -6,30 +6,40 @@
  * `invoke` runs the search for the call's tenant.
  */
 import type { Logger } from '@fw/core';
-import type { ColumnMetadata, QueryService, QuerySummary } from '@fw/query-core';
+import { MAX_PAGE_NUM, type ColumnMetadata, type QueryService, type QuerySummary } from '@fw/query-core';
 import { defineService, type JsonSchema, type OperationDefinition, type ServiceDefinition } from '@fw/service';
 
 const OPERATION_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
+/** The query service's limits on a SearchRequest's lists. */
+const MAX_SORT_CRITERIA = 100;
+const MAX_FIELD_NAMES = 1000;
+const FIELD_NAME_MAX_LENGTH = 200;
 
 function valueSchema(column: ColumnMetadata): JsonSchema {
   const scalar: JsonSchema = column.columnType === 'Number' ? { type: 'number' } : column.columnType === 'Boolean' ? { type: 'boolean' } : { type: 'string' };
   if (column.betweenQuery) return { anyOf: [scalar, { type: 'array', items: scalar, minItems: 2, maxItems: 2 }] };
-  if (column.containsQuery) return { anyOf: [scalar, { type: 'array', items: scalar }] };
+  if (column.containsQuery) return { anyOf: [scalar, { type: 'array', items: scalar, minItems: 1 }] };
   return scalar;
 }
 
-/** The SearchRequest of one query: its filters and sortable columns spelled out. */
-export function searchRequestSchema(summary: QuerySummary): JsonSchema {
+/**
+ * The SearchRequest of one query: its filters and sortable columns spelled out, with the limits
+ * the query service checks (pages, page size, sort and field lists), so a request this schema
+ * admits is not refused for its shape.
+ */
+export function searchRequestSchema(summary: QuerySummary, limits: { maxRowsInPage: number }): JsonSchema {
   const filters = Object.fromEntries(summary.columns.filter((c) => c.filterable).map((c) => [c.name, valueSchema(c)]));
   const sortable = summary.columns.filter((c) => c.sortable).map((c) => c.name);
+  const sortItem = { type: 'object', required: ['name'], properties: { name: { enum: sortable }, ascendingOrder: { type: 'boolean' } }, additionalProperties: false };
   return {
     type: 'object',
     properties: {
       filters: { type: 'object', additionalProperties: false, properties: filters },
-      sortCriteria: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: sortable.length > 0 ? { enum: sortable } : { type: 'string' }, ascendingOrder: { type: 'boolean' } } } },
-      pageNum: { type: 'integer', minimum: 1 },
-      numRowsInPage: { type: 'integer', minimum: 1 },
-      fields: { type: 'array', items: { type: 'string' } },
+      // A query without sortable columns takes no sort criteria at all.
+      sortCriteria: sortable.length > 0 ? { type: 'array', maxItems: MAX_SORT_CRITERIA, items: sortItem } : { type: 'array', maxItems: 0 },
+      pageNum: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUM },
+      numRowsInPage: { type: 'integer', minimum: 1, maximum: limits.maxRowsInPage },
+      fields: { type: 'array', maxItems: MAX_FIELD_NAMES, items: { type: 'string', minLength: 1, maxLength: FIELD_NAME_MAX_LENGTH }, description: 'The fields each row keeps' },
       countOnly: { type: 'boolean' },
     },
   };
@@ -70,6 +80,8 @@ function visibleQueries(queryService: QueryService, tenants: readonly string[], 
 
 export interface QueryServiceDefinitionOptions {
   queryService: QueryService;
+  /** The largest `numRowsInPage` the service takes (`query.pagination.maxRowsInPage`). */
+  maxRowsInPage: number;
   version: string;
   tenants: readonly string[];
   details: () => Record<string, unknown>;
@@ -89,7 +101,7 @@ export function defineQueryService(options: QueryServiceDefinitionOptions): Serv
     description: `Named query '${q.name}' (${q.id})${q.acls.length > 0 ? `, acls ${q.acls.join(', ')}` : ''}`,
     method: 'POST',
     path: `/q/${q.name}`,
-    input: searchRequestSchema(q),
+    input: searchRequestSchema(q, { maxRowsInPage: options.maxRowsInPage }),
     output: SEARCH_RESPONSE,
     handler: (input: unknown, ctx) => {
       const authorize = options.authorize;
