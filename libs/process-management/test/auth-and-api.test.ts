@@ -116,7 +116,7 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
     expect(res.body.openapi).toBe('3.1.0');
     const paths = Object.keys(res.body.paths).map((p) => p.replace(API, ''));
     expect(paths.sort()).toEqual(
-      ['/openapi.json', '/info', '/crontabs', '/crontabs/{id}', '/triggers', '/executions', '/definitions', '/definitions/{name}', '/definitions/refresh', '/processes', '/processes/{id}', '/trace'].sort(),
+      ['/openapi.json', '/info', '/crontabs', '/crontabs/{id}', '/triggers', '/executions', '/definitions', '/definitions/{name}', '/definitions/refresh', '/processes', '/processes/{id}', '/trace', '/me', '/audit'].sort(),
     );
     expect(res.body).toEqual(JSON.parse(JSON.stringify(DOCUMENT)));
     expect(res.body.components.securitySchemes.ManagementKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-Process-Management-Key' });

@@ -9,7 +9,7 @@ import { makeDatabaseProcessConfigurator, makeJsonProcessConfigurator, makeProce
 import type { TestDatabase } from '@fw/test-support';
 import { makeCrontabStore, makeTriggerService } from '@fw/trigger';
 import express, { type Express } from 'express';
-import { makeProcessManagementRouter, type ManagementPorts, type ManagementRouterInternals } from '../src';
+import { makeProcessManagementRouter, type ManagementAccessOptions, type ManagementPorts, type ManagementRouterInternals } from '../src';
 
 export const KEY = 'k'.repeat(16) + '-0123456789abcdef-test';
 export const T1 = 'tenant-1';
@@ -41,6 +41,8 @@ export interface HarnessOptions {
   withScheduler?: boolean;
   withCron?: boolean;
   internals?: ManagementRouterInternals;
+  /** Credentials beside KEY (keys with roles, bearer tokens, the failure limit). */
+  access?: ManagementAccessOptions;
 }
 
 export function makeAdminHarness(testDb: TestDatabase, options: HarnessOptions = {}): AdminHarness {
@@ -56,6 +58,7 @@ export function makeAdminHarness(testDb: TestDatabase, options: HarnessOptions =
   const ports: ManagementPorts = {
     database,
     apiKey: KEY,
+    ...(options.access === undefined ? {} : { access: options.access }),
     definitions: { source, configurator },
     triggerService,
     ...(options.withCron === false ? {} : { crontabs: makeCrontabStore(database) }),

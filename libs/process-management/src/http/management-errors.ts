@@ -14,10 +14,12 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 export const ManagementErrorCodes = {
   badRequest: 'PM400',
   unauthorized: 'PM401',
+  forbidden: 'PM403',
   notFound: 'PM404',
   conflict: 'PM409',
   tooLarge: 'PM413',
   unsupportedMediaType: 'PM415',
+  tooManyRequests: 'PM429',
   internal: 'PM500',
   unavailable: 'PM503',
 } as const;
@@ -33,6 +35,7 @@ export function managementError(status: number, subErrorCode: string, message: s
 }
 
 export const badRequest = (message: string): FwError => managementError(400, ManagementErrorCodes.badRequest, message);
+export const forbidden = (message: string): FwError => managementError(403, ManagementErrorCodes.forbidden, message);
 export const notFound = (message: string): FwError => managementError(404, ManagementErrorCodes.notFound, message);
 export const conflict = (message: string): FwError => managementError(409, ManagementErrorCodes.conflict, message);
 export const unavailable = (message: string): FwError => managementError(503, ManagementErrorCodes.unavailable, message);

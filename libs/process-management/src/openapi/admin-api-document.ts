@@ -8,6 +8,7 @@
  * doc.paths['/process-management/api/crontabs'].post.requestBody; // { $ref: CrontabInput }
  */
 import { MANAGEMENT_KEY_HEADER } from '../auth/key-guard';
+import { ACCESS_SCHEMAS } from '../audit/audit-schemas';
 import { ADMIN_API_OPERATIONS, type AdminApiOperation, type ApiMethod, type ApiResponse } from './admin-api-operations';
 import { REQUEST_SCHEMAS, TENANT_HEADER_SCHEMA } from './admin-api-request-schemas';
 import { RESPONSE_SCHEMAS } from './admin-api-response-schemas';
@@ -61,12 +62,12 @@ export type OpenApiDocument = {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, OpenApiResponseObject>;
     parameters: Record<string, OpenApiParameter>;
-    securitySchemes: Record<string, { type: 'apiKey'; in: 'header'; name: string }>;
+    securitySchemes: Record<string, { type: 'apiKey'; in: 'header'; name: string } | { type: 'http'; scheme: 'bearer'; bearerFormat: string; description: string }>;
   };
 };
 
 /** Every component schema of the API (requests and answers). */
-export const ADMIN_API_SCHEMAS: Record<string, JsonSchema> = { ...REQUEST_SCHEMAS, ...RESPONSE_SCHEMAS };
+export const ADMIN_API_SCHEMAS: Record<string, JsonSchema> = { ...REQUEST_SCHEMAS, ...RESPONSE_SCHEMAS, ...ACCESS_SCHEMAS };
 
 const json = (schema: JsonSchema): OpenApiMediaContent => ({ 'application/json': { schema } });
 const errorResponse = (description: string): OpenApiResponseObject => ({ description, content: json(ref('Error')) });
@@ -74,7 +75,9 @@ const errorResponse = (description: string): OpenApiResponseObject => ({ descrip
 /** Answers shared by many operations, as `components.responses`. */
 const SHARED_RESPONSES: Record<string, OpenApiResponseObject> = {
   BadRequest: errorResponse('Bad request, naming the field: tenant header, query parameter, body against its schema, a control character (U+0000 and other C0 controls), malformed JSON, or a value the database cannot store'),
-  Unauthorized: errorResponse('Missing or wrong X-Process-Management-Key'),
+  Unauthorized: errorResponse('Missing or refused credential: X-Process-Management-Key, or Authorization: Bearer <JWT> (expired, not yet valid, another issuer or audience, bad signature, unknown key)'),
+  Forbidden: errorResponse('The credential’s role does not allow this operation, or the tenant is outside its scope (the same answer whether or not that tenant exists)'),
+  TooManyRequests: { description: 'Too many refused credentials from this address; try again after Retry-After seconds', headers: { 'Retry-After': { description: 'Seconds until the address may try again', required: true, schema: { type: 'integer', minimum: 1 } } }, content: json(ref('Error')) },
   PayloadTooLarge: errorResponse('The request body is over the limit (1 MB by default)'),
   UnsupportedMediaType: errorResponse('A request body that is not application/json'),
   InternalError: errorResponse('Unexpected error: a generic message, the details in the log only'),
@@ -97,8 +100,8 @@ function responsesOf(op: AdminApiOperation): Record<string, OpenApiResponseObjec
   const own: Record<string, OpenApiResponseObject | OpenApiRef> = {};
   for (const [status, answer] of Object.entries(op.responses)) own[status] = toResponseObject(answer);
   const shared: Record<string, OpenApiRef> = op.tenant
-    ? { '400': sharedRef('BadRequest'), '401': sharedRef('Unauthorized'), '413': sharedRef('PayloadTooLarge'), '415': sharedRef('UnsupportedMediaType'), '431': sharedRef('RequestHeaderFieldsTooLarge'), '500': sharedRef('InternalError') }
-    : { '401': sharedRef('Unauthorized'), '431': sharedRef('RequestHeaderFieldsTooLarge'), '500': sharedRef('InternalError') };
+    ? { '400': sharedRef('BadRequest'), '401': sharedRef('Unauthorized'), '403': sharedRef('Forbidden'), '413': sharedRef('PayloadTooLarge'), '415': sharedRef('UnsupportedMediaType'), '429': sharedRef('TooManyRequests'), '431': sharedRef('RequestHeaderFieldsTooLarge'), '500': sharedRef('InternalError') }
+    : { '401': sharedRef('Unauthorized'), '403': sharedRef('Forbidden'), '429': sharedRef('TooManyRequests'), '431': sharedRef('RequestHeaderFieldsTooLarge'), '500': sharedRef('InternalError') };
   const merged = { ...shared, ...own };
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -141,20 +144,25 @@ export function buildOpenApiDocument(basePath = '/process-management/api'): Open
     },
     // The paths carry the mount path already: the server is the host that serves the document.
     servers: [{ url: '/', description: 'The host that serves this document' }],
-    security: [{ ManagementKey: [] }],
+    // Either credential: an administration key, or a bearer token of the identity provider.
+    security: [{ ManagementKey: [] }, { BearerToken: [] }],
     tags: [
       { name: 'meta', description: 'This API itself' },
       { name: 'cron', description: 'ProcessCreate schedules of the tenant' },
       { name: 'triggers', description: 'Manual triggers and the trigger history' },
       { name: 'definitions', description: 'Process definitions (global)' },
       { name: 'processes', description: 'Processes of the tenant and their execution graph' },
+      { name: 'access', description: 'The caller and the audit trail of changes' },
     ],
     paths,
     components: {
       schemas: ADMIN_API_SCHEMAS,
       responses: SHARED_RESPONSES,
       parameters: { Tenant: { name: 'x-fw-tenant-id', in: 'header', required: true, description: 'Tenant view, [A-Za-z0-9_.-]{1,128}', schema: TENANT_HEADER_SCHEMA } },
-      securitySchemes: { ManagementKey: { type: 'apiKey', in: 'header', name: headerName(MANAGEMENT_KEY_HEADER) } },
+      securitySchemes: {
+        ManagementKey: { type: 'apiKey', in: 'header', name: headerName(MANAGEMENT_KEY_HEADER) },
+        BearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token of the configured identity provider; claims fw_roles (viewer, operator, admin) and fw_tenants (tenant ids or *)' },
+      },
     },
   };
 }

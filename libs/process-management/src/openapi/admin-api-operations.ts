@@ -7,6 +7,7 @@
  * @example
  * const op = operationById('addCrontab');  // { method: 'post', path: '/crontabs', body: 'CrontabInput', ... }
  */
+import { AUDIT_QUERY_PARAMETERS } from '../audit/audit-schemas';
 import { QUERY_PARAMETERS, type QueryParameter } from './admin-api-request-schemas';
 
 export type ApiMethod = 'get' | 'post' | 'put' | 'delete';
@@ -166,6 +167,25 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     tenant: true,
     query: [Q.processId, Q.triggerId],
     responses: { '200': { description: 'Graph', schema: 'Trace' }, '404': notFound, '413': { description: 'More than 1,000 processes or events (or a body over the limit)', schema: 'Error' } },
+  },
+  {
+    operationId: 'whoami',
+    method: 'get',
+    path: '/me',
+    tag: 'access',
+    summary: 'The caller as the server sees it: actor, credential kind, role, tenants and the operations the role allows (any role; no tenant needed)',
+    tenant: false,
+    responses: { '200': { description: 'The caller', schema: 'Caller' } },
+  },
+  {
+    operationId: 'listAudit',
+    method: 'get',
+    path: '/audit',
+    tag: 'access',
+    summary: 'Audit trail of the tenant (changes made through this API, done, refused or failed), newest first; admin role',
+    tenant: true,
+    query: AUDIT_QUERY_PARAMETERS,
+    responses: { '200': { description: 'Page of audit entries', schema: 'AuditPage' } },
   },
 ];
 

@@ -11,6 +11,7 @@
  * };
  */
 import type { Database, Logger } from '@fw/core';
+import type { ManagementAccessOptions } from '../access/access-guard';
 import type { ProcessConfigurator } from '@fw/process-api';
 import type { Page, PageRequest } from '../http/pagination';
 
@@ -138,8 +139,16 @@ export interface DefinitionSourcePort {
 export interface ManagementPorts {
   /** The process database (fw_process, fw_process_completion_event, process_definition). */
   database: Pick<Database, 'db'>;
-  /** The administration key, at least 32 characters. */
-  apiKey: string;
+  /**
+   * An administration key (at least 32 characters): admin over every tenant. Optional when
+   * `access` names the credentials.
+   */
+  apiKey?: string;
+  /**
+   * Further credentials: keys with their role and tenants (several during a rotation), bearer
+   * tokens (JWKS, issuer, audience), the limit of refused credentials per address.
+   */
+  access?: ManagementAccessOptions;
   definitions: DefinitionSourcePort;
   /** Without it POST /triggers and GET /executions answer 503 and traces show bare trigger ids. */
   triggerService?: TriggerServicePort;

@@ -16,15 +16,21 @@ import { parseProcessDef, type ProcessDb } from '@fw/process-service';
 import { sql } from 'kysely';
 import { badRequest } from '../http/management-errors';
 
+/**
+ * Runs in the transaction of a write that changed a row, before it commits (the audit row of the
+ * change): if it fails, the write is rolled back.
+ */
+export type WriteHook = (trx: ProcessDb) => Promise<void>;
+
 export interface DefinitionStore {
   /** Inserts; `false` when a definition of that type exists; 400 when it would close a predecessor cycle. */
-  insert(def: ProcessDef): Promise<boolean>;
+  insert(def: ProcessDef, onWritten?: WriteHook): Promise<boolean>;
   /** Replaces; `false` when there is none of that type; 400 when it would close a predecessor cycle. */
-  update(def: ProcessDef): Promise<boolean>;
+  update(def: ProcessDef, onWritten?: WriteHook): Promise<boolean>;
   /** Throws 400 when saving `def` would close a predecessor cycle (reads the table, not a cache). */
   assertNoCycle(def: ProcessDef): Promise<void>;
   /** Deletes the definition; false when there is none of that type. */
-  remove(processType: string): Promise<boolean>;
+  remove(processType: string, onWritten?: WriteHook): Promise<boolean>;
   /** Processes of the type that have not finished yet. */
   countUnfinished(processType: string): Promise<number>;
 }
@@ -68,18 +74,24 @@ export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
   }
 
   /** Runs `write` after the cycle check, both under the writers' table lock. */
-  function checkedWrite(def: ProcessDef, write: (trx: ProcessDb) => Promise<boolean>): Promise<boolean> {
+  function checkedWrite(def: ProcessDef, write: (trx: ProcessDb) => Promise<boolean>, onWritten: WriteHook | undefined): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
       await sql`lock table process_definition in share row exclusive mode`.execute(trx);
       await assertNoCycleIn(trx, def);
-      return write(trx);
+      const written = await write(trx);
+      if (written && onWritten) await onWritten(trx);
+      return written;
     });
   }
 
   return {
-    async remove(processType) {
-      const result = await db.deleteFrom('process_definition').where('process_type', '=', processType).executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+    async remove(processType, onWritten) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('process_definition').where('process_type', '=', processType).executeTakeFirst();
+        const removed = Number(result.numDeletedRows) === 1;
+        if (removed && onWritten) await onWritten(trx);
+        return removed;
+      });
     },
     async countUnfinished(processType) {
       const row = await db
@@ -91,22 +103,30 @@ export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
       return Number(row.n);
     },
 
-    insert: (def) =>
-      checkedWrite(def, async (trx) => {
-        const rows = await trx
-          .insertInto('process_definition')
-          .values({ process_type: def.processType, definition: text(def) })
-          .onConflict((oc) => oc.column('process_type').doNothing())
-          .returning('process_type')
-          .execute();
-        return rows.length === 1;
-      }),
+    insert: (def, onWritten) =>
+      checkedWrite(
+        def,
+        async (trx) => {
+          const rows = await trx
+            .insertInto('process_definition')
+            .values({ process_type: def.processType, definition: text(def) })
+            .onConflict((oc) => oc.column('process_type').doNothing())
+            .returning('process_type')
+            .execute();
+          return rows.length === 1;
+        },
+        onWritten,
+      ),
 
-    update: (def) =>
-      checkedWrite(def, async (trx) => {
-        const result = await trx.updateTable('process_definition').set({ definition: text(def) }).where('process_type', '=', def.processType).executeTakeFirst();
-        return Number(result.numUpdatedRows) === 1;
-      }),
+    update: (def, onWritten) =>
+      checkedWrite(
+        def,
+        async (trx) => {
+          const result = await trx.updateTable('process_definition').set({ definition: text(def) }).where('process_type', '=', def.processType).executeTakeFirst();
+          return Number(result.numUpdatedRows) === 1;
+        },
+        onWritten,
+      ),
 
     assertNoCycle: (def) => assertNoCycleIn(db, def),
   };

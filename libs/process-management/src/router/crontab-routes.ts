@@ -11,6 +11,7 @@
  * | DELETE | /crontabs/{id} | 204; 404 outside the tenant |
  */
 import { isFwError } from '@fw/core';
+import { setAuditTarget } from '../audit/audit-context';
 import { crontabView, mapPage } from '../http/answer-views';
 import { badRequest, conflict, notFound, unavailable } from '../http/management-errors';
 import { parsePageRequest } from '../http/pagination';
@@ -111,6 +112,7 @@ export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts):
     await checkCrontabFields(body, assertDefinition);
     const input: CrontabInput = { name: body.name, cronExpression: body.cronExpression, timezone: body.timezone ?? 'UTC', enabled: body.enabled ?? true, payload: triggerPayloadOf(body.payload) };
     const created = await storeCall(() => store.add(tenant, input));
+    setAuditTarget(res, created.id);
     await cron.reload();
     res.status(201).json(crontabView(created));
   });

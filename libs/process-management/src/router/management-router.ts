@@ -19,7 +19,8 @@
 import { createLogger } from '@fw/core';
 import { rejectControlCharacters } from '@fw/core/http';
 import express, { type Router } from 'express';
-import { makeManagementKeyGuard } from '../auth/key-guard';
+import { makeAccessGuard, resolveManagementAccess } from '../access/access-guard';
+import { makeAuditStore } from '../audit/audit-store';
 import { makeManagementErrorMiddleware, makeManagementNotFound, requireJsonContent } from '../http/management-errors';
 import { makeMethodNotAllowed } from '../http/method-not-allowed';
 import { ADMIN_API_SCHEMAS, buildOpenApiDocument } from '../openapi/admin-api-document';
@@ -28,8 +29,11 @@ import { makeComponentValidators, type ComponentValidators } from '../openapi/sc
 import type { ManagementPorts } from '../ports/management-ports';
 import { addCrontabRoutes } from './crontab-routes';
 import { addDefinitionRoutes } from './definition-routes';
+import { addAuditRoutes, addWhoamiRoute } from './access-routes';
 import { makeOperationBinder } from './operation-binding';
+import { makeOperationGate } from './operation-gate';
 import { addProcessRoutes } from './process-routes';
+import { assignRequestId } from './request-id';
 import { requireTenant } from './request-values';
 import { addTriggerRoutes } from './trigger-routes';
 
@@ -60,16 +64,20 @@ function sharedValidators(): ComponentValidators {
 
 /**
  * Makes the router; mount it at the application root (it carries its base path).
- * @throws ConfigError when `apiKey` is shorter than 32 characters.
+ * @throws ConfigError when a key is shorter than 32 characters, the JWT options are unusable, or no credential is configured.
  */
 export function makeProcessManagementRouter(ports: ManagementPorts, internals: ManagementRouterInternals = {}): Router {
-  const guard = makeManagementKeyGuard(ports.apiKey);
   const logger = ports.logger ?? createLogger({ name: 'process-management' });
+  const access = resolveManagementAccess({ apiKey: ports.apiKey, access: ports.access, logger });
   const basePath = ports.basePath ?? MANAGEMENT_BASE_PATH;
+  const audit = makeAuditStore(ports.database.db);
 
   const api = express.Router();
-  const bind = makeOperationBinder(api, sharedValidators());
-  api.use(guard);
+  // Every handler runs behind the gate: role and tenant scope from the operation table, then the
+  // request check, and the audit row of every change.
+  const bind = makeOperationBinder(api, sharedValidators(), makeOperationGate({ audit, logger }));
+  api.use(assignRequestId());
+  api.use(makeAccessGuard(access, { logger }));
   // Decided by the request line alone, so a wrong method is a 405 whatever the headers and body.
   api.use(makeMethodNotAllowed(ADMIN_API_OPERATIONS));
   // The OpenAPI document describes the API itself: the key is enough, no tenant needed.
@@ -77,6 +85,7 @@ export function makeProcessManagementRouter(ports: ManagementPorts, internals: M
   bind('openApi', (_req, res) => {
     res.json(openapi);
   });
+  addWhoamiRoute(bind);
   api.use(requireTenant());
   api.use(requireJsonContent());
   api.use(express.json({ limit: ports.bodyLimit ?? '1mb' }));
@@ -95,6 +104,7 @@ export function makeProcessManagementRouter(ports: ManagementPorts, internals: M
   addCrontabRoutes(bind, ports);
   addDefinitionRoutes(bind, ports);
   addProcessRoutes(bind, ports, internals.traceLimit);
+  addAuditRoutes(bind, audit);
   api.use(makeManagementNotFound());
   api.use(makeManagementErrorMiddleware(logger));
 

@@ -8,11 +8,12 @@
  * const bind = makeOperationBinder(router, validators);
  * bind('addCrontab', async (req, res) => { const body = req.body as CrontabInputBody; ... });
  */
-import type { RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { badRequest } from '../http/management-errors';
 import { operationById, type AdminApiOperation } from '../openapi/admin-api-operations';
 import type { JsonSchema } from '../openapi/json-schema';
 import type { ComponentValidators } from '../openapi/schema-validator';
+import type { OperationGate } from './operation-gate';
 
 export type OperationBinder = (operationId: string, handler: RequestHandler) => void;
 
@@ -40,20 +41,32 @@ function declaredQuery(op: AdminApiOperation, query: Record<string, unknown>): R
   return values;
 }
 
-function requestCheck(op: AdminApiOperation, validators: ComponentValidators): RequestHandler {
+/** The 400 a request deserves against the operation's schemas, or undefined. */
+function requestProblem(op: AdminApiOperation, validators: ComponentValidators): (req: Request) => Error | undefined {
   const querySchema = querySchemaOf(op);
-  return (req, _res, next) => {
+  return (req) => {
     const queryProblem = querySchema === undefined ? undefined : validators.checkSchema(querySchema, declaredQuery(op, req.query as Record<string, unknown>), 'query');
     const bodyProblem = queryProblem !== undefined || op.body === undefined ? undefined : validators.check(op.body, req.body, '');
     const problem = queryProblem ?? bodyProblem;
-    next(problem === undefined ? undefined : badRequest(problem));
+    return problem === undefined ? undefined : badRequest(problem);
   };
 }
 
-/** Makes the binder of `router`. */
-export function makeOperationBinder(router: Router, validators: ComponentValidators): OperationBinder {
+function requestCheck(op: AdminApiOperation, validators: ComponentValidators): RequestHandler {
+  const problemOf = requestProblem(op, validators);
+  return (req, _res, next) => {
+    next(problemOf(req));
+  };
+}
+
+/**
+ * Makes the binder of `router`. With a `gate` (the access and audit gate of the router), each
+ * handler runs behind it: role and tenant first, then the request check, then the handler.
+ */
+export function makeOperationBinder(router: Router, validators: ComponentValidators, gate?: OperationGate): OperationBinder {
   return (operationId, handler) => {
     const op = operationById(operationId);
-    router[op.method](expressPath(op.path), requestCheck(op, validators), handler);
+    if (gate === undefined) router[op.method](expressPath(op.path), requestCheck(op, validators), handler);
+    else router[op.method](expressPath(op.path), gate(op, requestProblem(op, validators), handler));
   };
 }

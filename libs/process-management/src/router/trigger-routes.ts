@@ -11,6 +11,7 @@ import { isFwError } from '@fw/core';
 import type { ProcessConfigurator } from '@fw/process-api';
 import { assertInputMatches, assertRootType } from '@fw/process-service';
 import { randomUUID } from 'node:crypto';
+import { setAuditTarget } from '../audit/audit-context';
 import { executionView, mapPage } from '../http/answer-views';
 import { badRequest, unavailable } from '../http/management-errors';
 import { parsePageRequest } from '../http/pagination';
@@ -51,6 +52,7 @@ export function addTriggerRoutes(bind: OperationBinder, ports: ManagementPorts):
     const body = req.body as TriggerBody;
     const key = body.triggerId ?? randomUUID();
     const payload = triggerPayloadOf(body.payload);
+    setAuditTarget(res, manualTriggerId(tenant, key));
     const service = triggerService();
     await assertDefinition(payload.processDefName, payload.args);
     const result = await service.trigger({ source: 'MANUAL', triggerId: manualTriggerId(tenant, key), tenant, payload });

@@ -1,0 +1,18 @@
+/**
+ * Loads `jose` (JWT and JWKS), which ships as an ECMAScript module only, from this CommonJS
+ * package. A plain `import()` would be rewritten to `require()` by some TypeScript set-ups (the
+ * test transform among them), and `require` of an ES module is not available everywhere this
+ * package runs; an `import()` the compiler cannot see loads it the same way in every one.
+ */
+export type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
+
+// Built once: the function only performs a native dynamic import of its argument.
+const nativeImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<Jose>;
+
+let loading: Promise<Jose> | undefined;
+
+/** `jose`, loaded on first use and kept. */
+export function loadJose(): Promise<Jose> {
+  loading ??= nativeImport('jose');
+  return loading;
+}
