@@ -24,6 +24,9 @@ describe('admin server settings', () => {
     // Empty is set: trust, peer or .pgpass authentication; the URL's user and password then apply.
     expect(adminConfigFromEnv('production', { ...env, PROCESS_DATABASE_USERNAME: '', PROCESS_DATABASE_PASSWORD: '' }, '/tmp').database).toEqual({ url: 'postgres://db:5432/p', username: undefined, password: undefined });
     expect(() => adminConfigFromEnv('production', { ...env, PROCESS_DATABASE_URL: undefined }, '/tmp')).toThrow(/PROCESS_DATABASE_URL is not set/);
+    // Behind PgBouncer's transaction pooling (libs/jdbc-process-starter/test/pgbouncer.test.ts runs the server there).
+    expect(adminConfigFromEnv('production', { ...env, PROCESS_DATABASE_POOLER: 'transaction' }, '/tmp').database.pooler).toBe('transaction');
+    expect(() => adminConfigFromEnv('production', { ...env, PROCESS_DATABASE_POOLER: 'pgbouncer' }, '/tmp')).toThrow(/PROCESS_DATABASE_POOLER must be one of none, session, transaction/);
     expect(() => adminConfigFromEnv('production', { ...env, PROCESS_DATABASE_URL: '' }, '/tmp')).toThrow(/PROCESS_DATABASE_URL is empty/);
     expect(() => adminConfigFromEnv('production', { ...env, PROCESS_MANAGEMENT_API_KEY: undefined }, '/tmp')).toThrow(/PROCESS_MANAGEMENT_API_KEY is not set/);
     expect(() => adminConfigFromEnv('production', { ...env, PROCESS_MANAGEMENT_API_KEY: 'short' }, '/tmp')).toThrow(/at least 32 characters/);

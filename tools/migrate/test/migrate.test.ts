@@ -20,6 +20,11 @@ describe('parseMigrateArgs', () => {
     });
   });
 
+  it('reads --pooler (what sits in front of the server)', () => {
+    expect(parseMigrateArgs(['--database-url', 'postgres://b:6432/app', '--pooler', 'transaction']).pooler).toBe('transaction');
+    expect(parseMigrateArgs(['--database-url', 'postgres://b:6432/app']).pooler).toBeUndefined();
+  });
+
   it('defaults --dir to the workspace migrations', () => {
     expect(parseMigrateArgs(['--database-url=pglite:memory:']).dir).toBe(DEFAULT_MIGRATIONS_DIR);
     expect(DEFAULT_MIGRATIONS_DIR).toBe(path.join(ROOT, 'migrations'));
@@ -30,6 +35,7 @@ describe('parseMigrateArgs', () => {
     [['--database-url'], /--database-url needs a value/],
     [['--database-url', '--dir', 'x'], /--database-url needs a value/],
     [['--url', 'x'], /unknown argument '--url'/],
+    [['--database-url', 'x', '--pooler', 'pgbouncer'], /--pooler must be one of none, session, transaction/],
   ])('refuses %j', (argv, message) => {
     expect(() => parseMigrateArgs(argv)).toThrow(UsageError);
     expect(() => parseMigrateArgs(argv)).toThrow(message);
