@@ -61,15 +61,17 @@ describe('dashboard router', () => {
     expect((await request(app).get('/t/demo/processes').set('Accept', 'application/json')).status).toBe(401);
   });
 
-  it('answers / with a page saying how to build when the build is missing', async () => {
+  it('answers / and deep links with 503 and a page saying how to build when the build is missing', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'fw-dashboard-empty-'));
     try {
       const app = appWith(empty);
       const res = await request(app).get('/');
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(503);
       expect(res.text).toBe(DASHBOARD_MISSING_HTML);
-      expect(res.text).toContain('npm run build');
-      expect((await request(app).get('/t/demo/processes').set(HTML)).status).toBe(401);
+      expect(res.text).toContain('npm run build -w @fw/process-dashboard');
+      expect((await request(app).get('/t/demo/processes').set(HTML)).status).toBe(503);
+      expect((await request(app).get('/t/demo/processes').set('Accept', 'application/json')).status).toBe(401);
+      expect((await request(app).get('/process-management/api/processes').set(HTML)).status).toBe(401);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

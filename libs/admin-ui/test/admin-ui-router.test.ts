@@ -50,10 +50,10 @@ describe('makeAdminUiRouter', () => {
     return app;
   }
 
-  it('serves the index with a <base> for the mount path, for the base path and every deep link', async () => {
+  it('serves the index with a <base> for the mount path, for the base path and every deep link a browser opens', async () => {
     const app = host();
     for (const url of ['/fw/admin/', '/fw/admin/services/query', '/fw/admin/services/support-ticket/workflow']) {
-      const res = await request(app).get(url);
+      const res = await request(app).get(url).set('Accept', 'text/html,application/xhtml+xml');
       expect({ url, status: res.status }).toEqual({ url, status: 200 });
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
@@ -64,8 +64,9 @@ describe('makeAdminUiRouter', () => {
     expect({ status: bare.status, location: bare.headers.location }).toEqual({ status: 301, location: '/fw/admin/?x=1' });
     const nested = express();
     nested.use('/ops', makeAdminUiRouter({ assetsDir: dir, basePath: '/ui' }));
-    expect((await request(nested).get('/ops/ui/services')).text).toContain('<base href="/ops/ui/">');
+    expect((await request(nested).get('/ops/ui/services').set('Accept', 'text/html')).text).toContain('<base href="/ops/ui/">');
     expect((await request(app).get('/other')).text).toBe('host 404');
+    expect((await request(app).get('/fw/admin/services/query').set('Accept', 'application/json')).text).toBe('host 404');
   });
 
   it('caches hashed assets for a year, other files never; a missing asset is 404, not the index', async () => {
@@ -88,7 +89,8 @@ describe('makeAdminUiRouter', () => {
   it('says how to build the app when it is missing, and refuses a bad base path or origin at once', async () => {
     const res = await request(host({ assetsDir: path.join(dir, 'nope') })).get('/fw/admin/');
     expect(res.status).toBe(503);
-    expect(res.text).toMatch(/not built.*npm run build/);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toMatch(/not built.*npm run build -w @fw\/admin-ui/);
     expect(() => makeAdminUiRouter({ basePath: 'fw/admin/' })).toThrow(/basePath must start with '\/'/);
     expect(() => makeAdminUiRouter({ proxyAllowedOrigins: ['not a url'] })).toThrow(/proxyAllowedOrigins holds 'not a url'/);
   });

@@ -7,3 +7,8 @@ export { tenantContextMiddleware } from './http/tenant-middleware';
 export { rejectControlCharacters } from './http/input-policy-middleware';
 export { makeMethodNotAllowed } from './http/method-not-allowed';
 export type { MethodNotAllowedOptions } from './http/method-not-allowed';
+export { serveSpa } from './spa/serve-spa';
+export type { ServeSpaOptions } from './spa/serve-spa';
+export { spaContentSecurityPolicy, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './spa/spa-headers';
+export { spaNotBuiltPage, SPA_NOT_BUILT_STATUS } from './spa/spa-not-built';
+export type { SpaNotBuiltPage } from './spa/spa-not-built';

@@ -1,8 +1,9 @@
 /**
- * `makeAdminUiRouter()`: the admin UI of a host, served by the host itself at `/fw/admin` (DECISIONS
- * 6). The router serves the prebuilt app (hashed assets cached for a year, the index never), answers
- * every other GET under the base path with the index so deep links reload to the same view, and
- * offers the read-only proxy for hosts on other origins listed in `proxyAllowedOrigins`.
+ * `makeAdminUiRouter()`: the admin UI of a host, served by the host itself at `/fw/admin`. The
+ * prebuilt app is served by `@fw/core`'s `serveSpa` (hashed assets cached for a year, the index
+ * with a `<base href>` for the mount path for the base path and every browser navigation under it,
+ * 503 with the build command while it is not built); the router adds the read-only proxy for hosts
+ * on other origins listed in `proxyAllowedOrigins`, and refuses other methods with 405.
  *
  * @example
  * const app = express();
@@ -10,9 +11,10 @@
  * app.use(makeAdminUiRouter());              // the UI at /fw/admin
  * app.listen(8080);
  */
+import { serveSpa } from '@fw/core/http';
 import express, { type Request, type Response, type Router } from 'express';
 import { proxyInfoRequest } from '../proxy/info-proxy';
-import { defaultAdminUiAssetsDir, makeAppAssets } from './app-assets';
+import { defaultAdminUiAssetsDir } from './app-assets';
 
 export interface AdminUiRouterOptions {
   /** Where the UI lives (default `/fw/admin`): starts with '/', no trailing '/'. */
@@ -25,11 +27,6 @@ export interface AdminUiRouterOptions {
   /** The built app (default: the one inside this package). */
   assetsDir?: string;
 }
-
-const HASHED_ASSET = /^\/assets\/.+-[A-Za-z0-9_-]{8,}\.(js|css|svg|woff2?)$/;
-
-// The app loads only its own scripts; Mermaid's SVG needs inline styles; data: images for icons.
-const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
 
 function checkBasePath(basePath: string): string {
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) {
@@ -59,7 +56,6 @@ function methodNotAllowed(res: Response): void {
 export function makeAdminUiRouter(options: AdminUiRouterOptions = {}): Router {
   const basePath = checkBasePath(options.basePath ?? '/fw/admin');
   const allowed = normalizeOrigins(options.proxyAllowedOrigins ?? []);
-  const assets = makeAppAssets(options.assetsDir ?? defaultAdminUiAssetsDir());
   const ui = express.Router({ strict: true });
 
   ui.get('/proxy', async (req: Request, res: Response) => {
@@ -68,43 +64,17 @@ export function makeAdminUiRouter(options: AdminUiRouterOptions = {}): Router {
     res.status(answer.status).type(answer.contentType).set('Cache-Control', 'no-store').send(answer.body);
   });
   ui.use(
-    express.static(assets.dir, {
-      index: false,
-      redirect: false,
-      fallthrough: true,
-      setHeaders: (res, file) => {
-        const relative = file.slice(assets.dir.length).replace(/\\/g, '/');
-        res.setHeader('Cache-Control', HASHED_ASSET.test(relative) ? 'public, max-age=31536000, immutable' : 'no-cache');
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-      },
+    serveSpa({
+      dir: options.assetsDir ?? defaultAdminUiAssetsDir(),
+      appName: 'The admin UI',
+      buildCommand: 'npm run build -w @fw/admin-ui',
+      // The app is mounted wherever the host chooses; Mermaid's SVG sets inline styles.
+      baseHref: true,
+      inlineStyles: true,
+      isAppPath: (path) => path !== '/proxy/',
     }),
   );
-  ui.use((req: Request, res: Response) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res);
-    // `/fw/admin` → `/fw/admin/`: the page's relative URLs resolve against the trailing slash.
-    if (req.path === '/' && !req.originalUrl.split('?')[0].endsWith('/')) {
-      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-      res.redirect(301, `${req.baseUrl}/${query}`);
-      return;
-    }
-    // A missing asset is a 404, not the index (a stale cached page must not get HTML for a script).
-    if (req.path.startsWith('/assets/') || req.path === '/proxy/') {
-      res.status(404).type('text/plain').send('Not found');
-      return;
-    }
-    const page = assets.indexFor(`${req.baseUrl}/`);
-    if (page === undefined) {
-      res.status(503).type('text/plain').send('The admin UI is not built in this installation: run `npm run build` (in the fw checkout: npm run build-web -w @fw/admin-ui).');
-      return;
-    }
-    res.set({
-      'Cache-Control': 'no-cache',
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    });
-    res.type('html').send(page);
-  });
+  ui.use((req: Request, res: Response, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : methodNotAllowed(res)));
 
   const router = express.Router();
   router.use(basePath, ui);

@@ -4,8 +4,9 @@
  * tree and files, and the generated project as a zip. Every workspace and operation is reachable
  * only with the token of the session that owns it (another session gets 404, as if it did not
  * exist); a path that leaves the workspace is 400; uploads are size-limited (413). It also serves the
- * page, the built React app of portal-web/ (see portal-web.ts).
+ * page, the built React app of portal-web/, with `@fw/core`'s `serveSpa`.
  */
+import { serveSpa } from '@fw/core/http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -15,7 +16,7 @@ import { isGeneratorError, GeneratorErrorCodes } from '../errors';
 import { makeGenerator } from '../processors/generator';
 import { listFiles } from '../render/render-tree';
 import { makeOperationStore, type Operation, type OperationStore } from './operations';
-import { defaultPortalWebDir, makeIndexReader, PORTAL_CONTENT_SECURITY_POLICY, PORTAL_NOT_BUILT_PAGE } from './portal-web';
+import { defaultPortalWebDir } from './portal-web';
 import { runCommand, type CommandRunner } from './run-command';
 import { makeSessionStore, type PortalSession, type SessionStore } from './sessions';
 import { resolveInside, safeUploadName } from './workspace-paths';
@@ -95,7 +96,15 @@ export function makePortalApp(options: PortalAppOptions): PortalApp {
   const run = options.runCommand ?? runCommand;
   const app = express();
   app.disable('x-powered-by');
-  mountPage(app, options.webDir ?? defaultPortalWebDir());
+  app.use(
+    serveSpa({
+      dir: options.webDir ?? defaultPortalWebDir(),
+      appName: "The portal's page",
+      buildCommand: 'npm run build -w @fw/generator',
+      notBuiltNote: 'The API under /api works without it.',
+      isAppPath: (p) => p !== '/api' && !p.startsWith('/api/'),
+    }),
+  );
   app.get('/api/generators', (_req, res) => {
     res.json({ generators: options.catalog.list().map((b) => ({ name: b.descriptor.name, version: b.version, description: b.descriptor.description, sinceVersion: b.descriptor.sinceVersion ?? null, inputFields: b.descriptor.inputFields })) });
   });
@@ -108,28 +117,6 @@ export function makePortalApp(options: PortalAppOptions): PortalApp {
   mountWorkspace(app, operations, run);
   app.use(errorHandler);
   return { app, sessions, operations };
-}
-
-/** The page: its index for `/` (with the CSP), its assets as static files; a build hint without a build. */
-function mountPage(app: express.Express, webDir: string): void {
-  const index = makeIndexReader(webDir);
-  app.get(['/', '/index.html'], (_req, res) => {
-    const page = index();
-    res.set({ 'content-security-policy': PORTAL_CONTENT_SECURITY_POLICY, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
-    if (page === undefined) res.status(503).type('html').send(PORTAL_NOT_BUILT_PAGE);
-    else res.type('html').send(page);
-  });
-  app.use(
-    express.static(webDir, {
-      index: false,
-      redirect: false,
-      setHeaders: (res, file) => {
-        // Vite names the bundles by content hash: they never change under their name.
-        res.setHeader('cache-control', path.relative(webDir, file).split(path.sep)[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache');
-        res.setHeader('x-content-type-options', 'nosniff');
-      },
-    }),
-  );
 }
 
 function mountWork(app: express.Express, options: PortalAppOptions, operations: OperationStore): void {
