@@ -80,9 +80,9 @@ export async function startQueryHost(): Promise<ContractHost> {
   }
 }
 
-/** `GET /openapi.json` of the host (any answer but 200 is an error). */
-export async function fetchDocument(host: ContractHost): Promise<OpenApiJson> {
-  const answer = await fetch(`${host.url}/openapi.json`, { headers: host.headers });
-  if (answer.status !== 200) throw new Error(`${host.name} answered ${answer.status} to GET /openapi.json: ${await answer.text()}`);
+/** `GET /openapi.json` of the host, or another document it serves (any answer but 200 is an error). */
+export async function fetchDocument(host: ContractHost, path = '/openapi.json'): Promise<OpenApiJson> {
+  const answer = await fetch(`${host.url}${path}`, { headers: host.headers });
+  if (answer.status !== 200) throw new Error(`${host.name} answered ${answer.status} to GET ${path}: ${await answer.text()}`);
   return (await answer.json()) as OpenApiJson;
 }

@@ -8,7 +8,8 @@
  * - they run against the live hosts (a process with free-form args, a manual trigger, the
  *   process list, a crontab created with the fields it needs and partly updated, a definition
  *   with a free-form inputSchema; a named query);
- * - the lint reports no error and no warning.
+ * - the lint reports no error and no warning, for these two documents and for the administration
+ *   API's own (`/process-management/api/openapi.json`).
  */
 import { describeEachDatabase } from '@fw/test-support';
 import { ADMIN_KEY, fetchDocument, startAdminHost, startQueryHost, TENANT, type ContractHost, type OpenApiJson } from '../src/contract-hosts';
@@ -29,6 +30,8 @@ describeEachDatabase('clients generated from the served documents', (getDb) => {
       documents.set(host.name, document);
       await writeGeneratedTypes(host.name, document);
     }
+    // The administration API's own document, which the admin server also serves.
+    documents.set('process-management', await fetchDocument(admin, '/process-management/api/openapi.json'));
   }, 120_000);
   afterAll(async () => {
     await admin?.close();
@@ -60,7 +63,7 @@ describeEachDatabase('clients generated from the served documents', (getDb) => {
     expect(result.services).toContain('query');
   });
 
-  it.each(['admin-server', 'query-host'])("%s: Redocly's recommended lint reports no error and no warning", async (name) => {
+  it.each(['admin-server', 'query-host', 'process-management'])("%s: Redocly's recommended lint reports no error and no warning", async (name) => {
     const document = documents.get(name);
     if (document === undefined) throw new Error(`no document of ${name}`);
     const problems = await lintDocument(document);
