@@ -1,6 +1,7 @@
 import type { BenchRunner } from './bench-types';
 import { engineBenchRunner } from './engine-bench';
 import { fanoutBench } from './fanout-bench';
+import { fairnessBench } from './fairness/fairness-bench';
 import { graphileBench } from './graphile/graphile-fanout-bench';
 import { queryBench } from './query/query-bench';
 import { queryScaleBench } from './query-scale/query-scale-bench';
@@ -21,6 +22,7 @@ export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   'query-scale': queryScaleBench,
   engine: engineBenchRunner,
   fanout: fanoutBench,
+  fairness: fairnessBench,
   graphile: graphileBench,
   bullmq: bullmqBench,
   compare: compareBench,

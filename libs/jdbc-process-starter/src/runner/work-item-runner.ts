@@ -49,6 +49,20 @@ interface Running {
   done: Promise<void>;
 }
 
+/**
+ * A claimed batch as one batch per tenant: a tenant's few items then finish with their own
+ * `runMany` call instead of waiting for the end of another tenant's large batch.
+ */
+function batchesByTenant(items: readonly ClaimedWorkItem[]): ClaimedWorkItem[][] {
+  const byTenant = new Map<string | null, ClaimedWorkItem[]>();
+  for (const item of items) {
+    const batch = byTenant.get(item.tenant);
+    if (batch) batch.push(item);
+    else byTenant.set(item.tenant, [item]);
+  }
+  return [...byTenant.values()];
+}
+
 /** The runner's `limits` option as a source (none: an empty one). */
 function limitsSourceOf(limits: WorkItemRunnerOptions<unknown>['limits']): WorkLimitsSource | undefined {
   if (limits === undefined) return undefined;
@@ -258,11 +272,9 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       outage.succeeded();
       counters.claimed += items.length;
       for (const item of items) itemEvent('claimed', item);
-      if (runMany !== undefined && items.length > 0) launchBatch(items, runMany);
+      if (runMany !== undefined && items.length > 0) for (const batch of batchesByTenant(items)) launchBatch(batch, runMany);
       else for (const item of items) launch(item);
-      // A fair claim may come back short while more is due (a tenant's share, a limit reached):
-      // claim again at once while it brings anything.
-      const full = items.length === want || (fair && items.length > 0);
+      const full = items.length === want;
       if (!full) await sweepUnreported();
       return full;
     } catch (err) {

@@ -4,6 +4,7 @@
  * transaction and a handful of set-based statements for a whole batch of workers instead of one
  * transaction per event. Each `deliver` still resolves or rejects with its own event's outcome
  * (so the batch service classifies refusals exactly as with {@link makeManagerEventSink}).
+ * A batch holds one tenant's events; tenants with waiting events take turns.
  *
  * @example
  * const sink = makeBatchingEventSink(manager, { maxBatch: 500 });
@@ -62,7 +63,9 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
   const maxDelay = Math.max(0, options.maxDelayMillis ?? 0);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 2));
   const batchedEvents = options.batchedEvents ?? DEFAULT_BATCHED;
-  let queue: Pending[] = [];
+  // One queue per tenant, in turn: a batch holds the events of one tenant, and the tenants whose
+  // events wait take turns, so a tenant with a few events is not held behind another's thousands.
+  const queues = new Map<string | null, Pending[]>();
   let scheduled = false;
   let inFlight = 0;
 
@@ -85,13 +88,20 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
     }
   }
 
+  /** The next batch: up to `maxBatch` events of `tenant` (the first tenant in turn when not given); its turn moves to the end. */
+  function takeBatch(tenant?: string | null): Pending[] {
+    const key = tenant === undefined ? queues.keys().next().value : tenant;
+    const queue = key === undefined ? undefined : queues.get(key);
+    if (key === undefined || queue === undefined) return [];
+    const batch = queue.splice(0, maxBatch);
+    queues.delete(key);
+    if (queue.length > 0) queues.set(key, queue);
+    return batch;
+  }
+
   /** Sends what is queued while fewer than `concurrency` batches are in flight. */
   function pump(): void {
-    while (queue.length > 0 && inFlight < concurrency && !scheduled) {
-      const batch = queue.slice(0, maxBatch);
-      queue = queue.slice(batch.length);
-      void send(batch);
-    }
+    while (queues.size > 0 && inFlight < concurrency && !scheduled) void send(takeBatch());
   }
 
   function schedule(): void {
@@ -111,11 +121,12 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
       void send([pending], false);
       return;
     }
-    queue.push(pending);
-    if (queue.length >= maxBatch && inFlight < concurrency) {
-      const batch = queue.slice(0, maxBatch);
-      queue = queue.slice(batch.length);
-      void send(batch);
+    const tenant = pending.event.tenant;
+    const queue = queues.get(tenant);
+    if (queue === undefined) queues.set(tenant, [pending]);
+    else queue.push(pending);
+    if ((queue?.length ?? 1) >= maxBatch && inFlight < concurrency) {
+      void send(takeBatch(tenant));
     } else {
       schedule();
     }

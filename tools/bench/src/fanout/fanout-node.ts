@@ -52,6 +52,8 @@ export interface FanoutTuning {
    * leaf the worker processes' own CPU dominates, which is what extra worker processes are for.
    */
   leafCpuMillis: number;
+  /** Fair claims of the work-item runner (default true; `FW_FANOUT_FAIR=0`: the former oldest-first claim). */
+  fair: boolean;
 }
 
 function envNonNegative(name: string, fallback: number): number {
@@ -76,6 +78,7 @@ export function fanoutTuningFromEnv(workerProcesses = 0): FanoutTuning {
     pool: envInt('FW_FANOUT_POOL', workerProcesses >= 2 ? 12 : 24),
     batching: process.env.FW_FANOUT_BATCHING !== '0',
     leafCpuMillis: envNonNegative('FW_FANOUT_LEAF_CPU_MS', 0),
+    fair: process.env.FW_FANOUT_FAIR !== '0',
   };
 }
 
@@ -167,6 +170,7 @@ export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks:
     batchSize: tuning.batch,
     minClaim: tuning.batch,
     pollIntervalMillis: 200,
+    fair: tuning.fair,
   });
   // Coalesced wake-ups: one claim for the items of many commits.
   let wakeTimer: NodeJS.Timeout | undefined;
@@ -194,5 +198,5 @@ export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks:
  * `--workers` hands its resolved tuning to the worker processes.
  */
 export function fanoutTuningEnv(tuning: FanoutTuning): Record<string, string> {
-  return { FW_FANOUT_BATCH: String(tuning.batch), FW_FANOUT_LANES: String(tuning.lanes), FW_FANOUT_POOL: String(tuning.pool), FW_FANOUT_BATCHING: tuning.batching ? '1' : '0', FW_FANOUT_LEAF_CPU_MS: String(tuning.leafCpuMillis) };
+  return { FW_FANOUT_BATCH: String(tuning.batch), FW_FANOUT_LANES: String(tuning.lanes), FW_FANOUT_POOL: String(tuning.pool), FW_FANOUT_BATCHING: tuning.batching ? '1' : '0', FW_FANOUT_LEAF_CPU_MS: String(tuning.leafCpuMillis), FW_FANOUT_FAIR: tuning.fair ? '1' : '0' };
 }
