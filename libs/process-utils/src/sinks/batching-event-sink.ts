@@ -66,6 +66,10 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
   // One queue per tenant, in turn: a batch holds the events of one tenant, and the tenants whose
   // events wait take turns, so a tenant with a few events is not held behind another's thousands.
   const queues = new Map<string | null, Pending[]>();
+  /** The number of the last batch taken for each tenant: the turns. */
+  const lastServed = new Map<string | null, number>();
+  let batchesTaken = 0;
+  let queued = 0;
   let scheduled = false;
   let inFlight = 0;
 
@@ -88,20 +92,34 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
     }
   }
 
-  /** The next batch: up to `maxBatch` events of `tenant` (the first tenant in turn when not given); its turn moves to the end. */
+  /**
+   * The next batch: up to `maxBatch` events of `tenant`, or else of the tenant with events
+   * waiting that was served longest ago (never served first), so tenants take turns.
+   */
   function takeBatch(tenant?: string | null): Pending[] {
-    const key = tenant === undefined ? queues.keys().next().value : tenant;
+    let key = tenant;
+    if (key === undefined) {
+      let oldest = Infinity;
+      for (const [candidate, waiting] of queues) {
+        const served = lastServed.get(candidate) ?? -1;
+        if (waiting.length > 0 && served < oldest) {
+          oldest = served;
+          key = candidate;
+        }
+      }
+    }
     const queue = key === undefined ? undefined : queues.get(key);
     if (key === undefined || queue === undefined) return [];
     const batch = queue.splice(0, maxBatch);
-    queues.delete(key);
-    if (queue.length > 0) queues.set(key, queue);
+    queued -= batch.length;
+    if (queue.length === 0) queues.delete(key);
+    lastServed.set(key, ++batchesTaken);
     return batch;
   }
 
   /** Sends what is queued while fewer than `concurrency` batches are in flight. */
   function pump(): void {
-    while (queues.size > 0 && inFlight < concurrency && !scheduled) void send(takeBatch());
+    while (queued > 0 && inFlight < concurrency && !scheduled) void send(takeBatch());
   }
 
   function schedule(): void {
@@ -122,10 +140,13 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
       return;
     }
     const tenant = pending.event.tenant;
-    const queue = queues.get(tenant);
-    if (queue === undefined) queues.set(tenant, [pending]);
-    else queue.push(pending);
-    if ((queue?.length ?? 1) >= maxBatch && inFlight < concurrency) {
+    const queue = queues.get(tenant) ?? [];
+    if (queue.length === 0) queues.set(tenant, queue);
+    // Only the order of the tenants with events waiting matters: forget the rest now and then.
+    if (lastServed.size > 1000 && queues.size < lastServed.size) for (const t of lastServed.keys()) if (!queues.has(t)) lastServed.delete(t);
+    queue.push(pending);
+    queued++;
+    if (queue.length >= maxBatch && inFlight < concurrency) {
       void send(takeBatch(tenant));
     } else {
       schedule();
