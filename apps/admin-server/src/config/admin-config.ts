@@ -8,6 +8,7 @@
  * | `PROCESS_DATABASE_URL`, `_USERNAME`, `_PASSWORD` | dev: PGlite under `./.data/` | required outside dev (user and password may be empty) |
  * | `PROCESS_DATABASE_POOLER` | `none` | `transaction` behind a transaction pooler (PgBouncer `pool_mode = transaction`), `session` behind a session pooler |
  * | `PROCESS_MANAGEMENT_API_KEY` | dev: generated, stored in `./.data/` | at least 32 characters |
+ * | `PROCESS_MANAGEMENT_API_KEYS`, `_KEY_ROLE`, `_KEY_TENANTS`, `_JWKS_URL`/`_JWKS_FILE`, `_JWT_*` | — | more keys, their role and tenants, bearer tokens (`access-config.ts`) |
  * | `--profile dev` or `FW_PROFILE=dev` | production | dev profile |
  * | `PROCESS_HISTORY_RETENTION` | `P30D` | how long a successful finished tree is kept (ISO-8601 duration) |
  * | `PROCESS_FAILED_RETENTION` | `P90D` | how long a failed finished tree is kept |
@@ -23,6 +24,7 @@ import { parseProxyAllowedOrigins } from '@fw/admin-ui';
 import { ConfigError, parseDatabasePooler, type DatabasePooler } from '@fw/core';
 import { assertManagementKey, DEFAULT_COUNT_EXACT_LIMIT, parseIsoDuration, retentionSettingsFromEnv, type RetentionSettings } from '@fw/process-management';
 import * as path from 'node:path';
+import { accessConfigFromEnv, type AdminAccessConfig } from './access-config';
 
 export type AdminProfile = 'dev' | 'production';
 
@@ -51,6 +53,8 @@ export interface AdminServerConfig {
   history?: { retention: RetentionSettings; sweepIntervalMillis: number | undefined };
   /** `FW_COUNT_EXACT_LIMIT`: list totals are exact up to it, estimates above (default 100,000). */
   countExactLimit?: number;
+  /** More keys, the role and tenants of the keys, bearer tokens. Default: the key alone, admin over every tenant. */
+  access?: AdminAccessConfig;
 }
 
 /** Raised for bad command-line arguments (exit 2 with the usage). */
@@ -67,7 +71,9 @@ export const ADMIN_SERVER_USAGE = `usage: fw-admin-server [--profile dev]
 Environment: PROCESS_ADMIN_PORT (8080), PROCESS_ADMIN_BIND_ADDRESS (127.0.0.1),
 PROCESS_DATABASE_URL, PROCESS_DATABASE_USERNAME, PROCESS_DATABASE_PASSWORD (required outside dev),
 PROCESS_DATABASE_POOLER (none; transaction behind PgBouncer's transaction pooling),
-PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev),
+PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev), PROCESS_MANAGEMENT_API_KEYS
+(more keys, comma-separated), PROCESS_MANAGEMENT_KEY_ROLE (admin), PROCESS_MANAGEMENT_KEY_TENANTS (*),
+PROCESS_MANAGEMENT_JWKS_URL or _JWKS_FILE with PROCESS_MANAGEMENT_JWT_ISSUER and _JWT_AUDIENCE (bearer tokens),
 PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off),
 PROCESS_HISTORY_RETENTION (P30D), PROCESS_FAILED_RETENTION (P90D), PROCESS_HISTORY_RETENTION_TENANTS,
 PROCESS_HISTORY_SWEEP_INTERVAL (PT1M; off), FW_COUNT_EXACT_LIMIT (100000).`;
@@ -139,6 +145,7 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
     ...(proxyOrigins.length === 0 ? {} : { adminUiProxyOrigins: proxyOrigins }),
     history: { retention: retentionSettingsFromEnv(env), sweepIntervalMillis: sweepIntervalOf(env.PROCESS_HISTORY_SWEEP_INTERVAL) },
     countExactLimit: countLimitOf(env.FW_COUNT_EXACT_LIMIT),
+    access: accessConfigFromEnv(env, cwd),
   };
 }
 
@@ -198,7 +205,8 @@ function infoKeyOf(raw: string | undefined): string | undefined {
 function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): AdminServerConfig {
   const port = portOf(env.PROCESS_ADMIN_PORT);
   const bindAddress = env.PROCESS_ADMIN_BIND_ADDRESS || '127.0.0.1';
-  const rawKey = env.PROCESS_MANAGEMENT_API_KEY || undefined;
+  // Without the single key, the first of the rotation list is the server's own (printed, used by the examples).
+  const rawKey = env.PROCESS_MANAGEMENT_API_KEY || env.PROCESS_MANAGEMENT_API_KEYS?.split(',').map((k) => k.trim()).find((k) => k !== '') || undefined;
   const pooler = env.PROCESS_DATABASE_POOLER ? parseDatabasePooler(env.PROCESS_DATABASE_POOLER, 'PROCESS_DATABASE_POOLER') : undefined;
   if (profile === 'dev') {
     const dataDir = path.resolve(cwd, '.data');

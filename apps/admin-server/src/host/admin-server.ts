@@ -20,7 +20,7 @@ import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
 import { readFwMigrations } from '@fw/migrate';
 import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, WORK_ITEM_TABLES, type WorkItemRunner } from '@fw/jdbc-process-starter';
 import { makeAdminUiRouter } from '@fw/admin-ui';
-import { assertManagementKey, HISTORY_SWEEPER_LEASE, makeHistoryRetentionStore, makeHistorySweeper, makeManagementKeyGuard, makeProcessManagementRouter, retentionSettingsFromEnv, type HistorySweeper } from '@fw/process-management';
+import { assertManagementKey, HISTORY_SWEEPER_LEASE, makeHistoryRetentionStore, makeHistorySweeper, AUDIT_TABLES, makeAccessGuard, makeProcessManagementRouter, resolveManagementAccess, retentionSettingsFromEnv, type HistorySweeper } from '@fw/process-management';
 import { OUTBOX_TABLES } from '@fw/process-outbox';
 import { makeDatabaseProcessConfigurator, makeProcessEventHandlers, makeProcessManager, PROCESS_TABLES, processDb, type ProcessManager } from '@fw/process-service';
 import { makeProcessRouter } from '@fw/process-service/http';
@@ -81,7 +81,7 @@ export interface AdminServer {
 }
 
 /** Tables the server needs; outside dev they must exist (`fw-migrate`, or `npm run migrate` in the checkout). */
-export const ADMIN_SERVER_TABLES: readonly string[] = [...PROCESS_TABLES, ...WORK_ITEM_TABLES, ...OUTBOX_TABLES, ...TRIGGER_TABLES];
+export const ADMIN_SERVER_TABLES: readonly string[] = [...PROCESS_TABLES, ...WORK_ITEM_TABLES, ...OUTBOX_TABLES, ...TRIGGER_TABLES, ...AUDIT_TABLES];
 
 async function prepareSchema(config: AdminServerConfig, database: Database): Promise<void> {
   if (config.profile === 'dev') {
@@ -175,12 +175,22 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
   // Before the key guard: load balancers, orchestrators and the admin UI read these without the
   // management key (behind X-Fw-Info-Key when FW_INFO_ACCESS_KEY is set).
   app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: config.infoAccessKey, openApi: { operationsGuard: MANAGEMENT_KEY_GUARD }, logger }));
-  app.use(makeProcessManagementRouter({ database, apiKey: key, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger, countExactLimit: config.countExactLimit }));
+  // One key set, token cache and failure count for the administration API and the routes below.
+  const access = resolveManagementAccess({
+    access: {
+      keys: [key, ...(config.access?.keys ?? [])].map((k) => ({ key: k, role: config.access?.keyRole ?? 'admin', tenants: config.access?.keyTenants ?? '*' })),
+      ...(config.access?.jwt === undefined ? {} : { jwt: config.access.jwt }),
+    },
+    logger,
+  });
+  app.use(makeProcessManagementRouter({ database, access, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger, countExactLimit: config.countExactLimit }));
   // The process dashboard at / in both profiles (PROCESS_ADMIN_DASHBOARD=off turns it off): static files
   // holding no data; it asks for the key and every call carries it. Deep links answer its index.
   if (config.dashboardEnabled !== false) app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()) }));
-  const unauthorized = (message: string) => errorEnvelope(new FwError({ code: 401, subErrorCode: 'PM401', description: message }));
-  app.use(makeManagementKeyGuard(key, { unauthorizedBody: unauthorized }));
+  // The /process routes, the registry's services and MCP are not scoped per tenant or operation:
+  // they take a credential that is admin over every tenant (the workers' key).
+  const envelope = (status: number, message: string) => errorEnvelope(new FwError({ code: status, subErrorCode: `PM${status}`, description: message }));
+  app.use(makeAccessGuard(access, { logger, errorBody: envelope, require: { role: 'admin', allTenants: true } }));
   app.use(makeProcessRouter({ manager, logger }));
   // Services the registry serves itself (the dev profile's support-ticket workflow), behind the key.
   app.use(makeServiceRouter(registry, { serve: { info: false }, logger }));

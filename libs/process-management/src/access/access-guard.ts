@@ -47,7 +47,12 @@ export interface ResolvedAccess {
  * tenant) joins the listed keys.
  * @throws ConfigError when a key is shorter than 32 characters, the JWT options are unusable, or no credential at all is configured.
  */
-export function resolveManagementAccess(input: { apiKey?: string; access?: ManagementAccessOptions; logger: Logger }): ResolvedAccess {
+export function resolveManagementAccess(input: { apiKey?: string; access?: ManagementAccessOptions | ResolvedAccess; logger: Logger }): ResolvedAccess {
+  // Already resolved (a host sharing one key set, token cache and failure count between the API and its other routes).
+  if (input.access !== undefined && 'limiter' in input.access) {
+    if (input.apiKey !== undefined) throw new ConfigError('Give the administration key inside the resolved access, not beside it');
+    return input.access;
+  }
   const listed = input.access?.keys ?? [];
   const keys = makeKeyCredentials([...(input.apiKey === undefined ? [] : [{ key: input.apiKey }]), ...listed]);
   const jwtOption = input.access?.jwt;

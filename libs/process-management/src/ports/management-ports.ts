@@ -11,7 +11,7 @@
  * };
  */
 import type { Database, Logger } from '@fw/core';
-import type { ManagementAccessOptions } from '../access/access-guard';
+import type { ManagementAccessOptions, ResolvedAccess } from '../access/access-guard';
 import type { ProcessConfigurator } from '@fw/process-api';
 import type { Page, PageRequest } from '../http/pagination';
 
@@ -148,7 +148,7 @@ export interface ManagementPorts {
    * Further credentials: keys with their role and tenants (several during a rotation), bearer
    * tokens (JWKS, issuer, audience), the limit of refused credentials per address.
    */
-  access?: ManagementAccessOptions;
+  access?: ManagementAccessOptions | ResolvedAccess;
   definitions: DefinitionSourcePort;
   /** Without it POST /triggers and GET /executions answer 503 and traces show bare trigger ids. */
   triggerService?: TriggerServicePort;
