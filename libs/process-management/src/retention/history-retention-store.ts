@@ -12,7 +12,7 @@ import type { Database } from '@fw/core';
 import { TERMINAL_STATES } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import type { RetentionRule, RetentionRules } from './retention-settings';
-import { busyRoots, lockFinishedRoots, noRowsRemoved, removeTrees, type RemovedRows } from './tree-removal-statements';
+import { lockFinishedRoots, noRowsRemoved, removeIdleTrees, type RemovedRows } from './tree-removal-statements';
 
 /** A root whose tree has expired. */
 export interface ExpiredRoot {
@@ -61,9 +61,16 @@ export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): Histo
   const db = database.db as Kysely<unknown>;
   const terminal = sql.join(TERMINAL_STATES.map((s) => sql.lit(s)));
 
+  /**
+   * A removal transaction. Every statement of it walks a tree through indexes, a few thousand
+   * rows at a time; left to itself the planner would hash-join a tree against a whole table once
+   * it is large (seen at 100,000 processes: a sequential scan per level) and compile JIT code for
+   * it, so joins are nested loops over index scans here, without JIT.
+   */
   async function inTransaction<T>(fn: (trx: Kysely<unknown>) => Promise<T>): Promise<T> {
     return db.transaction().execute(async (trx) => {
-      await sql`set local lock_timeout = ${sql.lit(LOCK_TIMEOUT)}`.execute(trx);
+      await sql`select set_config('lock_timeout', ${LOCK_TIMEOUT}, true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
+        set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
       return fn(trx);
     });
   }
@@ -91,10 +98,8 @@ export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): Histo
 
     async removeRoots(ids) {
       return inTransaction(async (trx) => {
-        const locked = await lockFinishedRoots(trx, ids);
-        const busy = await busyRoots(trx, locked);
-        const idle = locked.filter((id) => !busy.has(id));
-        return { removed: await removeTrees(trx, idle), roots: idle.length, skipped: ids.length - idle.length };
+        const { removed, roots } = await removeIdleTrees(trx, await lockFinishedRoots(trx, ids));
+        return { removed, roots, skipped: ids.length - roots };
       });
     },
 
@@ -105,9 +110,8 @@ export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): Histo
       if (!found) return { outcome: 'not-found', removed: noRowsRemoved() };
       if (found.parent_id !== null) return { outcome: 'not-root', removed: noRowsRemoved() };
       return inTransaction(async (trx) => {
-        const locked = await lockFinishedRoots(trx, [id]);
-        if (locked.length === 0 || (await busyRoots(trx, locked)).size > 0) return { outcome: 'running' as const, removed: noRowsRemoved() };
-        return { outcome: 'removed' as const, removed: await removeTrees(trx, locked) };
+        const { removed, roots } = await removeIdleTrees(trx, await lockFinishedRoots(trx, [id]));
+        return { outcome: roots === 1 ? ('removed' as const) : ('running' as const), removed };
       });
     },
   };

@@ -7,8 +7,7 @@
  * @example
  * await db.transaction().execute(async (trx) => {
  *   const locked = await lockFinishedRoots(trx, ids);
- *   const busy = await busyRoots(trx, locked);
- *   const removed = await removeTrees(trx, locked.filter((id) => !busy.has(id)));
+ *   const { removed, roots } = await removeIdleTrees(trx, locked);   // busy trees stay whole
  * });
  */
 import { TERMINAL_STATES } from '@fw/process-api';
@@ -47,17 +46,23 @@ function idSet(ids: readonly string[]): RawBuilder<unknown> {
   return sql`(select x::uuid from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) as x)`;
 }
 
-/** `tree(root_id, id, process_type, state_id)`: every process of the trees of `roots`, for a `with recursive`. */
+/** `tree(root_id, id, process_type, leaf, state_id)`: every process of the trees of `roots`, for a `with recursive`. */
 function treeOf(roots: readonly string[]): RawBuilder<unknown> {
-  return sql`tree(root_id, id, process_type, state_id) as (
-      select p.id, p.id, p.process_type, p.state_id from fw_process p where p.id in ${idSet(roots)}
+  return sql`tree(root_id, id, process_type, leaf, state_id) as (
+      select p.id, p.id, p.process_type, p.leaf, p.state_id from fw_process p where p.id in ${idSet(roots)}
       union all
-      select t.root_id, c.id, c.process_type, c.state_id from fw_process c join tree t on c.parent_id = t.id)`;
+      select t.root_id, c.id, c.process_type, c.leaf, c.state_id from fw_process c join tree t on c.parent_id = t.id)`;
 }
 
-/** The three work-item keys a process can have ('<id>:<type>:<worker type>'). */
-const workItemKeys = sql`t.id::text || ':' || t.process_type || ':' || k.worker_type
-  from tree t cross join (values ('SPLITTER'), ('EXECUTOR'), ('AGGREGATOR')) as k(worker_type)`;
+/**
+ * The work-item keys a process of `alias` can have ('<id>:<type>:<worker type>'): a leaf runs an
+ * EXECUTOR, any other process a SPLITTER and an AGGREGATOR.
+ */
+function workItemKeys(alias: string): RawBuilder<unknown> {
+  const t = sql.ref(alias);
+  return sql`case when ${t}.leaf then array[${t}.id::text || ':' || ${t}.process_type || ':EXECUTOR']
+    else array[${t}.id::text || ':' || ${t}.process_type || ':SPLITTER', ${t}.id::text || ':' || ${t}.process_type || ':AGGREGATOR'] end`;
+}
 
 /**
  * Locks the roots among `ids` that are finished roots, skipping any another transaction holds
@@ -72,52 +77,47 @@ export async function lockFinishedRoots(db: Kysely<unknown>, ids: readonly strin
 }
 
 /**
- * Roots among `roots` whose run is not over: a process of the tree in a non-terminal state, a work
- * item still PENDING or RUNNING, or an outbox command of the root still to run (its successors
- * are started by it).
+ * Removes the trees of `roots` (locked finished roots) whose run is over, in ONE statement that
+ * walks each tree once: a tree with a process in a non-terminal state, a work item still PENDING
+ * or RUNNING, or an outbox command of its root still to run (its successors are started by it) is
+ * left whole. Of the others go the trigger execution that created the root and its log row, work
+ * items, completion events, child reports, errors, then the processes.
  */
-export async function busyRoots(db: Kysely<unknown>, roots: readonly string[]): Promise<Set<string>> {
-  if (roots.length === 0) return new Set();
-  const rows = await sql<{ root_id: string }>`
-    with recursive ${treeOf(roots)}
-    select t.root_id from tree t where t.state_id not in (${terminal})
-    union
-    select t.root_id from tree t join fw_process_work_item w on w.idempotency_key in (
-        t.id::text || ':' || t.process_type || ':SPLITTER', t.id::text || ':' || t.process_type || ':EXECUTOR', t.id::text || ':' || t.process_type || ':AGGREGATOR')
-      where w.status in ('PENDING', 'RUNNING')
-    union
-    select o.process_id from fw_process_outbox o where o.process_id in ${idSet(roots)} and o.status in ('PENDING', 'RUNNING')`.execute(db);
-  return new Set(rows.rows.map((r) => r.root_id));
-}
-
-/**
- * Removes the trees of `roots` (already locked and checked) in one statement: trigger executions
- * and their log rows of the run (the execution that created the root), work items, completion
- * events, child reports, errors, then the processes.
- */
-export async function removeTrees(db: Kysely<unknown>, roots: readonly string[]): Promise<RemovedRows> {
-  if (roots.length === 0) return noRowsRemoved();
+export async function removeIdleTrees(db: Kysely<unknown>, roots: readonly string[]): Promise<{ removed: RemovedRows; roots: number }> {
+  if (roots.length === 0) return { removed: noRowsRemoved(), roots: 0 };
   const rows = await sql<Record<string, string>>`
     with recursive ${treeOf(roots)},
+    busy as (
+      select t.root_id from tree t where t.state_id not in (${terminal})
+      union
+      select t.root_id from tree t where exists (
+        select 1 from fw_process_work_item w where w.idempotency_key = any(${workItemKeys('t')}) and w.status in ('PENDING', 'RUNNING'))
+      union
+      select o.process_id from fw_process_outbox o where o.process_id in ${idSet(roots)} and o.status in ('PENDING', 'RUNNING')),
+    gone as (select * from tree where root_id not in (select root_id from busy)),
     ex as (delete from fw_trigger_execution e using fw_process r
-           where r.id in ${idSet(roots)} and e.trigger_id = r.trigger_id and e.process_id = r.id::text returning e.log_id),
+           where r.id in (select g.id from gone g where g.id = g.root_id) and e.trigger_id = r.trigger_id and e.process_id = r.id::text returning e.log_id),
     lg as (delete from fw_trigger_log l where l.log_id in (select log_id from ex) returning 1),
-    wi as (delete from fw_process_work_item w where w.idempotency_key in (select ${workItemKeys}) returning 1),
-    ce as (delete from fw_process_completion_event where process_id in (select id from tree) returning 1),
-    cr as (delete from fw_process_child_report where child_id in (select id from tree) returning 1),
-    er as (delete from fw_process_error where owner_id in (select id from tree) returning 1),
-    pr as (delete from fw_process where id in (select id from tree) returning 1)
+    wi as (delete from fw_process_work_item w where w.idempotency_key in (select unnest(${workItemKeys('g')}) from gone g) returning 1),
+    ce as (delete from fw_process_completion_event where process_id in (select id from gone) returning 1),
+    cr as (delete from fw_process_child_report where child_id in (select id from gone) returning 1),
+    er as (delete from fw_process_error where owner_id in (select id from gone) returning 1),
+    pr as (delete from fw_process where id in (select id from gone) returning 1)
     select (select count(*) from pr) as processes, (select count(*) from ce) as completion_events,
       (select count(*) from cr) as child_reports, (select count(*) from er) as errors, (select count(*) from wi) as work_items,
-      (select count(*) from ex) as trigger_executions, (select count(*) from lg) as trigger_logs`.execute(db);
+      (select count(*) from ex) as trigger_executions, (select count(*) from lg) as trigger_logs,
+      (select count(*) from gone where id = root_id) as roots`.execute(db);
   const r = rows.rows[0];
   return {
-    processes: Number(r.processes),
-    completionEvents: Number(r.completion_events),
-    childReports: Number(r.child_reports),
-    errors: Number(r.errors),
-    workItems: Number(r.work_items),
-    triggerExecutions: Number(r.trigger_executions),
-    triggerLogs: Number(r.trigger_logs),
+    roots: Number(r.roots),
+    removed: {
+      processes: Number(r.processes),
+      completionEvents: Number(r.completion_events),
+      childReports: Number(r.child_reports),
+      errors: Number(r.errors),
+      workItems: Number(r.work_items),
+      triggerExecutions: Number(r.trigger_executions),
+      triggerLogs: Number(r.trigger_logs),
+    },
   };
 }
