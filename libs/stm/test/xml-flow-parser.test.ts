@@ -1,4 +1,4 @@
-import { isStmError, parseFlowsXml, StmErrorCodes, type StmError } from '../src/index';
+import { checkFlowsXml, isStmError, parseFlowsXml, StmErrorCodes, type StmError } from '../src/index';
 import { loadFlowsFile } from '../src/index';
 import { processFlowPath } from './support/process-fixture';
 
@@ -74,7 +74,8 @@ describe('parseFlowsXml', () => {
   it('refuses malformed XML', async () => {
     const e = await failure('<states><flow id="f"></states>', 'broken.xml');
     expect(e.code).toBe(StmErrorCodes.xmlParse);
-    expect(e.message).toMatch(/^broken\.xml: malformed XML: Unexpected close tag/);
+    expect(e.message).toBe('broken.xml: malformed XML: line 1, column 22: </states> closes <flow> opened on line 1');
+    expect({ line: e.line, column: e.column }).toEqual({ line: 1, column: 22 });
   });
 
   it('refuses a document whose root is not <states>', async () => {
@@ -90,7 +91,7 @@ describe('parseFlowsXml', () => {
     );
     expect(e.code).toBe('STM_INVALID_FLOW');
     expect(e.message).toBe(
-      "f.xml: invalid flow definition (1 problem):\n  - Flow 'f', state 'A', event 'go': target state 'PROCESED' does not exist [UNKNOWN_TARGET_STATE]",
+      "f.xml: invalid flow definition (1 problem):\n  - line 1: Flow 'f', state 'A', event 'go': target state 'PROCESED' does not exist [UNKNOWN_TARGET_STATE]",
     );
     expect(e.issues).toEqual([
       expect.objectContaining({ code: 'UNKNOWN_TARGET_STATE', flowId: 'f', stateId: 'A', eventId: 'go' }),
@@ -163,7 +164,7 @@ describe('parseFlowsXml', () => {
     expect(warnings.map((w) => `${w.code}:${w.stateId}`)).toEqual(['UNREACHABLE_STATE:LOST', 'AUTO_STATE_CYCLE:a', 'AUTO_STATE_CYCLE:b']);
     const strict = await parseFlowsXml(xml, { strict: true }).catch((err: unknown) => err);
     expect(isStmError(strict, StmErrorCodes.invalidFlow)).toBe(true);
-    expect((strict as StmError).message).toContain("Flow 'f', state 'LOST': state cannot be reached from the initial state [UNREACHABLE_STATE]");
+    expect((strict as StmError).message).toContain("Flow 'f', state 'LOST': state cannot be reached from the initial state 'a' [UNREACHABLE_STATE]");
   });
 
   it('warns about states from which no final state can be reached', async () => {
@@ -171,7 +172,86 @@ describe('parseFlowsXml', () => {
       flow('<manual-state id="A" initialState="true"><on eventId="a" newStateId="B"/><on eventId="end" newStateId="E"/></manual-state><manual-state id="B"><on eventId="b" newStateId="B"/></manual-state><end-state id="E"/>'),
     );
     expect(warnings).toEqual([
-      { code: 'CANNOT_REACH_FINAL_STATE', message: "Flow 'f', state 'B': no path leads from this state to a final state", flowId: 'f', stateId: 'B' },
+      { code: 'CANNOT_REACH_FINAL_STATE', message: "Flow 'f', state 'B': no path leads from this state to a final state", flowId: 'f', stateId: 'B', line: 1 },
     ]);
+  });
+});
+
+/** The document the line tests break, one element per line. */
+const CLAIM = `<?xml version="1.0"?>
+<states>
+  <flow id="claim">
+    <manual-state id="DRAFT" initialState="true">
+      <on eventId="submit" newStateId="CHECK"/>
+    </manual-state>
+    <auto-state id="CHECK">
+      <transition to="APPROVED" condition="small"/>
+      <transition to="APPROVED"/>
+    </auto-state>
+    <manual-state id="APPROVED">
+      <activity id="receipt"/>
+      <on eventId="pay" newStateId="PAID"/>
+    </manual-state>
+    <end-state id="PAID"/>
+  </flow>
+</states>
+`;
+
+describe('checkFlowsXml', () => {
+  const lineOf = (xml: string, strict = true) => checkFlowsXml(xml, { strict }).errors.map((i) => `${i.line}: ${i.code}: ${i.message}`);
+
+  it('reads a valid document, and knows the element of every part', () => {
+    const checked = checkFlowsXml(CLAIM);
+    expect(checked.errors).toEqual([]);
+    const [claim] = checked.flows;
+    const approved = claim.states.find((s) => s.id === 'APPROVED')!;
+    expect(checked.elementOf(claim)?.line).toBe(3);
+    expect(checked.elementOf(approved)?.line).toBe(11);
+    expect(checked.elementOf(approved.activities![0])).toMatchObject({ name: 'activity', line: 12 });
+    expect(checked.elementOf(approved.events![0])?.line).toBe(13);
+    expect(checked.elementOf({})).toBeUndefined();
+  });
+
+  it('names the line of each problem: malformed XML, unknown target, no initial state, unreachable state, dead end, branch order', () => {
+    expect(lineOf(CLAIM.replace('<end-state id="PAID"/>', '<end-state id="PAID">'))).toEqual(['16: MALFORMED_XML: malformed XML (column 3): </flow> closes <end-state> opened on line 15']);
+    expect(lineOf(CLAIM.replace('newStateId="PAID"', 'newStateId="PAYED"'), false)).toEqual([
+      "13: UNKNOWN_TARGET_STATE: Flow 'claim', state 'APPROVED', event 'pay': target state 'PAYED' does not exist",
+    ]);
+    expect(lineOf(CLAIM.replace(' initialState="true"', ''))).toEqual(["3: MISSING_INITIAL_STATE: Flow 'claim': no initial state is declared"]);
+    expect(lineOf(CLAIM.replace('<end-state id="PAID"/>', '<manual-state id="LIMBO"><on eventId="x" newStateId="PAID"/></manual-state>\n    <end-state id="PAID"/>'))).toEqual([
+      "15: UNREACHABLE_STATE: Flow 'claim', state 'LIMBO': state cannot be reached from the initial state 'DRAFT'",
+    ]);
+    expect(lineOf(CLAIM.replace('<on eventId="pay" newStateId="PAID"/>', ''), false)[0]).toBe(
+      "11: DEAD_END_STATE: Flow 'claim', state 'APPROVED': manual state has no events, so it could never be left (make it a final state or add an event)",
+    );
+    expect(lineOf(CLAIM.replace('<transition to="APPROVED"/>', '<transition to="APPROVED"/>\n      <transition to="DRAFT" condition="big"/>'))).toEqual([
+      "10: UNREACHABLE_BRANCH: Flow 'claim', state 'CHECK': transition #3 (condition 'big') follows the unconditional transition (line 9) and can never be taken",
+    ]);
+  });
+
+  it('names the line of structural problems: the attribute, the second initial state, the element', () => {
+    expect(lineOf(CLAIM.replace('<manual-state id="DRAFT" initialState="true">', '<manual-state id="DRAFT"\n      intialState="true">'))).toEqual([
+      "5: UNKNOWN_ATTRIBUTE: Flow 'claim', state 'DRAFT': unknown attribute 'intialState' on <manual-state> (allowed: id, initialState, enabledBy, meta-*)",
+    ]);
+    expect(lineOf(CLAIM.replace('<manual-state id="APPROVED">', '<manual-state id="APPROVED" initialState="true">'))).toEqual([
+      "11: MULTIPLE_INITIAL_STATES: Flow 'claim': more than one initial state: 'DRAFT', 'APPROVED'",
+    ]);
+    expect(lineOf(CLAIM.replace('<end-state id="PAID"/>', '<wait-state id="PAID"/>'))).toEqual([
+      "15: UNKNOWN_ELEMENT: Flow 'claim': unknown element <wait-state> (expected manual-state, auto-state or end-state)",
+    ]);
+    expect(lineOf('<flows/>')).toEqual(['1: NOT_A_STATES_DOCUMENT: expected a <states> root element, found <flows>']);
+  });
+
+  it('keeps warnings apart unless strict, and reports a flow without a final state', () => {
+    const noEnd = CLAIM.replace('<end-state id="PAID"/>', '').replace('newStateId="PAID"', 'newStateId="DRAFT"');
+    const lenient = checkFlowsXml(noEnd);
+    expect(lenient.errors).toEqual([]);
+    expect(lenient.warnings.map((w) => `${w.line}: ${w.code}`)).toEqual(['3: NO_FINAL_STATE', '4: CANNOT_REACH_FINAL_STATE', '7: CANNOT_REACH_FINAL_STATE', '11: CANNOT_REACH_FINAL_STATE']);
+    expect(lineOf(noEnd)[0]).toBe("3: NO_FINAL_STATE: Flow 'claim': the flow has no final state");
+  });
+
+  it('refuses what the states format does not use, naming the line', () => {
+    expect(lineOf('<states>\n<!DOCTYPE x>\n</states>')).toEqual(['2: MALFORMED_XML: malformed XML (column 1): DOCTYPE and other declarations are not allowed in a states document']);
+    expect(lineOf('<states>\n  <flow id="f"><![CDATA[x]]></flow>\n</states>')[0]).toMatch(/^2: MALFORMED_XML: .*CDATA sections are not allowed/);
   });
 });

@@ -41,6 +41,8 @@ export interface FlowIssue {
   flowId?: string;
   stateId?: string;
   eventId?: string;
+  /** Line of the element concerned, for flows read from a states XML document (1-based). */
+  line?: number;
 }
 
 export interface StmErrorInit {
@@ -50,6 +52,9 @@ export interface StmErrorInit {
   stateId?: string;
   eventId?: string;
   issues?: readonly FlowIssue[];
+  /** Where a states XML document is not well-formed (for `STM_XML_PARSE_ERROR`). */
+  line?: number;
+  column?: number;
   cause?: unknown;
 }
 
@@ -62,6 +67,9 @@ export class StmError extends Error {
   readonly eventId?: string;
   /** Validation problems (for {@link StmErrorCodes.invalidFlow}); empty otherwise. */
   readonly issues: readonly FlowIssue[];
+  /** Line and column where a states XML document is not well-formed (for {@link StmErrorCodes.xmlParse}). */
+  readonly line?: number;
+  readonly column?: number;
 
   constructor(init: StmErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -71,6 +79,8 @@ export class StmError extends Error {
     this.stateId = init.stateId;
     this.eventId = init.eventId;
     this.issues = init.issues ?? [];
+    this.line = init.line;
+    this.column = init.column;
   }
 }
 

@@ -19,8 +19,12 @@ import { parseConditionRef, type FlowDefinition, type StateDefinition } from '..
  * | `UNREACHABLE_BRANCH` | error | a branch after the unconditional (else) branch |
  * | `DEAD_END_STATE` | error | a manual state without events (it could never be left) |
  * | `UNREACHABLE_STATE` | warning | no path from the initial state |
+ * | `NO_FINAL_STATE` | warning | the flow has no final state (so no entity can ever finish) |
  * | `CANNOT_REACH_FINAL_STATE` | warning | no path from this state to a final state |
  * | `AUTO_STATE_CYCLE` | warning | auto states that can lead back to themselves without waiting for an event |
+ *
+ * Each issue names its flow, state and event; flows read from XML also carry the `line` of the
+ * element concerned (see `lineOf`).
  *
  * @example
  * const { errors, warnings } = validateFlow(flow);
@@ -30,7 +34,15 @@ export interface FlowValidation {
   warnings: FlowIssue[];
 }
 
-export interface AssertFlowsOptions {
+export interface ValidateFlowOptions {
+  /**
+   * The line where a part of a flow (the flow, a state, an event, a transition, an activity, as
+   * found in the definitions) is declared, for definitions read from a document.
+   */
+  lineOf?: (part: object) => number | undefined;
+}
+
+export interface AssertFlowsOptions extends ValidateFlowOptions {
   /** Treat warnings as errors. */
   strict?: boolean;
   /** Receives each warning (when not strict). */
@@ -49,14 +61,36 @@ export function describeLocation(flowId: string, stateId?: string, eventId?: str
   return text;
 }
 
-function issue(code: string, detail: string, flowId: string, stateId?: string, eventId?: string): FlowIssue {
-  const message = `${describeLocation(flowId, stateId, eventId)}: ${detail}`;
+/** Where an issue is: its flow, state and event, and the line of the most precise part known. */
+interface At {
+  flowId: string;
+  stateId?: string;
+  eventId?: string;
+  line?: number;
+}
+
+function issue(code: string, detail: string, at: At): FlowIssue {
+  const message = `${describeLocation(at.flowId, at.stateId, at.eventId)}: ${detail}`;
   return {
     code,
     message: message.charAt(0).toUpperCase() + message.slice(1),
-    flowId,
-    ...(stateId === undefined ? {} : { stateId }),
-    ...(eventId === undefined ? {} : { eventId }),
+    flowId: at.flowId,
+    ...(at.stateId === undefined ? {} : { stateId: at.stateId }),
+    ...(at.eventId === undefined ? {} : { eventId: at.eventId }),
+    ...(at.line === undefined ? {} : { line: at.line }),
+  };
+}
+
+/** Finds the `At` of a part: the line of the first of `parts` whose line is known. */
+type Locate = (ids: Omit<At, 'line'>, ...parts: object[]) => At;
+
+function makeLocate(lineOf: ValidateFlowOptions['lineOf']): Locate {
+  return (ids, ...parts) => {
+    for (const part of parts) {
+      const line = lineOf?.(part);
+      if (line !== undefined) return { ...ids, line };
+    }
+    return ids;
   };
 }
 
@@ -68,46 +102,77 @@ export function successors(state: StateDefinition): string[] {
   return out;
 }
 
-function checkStructure(flow: FlowDefinition, state: StateDefinition, ids: ReadonlySet<string>, errors: FlowIssue[]): void {
-  const f = flow.id;
+/** The checks of one state; `report` collects errors. */
+interface StateCheck {
+  flow: FlowDefinition;
+  state: StateDefinition;
+  ids: ReadonlySet<string>;
+  errors: FlowIssue[];
+  locate: Locate;
+}
+
+function checkKind({ flow, state, errors, locate }: StateCheck): void {
+  const at = locate({ flowId: flow.id, stateId: state.id }, state, flow);
   const events = state.events ?? [];
   const branches = state.transitions ?? [];
-  if (!ID_PATTERN.test(state.id)) errors.push(issue('INVALID_ID', `state id '${state.id}' is empty or has characters outside [A-Za-z0-9_.-]`, f, state.id));
+  if (!ID_PATTERN.test(state.id)) errors.push(issue('INVALID_ID', `state id '${state.id}' is empty or has characters outside [A-Za-z0-9_.-]`, at));
   if (state.kind === 'final' && (events.length > 0 || branches.length > 0)) {
-    errors.push(issue('FINAL_STATE_WITH_TRANSITIONS', 'a final state cannot have events or transitions', f, state.id));
+    errors.push(issue('FINAL_STATE_WITH_TRANSITIONS', 'a final state cannot have events or transitions', at));
   }
   if (state.kind === 'manual') {
-    if (branches.length > 0) errors.push(issue('MANUAL_STATE_WITH_BRANCHES', 'conditional transitions belong to auto states; use events in a manual state', f, state.id));
-    if (events.length === 0) errors.push(issue('DEAD_END_STATE', 'manual state has no events, so it could never be left (make it a final state or add an event)', f, state.id));
+    if (branches.length > 0) errors.push(issue('MANUAL_STATE_WITH_BRANCHES', 'conditional transitions belong to auto states; use events in a manual state', at));
+    if (events.length === 0) errors.push(issue('DEAD_END_STATE', 'manual state has no events, so it could never be left (make it a final state or add an event)', at));
   }
   if (state.kind === 'auto') {
-    if (events.length > 0) errors.push(issue('AUTO_STATE_WITH_EVENTS', 'an auto state cannot accept events; use conditional transitions', f, state.id));
-    if (branches.length === 0) errors.push(issue('AUTO_STATE_WITHOUT_BRANCHES', 'auto state has no transitions', f, state.id));
+    if (events.length > 0) errors.push(issue('AUTO_STATE_WITH_EVENTS', 'an auto state cannot accept events; use conditional transitions', at));
+    if (branches.length === 0) errors.push(issue('AUTO_STATE_WITHOUT_BRANCHES', 'auto state has no transitions', at));
   }
-  const activities = state.activities ?? [];
-  if (activities.length > 0 && state.kind !== 'manual') errors.push(issue('ACTIVITY_OUTSIDE_MANUAL_STATE', 'only manual states can have activities', f, state.id));
-  const seenActivities = new Set<string>();
-  for (const a of activities) {
-    if (!ID_PATTERN.test(a.id)) errors.push(issue('INVALID_ID', `activity id '${a.id}' is empty or has characters outside [A-Za-z0-9_.-]`, f, state.id));
-    if (seenActivities.has(a.id)) errors.push(issue('DUPLICATE_ACTIVITY', `activity '${a.id}' is declared more than once`, f, state.id));
-    if (events.some((e) => e.id === a.id)) errors.push(issue('DUPLICATE_EVENT', `activity '${a.id}' has the id of an event of the state`, f, state.id, a.id));
-    seenActivities.add(a.id);
+  if ((state.activities ?? []).length > 0 && state.kind !== 'manual') errors.push(issue('ACTIVITY_OUTSIDE_MANUAL_STATE', 'only manual states can have activities', at));
+}
+
+function checkActivities({ flow, state, errors, locate }: StateCheck): void {
+  const events = state.events ?? [];
+  const seen = new Set<string>();
+  for (const a of state.activities ?? []) {
+    const at = locate({ flowId: flow.id, stateId: state.id }, a, state, flow);
+    if (!ID_PATTERN.test(a.id)) errors.push(issue('INVALID_ID', `activity id '${a.id}' is empty or has characters outside [A-Za-z0-9_.-]`, at));
+    if (seen.has(a.id)) errors.push(issue('DUPLICATE_ACTIVITY', `activity '${a.id}' is declared more than once`, at));
+    if (events.some((e) => e.id === a.id)) errors.push(issue('DUPLICATE_EVENT', `activity '${a.id}' has the id of an event of the state`, { ...at, eventId: a.id }));
+    seen.add(a.id);
   }
-  const seenEvents = new Set<string>();
-  for (const e of events) {
-    if (!ID_PATTERN.test(e.id)) errors.push(issue('INVALID_ID', `event id '${e.id}' is empty or has characters outside [A-Za-z0-9_.-]`, f, state.id));
-    if (seenEvents.has(e.id)) errors.push(issue('DUPLICATE_EVENT', 'event is declared more than once', f, state.id, e.id));
-    seenEvents.add(e.id);
-    if (e.to !== undefined && !ids.has(e.to)) errors.push(issue('UNKNOWN_TARGET_STATE', `target state '${e.to}' does not exist`, f, state.id, e.id));
+}
+
+function checkEvents({ flow, state, ids, errors, locate }: StateCheck): void {
+  const seen = new Set<string>();
+  for (const e of state.events ?? []) {
+    const at = locate({ flowId: flow.id, stateId: state.id, eventId: e.id }, e, state, flow);
+    if (!ID_PATTERN.test(e.id)) errors.push(issue('INVALID_ID', `event id '${e.id}' is empty or has characters outside [A-Za-z0-9_.-]`, { ...at, eventId: undefined }));
+    if (seen.has(e.id)) errors.push(issue('DUPLICATE_EVENT', 'event is declared more than once', at));
+    seen.add(e.id);
+    if (e.to !== undefined && !ids.has(e.to)) errors.push(issue('UNKNOWN_TARGET_STATE', `target state '${e.to}' does not exist`, at));
   }
-  let elseSeen = false;
-  branches.forEach((t, i) => {
+}
+
+function checkBranches({ flow, state, ids, errors, locate }: StateCheck): void {
+  let unconditional: { index: number; line?: number } | undefined;
+  (state.transitions ?? []).forEach((t, i) => {
+    const at = locate({ flowId: flow.id, stateId: state.id }, t, state, flow);
     const label = `transition #${i + 1}${t.condition === undefined ? ' (else)' : ` (condition '${t.condition}')`}`;
-    if (!ids.has(t.to)) errors.push(issue('UNKNOWN_TARGET_STATE', `${label}: target state '${t.to}' does not exist`, f, state.id));
-    if (elseSeen) errors.push(issue('UNREACHABLE_BRANCH', `${label} follows the unconditional transition and can never be taken`, f, state.id));
-    if (t.condition === undefined) elseSeen = true;
-    else if (parseConditionRef(t.condition).name === '') errors.push(issue('INVALID_ID', `${label}: empty condition name`, f, state.id));
+    if (!ids.has(t.to)) errors.push(issue('UNKNOWN_TARGET_STATE', `${label}: target state '${t.to}' does not exist`, at));
+    if (unconditional !== undefined) {
+      const where = unconditional.line === undefined ? '' : ` (line ${unconditional.line})`;
+      errors.push(issue('UNREACHABLE_BRANCH', `${label} follows the unconditional transition${where} and can never be taken`, at));
+    }
+    if (t.condition === undefined) unconditional ??= { index: i, ...(at.line === undefined ? {} : { line: at.line }) };
+    else if (parseConditionRef(t.condition).name === '') errors.push(issue('INVALID_ID', `${label}: empty condition name`, at));
   });
+}
+
+function checkStructure(check: StateCheck): void {
+  checkKind(check);
+  checkActivities(check);
+  checkEvents(check);
+  checkBranches(check);
 }
 
 function reachableFrom(start: readonly string[], next: (id: string) => readonly string[]): Set<string> {
@@ -125,8 +190,9 @@ function reachableFrom(start: readonly string[], next: (id: string) => readonly 
   return seen;
 }
 
-function checkGraph(flow: FlowDefinition, byId: ReadonlyMap<string, StateDefinition>, warnings: FlowIssue[]): void {
+function checkGraph(flow: FlowDefinition, byId: ReadonlyMap<string, StateDefinition>, warnings: FlowIssue[], locate: Locate): void {
   const f = flow.id;
+  const atState = (s: StateDefinition): At => locate({ flowId: f, stateId: s.id }, s, flow);
   const next = (id: string): string[] => {
     const s = byId.get(id);
     return s === undefined ? [] : successors(s).filter((t) => byId.has(t));
@@ -134,70 +200,78 @@ function checkGraph(flow: FlowDefinition, byId: ReadonlyMap<string, StateDefinit
   if (byId.has(flow.initialState)) {
     const reachable = reachableFrom([flow.initialState], next);
     for (const s of flow.states) {
-      if (!reachable.has(s.id)) warnings.push(issue('UNREACHABLE_STATE', 'state cannot be reached from the initial state', f, s.id));
+      if (!reachable.has(s.id)) warnings.push(issue('UNREACHABLE_STATE', `state cannot be reached from the initial state '${flow.initialState}'`, atState(s)));
     }
   }
   const predecessors = new Map<string, string[]>();
   for (const s of flow.states) for (const t of next(s.id)) predecessors.set(t, [...(predecessors.get(t) ?? []), s.id]);
   const finals = flow.states.filter((s) => s.kind === 'final').map((s) => s.id);
+  if (finals.length === 0) warnings.push(issue('NO_FINAL_STATE', 'the flow has no final state', locate({ flowId: f }, flow)));
   const canFinish = reachableFrom(finals, (id) => predecessors.get(id) ?? []);
   for (const s of flow.states) {
     if (s.kind !== 'final' && !canFinish.has(s.id)) {
-      warnings.push(issue('CANNOT_REACH_FINAL_STATE', 'no path leads from this state to a final state', f, s.id));
+      warnings.push(issue('CANNOT_REACH_FINAL_STATE', 'no path leads from this state to a final state', atState(s)));
     }
   }
   const autoNext = (id: string): string[] => next(id).filter((t) => byId.get(t)?.kind === 'auto');
   for (const s of flow.states) {
     if (s.kind === 'auto' && reachableFrom(autoNext(s.id), autoNext).has(s.id)) {
-      warnings.push(issue('AUTO_STATE_CYCLE', 'auto states can lead back to this state without waiting for an event (possible decision loop)', f, s.id));
+      warnings.push(issue('AUTO_STATE_CYCLE', 'auto states can lead back to this state without waiting for an event (possible decision loop)', atState(s)));
     }
   }
 }
 
 /** Checks one flow. */
-export function validateFlow(flow: FlowDefinition): FlowValidation {
+export function validateFlow(flow: FlowDefinition, options: ValidateFlowOptions = {}): FlowValidation {
   const errors: FlowIssue[] = [];
   const warnings: FlowIssue[] = [];
-  const f = flow.id;
-  if (!ID_PATTERN.test(f)) errors.push(issue('INVALID_ID', `flow id '${f}' is empty or has characters outside [A-Za-z0-9_.-]`, f));
+  const locate = makeLocate(options.lineOf);
+  const atFlow = locate({ flowId: flow.id }, flow);
+  if (!ID_PATTERN.test(flow.id)) errors.push(issue('INVALID_ID', `flow id '${flow.id}' is empty or has characters outside [A-Za-z0-9_.-]`, atFlow));
   const byId = new Map<string, StateDefinition>();
   for (const s of flow.states) {
-    if (byId.has(s.id)) errors.push(issue('DUPLICATE_STATE', 'state is declared more than once', f, s.id));
+    if (byId.has(s.id)) errors.push(issue('DUPLICATE_STATE', 'state is declared more than once', locate({ flowId: flow.id, stateId: s.id }, s, flow)));
     else byId.set(s.id, s);
   }
   if (flow.initialState === undefined || flow.initialState === '') {
-    errors.push(issue('MISSING_INITIAL_STATE', 'no initial state is declared', f));
+    errors.push(issue('MISSING_INITIAL_STATE', 'no initial state is declared', atFlow));
   } else if (!byId.has(flow.initialState)) {
-    errors.push(issue('UNKNOWN_INITIAL_STATE', `initial state '${flow.initialState}' does not exist`, f));
+    errors.push(issue('UNKNOWN_INITIAL_STATE', `initial state '${flow.initialState}' does not exist`, atFlow));
   }
   const ids = new Set(byId.keys());
-  for (const s of flow.states) checkStructure(flow, s, ids, errors);
-  checkGraph(flow, byId, warnings);
+  for (const state of flow.states) checkStructure({ flow, state, ids, errors, locate });
+  checkGraph(flow, byId, warnings, locate);
   return { errors, warnings };
 }
 
 /** Checks several flows meant to be used together (ids unique, at most one default). */
-export function validateFlows(flows: readonly FlowDefinition[]): FlowValidation {
+export function validateFlows(flows: readonly FlowDefinition[], options: ValidateFlowOptions = {}): FlowValidation {
   const result: FlowValidation = { errors: [], warnings: [] };
+  const locate = makeLocate(options.lineOf);
   const seen = new Set<string>();
   for (const flow of flows) {
-    if (seen.has(flow.id)) result.errors.push(issue('DUPLICATE_FLOW', 'flow is declared more than once', flow.id));
+    if (seen.has(flow.id)) result.errors.push(issue('DUPLICATE_FLOW', 'flow is declared more than once', locate({ flowId: flow.id }, flow)));
     seen.add(flow.id);
-    const one = validateFlow(flow);
+    const one = validateFlow(flow, options);
     result.errors.push(...one.errors);
     result.warnings.push(...one.warnings);
   }
-  const defaults = flows.filter((fl) => fl.isDefault === true).map((fl) => `'${fl.id}'`);
+  const defaults = flows.filter((fl) => fl.isDefault === true);
   if (defaults.length > 1) {
-    result.errors.push({ code: 'MULTIPLE_DEFAULT_FLOWS', message: `More than one default flow: ${defaults.join(', ')}` });
+    const line = options.lineOf?.(defaults[1]);
+    result.errors.push({
+      code: 'MULTIPLE_DEFAULT_FLOWS',
+      message: `More than one default flow: ${defaults.map((fl) => `'${fl.id}'`).join(', ')}`,
+      ...(line === undefined ? {} : { line }),
+    });
   }
   return result;
 }
 
-/** The `STM_INVALID_FLOW` error listing `issues`, one per line, prefixed with `source` when given. */
+/** The `STM_INVALID_FLOW` error listing `issues`, one per line (with its line in the document when known), prefixed with `source` when given. */
 export function invalidFlowError(issues: readonly FlowIssue[], source?: string): StmError {
   const prefix = source === undefined ? '' : `${source}: `;
-  const lines = issues.map((i) => `  - ${i.message} [${i.code}]`).join('\n');
+  const lines = issues.map((i) => `  - ${i.line === undefined ? '' : `line ${i.line}: `}${i.message} [${i.code}]`).join('\n');
   return new StmError({
     code: StmErrorCodes.invalidFlow,
     message: `${prefix}invalid flow definition (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines}`,
@@ -211,7 +285,7 @@ export function invalidFlowError(issues: readonly FlowIssue[], source?: string):
  * line). Warnings go to `onWarning`, or are errors too when `strict` is set.
  */
 export function assertValidFlows(flows: readonly FlowDefinition[], options: AssertFlowsOptions = {}): void {
-  const { errors, warnings } = validateFlows(flows);
+  const { errors, warnings } = validateFlows(flows, options);
   const fatal = options.strict === true ? [...errors, ...warnings] : errors;
   if (fatal.length > 0) throw invalidFlowError(fatal, options.source);
   if (options.onWarning !== undefined) for (const w of warnings) options.onWarning(w);

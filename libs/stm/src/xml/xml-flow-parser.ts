@@ -1,15 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { parseStringPromise } from 'xml2js';
 import { StmError, StmErrorCodes, type FlowIssue } from '../errors/stm-error';
-import type {
-  ActivityDefinition,
-  ConditionalTransition,
-  EventDefinition,
-  FlowDefinition,
-  StateDefinition,
-  StateKind,
-} from '../model/flow-definition';
-import { assertValidFlows, describeLocation, invalidFlowError, type AssertFlowsOptions } from '../validation/flow-validator';
+import type { FlowDefinition } from '../model/flow-definition';
+import { invalidFlowError, validateFlows, type AssertFlowsOptions } from '../validation/flow-validator';
+import { FlowXmlReader } from './flow-xml-reader';
+import { readXml, XmlSyntaxError, type XmlElement } from './xml-reader';
 
 /**
  * Reads flows from a states XML document (close in spirit to the Chenile STM XML):
@@ -33,9 +27,9 @@ import { assertValidFlows, describeLocation, invalidFlowError, type AssertFlowsO
  *
  * Unknown elements and attributes are errors (typos would otherwise pass silently); attributes
  * named `meta-<key>` go into `metadata`. Structural problems (unknown elements or attributes,
- * missing ids, several initial states) are collected and reported together in one
- * `STM_INVALID_FLOW`; when there are none, the flows are validated ({@link validateFlows}) and
- * all validation errors are reported together the same way.
+ * missing ids, several initial states) are collected and reported together; when there are none,
+ * the flows are validated ({@link validateFlows}) and all validation errors are reported together
+ * the same way. Every problem carries the `line` of the element concerned.
  *
  * @example
  * const { flows, warnings } = await parseFlowsXml(xmlText, { source: 'order-flow.xml' });
@@ -46,209 +40,86 @@ export interface ParsedFlows {
   warnings: FlowIssue[];
 }
 
-export type ParseFlowsOptions = Omit<AssertFlowsOptions, 'onWarning'>;
+export type ParseFlowsOptions = Omit<AssertFlowsOptions, 'onWarning' | 'lineOf'>;
 
-interface XmlElement {
-  name: string;
-  attrs: Record<string, string>;
-  children: XmlElement[];
-  text: string;
+/** A states XML document read and checked without throwing: every problem with its line. */
+export interface CheckedFlowsXml {
+  /** The flows read (empty when the document is not well-formed or not a `<states>` document). */
+  flows: FlowDefinition[];
+  /** What makes the document unusable, warnings included when `strict`; sorted by line. */
+  errors: FlowIssue[];
+  /** Validation warnings (empty when `strict`); sorted by line. */
+  warnings: FlowIssue[];
+  /** The element a flow, state, event, transition or activity of `flows` was read from. */
+  elementOf(part: object): XmlElement | undefined;
 }
 
-type RawNode = { '#name'?: unknown; $?: unknown; $$?: unknown; _?: unknown };
+/** What reading the document gave, before validation. */
+type Reading =
+  | { kind: 'malformed'; error: XmlSyntaxError }
+  | { kind: 'not-states'; root: XmlElement }
+  | { kind: 'read'; flows: FlowDefinition[]; structural: FlowIssue[]; sources: WeakMap<object, XmlElement> };
 
-function toElement(raw: unknown, fallbackName: string): XmlElement {
-  const node: RawNode = typeof raw === 'object' && raw !== null ? (raw as RawNode) : {};
-  const attrs: Record<string, string> = {};
-  if (typeof node.$ === 'object' && node.$ !== null) {
-    for (const [k, v] of Object.entries(node.$ as Record<string, unknown>)) attrs[k] = String(v);
+function readDocument(xml: string): Reading {
+  let root: XmlElement;
+  try {
+    root = readXml(xml);
+  } catch (err) {
+    if (err instanceof XmlSyntaxError) return { kind: 'malformed', error: err };
+    throw err;
   }
-  const children = Array.isArray(node.$$) ? node.$$.map((c) => toElement(c, '?')) : [];
-  const text = typeof node._ === 'string' ? node._ : typeof raw === 'string' ? raw : '';
-  return { name: typeof node['#name'] === 'string' ? node['#name'] : fallbackName, attrs, children, text };
+  if (root.name !== 'states') return { kind: 'not-states', root };
+  const reader = new FlowXmlReader();
+  const flows = reader.readStates(root);
+  return { kind: 'read', flows, structural: reader.issues, sources: reader.sources };
 }
 
-const STATE_ELEMENTS: Readonly<Record<string, StateKind>> = {
-  'manual-state': 'manual',
-  'auto-state': 'auto',
-  'end-state': 'final',
-};
+function byLine(issues: FlowIssue[]): FlowIssue[] {
+  return issues.map((issue, i) => ({ issue, i })).sort((a, b) => (a.issue.line ?? 0) - (b.issue.line ?? 0) || a.i - b.i).map(({ issue }) => issue);
+}
 
-const COMMON_STATE_ATTRS = ['id', 'initialState', 'enabledBy'];
+/**
+ * Reads and checks a states XML document, collecting every problem (malformed XML, structure,
+ * validation) with the line of the element concerned instead of throwing.
+ *
+ * @example
+ * const checked = checkFlowsXml(text, { strict: true });
+ * for (const issue of checked.errors) console.log(`line ${issue.line}: ${issue.message}`);
+ */
+export function checkFlowsXml(xml: string, options: { strict?: boolean } = {}): CheckedFlowsXml {
+  return checkReading(readDocument(xml), options.strict === true);
+}
 
-class FlowReader {
-  readonly issues: FlowIssue[] = [];
-
-  private push(code: string, where: string, detail: string, ids: Partial<FlowIssue> = {}): void {
-    const message = `${where}: ${detail}`;
-    this.issues.push({ code, message: message.charAt(0).toUpperCase() + message.slice(1), ...ids });
+function checkReading(reading: Reading, strict: boolean): CheckedFlowsXml {
+  const none = (): undefined => undefined;
+  if (reading.kind === 'malformed') {
+    const { line, column, detail } = reading.error;
+    return { flows: [], errors: [{ code: 'MALFORMED_XML', message: `malformed XML (column ${column}): ${detail}`, line }], warnings: [], elementOf: none };
   }
-
-  /** Splits attributes into known ones and `meta-*`; reports the rest. */
-  private attrs(el: XmlElement, allowed: readonly string[], where: string, ids: Partial<FlowIssue>): {
-    get: (name: string) => string | undefined;
-    metadata?: Record<string, string>;
-  } {
-    const metadata: Record<string, string> = {};
-    for (const [k, v] of Object.entries(el.attrs)) {
-      if (k.startsWith('meta-') && k.length > 5) metadata[k.slice(5)] = v;
-      else if (!allowed.includes(k)) {
-        this.push('UNKNOWN_ATTRIBUTE', where, `unknown attribute '${k}' on <${el.name}> (allowed: ${allowed.join(', ')}, meta-*)`, ids);
-      }
-    }
-    if (el.text.trim() !== '') this.push('UNEXPECTED_TEXT', where, `<${el.name}> must not contain text`, ids);
-    const get = (name: string): string | undefined => {
-      const v = el.attrs[name];
-      return v === undefined || v.trim() === '' ? undefined : v.trim();
-    };
-    return Object.keys(metadata).length > 0 ? { get, metadata } : { get };
+  if (reading.kind === 'not-states') {
+    return { flows: [], errors: [{ code: 'NOT_A_STATES_DOCUMENT', message: `expected a <states> root element, found <${reading.root.name}>`, line: reading.root.line }], warnings: [], elementOf: none };
   }
-
-  private bool(value: string | undefined, el: XmlElement, attr: string, where: string, ids: Partial<FlowIssue>): boolean {
-    if (value === undefined || value === 'false') return false;
-    if (value === 'true') return true;
-    this.push('INVALID_BOOLEAN', where, `attribute '${attr}' of <${el.name}> must be "true" or "false", got "${value}"`, ids);
-    return false;
-  }
-
-  private required(value: string | undefined, el: XmlElement, attr: string, where: string, ids: Partial<FlowIssue>): string {
-    if (value === undefined) this.push('MISSING_ATTRIBUTE', where, `<${el.name}> needs attribute '${attr}'`, ids);
-    return value ?? '';
-  }
-
-  readFlow(el: XmlElement, index: number): FlowDefinition {
-    const rawId = el.attrs['id']?.trim();
-    const where = rawId ? describeLocation(rawId) : `Flow #${index + 1}`;
-    const ids = rawId ? { flowId: rawId } : {};
-    const a = this.attrs(el, ['id', 'default'], where, ids);
-    const flowId = this.required(a.get('id'), el, 'id', where, ids);
-    const isDefault = this.bool(a.get('default'), el, 'default', where, ids);
-    const states: StateDefinition[] = [];
-    const initials: string[] = [];
-    for (const child of el.children) {
-      const kind = STATE_ELEMENTS[child.name];
-      if (kind === undefined) {
-        this.push('UNKNOWN_ELEMENT', where, `unknown element <${child.name}> (expected manual-state, auto-state or end-state)`, ids);
-        continue;
-      }
-      const { state, initial } = this.readState(child, kind, flowId, where, states.length);
-      states.push(state);
-      if (initial) initials.push(state.id);
-    }
-    if (initials.length > 1) {
-      this.push('MULTIPLE_INITIAL_STATES', where, `more than one initial state: ${initials.map((s) => `'${s}'`).join(', ')}`, ids);
-    }
-    return {
-      id: flowId,
-      initialState: initials[0] ?? '',
-      states,
-      ...(isDefault ? { isDefault: true } : {}),
-      ...(a.metadata === undefined ? {} : { metadata: a.metadata }),
-    };
-  }
-
-  private readState(el: XmlElement, kind: StateKind, flowId: string, flowWhere: string, index: number): { state: StateDefinition; initial: boolean } {
-    const rawId = el.attrs['id']?.trim();
-    const where = `${flowWhere}, state ${rawId ? `'${rawId}'` : `#${index + 1}`}`;
-    const ids: Partial<FlowIssue> = { flowId, ...(rawId ? { stateId: rawId } : {}) };
-    const a = this.attrs(el, COMMON_STATE_ATTRS, where, ids);
-    const id = this.required(a.get('id'), el, 'id', where, ids);
-    const initial = this.bool(a.get('initialState'), el, 'initialState', where, ids);
-    const onEntry: string[] = [];
-    const onExit: string[] = [];
-    const events: EventDefinition[] = [];
-    const transitions: ConditionalTransition[] = [];
-    const activities: ActivityDefinition[] = [];
-    const allowedChildren = kind === 'final' ? ['on-entry'] : kind === 'manual' ? ['on-entry', 'on-exit', 'on', 'activity'] : ['on-entry', 'on-exit', 'transition'];
-    for (const child of el.children) {
-      if (!allowedChildren.includes(child.name)) {
-        this.push('UNKNOWN_ELEMENT', where, `element <${child.name}> is not allowed in <${el.name}> (allowed: ${allowedChildren.join(', ')})`, ids);
-        continue;
-      }
-      if (child.name === 'on-entry' || child.name === 'on-exit') {
-        const c = this.attrs(child, ['action'], where, ids);
-        (child.name === 'on-entry' ? onEntry : onExit).push(this.required(c.get('action'), child, 'action', where, ids));
-      } else if (child.name === 'on') {
-        events.push(this.readEvent(child, where, ids));
-      } else if (child.name === 'activity') {
-        const c = this.attrs(child, ['id', 'mandatory'], where, ids);
-        activities.push({ id: this.required(c.get('id'), child, 'id', where, ids), mandatory: this.bool(c.get('mandatory'), child, 'mandatory', where, ids), ...(c.metadata === undefined ? {} : { metadata: c.metadata }) });
-      } else {
-        const c = this.attrs(child, ['to', 'condition', 'action', 'enabledBy'], where, ids);
-        const condition = c.get('condition');
-        const action = c.get('action');
-        const enabledBy = c.get('enabledBy');
-        transitions.push({
-          to: this.required(c.get('to'), child, 'to', where, ids),
-          ...(condition === undefined ? {} : { condition }),
-          ...(action === undefined ? {} : { action }),
-          ...(enabledBy === undefined ? {} : { enabledBy }),
-        });
-      }
-    }
-    const enabledBy = a.get('enabledBy');
-    const state: StateDefinition = {
-      id,
-      kind,
-      ...(onEntry.length > 0 ? { onEntry } : {}),
-      ...(onExit.length > 0 ? { onExit } : {}),
-      ...(kind === 'manual' ? { events } : {}),
-      ...(kind === 'auto' ? { transitions } : {}),
-      ...(activities.length > 0 ? { activities } : {}),
-      ...(enabledBy === undefined ? {} : { enabledBy }),
-      ...(a.metadata === undefined ? {} : { metadata: a.metadata }),
-    };
-    return { state, initial };
-  }
-
-  private readEvent(el: XmlElement, stateWhere: string, stateIds: Partial<FlowIssue>): EventDefinition {
-    const rawId = el.attrs['eventId']?.trim();
-    const where = rawId ? `${stateWhere}, event '${rawId}'` : stateWhere;
-    const ids = rawId ? { ...stateIds, eventId: rawId } : stateIds;
-    const a = this.attrs(el, ['eventId', 'newStateId', 'action', 'enabledBy'], where, ids);
-    const to = a.get('newStateId');
-    const action = a.get('action');
-    const enabledBy = a.get('enabledBy');
-    return {
-      id: this.required(a.get('eventId'), el, 'eventId', where, ids),
-      ...(to === undefined ? {} : { to }),
-      ...(action === undefined ? {} : { action }),
-      ...(enabledBy === undefined ? {} : { enabledBy }),
-      ...(a.metadata === undefined ? {} : { metadata: a.metadata }),
-    };
-  }
+  const elementOf = (part: object): XmlElement | undefined => reading.sources.get(part);
+  // Structural problems first: validating a half-read flow would only repeat them in other words.
+  if (reading.structural.length > 0) return { flows: reading.flows, errors: byLine(reading.structural), warnings: [], elementOf };
+  const { errors, warnings } = validateFlows(reading.flows, { lineOf: (part) => elementOf(part)?.line });
+  return { flows: reading.flows, errors: byLine(strict ? [...errors, ...warnings] : errors), warnings: strict ? [] : byLine(warnings), elementOf };
 }
 
 /** Parses and validates a states XML document. Throws `STM_XML_PARSE_ERROR` or `STM_INVALID_FLOW`. */
 export async function parseFlowsXml(xml: string, options: ParseFlowsOptions = {}): Promise<ParsedFlows> {
   const prefix = options.source === undefined ? '' : `${options.source}: `;
-  let parsed: unknown;
-  try {
-    parsed = await parseStringPromise(xml, { explicitChildren: true, preserveChildrenOrder: true, explicitArray: true, trim: true });
-  } catch (e) {
-    const detail = e instanceof Error ? e.message.replace(/\s+/g, ' ').trim() : String(e);
-    throw new StmError({ code: StmErrorCodes.xmlParse, message: `${prefix}malformed XML: ${detail}`, cause: e });
+  const reading = readDocument(xml);
+  if (reading.kind === 'malformed') {
+    const { line, column } = reading.error;
+    throw new StmError({ code: StmErrorCodes.xmlParse, message: `${prefix}malformed XML: ${reading.error.message}`, line, column, cause: reading.error });
   }
-  const top = typeof parsed === 'object' && parsed !== null ? Object.entries(parsed as Record<string, unknown>) : [];
-  if (top.length !== 1 || top[0]?.[0] !== 'states') {
-    const found = top[0]?.[0] === undefined ? 'an empty document' : `<${top[0][0]}>`;
-    throw new StmError({ code: StmErrorCodes.xmlParse, message: `${prefix}expected a <states> root element, found ${found}` });
+  if (reading.kind === 'not-states') {
+    throw new StmError({ code: StmErrorCodes.xmlParse, message: `${prefix}expected a <states> root element, found <${reading.root.name}>`, line: reading.root.line });
   }
-  const root = toElement(top[0][1], 'states');
-  const reader = new FlowReader();
-  const flows: FlowDefinition[] = [];
-  for (const child of root.children) {
-    if (child.name === 'flow') flows.push(reader.readFlow(child, flows.length));
-    else reader.issues.push({ code: 'UNKNOWN_ELEMENT', message: `Unknown element <${child.name}> in <states> (expected <flow>)` });
-  }
-  if (Object.keys(root.attrs).length > 0) {
-    reader.issues.push({ code: 'UNKNOWN_ATTRIBUTE', message: `<states> takes no attributes, got ${Object.keys(root.attrs).join(', ')}` });
-  }
-  if (flows.length === 0 && reader.issues.length === 0) reader.issues.push({ code: 'NO_FLOWS', message: '<states> declares no <flow>' });
-  if (reader.issues.length > 0) throw invalidFlowError(reader.issues, options.source);
-  const warnings: FlowIssue[] = [];
-  assertValidFlows(flows, { ...options, onWarning: (w) => warnings.push(w) });
-  return { flows, warnings };
+  const checked = checkReading(reading, options.strict === true);
+  if (checked.errors.length > 0) throw invalidFlowError(checked.errors, options.source);
+  return { flows: checked.flows, warnings: checked.warnings };
 }
 
 /**

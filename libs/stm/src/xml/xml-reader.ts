@@ -1,10 +1,13 @@
 /**
- * A small XML reader that keeps the line of every element and attribute. The states XML of a
- * wfcustom blueprint is checked before anything is generated, and a refusal must name the line to
- * fix; the runtime's parser (`@fw/stm`, over xml2js) reports lines only for malformed documents, and
- * is not a dependency of the generator. The states format needs elements, attributes, comments,
- * an XML declaration and whitespace — this reads exactly that and refuses the rest (DOCTYPE,
- * processing instructions inside the document) with the line it found it on.
+ * The XML reader of the states documents: it keeps the line of every element and attribute and
+ * the offsets of each element in the text, so each problem of a document can name the line to
+ * fix and a tool can edit the text around an element. The states format needs elements,
+ * attributes, comments, an XML declaration and whitespace: this reads exactly that and refuses the
+ * rest (DOCTYPE, CDATA, processing instructions inside the document) with the line it found it on.
+ *
+ * @example
+ * const root = readXml('<states>\n  <flow id="f"/>\n</states>');
+ * root.children[0].line;   // 2
  */
 
 export interface XmlAttribute {
@@ -12,7 +15,8 @@ export interface XmlAttribute {
   line: number;
 }
 
-export interface XmlNode {
+/** One element of a document, with where it is. */
+export interface XmlElement {
   name: string;
   line: number;
   /** Offsets of the element's text in the document: `[start, end)`, end tag included. */
@@ -21,16 +25,17 @@ export interface XmlNode {
   /** Offset just after the name of the start tag (where an attribute can be added). */
   afterName: number;
   attrs: Map<string, XmlAttribute>;
-  children: XmlNode[];
+  children: XmlElement[];
   /** Non-whitespace character data directly inside the element (trimmed), with its line. */
   text?: { value: string; line: number };
 }
 
+/** A document that is not well-formed XML (or uses what the states format refuses), and where. */
 export class XmlSyntaxError extends Error {
   constructor(
     readonly line: number,
     readonly column: number,
-    detail: string,
+    readonly detail: string,
   ) {
     super(`line ${line}, column ${column}: ${detail}`);
     this.name = 'XmlSyntaxError';
@@ -100,7 +105,7 @@ function decode(raw: string, cursor: Cursor, at: number): string {
   });
 }
 
-function readAttributes(c: Cursor, node: XmlNode): boolean {
+function readAttributes(c: Cursor, node: XmlElement): boolean {
   for (;;) {
     const hadSpace = /\s/.test(c.text[c.pos] ?? '');
     c.skipSpace();
@@ -137,12 +142,12 @@ function skipMarkup(c: Cursor): boolean {
     c.skipPast('-->', 'a comment');
     return true;
   }
-  if (c.startsWith('<!')) c.fail('DOCTYPE and other declarations are not allowed in a states XML');
+  if (c.startsWith('<!')) c.fail('DOCTYPE and other declarations are not allowed in a states document');
   if (c.startsWith('<?')) c.fail('a processing instruction is only allowed as the XML declaration, before the root element');
   return false;
 }
 
-function addText(c: Cursor, node: XmlNode, from: number): void {
+function addText(c: Cursor, node: XmlElement, from: number): void {
   const raw = c.text.slice(from, c.pos);
   if (raw.includes('>') && raw.includes(']]>')) c.fail("']]>' is not allowed in text", from + raw.indexOf(']]>'));
   const value = raw.trim();
@@ -153,11 +158,11 @@ function addText(c: Cursor, node: XmlNode, from: number): void {
   node.text.value += decoded;
 }
 
-function readElement(c: Cursor): XmlNode {
+function readElement(c: Cursor): XmlElement {
   const start = c.pos;
   c.pos++; // '<'
   const name = c.name();
-  const node: XmlNode = { name, line: c.lineCol(start).line, start, end: start, afterName: c.pos, attrs: new Map(), children: [] };
+  const node: XmlElement = { name, line: c.lineCol(start).line, start, end: start, afterName: c.pos, attrs: new Map(), children: [] };
   if (readAttributes(c, node)) {
     node.end = c.pos;
     return node;
@@ -182,21 +187,21 @@ function readElement(c: Cursor): XmlNode {
       node.end = c.pos;
       return node;
     }
-    if (c.startsWith('<![CDATA[')) c.fail('CDATA sections are not allowed in a states XML');
+    if (c.startsWith('<![CDATA[')) c.fail('CDATA sections are not allowed in a states document');
     if (skipMarkup(c)) continue;
     node.children.push(readElement(c));
   }
 }
 
 /** Parses a document with one root element. @throws XmlSyntaxError naming the line and column. */
-export function readXml(text: string): XmlNode {
+export function readXml(text: string): XmlElement {
   const c = new Cursor(text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text);
   c.skipSpace();
   if (c.startsWith('<?xml')) {
     if (c.pos !== 0 && text.slice(0, c.pos).trim() !== '') c.fail('the XML declaration must come first');
     c.skipPast('?>', 'the XML declaration');
   }
-  let root: XmlNode | undefined;
+  let root: XmlElement | undefined;
   for (;;) {
     c.skipSpace();
     if (c.pos >= c.text.length) break;

@@ -131,13 +131,14 @@ describe('wfcustom', () => {
   describe('a states XML breaking a rule is refused before anything is written, naming the line', () => {
     const cases: Array<[string, string, RegExp]> = [
       ['malformed XML', SAMPLE.replace('<end-state id="PAID"/>', '<end-state id="PAID">'), /line 29: malformed XML .*<\/flow> closes <end-state> opened on line 27/],
-      ['an unreachable state', SAMPLE.replace('    <end-state id="PAID"/>', '    <manual-state id="LIMBO">\n      <on eventId="leave" newStateId="PAID"/>\n    </manual-state>\n    <end-state id="PAID"/>'), /line 27: flow 'expense-claim': state 'LIMBO' cannot be reached from the initial state 'DRAFT'/],
-      ['an unknown target', SAMPLE.replace('newStateId="PAID"', 'newStateId="PAYED"'), /line 25: state 'APPROVED', event 'pay': target state 'PAYED' does not exist/],
-      ['no initial state', SAMPLE.replace(' initialState="true"', ''), /line 8: flow 'expense-claim' has no initial state/],
-      ['a misspelt attribute', SAMPLE.replace('initialState="true"', 'intialState="true"'), /line 9: unknown attribute 'intialState' on <manual-state>/],
-      ['two initial states', SAMPLE.replace('<manual-state id="APPROVED">', '<manual-state id="APPROVED" initialState="true">'), /line 23: flow 'expense-claim': a second initial state 'APPROVED'/],
-      ['a manual state without events', SAMPLE.replace('<on eventId="pay" newStateId="PAID"/>', ''), /line 23: manual state 'APPROVED' has no events/],
-      ['a branch after the else branch', SAMPLE.replace('<transition to="APPROVED"/>', '<transition to="APPROVED"/>\n      <transition to="PENDING_APPROVAL" condition="urgent"/>'), /line 18: state 'needsApproval': this transition follows the unconditional one \(line 17\)/],
+      ['an unreachable state', SAMPLE.replace('    <end-state id="PAID"/>', '    <manual-state id="LIMBO">\n      <on eventId="leave" newStateId="PAID"/>\n    </manual-state>\n    <end-state id="PAID"/>'), /line 27: Flow 'expense-claim', state 'LIMBO': state cannot be reached from the initial state 'DRAFT'/],
+      ['an unknown target', SAMPLE.replace('newStateId="PAID"', 'newStateId="PAYED"'), /line 25: Flow 'expense-claim', state 'APPROVED', event 'pay': target state 'PAYED' does not exist/],
+      ['no initial state', SAMPLE.replace(' initialState="true"', ''), /line 8: Flow 'expense-claim': no initial state is declared/],
+      ['a misspelt attribute', SAMPLE.replace('initialState="true"', 'intialState="true"'), /line 9: Flow 'expense-claim', state 'DRAFT': unknown attribute 'intialState' on <manual-state>/],
+      ['two initial states', SAMPLE.replace('<manual-state id="APPROVED">', '<manual-state id="APPROVED" initialState="true">'), /line 23: Flow 'expense-claim': more than one initial state: 'DRAFT', 'APPROVED'/],
+      ['a manual state without events', SAMPLE.replace('<on eventId="pay" newStateId="PAID"/>', ''), /line 23: Flow 'expense-claim', state 'APPROVED': manual state has no events/],
+      ['a branch after the else branch', SAMPLE.replace('<transition to="APPROVED"/>', '<transition to="APPROVED"/>\n      <transition to="PENDING_APPROVAL" condition="urgent"/>'), /line 18: Flow 'expense-claim', state 'needsApproval': transition #3 \(condition 'urgent'\) follows the unconditional transition \(line 17\)/],
+      ['two flows, none of them the default', SAMPLE.replace(' default="true"', '').replace('</states>', '  <flow id="other">\n    <end-state id="DONE" initialState="true"/>\n  </flow>\n</states>'), /line 8: with 2 flows, mark the one new entities start in default="true"/],
     ];
     it.each(cases)('%s', async (_name, xml, expected) => {
       const refused = await refusal(xml);
