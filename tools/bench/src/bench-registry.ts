@@ -3,6 +3,7 @@ import { engineBenchRunner } from './engine-bench';
 import { fanoutBench } from './fanout-bench';
 import { fairnessBench } from './fairness/fairness-bench';
 import { graphileBench } from './graphile/graphile-fanout-bench';
+import { historyBench } from './history/history-bench';
 import { queryBench } from './query/query-bench';
 import { queryScaleBench } from './query-scale/query-scale-bench';
 import { startupBench } from './startup/startup-bench';
@@ -24,6 +25,7 @@ export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   fanout: fanoutBench,
   fairness: fairnessBench,
   graphile: graphileBench,
+  history: historyBench,
   bullmq: bullmqBench,
   compare: compareBench,
   startup: startupBench,

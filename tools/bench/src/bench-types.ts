@@ -15,6 +15,8 @@ export interface BenchOptions {
    * slices until the throughput is steady (see `src/query/warm-up.ts`).
    */
   warmup?: number;
+  /** Finished processes the `history` benchmark seeds (`--processes N`, default 10,000,000). */
+  processes?: number;
   /** Leaf processes of the fan-out benchmarks (`--leaves N`); default: each benchmark's own. */
   leaves?: number;
   /**

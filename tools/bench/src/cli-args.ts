@@ -30,7 +30,7 @@ function workerCount(flag: string, value: string): number {
 }
 
 /**
- * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--runs N] [--rounds N] [--source] [--cpu-prof [DIR]]`.
+ * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--processes N] [--leaves N] [--workers K] [--runs N] [--rounds N] [--source] [--cpu-prof [DIR]]`.
  *
  * @example
  * parseBenchArgs(['query', '--requests', '100000']); // { name: 'query', options: { requests: 100000, ... } }
@@ -62,6 +62,9 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
         break;
       case '--warmup':
         options.warmup = nonNegativeInt(flag, value());
+        break;
+      case '--processes':
+        options.processes = positiveInt(flag, value());
         break;
       case '--leaves':
         options.leaves = positiveInt(flag, value());
