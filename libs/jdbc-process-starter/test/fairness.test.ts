@@ -3,7 +3,9 @@ import { createTestDatabase, describeEachDatabase, postgresServerUrl, type TestD
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { sql } from 'kysely';
-import { fixedWorkLimits, makeFairClaimer, makeWorkItemRepository, makeWorkItemRunner, workItemDb, type ClaimedWorkItem, type WorkItemRunner } from '../src';
+import { makeJsonProcessConfigurator } from '@fw/process-service';
+import { fixedWorkLimits, makeFairClaimer, makeJdbcWorkerHost, makeWorkItemRepository, makeWorkItemRunner, workItemDb, type ClaimedWorkItem, type WorkItemRunner } from '../src';
+import { AddParts, SplitSum, SUM_DEFINITIONS, SumPart } from './fixtures/sum-workers';
 import { clearItems, enqueue, sleep, waitFor, workerDto } from './support';
 
 const claimOf = (workerId: string, limit: number) => ({ workerId, limit, leaseMillis: 60_000 });
@@ -116,6 +118,34 @@ describeEachDatabase('fair claims', (getDb) => {
     runners.forEach((r) => r.start());
     await waitFor(async () => Number((await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS'`.execute(db())).rows[0]!.n) === 24, 30_000, 'every item done');
     expect(highest).toBe(3);
+  });
+
+  it('takes concurrency and priority from the definitions in makeJdbcWorkerHost', async () => {
+    const definitions = SUM_DEFINITIONS.map((d) => (d.processType === 'sum-part' ? { ...d, concurrency: { perTenant: 1 }, priority: 8 } : d));
+    const host = makeJdbcWorkerHost({
+      database: database(),
+      closeDatabase: false,
+      configurator: makeJsonProcessConfigurator({ definitions }),
+      workers: [new SplitSum(), new SumPart(40), new AddParts()],
+      concurrency: 8,
+      runner: { pollIntervalMillis: 20 },
+      outbox: { pollIntervalMillis: 20 },
+    });
+    host.start();
+    try {
+      const { mutatedEntity } = await host.manager.createProcess({ processDefName: 'sum', args: { numbers: [1, 2, 3, 4, 5, 6] } }, { tenant: 't1' });
+      let most = 0;
+      await waitFor(async () => {
+        const parts = await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'sum-part'`.execute(db());
+        most = Math.max(most, Number(parts.rows[0]!.n));
+        return (await host.manager.getProcess(mutatedEntity.id, { tenant: 't1' })).mutatedEntity.state.stateId === 'PROCESSED';
+      }, 30_000, 'the sum PROCESSED');
+      expect(most).toBe(1);
+      const priorities = await sql<{ process_type: string; priority: number }>`select distinct process_type, priority from fw_process_work_item order by 1`.execute(db());
+      expect(priorities.rows.map((r) => [r.process_type, Number(r.priority)])).toEqual([['sum', 5], ['sum-part', 8]]);
+    } finally {
+      await host.stop({ drainMillis: 1000 });
+    }
   });
 
   it('starts at most perSecond items a second per tenant (rate limit), and per type in all with scope global', async () => {

@@ -79,6 +79,16 @@ const historyRetention = object(
   { required: [], extra: { description: "How long a finished tree with a root of this type is kept: succeeded (PROCESSED) and failed (PROCESSED_WITH_ERRORS) runs; a field left out takes the server's or the tenant's retention" } },
 );
 
+const concurrencyLimit = object(
+  { perTenant: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'RUNNING work items of this type per tenant' }, global: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'RUNNING work items of this type over all tenants' } },
+  { required: [], extra: { minProperties: 1, description: 'Most work items of this type running at once, held across every worker process' } },
+);
+
+const rateLimit = object(
+  { perSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000, description: 'Starts per second (fractions allowed)' }, scope: enumOf(['tenant', 'global']) },
+  { extra: { description: 'Most starts per second of this type’s work items: per tenant, or over all tenants' } },
+);
+
 const definitionFields: Record<string, JsonSchema> = {
   processType: definitionName,
   leaf: { ...bool, description: 'A leaf executes directly; a non-leaf splits, waits for its children and aggregates' },
@@ -89,6 +99,9 @@ const definitionFields: Record<string, JsonSchema> = {
   inputSchema: orNull(freeObject('JSON Schema the args of a new process of this type must satisfy (else 400 naming the field)')),
   retry: orNull(retryPolicy),
   retention: orNull(historyRetention),
+  concurrency: orNull(concurrencyLimit),
+  priority: orNull({ type: 'integer', minimum: 0, maximum: 9, description: 'Higher first within a tenant (5 when absent); every minute waited counts as one level' }),
+  rateLimit: orNull(rateLimit),
 };
 
 /** Request bodies, as `components.schemas` entries. */

@@ -115,6 +115,9 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     inputSchema: orNull(freeObject('JSON Schema of the args')),
     retry: orNull(object({ attempts: integer, backoff: object({ baseMillis: integer, maxMillis: integer }) }, { required: ['attempts'] })),
     retention: object({ succeeded: str, failed: str }, { required: [], extra: { description: 'The definition\'s own retention (ISO-8601 durations), when it sets one' } }),
+    concurrency: object({ perTenant: integer, global: integer }, { required: [], extra: { description: 'Most RUNNING work items per tenant and/or in all, when set' } }),
+    priority: integer,
+    rateLimit: object({ perSecond: { type: 'number' }, scope: enumOf(['tenant', 'global']) }, { extra: { description: 'Most starts per second, per tenant or in all, when set' } }),
   }, { required: ['processType', 'leaf', 'parentProcessType', 'predecessorProcessType', 'predecessorArgs', 'config', 'inputSchema', 'retry'] }),
   ProcessSummary: object({
     id: uuid,
