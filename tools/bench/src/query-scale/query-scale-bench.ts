@@ -46,13 +46,27 @@ async function paging(io: BenchIo, base: string, rows: number): Promise<void> {
   io.out(`  cursor page ${deep.toLocaleString('en-US')} / page 1 (p50): ${(results.cursorDeep.p50 / results.cursor1.p50).toFixed(2)} × (goal ≤ 2), offset: ${(results.offsetDeep.p50 / results.offset1.p50).toFixed(1)} ×`);
 }
 
-/** A streamed answer of up to 1,000,000 rows: rate, time to first row, the host's peak RSS. */
-async function streaming(io: BenchIo, base: string, host: ServerProcess, rows: number): Promise<void> {
+/** Heap cap of the second stream run: the live heap of a stream is ~30 MB, the rest of the default RSS is garbage V8 has not collected yet. */
+const CAPPED_HEAP_FLAG = '--max-old-space-size=96';
+
+/** Streams up to 1,000,000 rows from `host`: rate, time to first row, the host's peak RSS. */
+async function streamOnce(io: BenchIo, label: string, host: ServerProcess, rows: number): Promise<void> {
   const wanted = Math.min(STREAM_ROWS, rows);
   const before = currentRss(host.pid);
-  const figures = await streamRows(base, 'everything', { filters: { id: [1, wanted] }, sortCriteria: [{ name: 'id' }] });
-  io.out(`stream of ${figures.rows.toLocaleString('en-US')} rows (NDJSON): ${(figures.rows / figures.seconds).toFixed(0)} rows/s, ${figures.seconds.toFixed(2)} s, first row after ${ms(figures.firstRowMs)}`);
+  const figures = await streamRows(`http://127.0.0.1:${host.port}`, 'everything', { filters: { id: [1, wanted] }, sortCriteria: [{ name: 'id' }] });
+  io.out(`stream of ${figures.rows.toLocaleString('en-US')} rows (NDJSON, ${label}): ${(figures.rows / figures.seconds).toFixed(0)} rows/s, ${figures.seconds.toFixed(2)} s, first row after ${ms(figures.firstRowMs)}`);
   io.out(`  host RSS before ${mb(before)}, peak (VmHWM) ${mb(peakRss(host.pid))} (goal < 150 MB); last line ${figures.summary}`);
+}
+
+/** The stream on the default host, then on a host started with a heap cap (see {@link CAPPED_HEAP_FLAG}). */
+async function streaming(io: BenchIo, host: ServerProcess, configFile: string, rows: number): Promise<void> {
+  await streamOnce(io, 'node defaults', host, rows);
+  const capped = await startServerProcess(path.join(__dirname, 'built-host-server.cjs'), [configFile], [CAPPED_HEAP_FLAG], 'node');
+  try {
+    await streamOnce(io, CAPPED_HEAP_FLAG, capped, rows);
+  } finally {
+    await capped.stop();
+  }
 }
 
 async function counts(io: BenchIo, base: string, rows: number): Promise<void> {
@@ -90,10 +104,11 @@ export const queryScaleBench: BenchRunner = {
     try {
       // The built host on plain node: what `npx fw-query-host` runs (the TypeScript loader alone would add ~60 MB of RSS).
       buildPackages(['@fw/query-host']);
-      host = await startServerProcess(path.join(__dirname, 'built-host-server.cjs'), [writeScaleHostConfig(dir, scratch.url)], [], 'node');
+      const configFile = writeScaleHostConfig(dir, scratch.url);
+      host = await startServerProcess(path.join(__dirname, 'built-host-server.cjs'), [configFile], [], 'node');
       const base = `http://127.0.0.1:${host.port}`;
       await paging(io, base, rows);
-      await streaming(io, base, host, rows);
+      await streaming(io, host, configFile, rows);
       const cancelled = await cancelledClient(base, 'everything', scratch.url);
       io.out(`cancelled client: connection back in the pool ${ms(cancelled.freedMs)} after the client left (goal ≤ 100 ms; ${cancelled.rowsRead} rows read)`);
       await counts(io, base, rows);
