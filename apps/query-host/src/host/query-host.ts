@@ -3,7 +3,7 @@ import { makeErrorMiddleware, makeNotFoundHandler, rejectControlCharacters, requ
 import { makeAdminUiRouter } from '@fw/admin-ui';
 import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
 import { makeMcpRouter } from '@fw/service/mcp';
-import { makeQueryRequestHandler, makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
+import { CallerIdentity, makeQueryRequestHandler, makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
 import { DatabaseFactory, makeQueryService, QUERY_CONFIG_DEFAULTS, QueryExecutionProvider, QueryService } from '@fw/query-core';
 import express, { Express } from 'express';
 import { readFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ export interface QueryHostOptions {
   databaseFactory?: DatabaseFactory;
   /** ACL check; without one acls are not enforced (logged once at startup). */
   authorizer?: QueryAuthorizer;
+  /** Who is calling, for the answer cache of cached queries; default a digest of `Authorization`. */
+  callerIdentity?: CallerIdentity;
   logger?: Logger;
   /** Request body limit (fast path and `express.json`); default `1mb`. */
   bodyLimit?: string;
@@ -138,13 +140,13 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
   app.use(rejectControlCharacters());
   app.use(requireJsonBody());
   // The query routes first: the hot path then does not walk the info routes' layers.
-  app.use(makeQueryRouter({ queryService, authorizer: options.authorizer, logger }));
+  app.use(makeQueryRouter({ queryService, authorizer: options.authorizer, logger, callerIdentity: options.callerIdentity }));
   app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: options.infoAccessKey, logger }));
   app.use(makeAdminUiRouter({ proxyAllowedOrigins: options.adminUiProxyOrigins ?? [] }));
   if (options.mcp) app.use(makeMcpRouter(registry, { instructions: 'Named queries: each tool searches one query (filters, sortCriteria, paging) for the tenant of x-fw-tenant-id', logger }));
   app.use(makeNotFoundHandler());
   app.use(makeErrorMiddleware(logger));
-  const search = makeQueryRequestHandler({ queryService, authorizer: options.authorizer, logger, bodyLimit, app });
+  const search = makeQueryRequestHandler({ queryService, authorizer: options.authorizer, logger, bodyLimit, app, callerIdentity: options.callerIdentity });
   const listener: RequestListener = (req, res) => search(req, res, () => app(req, res));
 
   let server: Server | undefined;
