@@ -4,6 +4,7 @@
  */
 import { render, type RenderResult } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
+import type { Caller } from '../src/api/types';
 import { App } from '../src/app/App';
 
 export interface FakeRequest {
@@ -54,11 +55,22 @@ export function fakeApi(handlers: Record<string, Handler | { status?: number; bo
   return { calls, fetch: fetchMock };
 }
 
-/** Renders the app at `url`, signed in with `key` (null: not signed in). */
-export function renderAt(url: string, key: string | null = 'test-key-0123456789abcdef0123456789'): RenderResult {
+/** Every operation of the API, as `GET /me` lists them for an admin. */
+export const ALL_OPERATIONS = ['openApi', 'info', 'listCrontabs', 'addCrontab', 'getCrontab', 'updateCrontab', 'deleteCrontab', 'trigger', 'listExecutions', 'listDefinitions', 'addDefinition', 'getDefinition', 'updateDefinition', 'deleteDefinition', 'refreshDefinitions', 'listProcesses', 'getProcess', 'deleteProcess', 'trace', 'whoami', 'listAudit'];
+const READS = ['openApi', 'info', 'listCrontabs', 'getCrontab', 'listExecutions', 'listDefinitions', 'getDefinition', 'listProcesses', 'getProcess', 'trace', 'whoami'];
+
+/** `GET /me` of a caller of each role (as the server answers it). */
+export const CALLERS: Record<'viewer' | 'operator' | 'admin', Caller> = {
+  viewer: { actor: 'jwt:vera', credential: 'jwt', role: 'viewer', tenants: ['demo'], operations: READS },
+  operator: { actor: 'jwt:otto', credential: 'jwt', role: 'operator', tenants: ['demo', 'acme'], operations: [...READS, 'trigger', 'updateCrontab'] },
+  admin: { actor: 'key:0123456789ab', credential: 'key', role: 'admin', tenants: ['*'], operations: ALL_OPERATIONS },
+};
+
+/** Renders the app at `url`, signed in with `key` as `caller` (key null: not signed in). */
+export function renderAt(url: string, key: string | null = 'test-key-0123456789abcdef0123456789', caller: Caller = CALLERS.admin): RenderResult {
   return render(
     <MemoryRouter initialEntries={[url]}>
-      <App initialKey={key ?? undefined} />
+      <App initialSession={key === null ? undefined : { credential: { kind: caller.credential === 'jwt' ? 'token' : 'key', secret: key }, caller }} />
     </MemoryRouter>,
   );
 }

@@ -1,12 +1,13 @@
 /** @jest-environment jsdom */
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { fakeApi, INFO, page, renderAt } from './harness';
+import { CALLERS, fakeApi, INFO, page, renderAt } from './harness';
 
 const KEY = 'the-right-key-0123456789abcdef012345';
 
 describe('sign-in', () => {
   it('refuses a wrong key with a clear message and stays on the form; the right key opens the view of the URL', async () => {
     const api = fakeApi({
+      'GET /me': (req) => (req.headers['X-Process-Management-Key'] === KEY ? { body: CALLERS.admin } : { status: 401, body: { message: 'Invalid X-Process-Management-Key' } }),
       'GET /info': (req) => (req.headers['X-Process-Management-Key'] === KEY ? { body: INFO } : { status: 401, body: { message: 'Invalid X-Process-Management-Key' } }),
       'GET /processes': { body: page([]) },
       'GET /definitions': { body: page([]) },
@@ -41,7 +42,7 @@ describe('sign-in', () => {
   it('ends the session on a 401 from any view (the key changed on the server)', async () => {
     fakeApi({ 'GET /processes': { status: 401, body: { message: 'Invalid key' } }, 'GET /definitions': { body: page([]) } });
     renderAt('/t/demo/processes');
-    expect((await screen.findByRole('alert')).textContent).toMatch(/refused the key \(401\)/);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/refused the key or token \(401\)/);
     expect(screen.getByLabelText('Administration key')).toBeTruthy();
   });
 });

@@ -1,16 +1,21 @@
 /**
  * The one typed client of the administration API. Every call goes to `/process-management/api`
- * (same origin; the dev server proxies exactly that prefix) with the key and tenant headers. The
- * key is handed in by the session (memory only) and never put in a URL, a log or an error.
+ * (same origin; the dev server proxies exactly that prefix) with the credential (an administration
+ * key in `X-Process-Management-Key`, or a bearer token in `Authorization`) and the tenant header.
+ * The credential is handed in by the session (memory only) and never put in a URL, a log or an
+ * error.
  *
  * Every endpoint the client calls is listed in {@link ENDPOINTS}; a test checks each one (path,
  * method, query parameters) against the server's OpenAPI document.
  *
  * @example
- * const api = createApiClient({ key, tenant: 'demo' });
+ * const api = createApiClient({ credential: { kind: 'token', secret: jwt }, tenant: 'demo' });
  * const page = await api.listProcesses({ roots: true }, { page: 0, size: 25 });
  */
 import type {
+  AuditEntry,
+  AuditFilter,
+  Caller,
   Crontab,
   CrontabInput,
   Execution,
@@ -60,6 +65,8 @@ export const ENDPOINTS = {
   updateDefinition: { method: 'PUT', path: '/definitions/{name}' },
   deleteDefinition: { method: 'DELETE', path: '/definitions/{name}' },
   refreshDefinitions: { method: 'POST', path: '/definitions/refresh' },
+  me: { method: 'GET', path: '/me' },
+  listAudit: { method: 'GET', path: '/audit', query: ['actor', 'action', 'from', 'to', ...PAGING] },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
@@ -111,8 +118,16 @@ async function messageOf(response: Response): Promise<string> {
   return response.statusText || `HTTP ${response.status}`;
 }
 
+/** What signs the calls in: an administration key or a bearer token (JWT). */
+export type Credential = { kind: 'key' | 'token'; secret: string };
+
+/** The headers carrying a credential. */
+export function credentialHeaders(credential: Credential): Record<string, string> {
+  return credential.kind === 'key' ? { 'X-Process-Management-Key': credential.secret } : { Authorization: `Bearer ${credential.secret}` };
+}
+
 export interface ApiClientOptions {
-  key: string;
+  credential: Credential;
   tenant: string;
   /** Defaults to the global fetch (tests pass their own). */
   fetch?: typeof fetch;
@@ -126,12 +141,12 @@ interface CallOptions {
   body?: unknown;
 }
 
-/** Makes the client for one key and tenant (a new session or tenant makes a new client). */
+/** Makes the client for one credential and tenant (a new session or tenant makes a new client). */
 export function createApiClient(options: ApiClientOptions) {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   async function call<T>(name: EndpointName, opts: CallOptions = {}): Promise<T> {
     const endpoint: Endpoint = ENDPOINTS[name];
-    const headers: Record<string, string> = { 'X-Process-Management-Key': options.key, 'x-fw-tenant-id': options.tenant, Accept: 'application/json' };
+    const headers: Record<string, string> = { ...credentialHeaders(options.credential), 'x-fw-tenant-id': options.tenant, Accept: 'application/json' };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await doFetch(buildPath(endpoint, opts.params ?? {}, opts.query ?? {}), {
       method: endpoint.method,
@@ -165,6 +180,8 @@ export function createApiClient(options: ApiClientOptions) {
     updateDefinition: (name: string, def: ProcessDef) => call<ProcessDef>('updateDefinition', { params: { name }, body: def }),
     deleteDefinition: (name: string) => call<void>('deleteDefinition', { params: { name } }),
     refreshDefinitions: () => call<{ refreshed: boolean; definitions: number }>('refreshDefinitions'),
+    me: () => call<Caller>('me'),
+    listAudit: (filter: AuditFilter, page: PageParams) => call<Page<AuditEntry>>('listAudit', { query: { ...filter, ...paged(page) } }),
   };
 }
 

@@ -206,3 +206,38 @@ export interface PageParams {
   page: number;
   size: number;
 }
+
+/** The roles of the administration API, weakest first. */
+export type Role = 'viewer' | 'operator' | 'admin';
+
+/** `GET /me`: the caller as the server sees it. */
+export interface Caller {
+  actor: string;
+  credential: 'key' | 'jwt';
+  role: Role | null;
+  /** The tenants the caller may see; `['*']` for every tenant. */
+  tenants: string[];
+  /** The operationIds its role allows. */
+  operations: string[];
+}
+
+/** One row of `GET /audit`. */
+export interface AuditEntry {
+  id: string;
+  time: string;
+  actor: string;
+  credential: 'key' | 'jwt';
+  tenant: string | null;
+  action: string;
+  target: string | null;
+  outcome: 'ok' | 'refused' | 'failed';
+  requestId: string;
+}
+
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  /** ISO-8601 instants. */
+  from?: string;
+  to?: string;
+}

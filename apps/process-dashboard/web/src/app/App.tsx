@@ -1,17 +1,20 @@
 /**
- * Routes and providers. Every view lives under `/t/<tenant>/…`; without a key the view's URL is
- * kept and the sign-in form shown in its place, so a deep link survives a reload.
+ * Routes and providers. Every view lives under `/t/<tenant>/…`; without a credential the view's URL
+ * is kept and the sign-in form shown in its place, so a deep link survives a reload.
  */
 import { QueryCache, QueryClient, QueryClientProvider, MutationCache } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
-import { isApiError } from '../api/client';
+import { Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
+import { isApiError, type Credential } from '../api/client';
+import type { Caller } from '../api/types';
+import { AuditView } from '../features/audit/AuditView';
 import { CronEditView } from '../features/cron/CronEditView';
 import { CronListView } from '../features/cron/CronListView';
 import { DefinitionEditView } from '../features/definitions/DefinitionEditView';
 import { DefinitionsView } from '../features/definitions/DefinitionsView';
 import { ProcessDetailView } from '../features/processes/ProcessDetailView';
 import { ProcessesView } from '../features/processes/ProcessesView';
+import { usePermissions } from '../features/session/permissions';
 import { ApiProvider, SessionProvider, TENANT_PATTERN, useSession } from '../features/session/session';
 import { SignInForm } from '../features/session/SignInForm';
 import { TraceView } from '../features/trace/TraceView';
@@ -21,7 +24,7 @@ import { Layout } from './Layout';
 import { switchTenantPath, tenantPath } from './paths';
 import { PreferencesProvider } from './preferences';
 
-const REFUSED = 'The server refused the key (401): it may have been restarted with another key. Enter the key again.';
+const REFUSED = 'The server refused the key or token (401): it may have expired, or the server was restarted with another key. Sign in again.';
 
 /** The query client: no retries of 4xx answers; a 401 anywhere ends the session. */
 function QueryLayer({ children }: { children: ReactNode }) {
@@ -49,14 +52,16 @@ function QueryLayer({ children }: { children: ReactNode }) {
 
 function Landing() {
   const navigate = useNavigate();
-  const { key } = useSession();
-  if (key) return <Navigate to={tenantPath('demo')} replace />;
+  const { credential } = useSession();
+  const { tenants } = usePermissions();
+  if (credential) return <Navigate to={tenantPath(tenants === '*' || tenants.length === 0 ? 'demo' : tenants[0])} replace />;
   return <SignInForm initialTenant="demo" onSignedIn={(tenant) => navigate(tenantPath(tenant))} />;
 }
 
 function TenantShell() {
   const { tenant = '' } = useParams();
-  const { key } = useSession();
+  const { credential } = useSession();
+  const { mayOpen, tenants } = usePermissions();
   const navigate = useNavigate();
   const location = useLocation();
   useEffect(() => {
@@ -71,8 +76,23 @@ function TenantShell() {
       </main>
     );
   }
-  if (!key) {
+  if (!credential) {
     return <SignInForm initialTenant={tenant} onSignedIn={(t) => t !== tenant && navigate(switchTenantPath(location.pathname, location.search, t))} />;
+  }
+  if (!mayOpen(tenant)) {
+    return (
+      <main id="main" className="signin">
+        <h1>Not your tenant</h1>
+        <p className="error">You may not open “{tenant}”.</p>
+        <ul>
+          {(tenants === '*' ? [] : tenants).map((t) => (
+            <li key={t}>
+              <Link to={tenantPath(t)}>Open {t}</Link>
+            </li>
+          ))}
+        </ul>
+      </main>
+    );
   }
   return (
     <ApiProvider tenant={tenant}>
@@ -111,6 +131,7 @@ export function AppRoutes() {
         <Route path="definitions" element={<DefinitionsView />} />
         <Route path="definitions/new" element={<DefinitionEditView />} />
         <Route path="definitions/:name" element={<DefinitionEditView />} />
+        <Route path="audit" element={<AuditView />} />
         <Route path="*" element={<NotFound />} />
       </Route>
       <Route path="*" element={<NotFound />} />
@@ -118,11 +139,16 @@ export function AppRoutes() {
   );
 }
 
+export interface AppProps {
+  /** A session to start with (tests); the app itself always starts signed out. */
+  initialSession?: { credential: Credential; caller: Caller };
+}
+
 /** Everything but the router (tests wrap it in a MemoryRouter, main.tsx in a BrowserRouter). */
-export function App({ initialKey }: { initialKey?: string }) {
+export function App({ initialSession }: AppProps) {
   return (
     <PreferencesProvider>
-      <SessionProvider initialKey={initialKey}>
+      <SessionProvider initialCredential={initialSession?.credential} initialCaller={initialSession?.caller}>
         <QueryLayer>
           <AppRoutes />
         </QueryLayer>

@@ -1,23 +1,55 @@
 /**
- * The frame of a signed-in tenant: navigation, tenant switch, theme, sign-out, help; the global
- * shortcuts (`g` + letter, `?`, `.`, `r`, Shift+T).
+ * The frame of a signed-in tenant: navigation (only the views the caller's role allows), the
+ * caller, tenant switch (only the caller's tenants), theme, sign-out, help; the global shortcuts
+ * (`g` + letter, `?`, `.`, `r`, Shift+T).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { HelpOverlay } from '../components/HelpOverlay';
+import { usePermissions, type Permissions } from '../features/session/permissions';
 import { TENANT_PATTERN, useSession } from '../features/session/session';
 import { switchTenantPath, tenantPath } from './paths';
 import { usePreferences } from './preferences';
 import { useShortcuts } from './shortcuts';
 
-const NAV: ReadonlyArray<{ to: string; label: string; key: string }> = [
+/** The views; `needs` names the operation a view is for (shown only when the role allows it). */
+const NAV: ReadonlyArray<{ to: string; label: string; key: string; needs?: string }> = [
   { to: 'processes', label: 'Processes', key: 'p' },
   { to: 'executions', label: 'Executions', key: 'e' },
-  { to: 'trigger', label: 'Trigger', key: 't' },
+  { to: 'trigger', label: 'Trigger', key: 't', needs: 'trigger' },
   { to: 'cron', label: 'Cron', key: 'c' },
   { to: 'definitions', label: 'Definitions', key: 'd' },
+  { to: 'audit', label: 'Audit', key: 'a', needs: 'listAudit' },
 ];
+
+/** A list of the caller's tenants when it may not open any other; else a text field. */
+function TenantPicker({ tenant, tenants }: { tenant: string; tenants: readonly string[] }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (
+    <div className="tenant-switch">
+      <label htmlFor="tenant-switch">Tenant</label>
+      <select id="tenant-switch" value={tenant} onChange={(e) => navigate(switchTenantPath(location.pathname, location.search, e.target.value))}>
+        {tenants.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function CallerBadge({ permissions }: { permissions: Permissions }) {
+  const { caller } = useSession();
+  if (!caller) return null;
+  return (
+    <span className="caller muted" title={`Signed in with ${caller.credential === 'key' ? 'an administration key' : 'a bearer token'}; tenants: ${permissions.tenants === '*' ? 'all' : permissions.tenants.join(', ')}`}>
+      {caller.actor} · {caller.role ?? 'no role'}
+    </span>
+  );
+}
 
 function TenantSwitch({ tenant }: { tenant: string }) {
   const [value, setValue] = useState(tenant);
@@ -51,6 +83,8 @@ export function Layout({ tenant, children }: { tenant: string; children: ReactNo
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { signOut } = useSession();
+  const permissions = usePermissions();
+  const nav = NAV.filter((item) => item.needs === undefined || permissions.can(item.needs));
   const { theme, cycleTheme, paused, setPaused } = usePreferences();
   const [help, setHelp] = useState(false);
   const shortcuts: Record<string, () => boolean | void> = {
@@ -59,7 +93,7 @@ export function Layout({ tenant, children }: { tenant: string; children: ReactNo
     '.': () => setPaused(!paused),
     r: () => void queryClient.refetchQueries({ type: 'active' }),
   };
-  for (const item of NAV) shortcuts[`g ${item.key}`] = () => void navigate(tenantPath(tenant, item.to));
+  for (const item of nav) shortcuts[`g ${item.key}`] = () => void navigate(tenantPath(tenant, item.to));
   useShortcuts(shortcuts);
 
   return (
@@ -71,7 +105,7 @@ export function Layout({ tenant, children }: { tenant: string; children: ReactNo
         <span className="brand">Process dashboard</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {nav.map((item) => (
               <li key={item.to}>
                 <NavLink to={tenantPath(tenant, item.to)} title={`g ${item.key}`}>
                   {item.label}
@@ -81,7 +115,8 @@ export function Layout({ tenant, children }: { tenant: string; children: ReactNo
           </ul>
         </nav>
         <div className="topbar-tools">
-          <TenantSwitch tenant={tenant} />
+          <CallerBadge permissions={permissions} />
+          {permissions.tenants === '*' ? <TenantSwitch tenant={tenant} /> : <TenantPicker tenant={tenant} tenants={permissions.tenants} />}
           <button type="button" onClick={cycleTheme} aria-label={`Theme: ${theme} (switch)`} title="Shift+T">
             Theme: {theme}
           </button>

@@ -1,6 +1,6 @@
 /** The dashboard's URLs: every view sits under `/t/<tenant>/` so links can be shared. */
 
-export const VIEWS = ['processes', 'executions', 'trigger', 'cron', 'definitions'] as const;
+export const VIEWS = ['processes', 'executions', 'trigger', 'cron', 'definitions', 'audit'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export function tenantPath(tenant: string, rest = 'processes'): string {

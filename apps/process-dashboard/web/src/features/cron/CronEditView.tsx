@@ -13,6 +13,7 @@ import { executionsPath, tenantPath } from '../../app/paths';
 import { describeError, ErrorMessage, Loading } from '../../components/Feedback';
 import { describedBy, Field } from '../../components/Field';
 import { useDefinitions } from '../definitions/useDefinitions';
+import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { checkArgs } from '../triggers/args';
 import { formatIn, previewCron, timeZones } from './cronPreview';
@@ -58,11 +59,17 @@ function Preview({ expression, timezone }: { expression: string; timezone: strin
 
 function CronActions({ pending, existing }: { pending: boolean; existing: Crontab | undefined }) {
   const api = useApi();
+  // Editing a schedule is the admin's; an operator only switches it on or off (in the list).
+  const { can } = usePermissions();
   return (
     <div className="actions">
-      <button type="submit" className="primary" disabled={pending}>
-        {pending ? 'Saving…' : existing ? 'Save changes' : 'Create schedule'}
-      </button>
+      {can('addCrontab') ? (
+        <button type="submit" className="primary" disabled={pending}>
+          {pending ? 'Saving…' : existing ? 'Save changes' : 'Create schedule'}
+        </button>
+      ) : (
+        <span className="muted">Changing schedules needs the admin role.</span>
+      )}
       <Link to={tenantPath(api.tenant, 'cron')}>Cancel</Link>
       {existing && <Link to={executionsPath(api.tenant, { crontabId: existing.id })}>Its executions</Link>}
     </div>

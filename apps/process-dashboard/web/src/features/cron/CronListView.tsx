@@ -12,11 +12,13 @@ import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
 import { LiveStatus } from '../../components/LiveStatus';
 import { Pagination } from '../../components/Pagination';
 import { TimeText } from '../../components/Time';
+import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { previewCron } from './cronPreview';
 
 function CronRow({ c, onToggle, onDelete, busy }: { c: Crontab; onToggle(): void; onDelete(): void; busy: boolean }) {
   const api = useApi();
+  const { can } = usePermissions();
   const preview = previewCron(c.cronExpression, c.timezone, 1);
   return (
     <tr>
@@ -35,15 +37,19 @@ function CronRow({ c, onToggle, onDelete, busy }: { c: Crontab; onToggle(): void
         <TimeText iso={c.lastFiredAt} />
       </td>
       <td className="actions">
-        <button type="button" onClick={onToggle} disabled={busy} aria-label={`${c.enabled ? 'Disable' : 'Enable'} ${c.name}`}>
-          {c.enabled ? 'Disable' : 'Enable'}
-        </button>
+        {can('updateCrontab') && (
+          <button type="button" onClick={onToggle} disabled={busy} aria-label={`${c.enabled ? 'Disable' : 'Enable'} ${c.name}`}>
+            {c.enabled ? 'Disable' : 'Enable'}
+          </button>
+        )}
         <Link to={executionsPath(api.tenant, { crontabId: c.id })} aria-label={`Executions of ${c.name}`}>
           executions
         </Link>
-        <button type="button" className="danger" onClick={onDelete} disabled={busy} aria-label={`Delete ${c.name}`}>
-          Delete
-        </button>
+        {can('deleteCrontab') && (
+          <button type="button" className="danger" onClick={onDelete} disabled={busy} aria-label={`Delete ${c.name}`}>
+            Delete
+          </button>
+        )}
       </td>
     </tr>
   );
@@ -52,6 +58,7 @@ function CronRow({ c, onToggle, onDelete, busy }: { c: Crontab; onToggle(): void
 export function CronListView() {
   const api = useApi();
   const queryClient = useQueryClient();
+  const { can } = usePermissions();
   const [page, setPage] = useState(0);
   const info = useQuery({ queryKey: [api.tenant, 'info'], queryFn: () => api.info(), staleTime: 60_000 });
   const query = useLiveQuery([api.tenant, 'crontabs', page], () => api.listCrontabs({ page, size: 25 }));
@@ -70,11 +77,13 @@ export function CronListView() {
           This server has no cron scheduler: schedules can be read but not changed (writes answer 503).
         </p>
       )}
-      <p className="actions">
-        <Link to={tenantPath(api.tenant, 'cron/new')} className="button primary">
-          New schedule
-        </Link>
-      </p>
+      {can('addCrontab') && (
+        <p className="actions">
+          <Link to={tenantPath(api.tenant, 'cron/new')} className="button primary">
+            New schedule
+          </Link>
+        </p>
+      )}
       <ErrorMessage error={toggle.error ?? remove.error} />
       <ErrorMessage error={query.error} />
       {!data && !query.error && <Loading what="schedules" />}

@@ -11,6 +11,7 @@ import { tenantPath } from '../../app/paths';
 import { ErrorMessage, Loading } from '../../components/Feedback';
 import { describedBy, Field } from '../../components/Field';
 import { JsonBlock } from '../../components/JsonBlock';
+import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { SourceNotice } from './DefinitionsView';
 
@@ -74,6 +75,7 @@ function Editor({ existing, writable }: { existing: ProcessDef | undefined; writ
 }
 
 export function DefinitionEditView() {
+  const { can } = usePermissions();
   const { name } = useParams();
   const api = useApi();
   const info = useQuery({ queryKey: [api.tenant, 'info'], queryFn: () => api.info(), staleTime: 60_000 });
@@ -87,7 +89,7 @@ export function DefinitionEditView() {
       {!ready && !def.error && !info.error && <Loading what="the definition" />}
       {ready && (
         <div className="two-col">
-          <Editor existing={def.data} writable={info.data.definitionsWritable} key={def.data?.processType ?? 'new'} />
+          <Editor existing={def.data} writable={info.data.definitionsWritable && can('updateDefinition')} key={def.data?.processType ?? 'new'} />
           {def.data && (
             <div className="card">
               <h2>Shape</h2>
@@ -103,8 +105,13 @@ export function DefinitionEditView() {
               </dl>
               <JsonBlock value={def.data.inputSchema ?? null} label="Input schema" />
               <p>
-                <Link to={`${tenantPath(api.tenant, 'processes')}?type=${encodeURIComponent(def.data.processType)}`}>Processes of this type</Link> ·{' '}
-                <Link to={`${tenantPath(api.tenant, 'trigger')}?definition=${encodeURIComponent(def.data.processType)}`}>Trigger it</Link>
+                <Link to={`${tenantPath(api.tenant, 'processes')}?type=${encodeURIComponent(def.data.processType)}`}>Processes of this type</Link>
+                {can('trigger') && (
+                  <>
+                    {' · '}
+                    <Link to={`${tenantPath(api.tenant, 'trigger')}?definition=${encodeURIComponent(def.data.processType)}`}>Trigger it</Link>
+                  </>
+                )}
               </p>
             </div>
           )}

@@ -6,6 +6,7 @@ import { useListKeys } from '../../app/listKeys';
 import { tenantPath } from '../../app/paths';
 import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
 import { Pagination } from '../../components/Pagination';
+import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 
 export function SourceNotice() {
@@ -24,6 +25,7 @@ export function SourceNotice() {
 export function DefinitionsView() {
   const api = useApi();
   const queryClient = useQueryClient();
+  const { can } = usePermissions();
   const [page, setPage] = useState(0);
   const query = useQuery({ queryKey: [api.tenant, 'definitions', 'page', page], queryFn: () => api.listDefinitions({ page, size: 25 }) });
   const refresh = useMutation({ mutationFn: () => api.refreshDefinitions(), onSuccess: () => queryClient.invalidateQueries({ queryKey: [api.tenant, 'definitions'] }) });
@@ -35,12 +37,16 @@ export function DefinitionsView() {
       <div className="view-head">
         <h1 id="definitions-title">Definitions</h1>
         <div className="actions">
-          <Link to={tenantPath(api.tenant, 'definitions/new')} className="button primary">
-            New definition
-          </Link>
-          <button type="button" onClick={() => refresh.mutate()} disabled={refresh.isPending} title="POST /definitions/refresh: clears this server's definition cache">
-            Reload the server's cache
-          </button>
+          {can('addDefinition') && (
+            <Link to={tenantPath(api.tenant, 'definitions/new')} className="button primary">
+              New definition
+            </Link>
+          )}
+          {can('refreshDefinitions') && (
+            <button type="button" onClick={() => refresh.mutate()} disabled={refresh.isPending} title="POST /definitions/refresh: clears this server's definition cache">
+              Reload the server's cache
+            </button>
+          )}
         </div>
       </div>
       <SourceNotice />

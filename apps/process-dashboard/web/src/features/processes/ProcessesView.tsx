@@ -12,12 +12,14 @@ import { useSearchState } from '../../app/searchState';
 import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
 import { LiveStatus } from '../../components/LiveStatus';
 import { Pagination } from '../../components/Pagination';
+import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { ProcessFilters, type ProcessFilterValues } from './ProcessFilters';
 import { ProcessTable } from './ProcessTable';
 
 export function ProcessesView() {
   const api = useApi();
+  const { can } = usePermissions();
   const { get, getInt, update } = useSearchState();
   const values: ProcessFilterValues = { type: get('type'), status: get('status'), trigger: get('trigger'), q: get('q'), roots: get('roots') === '1' };
   const page = getInt('page', 0);
@@ -60,7 +62,7 @@ export function ProcessesView() {
         {!data && !query.error && <Loading what="processes" />}
         {data && data.content.length === 0 && (
           <Empty>
-            No process matches. <Link to={tenantPath(api.tenant, 'trigger')}>Trigger one</Link>.
+            No process matches.{can('trigger') && (<> <Link to={tenantPath(api.tenant, 'trigger')}>Trigger one</Link>.</>)}
           </Empty>
         )}
         {data && data.content.length > 0 && (

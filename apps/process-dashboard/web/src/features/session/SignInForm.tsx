@@ -1,21 +1,32 @@
 /**
- * The sign-in form: the administration key and the tenant. The key is checked with GET /info
- * before the session starts; a refused key keeps the user here with a clear message.
+ * The sign-in form: an administration key or a bearer token (JWT) pasted from the identity
+ * provider, and the tenant. The credential is checked with `GET /me` (who the server takes it for:
+ * role, tenants) and `GET /info` for the tenant before the session starts; a refused credential or
+ * a tenant outside its scope keeps the user here with a clear message.
  */
 import { useState, type FormEvent } from 'react';
-import { createApiClient, isApiError } from '../../api/client';
+import { createApiClient, isApiError, type Credential } from '../../api/client';
+import { permissionsOf } from './permissions';
 import { TENANT_PATTERN, useSession } from './session';
 
 export interface SignInFormProps {
   /** The tenant of the URL (deep link), else a default. */
   initialTenant: string;
-  /** Called after the key was accepted, with the tenant typed. */
+  /** Called after the credential was accepted, with the tenant typed. */
   onSignedIn(tenant: string): void;
 }
 
-function explain(error: unknown): string {
+const LABELS: Record<Credential['kind'], string> = { key: 'Administration key', token: 'Bearer token (JWT)' };
+
+function explain(error: unknown, kind: Credential['kind']): string {
   if (isApiError(error)) {
-    if (error.status === 401) return 'The administration key was refused (401). Use the key the admin server printed at startup (dev: .data/admin-api-key) or the value of PROCESS_MANAGEMENT_API_KEY.';
+    if (error.status === 401) {
+      return kind === 'key'
+        ? 'The administration key was refused (401). Use the key the admin server printed at startup (dev: .data/admin-api-key) or the value of PROCESS_MANAGEMENT_API_KEY.'
+        : `The token was refused (401): ${error.message}.`;
+    }
+    if (error.status === 403) return `The credential may not open this tenant (403): ${error.message}`;
+    if (error.status === 429) return 'Too many refused sign-ins from this address: wait a minute and try again (429).';
     if (error.status === 400) return `The server refused the request: ${error.message}`;
     return `The administration API answered ${error.status}: ${error.message}`;
   }
@@ -24,7 +35,8 @@ function explain(error: unknown): string {
 
 export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
   const { signIn, notice } = useSession();
-  const [key, setKey] = useState('');
+  const [kind, setKind] = useState<Credential['kind']>('key');
+  const [secret, setSecret] = useState('');
   const [tenant, setTenant] = useState(initialTenant);
   const [error, setError] = useState<string | undefined>(notice);
   const [busy, setBusy] = useState(false);
@@ -35,18 +47,27 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
       setError('The tenant must be 1 to 128 letters, digits, dots, dashes or underscores.');
       return;
     }
-    if (key.trim() === '') {
-      setError('Enter the administration key.');
+    if (secret.trim() === '') {
+      setError(kind === 'key' ? 'Enter the administration key.' : 'Paste the bearer token.');
       return;
     }
     setBusy(true);
     setError(undefined);
+    const credential: Credential = { kind, secret: secret.trim() };
     try {
-      await createApiClient({ key, tenant }).info();
-      signIn(key);
+      const api = createApiClient({ credential, tenant });
+      const caller = await api.me();
+      const permissions = permissionsOf(caller);
+      if (!permissions.mayOpen(tenant)) {
+        setError(`This credential may not open tenant “${tenant}”. Its tenants: ${permissions.tenants === '*' ? 'all' : permissions.tenants.join(', ') || 'none'}.`);
+        setBusy(false);
+        return;
+      }
+      await api.info();
+      signIn(credential, caller);
       onSignedIn(tenant);
     } catch (err) {
-      setError(explain(err));
+      setError(explain(err, kind));
       setBusy(false);
     }
   }
@@ -54,10 +75,18 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
   return (
     <main className="signin" id="main">
       <h1>Process dashboard</h1>
-      <p className="muted">The administration console of the process orchestrator. The key stays in this tab's memory only: a reload asks for it again.</p>
+      <p className="muted">The administration console of the process orchestrator. The key or token stays in this tab's memory only: a reload asks for it again.</p>
       <form onSubmit={submit} method="post" autoComplete="off" aria-describedby={error ? 'signin-error' : undefined}>
-        <label htmlFor="signin-key">Administration key</label>
-        <input id="signin-key" name="fw-key" type="password" autoComplete="off" spellCheck={false} value={key} onChange={(e) => setKey(e.target.value)} aria-invalid={error !== undefined} autoFocus />
+        <fieldset className="credential-kind">
+          <legend>Sign in with</legend>
+          {(['key', 'token'] as const).map((k) => (
+            <label key={k}>
+              <input type="radio" name="credential-kind" value={k} checked={kind === k} onChange={() => setKind(k)} /> {k === 'key' ? 'an administration key' : 'a bearer token'}
+            </label>
+          ))}
+        </fieldset>
+        <label htmlFor="signin-key">{LABELS[kind]}</label>
+        <input id="signin-key" name={kind === 'key' ? 'fw-key' : 'fw-token'} type="password" autoComplete="off" spellCheck={false} value={secret} onChange={(e) => setSecret(e.target.value)} aria-invalid={error !== undefined} autoFocus />
         <label htmlFor="signin-tenant">Tenant</label>
         <input id="signin-tenant" name="tenant" value={tenant} onChange={(e) => setTenant(e.target.value)} spellCheck={false} />
         {error && (

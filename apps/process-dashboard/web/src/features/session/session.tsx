@@ -1,34 +1,44 @@
 /**
- * The session: the administration key lives here, in React state only — never in storage, cookies,
- * the URL or a log. A reload forgets it (the user types it again; the URL keeps the view and the
- * tenant). A 401 from any call ends the session with a message.
+ * The session: the credential (an administration key or a bearer token) and the caller the server
+ * took it for (`GET /me`: role, tenants, allowed operations) live here, in React state only —
+ * never in storage, cookies, the URL or a log. A reload forgets them (the user signs in again; the
+ * URL keeps the view and the tenant). A 401 from any call ends the session with a message.
  */
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { createApiClient, type ApiClient } from '../../api/client';
+import { createApiClient, type ApiClient, type Credential } from '../../api/client';
+import type { Caller } from '../../api/types';
 
 export interface SessionState {
-  /** The key, or undefined before sign-in / after a 401. */
-  key: string | undefined;
-  /** Why the last session ended (a refused key), shown on the form. */
+  /** The credential, or undefined before sign-in / after a 401. */
+  credential: Credential | undefined;
+  /** Who the server takes the credential for (undefined when signed out). */
+  caller: Caller | undefined;
+  /** Why the last session ended (a refused credential), shown on the form. */
   notice: string | undefined;
-  signIn(key: string): void;
+  signIn(credential: Credential, caller: Caller): void;
   signOut(notice?: string): void;
 }
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
 
-export function SessionProvider({ children, initialKey }: { children: ReactNode; initialKey?: string }) {
-  const [key, setKey] = useState<string | undefined>(initialKey);
+export interface SessionProviderProps {
+  children: ReactNode;
+  initialCredential?: Credential;
+  initialCaller?: Caller;
+}
+
+export function SessionProvider({ children, initialCredential, initialCaller }: SessionProviderProps) {
+  const [signedIn, setSignedIn] = useState<{ credential: Credential; caller: Caller } | undefined>(initialCredential && initialCaller ? { credential: initialCredential, caller: initialCaller } : undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const signIn = useCallback((next: string) => {
+  const signIn = useCallback((credential: Credential, caller: Caller) => {
     setNotice(undefined);
-    setKey(next);
+    setSignedIn({ credential, caller });
   }, []);
   const signOut = useCallback((why?: string) => {
-    setKey(undefined);
+    setSignedIn(undefined);
     setNotice(why);
   }, []);
-  const value = useMemo(() => ({ key, notice, signIn, signOut }), [key, notice, signIn, signOut]);
+  const value = useMemo(() => ({ credential: signedIn?.credential, caller: signedIn?.caller, notice, signIn, signOut }), [signedIn, notice, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
@@ -40,10 +50,10 @@ export function useSession(): SessionState {
 
 const ApiContext = createContext<ApiClient | undefined>(undefined);
 
-/** Provides the client of the signed-in key for one tenant. */
+/** Provides the client of the signed-in credential for one tenant. */
 export function ApiProvider({ tenant, children }: { tenant: string; children: ReactNode }) {
-  const { key } = useSession();
-  const api = useMemo(() => (key === undefined ? undefined : createApiClient({ key, tenant })), [key, tenant]);
+  const { credential } = useSession();
+  const api = useMemo(() => (credential === undefined ? undefined : createApiClient({ credential, tenant })), [credential, tenant]);
   return <ApiContext.Provider value={api}>{children}</ApiContext.Provider>;
 }
 

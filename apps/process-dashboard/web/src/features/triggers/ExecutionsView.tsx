@@ -16,6 +16,7 @@ import { Pagination } from '../../components/Pagination';
 import { StatusBadge } from '../../components/Status';
 import { formatDuration, shortId, TimeText } from '../../components/Time';
 import { useDefinitions } from '../definitions/useDefinitions';
+import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 
 function pick<T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined {
@@ -103,6 +104,7 @@ function ExecutionFilters({ filter, update }: { filter: ExecutionFilter; update(
 
 export function ExecutionsView() {
   const api = useApi();
+  const { can } = usePermissions();
   const { get, getInt, update } = useSearchState();
   const page = getInt('page', 0);
   const size = getInt('size', 25);
@@ -134,7 +136,7 @@ export function ExecutionsView() {
         {!data && !query.error && <Loading what="executions" />}
         {data && data.content.length === 0 && (
           <Empty>
-            No execution matches. <Link to={tenantPath(api.tenant, 'trigger')}>Trigger a process</Link> or <Link to={tenantPath(api.tenant, 'cron')}>schedule one</Link>.
+            No execution matches.{can('trigger') && (<> <Link to={tenantPath(api.tenant, 'trigger')}>Trigger a process</Link> or <Link to={tenantPath(api.tenant, 'cron')}>schedule one</Link>.</>)}
           </Empty>
         )}
         {data && data.content.length > 0 && (

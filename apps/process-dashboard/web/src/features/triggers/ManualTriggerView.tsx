@@ -13,6 +13,7 @@ import { useSearchState } from '../../app/searchState';
 import { describeError, ErrorMessage } from '../../components/Feedback';
 import { describedBy, Field } from '../../components/Field';
 import { useDefinitions } from '../definitions/useDefinitions';
+import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { checkArgs, fieldOfMessage, newTriggerKey, sampleArgs } from './args';
 
@@ -78,7 +79,7 @@ function TriggerActions({ pending, canSend, onAgain, onNewKey }: { pending: bool
   );
 }
 
-export function ManualTriggerView() {
+function ManualTriggerForm() {
   const api = useApi();
   const definitions = useDefinitions();
   const { get } = useSearchState();
@@ -152,6 +153,18 @@ export function ManualTriggerView() {
         />
       </form>
       {send.data && <Result result={send.data} tenant={api.tenant} />}
+    </section>
+  );
+}
+
+/** The trigger form, for roles that may trigger (operator, admin); others read why not. */
+export function ManualTriggerView() {
+  const { can } = usePermissions();
+  if (can('trigger')) return <ManualTriggerForm />;
+  return (
+    <section aria-labelledby="trigger-title">
+      <h1 id="trigger-title">Trigger a process</h1>
+      <p className="muted">Triggering a process needs the operator or admin role.</p>
     </section>
   );
 }
