@@ -182,6 +182,12 @@ export interface ProcessDef {
   config?: Record<string, string>;
   inputSchema?: Record<string, unknown> | null;
   retry?: { attempts: number; backoff?: { baseMillis: number; maxMillis: number } | null } | null;
+  /** Most RUNNING work items per tenant and/or in all. */
+  concurrency?: { perTenant?: number | null; global?: number | null } | null;
+  /** 0..9, higher first within a tenant (5 when absent). */
+  priority?: number | null;
+  /** Most starts per second, per tenant or in all. */
+  rateLimit?: { perSecond: number; scope: 'tenant' | 'global' } | null;
 }
 
 export interface ProcessFilter {

@@ -8,6 +8,7 @@ import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
 import { Pagination } from '../../components/Pagination';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
+import { limitsText } from './definition-limits';
 
 export function SourceNotice() {
   const api = useApi();
@@ -64,6 +65,7 @@ export function DefinitionsView() {
                 <th scope="col">Parent type</th>
                 <th scope="col">Successor of</th>
                 <th scope="col">Input schema</th>
+                <th scope="col">Limits</th>
                 <th scope="col">Config</th>
               </tr>
             </thead>
@@ -79,6 +81,7 @@ export function DefinitionsView() {
                   <td>{d.parentProcessType ?? <span className="muted">any / root</span>}</td>
                   <td>{d.predecessorProcessType ? `${d.predecessorProcessType} (${d.predecessorArgs ?? 'BOTH'})` : <span className="muted">—</span>}</td>
                   <td>{d.inputSchema ? 'yes' : <span className="muted">no</span>}</td>
+                  <td className="small">{limitsText(d) ?? <span className="muted">—</span>}</td>
                   <td className="mono small">{d.config && Object.keys(d.config).length > 0 ? Object.entries(d.config).map(([k, v]) => `${k}=${v}`).join(', ') : '—'}</td>
                 </tr>
               ))}
