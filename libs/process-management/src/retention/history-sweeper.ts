@@ -91,50 +91,57 @@ export function groupRoots(roots: readonly ExpiredRoot[], budget: number): strin
   return groups;
 }
 
-export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweeper {
+/** Removes `roots` in groups of about `batchRows` processes, one transaction each, adding to `pass`. */
+async function sweepGroups(options: HistorySweeperOptions, pass: SweepPass, roots: ExpiredRoot[], stopped: () => boolean): Promise<void> {
+  for (const group of groupRoots(roots, options.batchRows ?? 5_000)) {
+    if (stopped() || !options.lease.isHeld()) return;
+    const outcome = await options.store.removeRoots(group);
+    addRemoved(pass.removed, outcome.removed);
+    pass.roots += outcome.roots;
+    pass.skipped += outcome.skipped;
+    pass.transactions += 1;
+    if (options.pauseMillis) await new Promise((resolve) => setTimeout(resolve, options.pauseMillis));
+  }
+}
+
+/** One pass: take or renew the lease, then walk the expired roots oldest first until none is left. */
+async function sweepPass(options: HistorySweeperOptions, intervalMillis: number, stopped: () => boolean): Promise<SweepPass> {
   const { store, lease } = options;
+  const readRoots = options.readRoots ?? 1_000;
+  const started = performance.now();
+  const result: SweepPass = { owner: false, roots: 0, skipped: 0, transactions: 0, removed: noRowsRemoved(), millis: 0 };
+  result.owner = await lease.acquire();
+  if (!result.owner) return result;
+  const rules = retentionRulesOf(options.settings, await options.definitions());
+  let cursor: SweepCursor | undefined;
+  let renewedAt = Date.now();
+  while (!stopped()) {
+    const roots = await store.expiredRoots(rules, cursor, readRoots);
+    if (roots.length === 0) break;
+    await sweepGroups(options, result, roots, stopped);
+    const last = roots[roots.length - 1];
+    cursor = { createdTime: last.createdTime, id: last.id };
+    // Renew well within the lease, so a long pass is never swept by a second owner as well.
+    if (Date.now() - renewedAt > intervalMillis / 3 || !lease.isHeld()) {
+      renewedAt = Date.now();
+      if (!(await lease.acquire())) break;
+    }
+    if (roots.length < readRoots) break;
+  }
+  result.millis = performance.now() - started;
+  return result;
+}
+
+export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweeper {
+  const { lease } = options;
   const logger = options.logger ?? createLogger({ name: 'history-sweeper' });
   const intervalMillis = options.intervalMillis ?? 60_000;
-  const batchRows = options.batchRows ?? 5_000;
-  const readRoots = options.readRoots ?? 1_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<SweepPass> | undefined;
   let stopped = false;
 
-  async function sweepGroups(pass: SweepPass, roots: ExpiredRoot[]): Promise<void> {
-    for (const group of groupRoots(roots, batchRows)) {
-      if (stopped || !lease.isHeld()) return;
-      const outcome = await store.removeRoots(group);
-      addRemoved(pass.removed, outcome.removed);
-      pass.roots += outcome.roots;
-      pass.skipped += outcome.skipped;
-      pass.transactions += 1;
-      if (options.pauseMillis) await new Promise((resolve) => setTimeout(resolve, options.pauseMillis));
-    }
-  }
-
   async function pass(): Promise<SweepPass> {
-    const started = performance.now();
-    const result: SweepPass = { owner: false, roots: 0, skipped: 0, transactions: 0, removed: noRowsRemoved(), millis: 0 };
-    result.owner = await lease.acquire();
-    if (!result.owner) return result;
-    const rules = retentionRulesOf(options.settings, await options.definitions());
-    let cursor: SweepCursor | undefined;
-    let renewedAt = Date.now();
-    while (!stopped) {
-      const roots = await store.expiredRoots(rules, cursor, readRoots);
-      if (roots.length === 0) break;
-      await sweepGroups(result, roots);
-      const last = roots[roots.length - 1];
-      cursor = { createdTime: last.createdTime, id: last.id };
-      // Renew well within the lease, so a long pass is never swept by a second owner as well.
-      if (Date.now() - renewedAt > intervalMillis / 3 || !lease.isHeld()) {
-        renewedAt = Date.now();
-        if (!(await lease.acquire())) break;
-      }
-      if (roots.length < readRoots) break;
-    }
-    result.millis = performance.now() - started;
+    const result = await sweepPass(options, intervalMillis, () => stopped);
     if (result.roots > 0) logger.info({ roots: result.roots, rows: totalRows(result.removed), skipped: result.skipped, millis: Math.round(result.millis) }, 'history sweep removed finished trees');
     return result;
   }
