@@ -46,7 +46,7 @@ describe('signing in with a bearer token', () => {
       'GET /definitions': { body: page([]) },
     });
     renderAt('/', null);
-    fireEvent.click(screen.getByLabelText('a bearer token'));
+    fireEvent.click(screen.getByRole('radio', { name: 'Token' }));
     fireEvent.change(screen.getByLabelText('Bearer token (JWT)'), { target: { value: 'expired.token.value' } });
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
     expect((await screen.findByRole('alert')).textContent).toBe('The token was refused (401): The bearer token has expired.');
@@ -64,7 +64,7 @@ describe('signing in with a bearer token', () => {
   it('refuses a tenant outside the token before opening it', async () => {
     const api = fakeApi({ 'GET /me': { body: CALLERS.viewer } });
     renderAt('/t/acme/processes', null);
-    fireEvent.click(screen.getByLabelText('a bearer token'));
+    fireEvent.click(screen.getByRole('radio', { name: 'Token' }));
     fireEvent.change(screen.getByLabelText('Bearer token (JWT)'), { target: { value: TOKEN } });
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This credential may not open tenant “acme”. Its tenants: demo.');

@@ -12,8 +12,10 @@ import { limitsText } from './definition-limits';
 
 export function SourceNotice() {
   const api = useApi();
+  const { can } = usePermissions();
   const info = useQuery({ queryKey: [api.tenant, 'info'], queryFn: () => api.info(), staleTime: 60_000 });
   if (!info.data) return null;
+  if (info.data.definitionsWritable && !can('updateDefinition')) return <p className="muted">Source: database — changing definitions needs the admin role.</p>;
   return info.data.definitionsWritable ? (
     <p className="muted">Source: database — definitions can be created and edited here.</p>
   ) : (

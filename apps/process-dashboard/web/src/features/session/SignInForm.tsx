@@ -81,7 +81,7 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
           <legend>Sign in with</legend>
           {(['key', 'token'] as const).map((k) => (
             <label key={k}>
-              <input type="radio" name="credential-kind" value={k} checked={kind === k} onChange={() => setKind(k)} /> {k === 'key' ? 'an administration key' : 'a bearer token'}
+              <input type="radio" name="credential-kind" value={k} checked={kind === k} onChange={() => setKind(k)} /> {k === 'key' ? 'Key' : 'Token'}
             </label>
           ))}
         </fieldset>
