@@ -134,7 +134,7 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
       ['post', '/executions', 'GET, HEAD'],
       // /definitions/refresh is also /definitions/{name}: the methods of both.
       ['patch', '/definitions/refresh', 'GET, HEAD, POST, PUT, DELETE'],
-      ['post', '/processes/00000000-0000-4000-8000-000000000000', 'GET, HEAD'],
+      ['post', '/processes/00000000-0000-4000-8000-000000000000', 'GET, HEAD, DELETE'],
       ['options', '/trace', 'GET, HEAD'],
     ];
     for (const [method, path, allow] of cases) {
