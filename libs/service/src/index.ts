@@ -1,7 +1,7 @@
 // Public entry point of @fw/service. Every export is listed explicitly.
 export { defineService, describeService, SERVICE_KINDS } from './definition/service-definition';
+export type { CallContext, Principal } from './definition/call-context';
 export type {
-  CallContext,
   HttpMethod,
   JsonSchema,
   OpenApiComponents,
@@ -9,7 +9,6 @@ export type {
   OperationDefinition,
   OperationOpenApi,
   OperationHandler,
-  Principal,
   ServiceDefinition,
   ServiceDefinitionInit,
   ServiceDescription,

@@ -22,9 +22,9 @@ export { parseProcessSpec, processSpecProblems } from './process-spec/parse-proc
 export type { ProcessSpec, ProcessSpecProcess, CronTriggerSpec, FieldType, Implementation } from './process-spec/process-spec';
 export { parseBatchHierarchy } from './batch/batch-hierarchy';
 export { runCli } from './cli/cli';
-export type { CliIo } from './cli/cli';
+export type { CliIo } from './cli/cli-env';
 export { USAGE, parseArgs } from './cli/args';
-export type { PromptApi } from './cli/interactive';
+export type { PromptApi } from './cli/cli-env';
 export { writeSampleInput, readInputFile } from './cli/input-file';
 export { runPortal } from './portal/portal-server';
 export { updateProject, checkProject, formatUpdateReport, formatCheckReport } from './update/update';

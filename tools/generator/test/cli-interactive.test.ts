@@ -8,7 +8,7 @@ import { render } from '@inquirer/testing';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../src/cli/cli';
-import type { PromptApi } from '../src/cli/interactive';
+import type { PromptApi } from '../src/cli/cli-env';
 import { FIXTURES, removeTempDirs, tempDir } from './support';
 
 afterAll(removeTempDirs);

@@ -5,7 +5,7 @@
  * document's schemas by the property tests.
  */
 import fc from 'fast-check';
-import type { JsonValue } from './schema-arbitraries';
+import type { JsonValue } from './json-value';
 
 const ODD_STRINGS = [
   '\u0000',

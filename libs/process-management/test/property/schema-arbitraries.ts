@@ -10,8 +10,9 @@
 import fc from 'fast-check';
 import type { JsonSchema } from '../../src';
 import { hostileValue, unknownFieldName } from './hostile-values';
+import type { JsonValue } from './json-value';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue } from './json-value';
 
 export interface ArbitraryOptions {
   components: Record<string, JsonSchema>;

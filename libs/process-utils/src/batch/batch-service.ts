@@ -23,6 +23,7 @@ import type { WorkerContext } from '../workers/worker-context';
 import { childRequest, splitBatches } from './split-batches';
 import { classify, DeliveryFailure, describe, ERROR_EVENT, guard, requestContextOf, retryable, stepDelivery, StepFailure, withAttempts, type StepAttempt } from './step-failures';
 import { executeStep, outputPayload, runExecutorBatch, type StepRequest } from './executor-batch';
+import type { WorkerOutcome } from './worker-outcome';
 import { readWorkerMessage } from './worker-message';
 
 export type { StepAttempt } from './step-failures';
@@ -44,30 +45,6 @@ export interface BatchServiceOptions {
    */
   unknownWorkers?: 'fail' | 'ignore';
   logger?: Logger;
-}
-
-/**
- * - `succeeded`: the success event(s) were delivered;
- * - `failed`: a failure was reported to the process with the step's error event;
- * - `ignored`: no worker here and `unknownWorkers: 'ignore'`;
- * - `stale`: the process refused the event as not allowed in its state (422): the step was
- *   already completed (a redelivered message);
- * - `undeliverable`: nothing could be reported (message not attributable to a process, or the
- *   sink failed); `error` says why. A durable starter should retry these.
- * - `retry`: the author's code threw and attempts are left: nothing was reported; the launch mode
- *   runs the step again after its backoff (`failure` says what happened).
- */
-export type WorkerOutcomeStatus = 'succeeded' | 'failed' | 'ignored' | 'stale' | 'undeliverable' | 'retry';
-
-export interface WorkerOutcome {
-  status: WorkerOutcomeStatus;
-  processId?: string;
-  workerType?: WorkerType;
-  /** Events delivered, in order. */
-  events: string[];
-  failure?: WorkerFailure;
-  /** The sink's error for `stale` and `undeliverable`. */
-  error?: unknown;
 }
 
 export interface BatchService {

@@ -13,9 +13,9 @@ import { WorkerFailureKinds } from '../errors/worker-failure';
 import type { EventDelivery, ProcessEventSink } from '../ports/process-event-sink';
 import type { ExecutorBase } from '../workers/executor-base';
 import type { WorkerContext } from '../workers/worker-context';
-import type { WorkerOutcome } from './batch-service';
 import { DeliveryFailure, guard, isThenable, requestContextOf, stepDelivery, type StepAttempt } from './step-failures';
 import { readWorkerMessage } from './worker-message';
+import type { WorkerOutcome } from './worker-outcome';
 
 /** One message of `runMany` with its attempt (see `BatchService.run`). */
 export interface StepRequest {

@@ -15,8 +15,9 @@
  *   }],
  * });
  */
-import { ConfigError, type Logger } from '@fw/core';
+import { ConfigError } from '@fw/core';
 import type { Interceptor } from '../interceptors/interceptor';
+import type { CallContext } from './call-context';
 
 export type ServiceKind = 'http' | 'headless' | 'workflow' | 'query' | 'process';
 export const SERVICE_KINDS: readonly ServiceKind[] = ['http', 'headless', 'workflow', 'query', 'process'];
@@ -26,28 +27,6 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 /** A JSON Schema (draft 2020-12 as ajv reads it). */
 export type JsonSchema = Record<string, unknown>;
-
-/** What a handler and an interceptor know about the call besides its input. */
-export interface CallContext {
-  readonly service: string;
-  readonly operation: string;
-  /** Tenant of the call (`x-fw-tenant-id`), if any. */
-  readonly tenant: string | undefined;
-  /** Request headers, lower-cased (empty for in-process calls unless given). */
-  readonly headers: Readonly<Record<string, string>>;
-  /** Who calls, as set by a security interceptor (`ctx.principal = …`); undefined until then. */
-  principal: Principal | undefined;
-  /** Values interceptors pass on to later ones and to the handler. */
-  readonly attributes: Map<string, unknown>;
-  readonly logger: Logger;
-}
-
-/** An authenticated caller. */
-export interface Principal {
-  id: string;
-  roles?: readonly string[];
-  [claim: string]: unknown;
-}
 
 export type OperationHandler<I = unknown, O = unknown> = (input: I, ctx: CallContext) => O | Promise<O>;
 

@@ -13,7 +13,7 @@
  *   },
  * };
  */
-import type { CallContext } from '../definition/service-definition';
+import type { CallContext } from '../definition/call-context';
 
 export interface InterceptedCall {
   /** The input, already checked against the operation's schema. */

@@ -6,7 +6,7 @@
  */
 import { FwError } from '@fw/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../definition/service-definition';
+import type { Principal } from '../definition/call-context';
 import { ServiceErrorCodes } from '../errors/service-errors';
 import type { Interceptor } from './interceptor';
 

@@ -9,7 +9,8 @@
  * const out = await registry.invoke('greeter', 'greet', { name: 'Ada' }, { tenant: 't1' }); // { text: 'hello Ada' }
  */
 import { ConfigError, createLogger, FwError, type Logger } from '@fw/core';
-import { describeService, type CallContext, type ServiceDefinition, type ServiceDescription, type ServiceKind } from '../definition/service-definition';
+import type { CallContext } from '../definition/call-context';
+import { describeService, type ServiceDefinition, type ServiceDescription, type ServiceKind } from '../definition/service-definition';
 import { operationNotFound, ServiceErrorCodes, serviceNotFound } from '../errors/service-errors';
 import { runChain } from '../interceptors/interceptor';
 import { assertValidInput, outputProblems, validatorOf } from '../validation/schema-validation';

@@ -3,7 +3,6 @@
  * (unknown properties refused) so a typo in a descriptor is an error naming the field, not a
  * silently ignored setting.
  */
-import type { ComposeEntry } from '../compose/compose';
 
 export type InputFieldType = 'string' | 'boolean' | 'enum' | 'file' | 'json';
 
@@ -17,6 +16,17 @@ export type InputFieldType = 'string' | 'boolean' | 'enum' | 'file' | 'json';
 export type InputFieldFormat = 'name' | 'version' | 'path' | 'processSpec' | 'batchHierarchy' | 'serviceDependencies' | 'statesXml';
 
 export type AnswerValue = string | boolean | number | null | AnswerValue[] | { [key: string]: AnswerValue };
+
+/** One `compose` entry (fw-ecosystem): another blueprint generated into a folder of this project (see compose/compose.ts). */
+export interface ComposeEntry {
+  blueprint: string;
+  /** Where the project goes inside the composing project; may refer to answers (`${service}`). */
+  folder: string;
+  /** Composed only when every listed answer has the listed value. */
+  when?: Record<string, string | boolean>;
+  /** Answers of the composed blueprint; strings (also inside arrays) may refer to answers. */
+  answers?: Record<string, AnswerValue>;
+}
 
 export interface InputField {
   name: string;

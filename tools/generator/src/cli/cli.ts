@@ -3,35 +3,18 @@
  * Returns the exit code: 0 done, 1 refused (the message says what to fix), 2 usage.
  */
 import * as path from 'node:path';
-import { makeBlueprintCatalog, type BlueprintCatalog } from '../blueprint/catalog';
-import { emitConfig, FW_PACKAGES_VERSION, loadConfig, type GeneratorConfig } from '../config/generator-config';
+import { makeBlueprintCatalog } from '../blueprint/catalog';
+import { emitConfig, FW_PACKAGES_VERSION, loadConfig } from '../config/generator-config';
 import { exitCodeOf, GeneratorErrorCodes, isGeneratorError } from '../errors';
 import { makeGenerator } from '../processors/generator';
 import type { GenerationRequest } from '../processors/context';
 import { runPortal } from '../portal/portal-server';
 import { formatTree } from '../render/render-tree';
-import { parseArgs, USAGE, type CliArgs } from './args';
+import { parseArgs, USAGE } from './args';
+import type { CliEnv, CliIo } from './cli-env';
 import { readInputFile, writeSampleInput } from './input-file';
-import { runInteractive, type PromptApi } from './interactive';
+import { runInteractive } from './interactive';
 import { runUpdate } from '../update/cli-update';
-
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-  cwd: string;
-  /** The prompts of interactive mode (default: @inquirer/prompts on the terminal). */
-  prompts?: PromptApi;
-  /** Starts the portal and resolves when it stops (default: the real server). */
-  portal?: (options: { port: number; host: string; catalog: BlueprintCatalog; config: GeneratorConfig; out: (line: string) => void }) => Promise<void>;
-}
-
-export interface CliEnv {
-  args: CliArgs;
-  io: CliIo;
-  catalog: BlueprintCatalog;
-  config: GeneratorConfig;
-  configSource: string;
-}
 
 async function generate(env: CliEnv, request: GenerationRequest): Promise<void> {
   const generator = makeGenerator({ catalog: env.catalog, config: env.config, progress: env.io.out });

@@ -12,20 +12,7 @@ import { loadConfig } from '../config/generator-config';
 import { isGeneratorError } from '../errors';
 import type { GenerationRequest } from '../processors/context';
 import { DOCUMENT_FORMATS } from '../processors/formats';
-import type { CliEnv } from './cli';
-
-export interface Choice {
-  name: string;
-  value: string;
-  description?: string;
-}
-
-/** The three prompt kinds used; tests give scripted ones (see test/cli-interactive.test.ts). */
-export interface PromptApi {
-  select(config: { message: string; choices: Choice[]; default?: string }): Promise<string>;
-  input(config: { message: string; default?: string; validate?: (value: string) => string | true }): Promise<string>;
-  confirm(config: { message: string; default?: boolean }): Promise<boolean>;
-}
+import type { CliEnv, Choice, PromptApi } from './cli-env';
 
 export const inquirerPrompts: PromptApi = { select, input, confirm };
 

@@ -11,21 +11,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { interpolate, type Answers } from '../blueprint/answers';
-import type { AnswerValue } from '../blueprint/descriptor';
+import type { AnswerValue, ComposeEntry } from '../blueprint/descriptor';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 import type { GenerationContext } from '../processors/context';
-import { makeGenerator } from '../processors/generator';
 import { camelCase, kebabCase, pascalCase } from '../render/names';
-
-export interface ComposeEntry {
-  blueprint: string;
-  /** Where the project goes inside the composing project; may refer to answers (`${service}`). */
-  folder: string;
-  /** Composed only when every listed answer has the listed value. */
-  when?: Record<string, string | boolean>;
-  /** Answers of the composed blueprint; strings (also inside arrays) may refer to answers. */
-  answers?: Record<string, AnswerValue>;
-}
 
 interface PackageJson {
   workspaces?: string[];
@@ -57,13 +46,12 @@ function readPackage(file: string): PackageJson {
 
 /** Generates each applicable entry into `stagingDir`; answers the folders (relative) in order. */
 export async function composeProjects(ctx: GenerationContext, entries: readonly ComposeEntry[], stagingDir: string, answers: Answers): Promise<string[]> {
-  const generator = makeGenerator({ catalog: ctx.catalog, config: ctx.config });
   const folders: string[] = [];
   for (const entry of entries.filter((e) => applies(e, answers))) {
     const folder = interpolateComposed(entry.folder, answers, ctx);
     const composedAnswers = Object.fromEntries(Object.entries(entry.answers ?? {}).map(([k, v]) => [k, resolveValue(v, answers, ctx)]));
     try {
-      await generator.generate({ blueprint: entry.blueprint, answers: { ...composedAnswers, destFolder: folder }, cwd: stagingDir, baseDir: stagingDir });
+      await ctx.generateComposed({ blueprint: entry.blueprint, answers: { ...composedAnswers, destFolder: folder }, cwd: stagingDir, baseDir: stagingDir });
     } catch (err) {
       const problems = err instanceof GeneratorError ? err.problems : [];
       throw new GeneratorError(GeneratorErrorCodes.RENDER_FAILED, `composed project ${folder} (${entry.blueprint}) failed, nothing was written: ${(err as Error).message}`, problems);

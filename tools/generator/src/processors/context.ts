@@ -24,6 +24,11 @@ export interface GenerationContext {
   readonly request: GenerationRequest;
   readonly config: GeneratorConfig;
   readonly catalog: BlueprintCatalog;
+  /**
+   * Runs a whole generation of another blueprint through the default chain (the `compose`
+   * entries of fw-ecosystem), with this generation's catalogue and configuration.
+   */
+  readonly generateComposed: (request: GenerationRequest) => Promise<GenerationResult>;
   blueprint?: Blueprint;
   answers?: Answers;
   /** Parsed documents of `file`/`json` fields (normalised when they have a format). */

@@ -2,7 +2,7 @@
  * `fw-gen update [DIR]` and `fw-gen update --check [DIR]` on the command line. The configuration
  * recorded in the project is used unless `-c FILE` names another one.
  */
-import type { CliEnv } from '../cli/cli';
+import type { CliEnv } from '../cli/cli-env';
 import { checkProject, conflictAdvice, conflictCount, formatCheckReport, formatUpdateReport, updateProject } from './update';
 
 /** @returns 0 up to date / updated cleanly; 1 conflicts left, or (--check) drift. */

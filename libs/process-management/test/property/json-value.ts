@@ -1,0 +1,2 @@
+/** A JSON value, as the property tests generate them. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
