@@ -26,19 +26,6 @@ describe('makeBatchingEventSink', () => {
     expect(receiver.calls[0][3]).toEqual({ id: 'p3', eventId: 'doneSuccessfully', payload: { output: 3 }, tenant: 't1' });
   });
 
-  it('batches per tenant and lets a tenant with a few events go before the rest of another’s backlog', async () => {
-    const receiver = recordingReceiver();
-    const sink = makeBatchingEventSink(receiver, { maxBatch: 4, concurrency: 1 });
-    const big = Array.from({ length: 12 }, (_, i) => sink.deliver(`b${i}`, 'doneSuccessfully', {}, 'big'));
-    const small = [sink.deliver('s0', 'doneSuccessfully', {}, 'small'), sink.deliver('s1', 'doneSuccessfully', {}, 'small')];
-    await Promise.all([...big, ...small]);
-    const tenantsOfCalls = receiver.calls.map((call) => [...new Set(call.map((e) => e.tenant))]);
-    expect(tenantsOfCalls.every((t) => t.length === 1)).toBe(true);
-    // big's first batch left at once (full); small's two go second, not after big's whole backlog.
-    expect(tenantsOfCalls.map((t) => t[0])).toEqual(['big', 'small', 'big', 'big']);
-    expect(receiver.calls.map((c) => c.length)).toEqual([4, 2, 4, 4]);
-  });
-
   it('rejects only the events the receiver refused, with their own errors', async () => {
     const refused = new FwError({ code: 422, subErrorCode: 'P422', description: 'not allowed' });
     const receiver = recordingReceiver((e) => (e.id === 'p1' ? { ok: false, error: refused } : { ok: true }));

@@ -4,7 +4,6 @@
  * transaction and a handful of set-based statements for a whole batch of workers instead of one
  * transaction per event. Each `deliver` still resolves or rejects with its own event's outcome
  * (so the batch service classifies refusals exactly as with {@link makeManagerEventSink}).
- * A batch holds one tenant's events; tenants with waiting events take turns.
  *
  * @example
  * const sink = makeBatchingEventSink(manager, { maxBatch: 500 });
@@ -63,13 +62,7 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
   const maxDelay = Math.max(0, options.maxDelayMillis ?? 0);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 2));
   const batchedEvents = options.batchedEvents ?? DEFAULT_BATCHED;
-  // One queue per tenant, in turn: a batch holds the events of one tenant, and the tenants whose
-  // events wait take turns, so a tenant with a few events is not held behind another's thousands.
-  const queues = new Map<string | null, Pending[]>();
-  /** The number of the last batch taken for each tenant: the turns. */
-  const lastServed = new Map<string | null, number>();
-  let batchesTaken = 0;
-  let queued = 0;
+  let queue: Pending[] = [];
   let scheduled = false;
   let inFlight = 0;
 
@@ -92,34 +85,13 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
     }
   }
 
-  /**
-   * The next batch: up to `maxBatch` events of `tenant`, or else of the tenant with events
-   * waiting that was served longest ago (never served first), so tenants take turns.
-   */
-  function takeBatch(tenant?: string | null): Pending[] {
-    let key = tenant;
-    if (key === undefined) {
-      let oldest = Infinity;
-      for (const [candidate, waiting] of queues) {
-        const served = lastServed.get(candidate) ?? -1;
-        if (waiting.length > 0 && served < oldest) {
-          oldest = served;
-          key = candidate;
-        }
-      }
-    }
-    const queue = key === undefined ? undefined : queues.get(key);
-    if (key === undefined || queue === undefined) return [];
-    const batch = queue.splice(0, maxBatch);
-    queued -= batch.length;
-    if (queue.length === 0) queues.delete(key);
-    lastServed.set(key, ++batchesTaken);
-    return batch;
-  }
-
   /** Sends what is queued while fewer than `concurrency` batches are in flight. */
   function pump(): void {
-    while (queued > 0 && inFlight < concurrency && !scheduled) void send(takeBatch());
+    while (queue.length > 0 && inFlight < concurrency && !scheduled) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      void send(batch);
+    }
   }
 
   function schedule(): void {
@@ -139,15 +111,11 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
       void send([pending], false);
       return;
     }
-    const tenant = pending.event.tenant;
-    const queue = queues.get(tenant) ?? [];
-    if (queue.length === 0) queues.set(tenant, queue);
-    // Only the order of the tenants with events waiting matters: forget the rest now and then.
-    if (lastServed.size > 1000 && queues.size < lastServed.size) for (const t of lastServed.keys()) if (!queues.has(t)) lastServed.delete(t);
     queue.push(pending);
-    queued++;
     if (queue.length >= maxBatch && inFlight < concurrency) {
-      void send(takeBatch(tenant));
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      void send(batch);
     } else {
       schedule();
     }
