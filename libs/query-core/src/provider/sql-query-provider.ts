@@ -1,4 +1,4 @@
-import { createLogger, Database, databaseInputError, Logger } from '@fw/core';
+import { createLogger, Database, databaseInputError, FwError, Logger } from '@fw/core';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import { plannedRowCount } from '../execution/planned-count';
 import { SessionCursor } from '../execution/session-cursor';
@@ -44,6 +44,42 @@ function toCount(value: unknown): number {
 export function effectiveTimeoutMillis(request: QueryExecutionRequest, statement: MappedStatement | undefined): number | undefined {
   const own = statement?.timeoutSeconds === undefined ? undefined : statement.timeoutSeconds * 1000;
   return request.timeoutMillis ?? own ?? request.defaultTimeoutMillis;
+}
+
+/**
+ * A stream of a statement's rows from a server-side cursor: a small first batch, then
+ * `streamBatchSize`; rows of a nesting result map grouped into whole objects as they arrive.
+ */
+async function openStatementStream(statement: MappedStatement, request: QueryExecutionRequest, options: SqlQueryProviderOptions, fail: (err: unknown) => FwError): Promise<RowBatchStream> {
+  const bound = streamStatement(statement, request);
+  const cursor = await SessionCursor.open({
+    database: options.databaseFor(request.tenantId),
+    sql: bound.sql,
+    values: bound.values,
+    timeoutMillis: effectiveTimeoutMillis(request, statement),
+    idleMillis: options.streamIdleMillis ?? 60_000,
+  }).catch((err: unknown) => Promise.reject(fail(err)));
+  const grouper = makeRowGrouper(statement.groupKeyColumns?.(), (raw) => statement.mapRows(raw));
+  let batchSize = FIRST_STREAM_BATCH;
+  let ended = false;
+  return {
+    async next() {
+      while (!ended) {
+        const raw = await cursor.fetch(batchSize).catch((err: unknown) => Promise.reject(fail(err)));
+        batchSize = options.streamBatchSize ?? 1000;
+        if (raw.length === 0) {
+          ended = true;
+          await cursor.close();
+          const rest = grouper.flush();
+          return rest.length > 0 ? rest : undefined;
+        }
+        const done = grouper.push(raw);
+        if (done.length > 0) return done;
+      }
+      return undefined;
+    },
+    close: () => cursor.close(),
+  };
 }
 
 /**
@@ -116,38 +152,8 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
     return queryError(code, `${what} '${name}' failed`, [name]);
   };
 
-  async function stream(request: QueryExecutionRequest): Promise<RowBatchStream> {
-    const statement = statementOf(request.definition.id);
-    const bound = streamStatement(statement, request);
-    const cursor = await SessionCursor.open({
-      database: options.databaseFor(request.tenantId),
-      sql: bound.sql,
-      values: bound.values,
-      timeoutMillis: effectiveTimeoutMillis(request, statement),
-      idleMillis: options.streamIdleMillis ?? 60_000,
-    }).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.queryFailed, request, err)));
-    const grouper = makeRowGrouper(statement.groupKeyColumns?.(), (raw) => statement.mapRows(raw));
-    let batchSize = FIRST_STREAM_BATCH;
-    let ended = false;
-    return {
-      async next() {
-        while (!ended) {
-          const raw = await cursor.fetch(batchSize).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.queryFailed, request, err)));
-          batchSize = options.streamBatchSize ?? 1000;
-          if (raw.length === 0) {
-            ended = true;
-            await cursor.close();
-            const rest = grouper.flush();
-            return rest.length > 0 ? rest : undefined;
-          }
-          const done = grouper.push(raw);
-          if (done.length > 0) return done;
-        }
-        return undefined;
-      },
-      close: () => cursor.close(),
-    };
-  }
+  const stream = (request: QueryExecutionRequest) =>
+    openStatementStream(statementOf(request.definition.id), request, options, (err) => fail(QueryErrorCodes.queryFailed, request, err));
 
   return {
     name: options.name ?? 'sql',

@@ -50,113 +50,114 @@ export interface SearchRunner {
   stream(queryName: string, body: unknown, context: SearchContext): Promise<SearchStream>;
 }
 
+/** Order of checks: tenant → definition → ACL → request (canned report applied and saved). */
+async function prepare(deps: SearchRunnerDeps, queryName: string, body: unknown, context: SearchContext, streamed: boolean): Promise<Prepared> {
+  const tenantId = deps.tenantOf(context);
+  const definition = deps.definitionOf(queryName, tenantId);
+  if (context.authorize && !(await context.authorize(definition.acls))) {
+    throw queryError(QueryErrorCodes.forbidden, `Access to query '${definition.name}' is not allowed`, [definition.name]);
+  }
+  const parsed = deps.parser.parse(body);
+  if (streamed) assertStreamable(parsed);
+  // Only a request naming a canned report needs the (asynchronous) store.
+  const usesCanned = parsed.cannedReportName !== undefined || parsed.saveChangesToCannedReport !== undefined || parsed.publishCannedReportToEveryone !== undefined;
+  const request = usesCanned ? await deps.canned.apply(parsed, tenantId, definition.name, context.userId) : parsed;
+  const plan = planSearch(request, definition);
+  if (usesCanned) await deps.canned.saveIfRequested(request, tenantId, definition.name, context.userId);
+  return { tenantId, definition, request, plan, usesCanned };
+}
+
+/** The provider's request for a checked search run as `execution`. */
+function executionRequest(deps: SearchRunnerDeps, prepared: Prepared, execution: ExecutionPlan): QueryExecutionRequest {
+  const { definition, tenantId, plan } = prepared;
+  const paged = execution.keyset === undefined && execution.mode !== 'count';
+  const parameters = { ...plan.parameters, orderby: paged ? buildOrderBy(execution.sort) : '', pagination: paged ? buildPagination(execution.page) : '' };
+  const tenantTimeout = deps.tenantTimeoutMillis(tenantId);
+  return {
+    definition,
+    tenantId,
+    parameters,
+    filters: plan.filters,
+    sort: execution.sort,
+    ...(execution.page ? { page: execution.page } : {}),
+    mode: execution.mode,
+    ...(execution.keyset ? { keyset: { ...(execution.keyset.after ? { after: execution.keyset.after } : {}), backward: execution.keyset.backward } } : {}),
+    ...(execution.countMode === 'planned' ? { countMode: 'planned' as const } : {}),
+    ...(definition.timeoutMillis === undefined ? {} : { timeoutMillis: definition.timeoutMillis }),
+    ...(tenantTimeout === undefined ? {} : { defaultTimeoutMillis: tenantTimeout }),
+  };
+}
+
+/** Any non-FwError of a provider is logged and answered as Q721. */
+async function execute(deps: SearchRunnerDeps, request: QueryExecutionRequest): Promise<QueryExecutionResult> {
+  try {
+    return await deps.provider.execute(request);
+  } catch (err) {
+    if (isFwError(err)) throw err;
+    deps.logger.error({ err, query: request.definition.name, tenantId: request.tenantId, provider: deps.provider.name }, 'query provider failed');
+    throw queryError(QueryErrorCodes.queryFailed, `Query '${request.definition.name}' failed`, [request.definition.name]);
+  }
+}
+
+/** Runs a checked search and builds its response. */
+async function run(deps: SearchRunnerDeps, prepared: Prepared, context: SearchContext): Promise<SearchResponse> {
+  const { definition, tenantId, request } = prepared;
+  const countMode = requestCountMode(definition, request, deps.globalCountQueryEnabled);
+  const execution = planExecution(definition, request, prepared.plan.sort, countMode, definition.streamAbove ?? deps.streamAbove);
+  // Listed while the query runs: a database store then adds no round trip to the response time.
+  const availableCannedReports = deps.canned.available(tenantId, definition.name, context.userId);
+  // Its failure surfaces at the await below; if the query fails first, that error is the answer.
+  availableCannedReports.catch(() => undefined);
+  const result = await execute(deps, executionRequest(deps, prepared, execution));
+  const shape = responseShape(execution, result, definition);
+  return buildSearchResponse(
+    {
+      definition,
+      pageNum: execution.pageNum,
+      numRowsInPage: execution.numRowsInPage,
+      fields: request.fields,
+      hiddenColumns: request.hiddenColumns ?? [],
+      cannedReportName: request.cannedReportName ?? null,
+      availableCannedReports: await availableCannedReports,
+      countMode: execution.countMode,
+    },
+    shape,
+  );
+}
+
+/** The cache settings of a definition: its own `cache`, else its statement's `<cache>`. */
+function cacheOf(deps: SearchRunnerDeps, definition: QueryDefinition): { ttlMillis: number; size: number } | undefined {
+  const statementCache = deps.statements.getStatement(definition.id)?.cache;
+  if (definition.cache) return { ttlMillis: definition.cache.ttlSeconds * 1000, size: statementCache?.size ?? 1024 };
+  return statementCache;
+}
+
 /** Builds the search paths over `deps` (see {@link SearchRunner}). */
 export function makeSearchRunner(deps: SearchRunnerDeps): SearchRunner {
-  const { provider, canned, cache, logger } = deps;
-
-  /** Order of checks: tenant → definition → ACL → request (canned report applied and saved). */
-  async function prepare(queryName: string, body: unknown, context: SearchContext, streamed: boolean): Promise<Prepared> {
-    const tenantId = deps.tenantOf(context);
-    const definition = deps.definitionOf(queryName, tenantId);
-    if (context.authorize && !(await context.authorize(definition.acls))) {
-      throw queryError(QueryErrorCodes.forbidden, `Access to query '${definition.name}' is not allowed`, [definition.name]);
-    }
-    const parsed = deps.parser.parse(body);
-    if (streamed) assertStreamable(parsed);
-    // Only a request naming a canned report needs the (asynchronous) store.
-    const usesCanned = parsed.cannedReportName !== undefined || parsed.saveChangesToCannedReport !== undefined || parsed.publishCannedReportToEveryone !== undefined;
-    const request = usesCanned ? await canned.apply(parsed, tenantId, definition.name, context.userId) : parsed;
-    const plan = planSearch(request, definition);
-    if (usesCanned) await canned.saveIfRequested(request, tenantId, definition.name, context.userId);
-    return { tenantId, definition, request, plan, usesCanned };
-  }
-
-  function executionRequest(prepared: Prepared, execution: ExecutionPlan): QueryExecutionRequest {
-    const { definition, tenantId, plan } = prepared;
-    const paged = execution.keyset === undefined && execution.mode !== 'count';
-    const parameters = { ...plan.parameters, orderby: paged ? buildOrderBy(execution.sort) : '', pagination: paged ? buildPagination(execution.page) : '' };
-    const tenantTimeout = deps.tenantTimeoutMillis(tenantId);
-    return {
-      definition,
-      tenantId,
-      parameters,
-      filters: plan.filters,
-      sort: execution.sort,
-      ...(execution.page ? { page: execution.page } : {}),
-      mode: execution.mode,
-      ...(execution.keyset ? { keyset: { ...(execution.keyset.after ? { after: execution.keyset.after } : {}), backward: execution.keyset.backward } } : {}),
-      ...(execution.countMode === 'planned' ? { countMode: 'planned' as const } : {}),
-      ...(definition.timeoutMillis === undefined ? {} : { timeoutMillis: definition.timeoutMillis }),
-      ...(tenantTimeout === undefined ? {} : { defaultTimeoutMillis: tenantTimeout }),
-    };
-  }
-
-  async function execute(request: QueryExecutionRequest): Promise<QueryExecutionResult> {
-    try {
-      return await provider.execute(request);
-    } catch (err) {
-      if (isFwError(err)) throw err;
-      logger.error({ err, query: request.definition.name, tenantId: request.tenantId, provider: provider.name }, 'query provider failed');
-      throw queryError(QueryErrorCodes.queryFailed, `Query '${request.definition.name}' failed`, [request.definition.name]);
-    }
-  }
-
-  async function run(prepared: Prepared, context: SearchContext): Promise<SearchResponse> {
-    const { definition, tenantId, request } = prepared;
-    const countMode = requestCountMode(definition, request, deps.globalCountQueryEnabled);
-    const execution = planExecution(definition, request, prepared.plan.sort, countMode, definition.streamAbove ?? deps.streamAbove);
-    // Listed while the query runs: a database store then adds no round trip to the response time.
-    const availableCannedReports = canned.available(tenantId, definition.name, context.userId);
-    // Its failure surfaces at the await below; if the query fails first, that error is the answer.
-    availableCannedReports.catch(() => undefined);
-    const result = await execute(executionRequest(prepared, execution));
-    const shape = responseShape(execution, result, definition);
-    return buildSearchResponse(
-      {
-        definition,
-        pageNum: execution.pageNum,
-        numRowsInPage: execution.numRowsInPage,
-        fields: request.fields,
-        hiddenColumns: request.hiddenColumns ?? [],
-        cannedReportName: request.cannedReportName ?? null,
-        availableCannedReports: await availableCannedReports,
-        countMode: execution.countMode,
-      },
-      shape,
-    );
-  }
-
-  /** The cache settings of a definition: its own `cache`, else its statement's `<cache>`. */
-  function cacheOf(definition: QueryDefinition): { ttlMillis: number; size: number } | undefined {
-    if (definition.cache) return { ttlMillis: definition.cache.ttlSeconds * 1000, size: deps.statements.getStatement(definition.id)?.cache?.size ?? 1024 };
-    return deps.statements.getStatement(definition.id)?.cache;
-  }
-
   return {
     async search(queryName, body, context) {
-      return run(await prepare(queryName, body, context, false), context);
+      return run(deps, await prepare(deps, queryName, body, context, false), context);
     },
     async answer(queryName, body, context) {
-      const prepared = await prepare(queryName, body, context, false);
-      const settings = cacheOf(prepared.definition);
+      const prepared = await prepare(deps, queryName, body, context, false);
+      const settings = cacheOf(deps, prepared.definition);
       // A request that saves a canned report changes state: always run it.
-      if (!settings || prepared.request.saveChangesToCannedReport) return { json: serializeSearchResponse(await run(prepared, context)), cached: false };
+      if (!settings || prepared.request.saveChangesToCannedReport) return { json: serializeSearchResponse(await run(deps, prepared, context)), cached: false };
       const scope = `${prepared.tenantId}\u0000${prepared.definition.name}`;
       const key = `${context.callerId ?? context.userId ?? ''}\u0000${stableJson(prepared.request)}`;
-      const hit = cache.get(scope, key);
-      const entry = hit ?? cache.set(scope, key, serializeSearchResponse(await run(prepared, context)), settings.ttlMillis, settings.size);
+      const hit = deps.cache.get(scope, key);
+      const entry = hit ?? deps.cache.set(scope, key, serializeSearchResponse(await run(deps, prepared, context)), settings.ttlMillis, settings.size);
       const maxAgeSeconds = Math.max(0, Math.floor((entry.expiresAt - Date.now()) / 1000));
       return { json: entry.json, etag: entry.etag, maxAgeSeconds, cached: hit !== undefined };
     },
     async stream(queryName, body, context) {
-      const prepared = await prepare(queryName, body, context, true);
+      const prepared = await prepare(deps, queryName, body, context, true);
       const execution: ExecutionPlan = { mode: 'rows', countMode: 'none', sort: prepared.plan.sort, pageNum: 1, numRowsInPage: 0 };
-      const request = executionRequest(prepared, execution);
       try {
-        return await openSearchStream(provider, request, prepared.definition.maxRows, prepared.request.fields);
+        return await openSearchStream(deps.provider, executionRequest(deps, prepared, execution), prepared.definition.maxRows, prepared.request.fields);
       } catch (err) {
         if (isFwError(err)) throw err;
-        logger.error({ err, query: queryName, provider: provider.name }, 'query stream failed');
+        deps.logger.error({ err, query: queryName, provider: deps.provider.name }, 'query stream failed');
         throw queryError(QueryErrorCodes.queryFailed, `Query '${prepared.definition.name}' failed`, [prepared.definition.name]);
       }
     },
