@@ -1,7 +1,8 @@
 /**
  * fast-check arbitraries of the values a JSON Schema (draft 2020-12, as OpenAPI 3.1 documents
  * hold them) admits: `$ref` into the document's components, `type` (one or several), `enum`,
- * `const`, `anyOf`/`oneOf`, string lengths and `pattern`, number bounds, array lengths, object
+ * `const`, `anyOf`/`oneOf`, string lengths, `pattern` and `format`, number bounds (exclusive ones
+ * too), array lengths, object
  * `properties`/`required`/`additionalProperties`/`minProperties`. Only valid values are made:
  * these requests check that the server accepts what its document allows.
  *
@@ -72,15 +73,19 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<JsonValue> {
 }
 
 function integerArbitrary(schema: Schema): fc.Arbitrary<JsonValue> {
-  const min = numberOf(schema, 'minimum') ?? -1_000_000;
-  const max = numberOf(schema, 'maximum') ?? 1_000_000;
+  const exclusiveMin = numberOf(schema, 'exclusiveMinimum');
+  const exclusiveMax = numberOf(schema, 'exclusiveMaximum');
+  const min = exclusiveMin === undefined ? (numberOf(schema, 'minimum') ?? -1_000_000) : Math.floor(exclusiveMin) + 1;
+  const max = exclusiveMax === undefined ? (numberOf(schema, 'maximum') ?? 1_000_000) : Math.ceil(exclusiveMax) - 1;
   return fc.oneof({ weight: 4, arbitrary: fc.integer({ min, max }) }, { weight: 1, arbitrary: fc.constantFrom(min, max) });
 }
 
 function numberArbitrary(schema: Schema): fc.Arbitrary<JsonValue> {
-  const min = numberOf(schema, 'minimum') ?? -1e9;
-  const max = numberOf(schema, 'maximum') ?? 1e9;
-  return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+  const exclusiveMin = numberOf(schema, 'exclusiveMinimum');
+  const exclusiveMax = numberOf(schema, 'exclusiveMaximum');
+  const min = exclusiveMin ?? numberOf(schema, 'minimum') ?? -1e9;
+  const max = exclusiveMax ?? numberOf(schema, 'maximum') ?? 1e9;
+  return fc.double({ min, max, minExcluded: exclusiveMin !== undefined, maxExcluded: exclusiveMax !== undefined, noNaN: true, noDefaultInfinity: true });
 }
 
 function objectArbitrary(schema: Schema, options: SchemaArbitraryOptions, depth: number): fc.Arbitrary<JsonValue> {
