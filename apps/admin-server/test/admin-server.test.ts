@@ -117,7 +117,7 @@ describeEachDatabase('admin server (in process)', (getDb) => {
     const servers = [a, b];
     expect(servers.filter((s) => s.scheduler.isOwner())).toHaveLength(1);
     const owner = servers.find((s) => s.scheduler.isOwner()) as AdminServer;
-    const lease = await sql<{ owner_id: string }>`select owner_id from fw_scheduler_lease`.execute(getDb().database.db);
+    const lease = await sql<{ owner_id: string }>`select owner_id from fw_scheduler_lease where name = 'cron-scheduler'`.execute(getDb().database.db);
     expect(lease.rows.map((r) => r.owner_id)).toEqual([owner.scheduler.ownerId]);
 
     // A crontab added through the non-owner is fired by the owner (it re-reads crontabs on renewal).

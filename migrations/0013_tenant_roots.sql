@@ -1,0 +1,11 @@
+-- The dashboard's default view lists ROOT processes of a tenant, newest first, with their total
+-- (issue 28). With a large history that filter had no index of its own: the page and its bounded
+-- count walked fw_process_tenant_created_idx over every child too and read each row's parent_id
+-- (measured at 2,000,000 processes in trees of ten: p50 550 ms). This partial index holds roots
+-- only, one entry per root (a fan-out of 100,000 leaves adds one), written when the root is
+-- inserted and never changed (no engine update touches tenant, created_time or seq), so the page
+-- reads 25 entries and the count is an index-only scan of the tenant's roots.
+--
+-- On a large live table an operator may build it beforehand with `create index concurrently`
+-- under the same name (migrations run inside a transaction).
+create index if not exists fw_process_tenant_roots_idx on fw_process (tenant, created_time desc, seq desc) where parent_id is null;
