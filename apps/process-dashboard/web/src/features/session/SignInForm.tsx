@@ -25,7 +25,7 @@ function explain(error: unknown, kind: Credential['kind']): string {
         ? 'The administration key was refused (401). Use the key the admin server printed at startup (dev: .data/admin-api-key) or the value of PROCESS_MANAGEMENT_API_KEY.'
         : `The token was refused (401): ${error.message}.`;
     }
-    if (error.status === 403) return `The credential may not open this tenant (403): ${error.message}`;
+    if (error.status === 403) return `Refused (403): ${error.message}.`;
     if (error.status === 429) return 'Too many refused sign-ins from this address: wait a minute and try again (429).';
     if (error.status === 400) return `The server refused the request: ${error.message}`;
     return `The administration API answered ${error.status}: ${error.message}`;
