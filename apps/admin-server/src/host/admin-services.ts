@@ -61,7 +61,6 @@ const PROCESS_INPUT = PROCESS_API_SCHEMAS.ProcessCreateRequest;
 const ID = { type: 'string', pattern: UUID_PATTERN };
 
 const MANAGEMENT_DOCUMENT = buildManagementDocument();
-const KEY_REQUIRED = [{ ManagementKey: [] }];
 
 /** The key every operation of this host sits behind, as the security scheme `/openapi.json` names. */
 export const MANAGEMENT_KEY_GUARD: Record<string, OpenApiObject> = { ...MANAGEMENT_DOCUMENT.components.securitySchemes };
@@ -73,11 +72,17 @@ export const MANAGEMENT_KEY_GUARD: Record<string, OpenApiObject> = { ...MANAGEME
 function processExchange(name: string): OperationOpenApi {
   const described = PROCESS_API_OPERATIONS.find((op) => op.name === name);
   if (described === undefined) throw new Error(`@fw/process-service describes no operation '${name}'`);
-  const unauthorized: OpenApiObject = { description: 'Missing or wrong X-Process-Management-Key (PM401)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+  const envelope = (description: string): OpenApiObject => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
   return {
     ...described.openapi,
-    responses: { ...described.openapi.responses, '401': unauthorized },
-    security: KEY_REQUIRED,
+    responses: {
+      ...described.openapi.responses,
+      '401': envelope('Missing or refused credential: X-Process-Management-Key or Authorization: Bearer <JWT> (PM401)'),
+      // These routes are neither per tenant nor per operation: only a credential that is admin over every tenant passes.
+      '403': envelope('The credential is not admin over every tenant (PM403)'),
+      '429': envelope('Too many refused credentials from this address; try again after the Retry-After seconds (PM429)'),
+    },
+    security: MANAGEMENT_DOCUMENT.security,
     methodNotAllowed: ENVELOPE_METHOD_NOT_ALLOWED,
   };
 }
