@@ -134,7 +134,7 @@ describeEachDatabase('streamed and cached answers over HTTP', (getDb) => {
         if (target === 'postgres') {
           // The FETCH of rows that sleep 5 s each is cancelled: nothing of the stream is left on the server.
           for (;;) {
-            const busy = await database.query?.<{ n: number }>("select count(*)::int as n from pg_stat_activity where query like 'FETCH FORWARD%' and state <> 'idle'");
+            const busy = await database.query?.<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'FETCH FORWARD%' and state <> 'idle'");
             if (busy?.[0].n === 0) break;
             expect(Date.now() - left).toBeLessThan(2000);
             await new Promise((resolve) => setTimeout(resolve, 10));

@@ -170,7 +170,7 @@ describeEachDatabase('query service at scale', (getDb) => {
       await stream.close();
       expect(Date.now() - closing).toBeLessThan(100);
       expect(await pending).toBeDefined();
-      const active = await database.query?.<{ n: number }>("select count(*)::int as n from pg_stat_activity where query like 'FETCH FORWARD%' and state <> 'idle'");
+      const active = await database.query?.<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'FETCH FORWARD%' and state <> 'idle'");
       expect(active?.[0].n).toBe(0);
     });
 

@@ -18,6 +18,9 @@ export interface SessionCursorOptions {
 }
 
 const CURSOR_NAME = 'fw_stream';
+/** A running FETCH is cancelled again this often until it ends (at most {@link CANCEL_ATTEMPTS} times). */
+const CANCEL_RETRY_MILLIS = 50;
+const CANCEL_ATTEMPTS = 100;
 
 /**
  * A server-side cursor on a connection of its own: `BEGIN; DECLARE … NO SCROLL CURSOR FOR <sql>`,
@@ -82,11 +85,7 @@ export class SessionCursor {
 
   private async shutdown(): Promise<void> {
     const running = this.fetching;
-    if (running && this.backendPid !== undefined && this.database.query) {
-      this.cancelSent = true;
-      await this.database.query('select pg_cancel_backend($1)', [this.backendPid]).catch(() => undefined);
-    }
-    if (running) await running.catch(() => undefined);
+    if (running) await this.cancel(running);
     // A cancel that lands after the FETCH finished hits the ROLLBACK instead: run it again.
     for (let attempt = 0; attempt < (this.cancelSent ? 3 : 1); attempt++) {
       try {
@@ -97,6 +96,27 @@ export class SessionCursor {
       }
     }
     await this.release();
+  }
+
+  /**
+   * Cancels a running FETCH until it ends. A cancel that reaches the server before the FETCH has
+   * started is ignored there (the backend is still idle), so it is sent again every 50 ms while
+   * the FETCH runs — always before the connection is given back, so it can only hit this stream.
+   */
+  private async cancel(running: Promise<Row[]>): Promise<void> {
+    let settled = false;
+    const done = running.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    if (this.backendPid !== undefined && this.database.query) {
+      for (let attempt = 0; !settled && attempt < CANCEL_ATTEMPTS; attempt++) {
+        this.cancelSent = true;
+        await this.database.query('select pg_cancel_backend($1)', [this.backendPid]).catch(() => undefined);
+        await Promise.race([done, new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_MILLIS))]);
+      }
+    }
+    await done;
   }
 }
 
