@@ -71,8 +71,12 @@ const retryPolicy = object(
   { required: ['attempts'] },
 );
 
-/** An ISO-8601 duration of retention (P30D, PT12H, P1DT6H); at least a second is checked when the definition is read. */
-const isoDuration: JsonSchema = text({ maxLength: 64, pattern: '^P(?!$)(\\d+(\\.\\d+)?Y)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?W)?(\\d+(\\.\\d+)?D)?(T(?=\\d)(\\d+(\\.\\d+)?H)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?S)?)?$', description: 'ISO-8601 duration, e.g. P30D' });
+/**
+ * An ISO-8601 duration of retention (P30D, PT12H, P1DT6H). The pattern has no lookahead (every
+ * generator of the document's schemas can read it), so it also admits `P1DT`; that, and anything
+ * under a second, is refused when the definition is read (400 naming the field).
+ */
+const isoDuration: JsonSchema = text({ minLength: 3, maxLength: 64, pattern: '^P(\\d+(\\.\\d+)?Y)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?W)?(\\d+(\\.\\d+)?D)?(T(\\d+(\\.\\d+)?H)?(\\d+(\\.\\d+)?M)?(\\d+(\\.\\d+)?S)?)?$', description: 'ISO-8601 duration, e.g. P30D' });
 
 const historyRetention = object(
   { succeeded: orNull(isoDuration), failed: orNull(isoDuration) },

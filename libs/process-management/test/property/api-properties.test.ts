@@ -86,6 +86,17 @@ describeEachDatabase('administration API: property tests (generated and hostile 
     known = { ...known, processIds: listed.content.map((p) => p.id) };
   }
 
+  /**
+   * Finished root processes, so a DELETE /processes/{id} can succeed (the seeded ones still run:
+   * 409). Written directly: earlier properties may have rewritten any definition by then.
+   */
+  async function seedFinishedRoots(): Promise<void> {
+    const rows = await sql<{ id: string }>`
+      insert into fw_process (id, process_type, leaf, tenant, flow_id, state_id, created_time, last_modified_time, state_entry_time)
+      select gen_random_uuid(), 'single', true, ${TENANT}, 'process-flow', 'PROCESSED', now(), now(), now() from generate_series(1, 3) returning id`.execute(getDb().database.db);
+    known = { ...known, processIds: [...known.processIds, ...rows.rows.map((r) => r.id)] };
+  }
+
   beforeAll(async () => {
     await seedDefinitions(getDb().database);
     const { app } = makeAdminHarness(getDb());
@@ -115,6 +126,7 @@ describeEachDatabase('administration API: property tests (generated and hostile 
     it(`${op.method.toUpperCase()} ${op.path}: ${RUNS} generated requests, no 5xx, every answer as documented, nothing stored after a 4xx`, async () => {
       if (op.path.startsWith('/crontabs/')) await seedCrontabs();
       if (op.operationId === 'deleteDefinition') await seedDisposableDefinitions();
+      if (op.operationId === 'deleteProcess') await seedFinishedRoots();
       let stored = await fingerprint();
       const counts = new Map<number, number>();
       statuses.set(op.operationId, counts);
