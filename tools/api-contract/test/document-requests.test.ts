@@ -65,6 +65,10 @@ describeEachDatabase('requests generated from the documents', (getDb) => {
       // Parsed by croner and the runtime's zone database, which no schema can state.
       cronExpression: fc.constantFrom('0 0 3 * * *', '*/30 * * * * *', '0 15 10 * * 1-5', '0 0 0 1 1 *'),
       timezone: fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo'),
+      // A definition's retention: an ISO-8601 duration of at least a second, which a lookahead-free
+      // pattern cannot state (it admits `P1DT` and `PT0S`).
+      succeeded: fc.constantFrom<JsonValue>('P30D', 'PT12H', 'P1DT6H', 'P0.5W', null),
+      failed: fc.constantFrom<JsonValue>('P90D', 'PT1S', 'P1Y', 'P2M', null),
       // maxMillis at least baseMillis: a relation between two fields.
       backoff: fc.option(
         fc.integer({ min: 1, max: 86_400_000 }).chain((base) => fc.integer({ min: base, max: 86_400_000 }).map((max) => ({ baseMillis: base, maxMillis: max }))),
@@ -88,7 +92,13 @@ describeEachDatabase('requests generated from the documents', (getDb) => {
   });
 
   it('the query host refuses none (no 400, no 5xx)', async () => {
-    const sent = await sendGenerated(query, { 'header:x-fw-tenant-id': fc.constantFrom('demo', 'acme') });
+    // A cursor is opaque: only one the server wrote is valid, so generated requests page by number.
+    const sent = await sendGenerated(query, {
+      'header:x-fw-tenant-id': fc.constantFrom('demo', 'acme'),
+      cursor: fc.constant(undefined),
+      // countMode 'none' with countOnly is a relation between two fields (the demo's queries allow every mode).
+      countMode: fc.constantFrom<JsonValue | undefined>(undefined, 'exact', 'planned'),
+    });
     console.log(`query host: ${sent.length} generated requests, answers by status ${JSON.stringify(summary(sent))}`);
     expect(refusals(sent)).toEqual([]);
   });

@@ -6,7 +6,7 @@
  * `invoke` runs the search for the call's tenant.
  */
 import type { Logger } from '@fw/core';
-import { MAX_PAGE_NUM, type ColumnMetadata, type QueryService, type QuerySummary } from '@fw/query-core';
+import { COUNT_MODES, MAX_PAGE_NUM, type ColumnMetadata, type QueryService, type QuerySummary } from '@fw/query-core';
 import { defineService, type JsonSchema, type OperationDefinition, type ServiceDefinition } from '@fw/service';
 
 const OPERATION_NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
@@ -41,6 +41,8 @@ export function searchRequestSchema(summary: QuerySummary, limits: { maxRowsInPa
       numRowsInPage: { type: 'integer', minimum: 1, maximum: limits.maxRowsInPage },
       fields: { type: 'array', maxItems: MAX_FIELD_NAMES, items: { type: 'string', minLength: 1, maxLength: FIELD_NAME_MAX_LENGTH }, description: 'The fields each row keeps' },
       countOnly: { type: 'boolean' },
+      cursor: { type: 'string', minLength: 1, maxLength: 8192, description: 'The nextCursor or prevCursor of an earlier answer (queries with keyset paging), instead of pageNum' },
+      countMode: { type: 'string', enum: [...COUNT_MODES], description: 'How the total is counted; at most what the query allows (exact > planned > none)' },
     },
   };
 }
