@@ -1,4 +1,4 @@
-export { makeLeasedQueue, nowPlusMillis, DEFAULT_LEASE_COLUMNS } from './queue/leased-queue';
+export { makeLeasedQueue, nowPlusMillis, leasedClaimOf, DEFAULT_LEASE_COLUMNS } from './queue/leased-queue';
 export type {
   LeasedQueue,
   LeasedQueueSpec,
@@ -6,6 +6,7 @@ export type {
   LeasedQueueStatuses,
   Claim,
   LeasedClaim,
+  LeaseFields,
   ClaimRequest,
   DeadOptions,
   PurgeRequest,

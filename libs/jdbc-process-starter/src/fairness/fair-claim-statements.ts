@@ -17,6 +17,7 @@
  */
 import { nowPlusMillis } from '@fw/leased-queue';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { ClaimedItemRow } from '../repository/work-item-repository';
 import type { WorkItemTables } from '../schema/work-item-tables';
 
 /** A (process type, tenant) group; items without a tenant have tenant key ''. */
@@ -137,22 +138,6 @@ export async function writeBuckets(db: Kysely<WorkItemTables>, buckets: Readonly
     on conflict (process_type, scope, tenant_key) do update set tokens = excluded.tokens, refilled_at = excluded.refilled_at`.execute(db);
 }
 
-/** A claimed row: the lease fields under `lq_*` names and the item's own columns. */
-export interface FairClaimRow {
-  lq_id: string;
-  lq_claim_token: string;
-  lq_attempts: number | string;
-  lq_max_attempts: number | string;
-  lq_last_error: string | null;
-  lq_locked_by: string;
-  lq_locked_until: Date | string;
-  idempotency_key: string;
-  process_id: string;
-  process_type: string;
-  worker_type: string;
-  tenant: string | null;
-  payload: unknown;
-}
 
 const nullable = (values: ReadonlyArray<number | null>) => values.map((v) => (v === null ? null : Math.max(0, Math.floor(v))));
 
@@ -196,9 +181,9 @@ function candidates(groups: readonly GroupPlan[]) {
 export async function claimGroups(
   db: Kysely<WorkItemTables>,
   request: { groups: readonly GroupPlan[]; limit: number; workerId: string; leaseMillis: number; partitions?: readonly string[] },
-): Promise<FairClaimRow[]> {
+): Promise<ClaimedItemRow[]> {
   const n = request.limit;
-  const result = await sql<FairClaimRow>`
+  const result = await sql<ClaimedItemRow>`
     update fw_process_work_item as w
        set status = 'RUNNING', locked_by = ${request.workerId}, locked_until = ${nowPlusMillis(request.leaseMillis)},
            claim_token = gen_random_uuid(), attempts = w.attempts + 1, updated_at = now()

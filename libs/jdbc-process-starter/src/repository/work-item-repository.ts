@@ -11,7 +11,7 @@
  * if (item) await repo.complete(db, item.id, item.claimToken);
  */
 import { jsonRecordset } from '@fw/core';
-import { makeLeasedQueue, nowPlusMillis, type Claim, type LeasedClaim } from '@fw/leased-queue';
+import { leasedClaimOf, makeLeasedQueue, nowPlusMillis, type Claim, type LeasedClaim, type LeaseFields } from '@fw/leased-queue';
 import { DEFAULT_PRIORITY, type WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import { WorkItemStatus, type WorkItemTables } from '../schema/work-item-tables';
@@ -94,7 +94,7 @@ export interface WorkItemRepository {
 }
 
 /** The work-item columns a claim returns besides the lease fields. */
-interface ItemFields {
+export interface ItemFields {
   idempotency_key: string;
   process_id: string;
   process_type: string;
@@ -114,6 +114,9 @@ interface ItemRow extends ItemFields {
   last_error: string | null;
 }
 
+/** A row of a claim statement: the lease fields under their `lq_*` names and the item's columns. */
+export type ClaimedItemRow = LeaseFields & ItemFields;
+
 /** `fw_process_work_item` as a leased queue: a token per item, oldest due first, by process type. */
 const queue = makeLeasedQueue<ItemFields>({
   table: 'fw_process_work_item',
@@ -127,17 +130,8 @@ const queue = makeLeasedQueue<ItemFields>({
  * A row claimed by a statement that names the lease fields `lq_*` (as `@fw/leased-queue` and the
  * fair claim do) as a {@link ClaimedWorkItem}.
  */
-export function claimedWorkItemOf(row: ItemFields & { lq_id: string; lq_claim_token: string; lq_attempts: number | string; lq_max_attempts: number | string; lq_last_error: string | null; lq_locked_by: string; lq_locked_until: Date | string }): ClaimedWorkItem {
-  return toItem({
-    id: row.lq_id,
-    claimToken: row.lq_claim_token,
-    attempts: Number(row.lq_attempts),
-    maxAttempts: Number(row.lq_max_attempts),
-    lastError: row.lq_last_error,
-    lockedBy: row.lq_locked_by,
-    lockedUntil: new Date(row.lq_locked_until),
-    row,
-  });
+export function claimedWorkItemOf(row: ClaimedItemRow): ClaimedWorkItem {
+  return toItem(leasedClaimOf(row));
 }
 
 /** The lease fields as claimed, and the work item's own columns. */

@@ -186,8 +186,12 @@ export function nowPlusMillis(millis: number): RawBuilder<Date> {
   return sql<Date>`now() + (${Math.max(0, Math.round(millis))}::double precision * interval '1 millisecond')`;
 }
 
-/** The lease fields of a claim's row, under names no domain column uses. */
-interface LeaseFields {
+/**
+ * The lease fields of a claim's row, under names no domain column uses. A claim statement written
+ * outside this module (a queue's own claim order, such as a fair claim) returns them under these
+ * names and reads its rows with {@link leasedClaimOf}.
+ */
+export interface LeaseFields {
   lq_id: string;
   lq_claim_token: string;
   lq_attempts: number | string;
@@ -195,6 +199,25 @@ interface LeaseFields {
   lq_last_error: string | null;
   lq_locked_by: string;
   lq_locked_until: Date | string;
+}
+
+/**
+ * A claimed row as a {@link LeasedClaim}: the `lq_*` lease fields typed, the row kept whole.
+ *
+ * @example
+ * const claims = (await sql<LeaseFields & MyColumns>`update … returning …`.execute(db)).rows.map(leasedClaimOf);
+ */
+export function leasedClaimOf<Row extends LeaseFields>(row: Row): LeasedClaim<Row> {
+  return {
+    id: row.lq_id,
+    claimToken: row.lq_claim_token,
+    attempts: Number(row.lq_attempts),
+    maxAttempts: Number(row.lq_max_attempts),
+    lastError: row.lq_last_error,
+    lockedBy: row.lq_locked_by,
+    lockedUntil: new Date(row.lq_locked_until),
+    row,
+  };
 }
 
 /** Makes the statements of one queue table (validated once; stateless afterwards). */
@@ -265,16 +288,7 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
     async claim(db, request) {
       const token = perClaimToken ? sql`${randomUUID()}::uuid` : sql`gen_random_uuid()`;
       const result = await sql<LeaseFields & Row>`${claimSet}${request.workerId}, ${raw(q.lockedUntil)} = ${nowPlusMillis(request.leaseMillis)}, ${raw(q.claimToken)} = ${token}${claimDue}${partitionFilter(request.partitions)}${claimExpiredTail}${request.limit}${claimPending}${partitionFilter(request.partitions)}${claimTail}${request.limit}${claimClose}${request.limit}${claimReturning}`.execute(db);
-      return result.rows.map((row) => ({
-        id: row.lq_id,
-        claimToken: row.lq_claim_token,
-        attempts: Number(row.lq_attempts),
-        maxAttempts: Number(row.lq_max_attempts),
-        lastError: row.lq_last_error,
-        lockedBy: row.lq_locked_by,
-        lockedUntil: new Date(row.lq_locked_until),
-        row,
-      }));
+      return result.rows.map(leasedClaimOf);
     },
 
     renew: (db, claims, leaseMillis) => fenced(db, claims, sql`${raw(q.lockedUntil)} = ${nowPlusMillis(leaseMillis)}, ${raw(q.updatedAt)} = now()`),
