@@ -77,10 +77,10 @@ describeEachDatabase('admin server: history retention', (getDb) => {
   it('reads the retention, the sweep interval and the exact-count limit from the environment', () => {
     const env = { PROCESS_DATABASE_URL: 'postgres://h/db', PROCESS_DATABASE_USERNAME: '', PROCESS_DATABASE_PASSWORD: '', PROCESS_MANAGEMENT_API_KEY: 'k'.repeat(40) };
     const defaults = adminConfigFromEnv('production', env, '/');
-    expect(defaults.history).toEqual({ retention: { succeededMillis: 30 * 86_400_000, failedMillis: 90 * 86_400_000, tenants: {} }, sweepIntervalMillis: 60_000 });
+    expect(defaults.history).toEqual({ retention: { succeededMillis: 30 * 86_400_000, failedMillis: 90 * 86_400_000, tenants: {}, auditMillis: 90 * 86_400_000 }, sweepIntervalMillis: 60_000 });
     expect(defaults.countExactLimit).toBe(100_000);
-    const set = adminConfigFromEnv('production', { ...env, PROCESS_HISTORY_RETENTION: 'P7D', PROCESS_FAILED_RETENTION: 'PT36H', PROCESS_HISTORY_RETENTION_TENANTS: 'acme=P1D/,beta=/P2W', PROCESS_HISTORY_SWEEP_INTERVAL: 'off', FW_COUNT_EXACT_LIMIT: '5000' }, '/');
-    expect(set.history).toEqual({ retention: { succeededMillis: 7 * 86_400_000, failedMillis: 36 * 3_600_000, tenants: { acme: { succeededMillis: 86_400_000 }, beta: { failedMillis: 14 * 86_400_000 } } }, sweepIntervalMillis: undefined });
+    const set = adminConfigFromEnv('production', { ...env, PROCESS_HISTORY_RETENTION: 'P7D', PROCESS_FAILED_RETENTION: 'PT36H', PROCESS_HISTORY_RETENTION_TENANTS: 'acme=P1D/,beta=/P2W', PROCESS_AUDIT_RETENTION: 'P1Y', PROCESS_HISTORY_SWEEP_INTERVAL: 'off', FW_COUNT_EXACT_LIMIT: '5000' }, '/');
+    expect(set.history).toEqual({ retention: { succeededMillis: 7 * 86_400_000, failedMillis: 36 * 3_600_000, tenants: { acme: { succeededMillis: 86_400_000 }, beta: { failedMillis: 14 * 86_400_000 } }, auditMillis: 365 * 86_400_000 }, sweepIntervalMillis: undefined });
     expect(set.countExactLimit).toBe(5000);
     expect(() => adminConfigFromEnv('production', { ...env, PROCESS_HISTORY_RETENTION: '30 days' }, '/')).toThrow(/PROCESS_HISTORY_RETENTION must be an ISO-8601 duration/);
     expect(() => adminConfigFromEnv('production', { ...env, FW_COUNT_EXACT_LIMIT: '-1' }, '/')).toThrow(/FW_COUNT_EXACT_LIMIT/);

@@ -53,7 +53,7 @@ export type { RetentionPair, RetentionSettings, RetentionRule, RetentionRules } 
 export { makeHistoryRetentionStore } from './retention/history-retention-store';
 export type { HistoryRetentionStore, ExpiredRoot, SweepCursor, GroupRemoval, RemoveOneOutcome } from './retention/history-retention-store';
 export { makeHistorySweeper, groupRoots, HISTORY_SWEEPER_LEASE } from './retention/history-sweeper';
-export type { HistorySweeper, HistorySweeperOptions, SweeperLease, SweepPass } from './retention/history-sweeper';
+export type { HistorySweeper, HistorySweeperOptions, SweeperLease, SweepPass, SweptAuditTrail } from './retention/history-sweeper';
 export { totalRows } from './retention/tree-removal-statements';
 export type { RemovedRows } from './retention/tree-removal-statements';
 export { makeDefinitionStore, findPredecessorCycle } from './repository/definition-store';

@@ -5,7 +5,7 @@ import { describeEachDatabase } from '@fw/test-support';
 import { makeSchedulerLease, makeTriggerService } from '@fw/trigger';
 import express, { type Express } from 'express';
 import { sql, type Kysely } from 'kysely';
-import { HISTORY_SWEEPER_LEASE, makeHistoryRetentionStore, makeHistorySweeper, makeProcessManagementRouter, retentionSettingsFromEnv, type HistorySweeper, type SweeperLease } from '../src';
+import { HISTORY_SWEEPER_LEASE, makeAuditStore, makeHistoryRetentionStore, makeHistorySweeper, makeProcessManagementRouter, retentionSettingsFromEnv, type HistorySweeper, type SweeperLease } from '../src';
 import { request } from './contract';
 import { API, auth, KEY, seedDefinitions, T1, T2 } from './support';
 
@@ -234,6 +234,24 @@ describeEachDatabase('history retention: whole trees', (getDb) => {
     expect((await loser.sweepOnce()).owner).toBe(true);
     await loser.stop();
     expect(await processDb(h.database).selectFrom('fw_process').select('id').where('id', 'in', roots).execute()).toEqual([]);
+  });
+
+  it('sweeps the audit trail older than its retention (default: the failed retention) and keeps the newer entries', async () => {
+    const audit = makeAuditStore(h.database.db);
+    const entry = (target: string) => ({ actor: 'key:test', credential: 'key' as const, tenant: T1, action: 'addCrontab', target, outcome: 'ok' as const, requestId: target });
+    for (const target of ['audit-old-1', 'audit-old-2', 'audit-old-3', 'audit-recent']) await audit.record(entry(target));
+    await sql`update fw_admin_audit set occurred_at = now() - interval '91 days' where target like 'audit-old-%'`.execute(h.database.db);
+    const configurator = makeDatabaseProcessConfigurator({ db: processDb(h.database) });
+    const settings = retentionSettingsFromEnv({});
+    expect(settings.auditMillis).toBe(90 * DAY);
+    const sweeper = makeHistorySweeper({ store: makeHistoryRetentionStore(h.database), audit, lease: always, settings, definitions: () => configurator.list(), readRoots: 2 });
+
+    const pass = await sweeper.sweepOnce();
+    expect(pass.auditEntries).toBe(3);
+    const left = await sql<{ target: string }>`select target from fw_admin_audit where target like 'audit-%' order by target`.execute(h.database.db);
+    expect(left.rows.map((r) => r.target)).toEqual(['audit-recent']);
+    expect(retentionSettingsFromEnv({ PROCESS_AUDIT_RETENTION: 'P400D' }).auditMillis).toBe(400 * DAY);
+    expect(() => retentionSettingsFromEnv({ PROCESS_AUDIT_RETENTION: 'forever' })).toThrow(/PROCESS_AUDIT_RETENTION/);
   });
 });
 

@@ -5,11 +5,13 @@ const DAY = 86_400_000;
 
 describe('retention settings and rules', () => {
   it('reads the defaults, the server values and the tenants from the environment', () => {
-    expect(retentionSettingsFromEnv({})).toEqual({ succeededMillis: 30 * DAY, failedMillis: 90 * DAY, tenants: {} });
+    expect(retentionSettingsFromEnv({})).toEqual({ succeededMillis: 30 * DAY, failedMillis: 90 * DAY, tenants: {}, auditMillis: 90 * DAY });
     expect(retentionSettingsFromEnv({ PROCESS_HISTORY_RETENTION: 'P2D', PROCESS_FAILED_RETENTION: 'P3W', PROCESS_HISTORY_RETENTION_TENANTS: ' acme=PT6H/P1D , beta=/P5D' })).toEqual({
       succeededMillis: 2 * DAY,
       failedMillis: 21 * DAY,
       tenants: { acme: { succeededMillis: 6 * 3_600_000, failedMillis: DAY }, beta: { failedMillis: 5 * DAY } },
+      // The audit trail follows the failed retention unless PROCESS_AUDIT_RETENTION says otherwise.
+      auditMillis: 21 * DAY,
     });
   });
 

@@ -13,6 +13,7 @@
  * | `PROCESS_HISTORY_RETENTION` | `P30D` | how long a successful finished tree is kept (ISO-8601 duration) |
  * | `PROCESS_FAILED_RETENTION` | `P90D` | how long a failed finished tree is kept |
  * | `PROCESS_HISTORY_RETENTION_TENANTS` | — | per tenant: `acme=P7D/P30D,beta=/P365D` (succeeded/failed, either may be empty) |
+ * | `PROCESS_AUDIT_RETENTION` | the failed retention | how long the administration API's audit trail is kept |
  * | `PROCESS_HISTORY_SWEEP_INTERVAL` | `PT1M` | time between two sweeps of the history sweeper (`off`: no sweeper in this server) |
  * | `FW_COUNT_EXACT_LIMIT` | 100000 | list totals above it are the planner's estimate (`totalElementsEstimated: true`) |
  *
@@ -76,6 +77,7 @@ PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev), PROCE
 PROCESS_MANAGEMENT_JWKS_URL or _JWKS_FILE with PROCESS_MANAGEMENT_JWT_ISSUER and _JWT_AUDIENCE (bearer tokens),
 PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off),
 PROCESS_HISTORY_RETENTION (P30D), PROCESS_FAILED_RETENTION (P90D), PROCESS_HISTORY_RETENTION_TENANTS,
+PROCESS_AUDIT_RETENTION (the failed retention),
 PROCESS_HISTORY_SWEEP_INTERVAL (PT1M; off), FW_COUNT_EXACT_LIMIT (100000).`;
 
 /** What the command line asks for: run with a profile, or print the usage or the version. */

@@ -20,7 +20,7 @@ import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
 import { readFwMigrations } from '@fw/migrate';
 import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, WORK_ITEM_TABLES, type WorkItemRunner } from '@fw/jdbc-process-starter';
 import { makeAdminUiRouter } from '@fw/admin-ui';
-import { assertManagementKey, HISTORY_SWEEPER_LEASE, makeHistoryRetentionStore, makeHistorySweeper, AUDIT_TABLES, makeAccessGuard, makeProcessManagementRouter, resolveManagementAccess, retentionSettingsFromEnv, type HistorySweeper } from '@fw/process-management';
+import { assertManagementKey, HISTORY_SWEEPER_LEASE, makeAuditStore, makeHistoryRetentionStore, makeHistorySweeper, AUDIT_TABLES, makeAccessGuard, makeProcessManagementRouter, resolveManagementAccess, retentionSettingsFromEnv, type HistorySweeper } from '@fw/process-management';
 import { OUTBOX_TABLES } from '@fw/process-outbox';
 import { makeDatabaseProcessConfigurator, makeProcessEventHandlers, makeProcessManager, PROCESS_TABLES, processDb, type ProcessManager } from '@fw/process-service';
 import { makeProcessRouter } from '@fw/process-service/http';
@@ -105,7 +105,7 @@ function makeAdminHistorySweeper(config: AdminServerConfig, database: Database, 
   const history = config.history ?? { retention: retentionSettingsFromEnv({}), sweepIntervalMillis: 60_000 };
   if (history.sweepIntervalMillis === undefined) return undefined;
   const lease = makeSchedulerLease({ database, name: HISTORY_SWEEPER_LEASE, ownerId, leaseSeconds: leaseSeconds ?? 60 });
-  return makeHistorySweeper({ store: makeHistoryRetentionStore(database), lease, settings: history.retention, definitions, intervalMillis: history.sweepIntervalMillis, logger });
+  return makeHistorySweeper({ store: makeHistoryRetentionStore(database), audit: makeAuditStore(database.db), lease, settings: history.retention, definitions, intervalMillis: history.sweepIntervalMillis, logger });
 }
 
 /** Builds the server (nothing listens and no timer fires until {@link AdminServer.listen}). */

@@ -69,6 +69,11 @@ export interface AuditStore {
   record(entry: AuditRecord, handle?: AnyKysely): Promise<void>;
   /** A page of the tenant's entries, newest first. */
   list(filter: AuditFilter, page: PageRequest): Promise<Page<AuditEntry>>;
+  /**
+   * Deletes up to `limit` of the oldest entries written before `cutoff` in ONE statement (entries
+   * another transaction is deleting are skipped); the number deleted. The history sweeper calls it.
+   */
+  purgeBefore(cutoff: Date, limit: number): Promise<number>;
 }
 
 function auditDb(handle: AnyKysely): Kysely<AuditTables> {
@@ -106,6 +111,11 @@ export function makeAuditStore(db: AnyKysely): AuditStore {
         requestId: r.request_id,
       }));
       return pageOf(content, Number(total.n), request);
+    },
+    async purgeBefore(cutoff, limit) {
+      const oldest = base.selectFrom('fw_admin_audit').select('id').where('occurred_at', '<', cutoff).orderBy('occurred_at').limit(limit).forUpdate().skipLocked();
+      const result = await base.deleteFrom('fw_admin_audit').where('id', 'in', oldest).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

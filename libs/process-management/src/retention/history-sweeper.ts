@@ -34,8 +34,15 @@ export interface SweeperLease {
   isHeld(): boolean;
 }
 
+/** The audit trail as the sweeper sees it (`makeAuditStore` is one). */
+export interface SweptAuditTrail {
+  purgeBefore(cutoff: Date, limit: number): Promise<number>;
+}
+
 export interface HistorySweeperOptions {
   store: HistoryRetentionStore;
+  /** The administration API's audit trail, swept after the trees: entries older than `settings.auditMillis` go. */
+  audit?: SweptAuditTrail;
   lease: SweeperLease;
   settings: RetentionSettings;
   /** The definitions (their `retention`), read at the start of every pass. */
@@ -58,6 +65,8 @@ export interface SweepPass {
   skipped: number;
   transactions: number;
   removed: RemovedRows;
+  /** Audit entries removed. */
+  auditEntries: number;
   millis: number;
 }
 
@@ -109,7 +118,7 @@ async function sweepPass(options: HistorySweeperOptions, intervalMillis: number,
   const { store, lease } = options;
   const readRoots = options.readRoots ?? 1_000;
   const started = performance.now();
-  const result: SweepPass = { owner: false, roots: 0, skipped: 0, transactions: 0, removed: noRowsRemoved(), millis: 0 };
+  const result: SweepPass = { owner: false, roots: 0, skipped: 0, transactions: 0, removed: noRowsRemoved(), auditEntries: 0, millis: 0 };
   result.owner = await lease.acquire();
   if (!result.owner) return result;
   const rules = retentionRulesOf(options.settings, await options.definitions());
@@ -128,8 +137,23 @@ async function sweepPass(options: HistorySweeperOptions, intervalMillis: number,
     }
     if (roots.length < readRoots) break;
   }
+  result.auditEntries = await sweepAudit(options, readRoots, stopped);
   result.millis = performance.now() - started;
   return result;
+}
+
+/** Removes the audit entries older than the audit retention, `batch` per statement; how many went. */
+async function sweepAudit(options: HistorySweeperOptions, batch: number, stopped: () => boolean): Promise<number> {
+  const { audit, settings, lease } = options;
+  if (!audit) return 0;
+  const cutoff = new Date(Date.now() - (settings.auditMillis ?? settings.failedMillis));
+  let removed = 0;
+  while (!stopped() && lease.isHeld()) {
+    const n = await audit.purgeBefore(cutoff, batch);
+    removed += n;
+    if (n < batch) break;
+  }
+  return removed;
 }
 
 export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweeper {
@@ -142,7 +166,9 @@ export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweep
 
   async function pass(): Promise<SweepPass> {
     const result = await sweepPass(options, intervalMillis, () => stopped);
-    if (result.roots > 0) logger.info({ roots: result.roots, rows: totalRows(result.removed), skipped: result.skipped, millis: Math.round(result.millis) }, 'history sweep removed finished trees');
+    if (result.roots > 0 || result.auditEntries > 0) {
+      logger.info({ roots: result.roots, rows: totalRows(result.removed), skipped: result.skipped, auditEntries: result.auditEntries, millis: Math.round(result.millis) }, 'history sweep removed finished trees');
+    }
     return result;
   }
 

@@ -25,6 +25,8 @@ export interface RetentionPair {
 export interface RetentionSettings extends RetentionPair {
   /** Per tenant, either field may be left out (the server default applies). */
   tenants: Record<string, Partial<RetentionPair>>;
+  /** How long the administration API's audit trail is kept (default: as long as failed trees). */
+  auditMillis?: number;
 }
 
 /**
@@ -62,12 +64,17 @@ function parseTenantRetention(raw: string | undefined): Record<string, Partial<R
   return tenants;
 }
 
-/** `PROCESS_HISTORY_RETENTION` (P30D), `PROCESS_FAILED_RETENTION` (P90D), `PROCESS_HISTORY_RETENTION_TENANTS`. */
+/**
+ * `PROCESS_HISTORY_RETENTION` (P30D), `PROCESS_FAILED_RETENTION` (P90D), `PROCESS_HISTORY_RETENTION_TENANTS`,
+ * `PROCESS_AUDIT_RETENTION` (the audit trail; default: the failed retention).
+ */
 export function retentionSettingsFromEnv(env: NodeJS.ProcessEnv): RetentionSettings {
+  const failedMillis = parseIsoDuration(env.PROCESS_FAILED_RETENTION || DEFAULT_FAILED_RETENTION, 'PROCESS_FAILED_RETENTION');
   return {
     succeededMillis: parseIsoDuration(env.PROCESS_HISTORY_RETENTION || DEFAULT_SUCCEEDED_RETENTION, 'PROCESS_HISTORY_RETENTION'),
-    failedMillis: parseIsoDuration(env.PROCESS_FAILED_RETENTION || DEFAULT_FAILED_RETENTION, 'PROCESS_FAILED_RETENTION'),
+    failedMillis,
     tenants: parseTenantRetention(env.PROCESS_HISTORY_RETENTION_TENANTS),
+    auditMillis: env.PROCESS_AUDIT_RETENTION ? parseIsoDuration(env.PROCESS_AUDIT_RETENTION, 'PROCESS_AUDIT_RETENTION') : failedMillis,
   };
 }
 
