@@ -13,9 +13,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { freePort } from './local-port';
 
 export interface PrivatePgbouncer {
   port: number;
@@ -53,17 +54,6 @@ export function pgbouncerBinary(): string {
 
 function missing(): never {
   throw new Error('pgbouncer is not installed: the pooler tests need Debian\'s pgbouncer (apt-get install -y pgbouncer; .ci/run installs it)');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function accepts(port: number): Promise<boolean> {

@@ -12,9 +12,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { freePort } from './local-port';
 
 export interface PrivatePostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
@@ -30,17 +30,6 @@ function binDir(): string {
   const versions = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (existsSync(path.join(base, v, 'bin', 'initdb'))) return path.join(base, v, 'bin');
   throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql: apt-get install -y postgresql');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function postgresUid(): { uid: number; gid: number } | undefined {
