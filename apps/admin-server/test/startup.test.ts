@@ -125,7 +125,7 @@ describe('admin server startup failures (real process)', () => {
 });
 
 /**
- * "Empty is set" (DECISIONS 6) in the real production process: PROCESS_DATABASE_PASSWORD='' with a
+ * "Empty is set" (a variable set to '' counts as set) in the real production process: PROCESS_DATABASE_PASSWORD='' with a
  * user and a URL without credentials starts the server against a migrated PostgreSQL database
  * (trust authentication here). Registered only when FW_TEST_DATABASE_URL names a server: the
  * production profile runs on PostgreSQL only.

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { createTestDatabase, databaseTargets, type DatabaseTarget, type TestDatabase } from '@fw/test-support';
 
 /**
- * "Empty is set" (DECISIONS 6) in the real host process: a config that says
+ * "Empty is set" (a variable set to '' counts as set) in the real host process: a config that says
  * `"password": "${DB_PASSWORD}"` starts with DB_PASSWORD='' (trust, peer or .pgpass
  * authentication) and refuses an unset DB_PASSWORD with "is not set".
  */

@@ -1,6 +1,6 @@
 /**
  * The real browser of the end-to-end suites: Debian's `chromium-headless-shell` driven by
- * playwright-core (DECISIONS 6). Found through `FW_CHROMIUM` or `/usr/bin/chromium-headless-shell`;
+ * playwright-core. Found through `FW_CHROMIUM` or `/usr/bin/chromium-headless-shell`;
  * `.ci/run` installs it with apt-get when missing.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';

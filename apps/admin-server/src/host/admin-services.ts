@@ -1,7 +1,7 @@
 /**
  * The services the admin server composes, registered in its `@fw/service` registry so that
  * `/info`, `/service-info/{svc}`, `/health-check/{svc}` and `/openapi.json` describe them
- * (DECISIONS 6):
+ * (see libs/service/README.md#service-registry-delegate-and-proxy):
  *
  * - `process` (kind `process`): the `/process` endpoints, served by the router of
  *   `@fw/process-service` behind the key, described by that router's own schemas (plus the key's

@@ -1,5 +1,5 @@
 /**
- * The query service as an `@fw/service` service (kind `query`, DECISIONS 6): one operation per
+ * The query service as an `@fw/service` service (kind `query`): one operation per
  * named query, `POST /q/{name}`, its input schema built from the query's metadata — the filters
  * it allows (list or range forms where the column says so) and the columns it can sort by. The
  * query router and its fast path serve the HTTP routes (`httpBinding: 'host'`); in-process

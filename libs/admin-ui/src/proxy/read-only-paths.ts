@@ -1,5 +1,5 @@
 /**
- * The read-only paths of DECISIONS 6 that the admin UI reads, and so the only paths its proxy
+ * The read-only host paths (see libs/service/README.md#info-endpoints-and-openapi) that the admin UI reads, and so the only paths its proxy
  * forwards: the info endpoints, the service registry's catalog, the OpenAPI documents it probes
  * and a workflow service's introspection.
  */

@@ -9,7 +9,7 @@ export interface MethodNotAllowedOptions {
 }
 
 /**
- * 405 with `Allow` for a method a known path does not take (DECISIONS 3), decided from the request
+ * 405 with `Allow` for a method a known path does not take (other methods on a known path answer 405), decided from the request
  * line alone; requests for other paths, or with a method the path takes, go on.
  *
  * @example

@@ -1,7 +1,7 @@
 /**
  * OpenAPI path templates (`/crontabs/{id}`) matched against request paths the way express routes
  * match them (case-insensitive, an optional trailing slash), and the methods a path takes: what
- * a 405 answer names in `Allow` (DECISIONS 3: other methods on a known path answer 405).
+ * a 405 answer names in `Allow` (other methods on a known path answer 405).
  *
  * @example
  * const templates = pathTemplates([{ method: 'get', path: '/definitions/{name}' }, { method: 'post', path: '/definitions/refresh' }]);

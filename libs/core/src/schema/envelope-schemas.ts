@@ -1,5 +1,5 @@
 /**
- * The framework envelope (DECISIONS 3) as JSON Schemas, for OpenAPI documents: closed objects
+ * The framework envelope (see ../../README.md#response-envelope) as JSON Schemas, for OpenAPI documents: closed objects
  * listing exactly what `successEnvelope` and `errorEnvelope` write, so every package documents
  * the same envelope and a document validates the answers strictly.
  *

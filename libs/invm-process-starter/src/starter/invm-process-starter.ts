@@ -1,5 +1,5 @@
 /**
- * The in-process WorkerStarter (invm-process-starter of the spec). `startWorker` registers the
+ * The in-process WorkerStarter (the in-process launch mode). `startWorker` registers the
  * worker with the transaction's `afterCommit`, so nothing runs for a state change that rolls
  * back; after the commit the worker is queued and dispatched from a fresh macrotask
  * (`setImmediate`), at most `concurrency` at a time. A fan-out of 10,000 children therefore

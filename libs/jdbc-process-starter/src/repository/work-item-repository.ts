@@ -50,7 +50,7 @@ export interface EnqueueOptions {
   runAt?: Date;
 }
 
-/** `<processId>:<processType>:<workerType>` (DECISIONS 5). */
+/** `<processId>:<processType>:<workerType>`: the item's key. */
 export function idempotencyKeyOf(worker: Pick<WorkerDto, 'processId' | 'processType' | 'workerType'>): string {
   return `${worker.processId}:${worker.processType}:${worker.workerType}`;
 }

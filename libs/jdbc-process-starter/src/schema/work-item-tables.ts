@@ -8,7 +8,7 @@
 import type { LeaseColumnsTable } from '@fw/leased-queue';
 import { Kysely, type ColumnType, type Generated } from 'kysely';
 
-/** Item statuses (DECISIONS 5). */
+/** Item statuses. */
 export const WorkItemStatus = {
   PENDING: 'PENDING',
   RUNNING: 'RUNNING',

@@ -1,5 +1,5 @@
 /**
- * The JDBC WorkerStarter (jdbc-process-starter of the spec). `startWorker` inserts one row into
+ * The JDBC WorkerStarter (the database-table launch mode). `startWorker` inserts one row into
  * `fw_process_work_item` with the caller's transaction, so the item commits or rolls back with the
  * state change that launched it; `on conflict (idempotency_key) do nothing` makes a replayed state
  * change enqueue nothing. Optionally it sends a NOTIFY (transactional: delivered only on commit)

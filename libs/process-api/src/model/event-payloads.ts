@@ -1,5 +1,5 @@
 /**
- * Typed payloads of the state-machine events (DECISIONS 5), delivered as the body of
+ * Typed payloads of the state-machine events, delivered as the body of
  * PATCH /process/{id}/{eventID} or to the manager's `sendEvent`.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The Process resource (DECISIONS 5) and the DTOs that create and complete it.
+ * The Process resource (see ../../README.md) and the DTOs that create and complete it.
  *
  * @example
  * const dto: ProcessDto = { processDefName: 'nightly-import', args: { day: '2026-01-31' } };

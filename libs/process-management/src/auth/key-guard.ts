@@ -16,7 +16,7 @@ import type { RequestHandler } from 'express';
 /** Header carrying the administration key. */
 export const MANAGEMENT_KEY_HEADER = 'x-process-management-key';
 
-/** Shortest accepted key (spec 2, Limits). */
+/** Shortest accepted key, in characters. */
 export const MIN_MANAGEMENT_KEY_LENGTH = 32;
 
 export interface ManagementKeyGuardOptions {

@@ -1,6 +1,6 @@
 /**
  * 405 `{ message }` with `Allow` for a method a documented path of the administration API does not
- * take (DECISIONS 3), decided from the request line alone (before the tenant header or the body
+ * take (other methods on a known path answer 405), decided from the request line alone (before the tenant header or the body
  * is looked at). The matching is core's (`@fw/core/http`); only the body is this API's.
  *
  * @example

@@ -52,7 +52,7 @@ export interface OutboxDispatcherOptions<DB> {
   db: Kysely<DB>;
   /** Handler by command type. A claimed command of an unknown type fails its attempt. */
   handlers: Readonly<Record<string, OutboxCommandHandler<DB>>>;
-  /** `fw.process.outbox.*` (poll interval, lease, attempts, worker id); defaults of the spec. */
+  /** `fw.process.outbox.*` (poll interval, lease, attempts, worker id), with their defaults. */
   options?: Partial<OutboxOptions>;
   /** Receipt consumer name (default `fw-process-outbox`). */
   consumer?: string;

@@ -1,6 +1,5 @@
 /**
- * The `fw.process.outbox.*` properties (spec 2, "Configuration properties") as a typed options
- * object, with the spec's defaults, and a reader for flat property maps and environments.
+ * The `fw.process.outbox.*` properties as a typed options object, with their defaults, and a reader for flat property maps and environments.
  *
  * @example
  * const outbox = outboxOptionsFromProperties({ 'fw.process.outbox.enabled': 'true', 'fw.process.outbox.lock-seconds': '60' });
@@ -10,7 +9,7 @@
 import { ConfigError } from '@fw/core';
 import { hostname } from 'node:os';
 
-/** The outbox properties. Every field has the spec's default (see {@link resolveOutboxOptions}). */
+/** The outbox properties. Every field has a default (see {@link resolveOutboxOptions}). */
 export interface OutboxOptions {
   /** `fw.process.outbox.enabled` (default false): write commands to the outbox instead of running them inline. */
   enabled: boolean;
@@ -25,14 +24,13 @@ export interface OutboxOptions {
   /** `fw.process.outbox.worker-id` (default `<host name>:<pid>`): claimant identity stored in `locked_by`. */
   workerId: string;
   /**
-   * `fw.process.outbox.done-retention-millis` — our addition, not a property of the spec: DONE
-   * commands (and their receipts) finished longer ago are deleted by the dispatchers; 0 keeps them
-   * for ever. Absent: 7 days, applied by the dispatcher (so the spec's options resolve unchanged).
+   * `fw.process.outbox.done-retention-millis` (optional): DONE commands (and their receipts)
+   * finished longer ago are deleted by the dispatchers; 0 keeps them for ever. Absent: 7 days, applied by the dispatcher (so the other options resolve unchanged).
    */
   doneRetentionMillis?: number;
 }
 
-/** Defaults of the spec's table. */
+/** Defaults of the outbox properties (see ../../README.md#properties). */
 export const OUTBOX_DEFAULTS: Readonly<Omit<OutboxOptions, 'workerId'>> = {
   enabled: false,
   runDispatcher: true,

@@ -1,5 +1,5 @@
 /**
- * The batch service (BatchServiceBase of the spec): receives worker messages, finds the worker
+ * The batch service (a factory in place of a `BatchServiceBase` class): receives worker messages, finds the worker
  * registered for (processType, workerType), checks the payload, runs the author's code inside the
  * process's tenant context and reports the outcome as a state-machine event through a
  * {@link ProcessEventSink}. Every failure it can attribute to a process is reported as the error

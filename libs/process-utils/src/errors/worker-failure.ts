@@ -1,5 +1,5 @@
 /**
- * Worker failures (spec 2, "Failure reporting"): every way a worker step can fail is reported to
+ * Worker failures: every way a worker step can fail is reported to
  * the process as an error event (`doneWithErrors`, `splitDoneWithErrors`,
  * `aggregationDoneWithErrors`), so a step never stays pending without an error record.
  *
@@ -84,7 +84,7 @@ export function failureOf(error: unknown, fallback: WorkerFailureKind): WorkerFa
 }
 
 /**
- * The error event payload of a failure (DECISIONS 5):
+ * The error event payload of a failure:
  * `errors: ["<KIND>: <message>"]`, `exceptionMessage: "<Error name>: <message>"`, `stackTrace`
  * (the author's stack for invocation failures, null for payload failures found by the framework).
  */

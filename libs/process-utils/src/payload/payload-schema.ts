@@ -1,6 +1,6 @@
 /**
  * Small typed payload schemas for worker inputs and child outputs. A schema checks the fields it
- * knows and tolerates unknown ones (spec 2: unknown JSON properties are tolerated).
+ * knows and tolerates unknown ones (unknown JSON properties are tolerated, so senders may add fields).
  *
  * @example
  * const input = shape({ day: 'string', limit: 'integer?', ids: listOf('number') });

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export type CallerIdentity = (req: IncomingMessage) => string | undefined;
 
 /**
- * Decides whether the caller of `req` may run a query protected by `acls` (DECISIONS 4).
+ * Decides whether the caller of `req` may run a query protected by `acls`.
  * The framework does not authenticate: the host's authorizer reads whatever its auth layer put
  * on the request (a verified JWT's roles, an API key's scopes…).
  *

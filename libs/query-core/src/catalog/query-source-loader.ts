@@ -53,12 +53,12 @@ function relative(baseDir: string, file: string): string {
 
 /**
  * Loads packaged mapper and definition files and, when `query.catalog.jdbc.enabled`, the catalog
- * (once), then merges them (spec 1):
+ * (once), then merges them:
  * - a catalog mapper replaces the packaged mapper with the same namespace;
  * - a catalog definition replaces the packaged definition with the same name in the same scope
  *   (base scope = `baseScope`, else the tenant id); unrelated packaged entries stay.
  *
- * @throws ConfigError for every startup failure of the spec, naming the file, row or setting.
+ * @throws ConfigError for every startup failure (bad file, row or setting), naming the file, row or setting.
  */
 export async function loadQuerySources(options: QuerySourcesOptions): Promise<QuerySources> {
   const { config, baseDir } = options;

@@ -64,7 +64,7 @@ function updatedAtOf(report: CannedReport): string {
  * Settings are stored as jsonb, so key order inside `filters` is not kept (values are).
  *
  * One database serves every tenant (the `tenant_id` column), not the tenants' query databases:
- * those are read-only accounts (spec 1), and the reports must be writable.
+ * those are read-only accounts, and the reports must be writable.
  *
  * @example
  * const database = createDatabase({ url: 'postgres://app@db/reports' });

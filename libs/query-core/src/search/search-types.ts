@@ -7,7 +7,7 @@ export interface SortCriterion {
 }
 
 /**
- * The body of `POST /q/{queryName}` after schema validation (DECISIONS 4). Every field is
+ * The body of `POST /q/{queryName}` after schema validation. Every field is
  * optional; defaults: `pageNum` 1, `numRowsInPage` 10.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The queue WorkerStarter (q-based-process-starter of the spec) on RabbitMQ. `startWorker` finds
+ * The queue WorkerStarter (the broker launch mode) on RabbitMQ. `startWorker` finds
  * the queue in the definition's `config.queue` — a definition without one fails the state change
  * right there (the transaction rolls back, the caller sees a {@link QueueConfigError}) — encodes the
  * WorkerDto and registers the publish with `afterCommit`: a rolled-back state change publishes

@@ -1,5 +1,5 @@
 /**
- * A service as data (DECISIONS 6): a name, a version, a kind, operations with JSON Schemas for
+ * A service as data: a name, a version, a kind, operations with JSON Schemas for
  * their input and output, the names of the interceptors it runs through and whether it has a
  * health check. The handlers and the interceptor objects travel with the definition, but only the
  * data is ever shown (`/service-info/{svc}`, the OpenAPI document, the admin UI).

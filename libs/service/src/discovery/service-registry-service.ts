@@ -1,5 +1,5 @@
 /**
- * The service registry service (DECISIONS 6): a host may run it to keep the catalog of every
+ * The service registry service: a host may run it to keep the catalog of every
  * host's services. `POST /serviceregistry` registers (or refreshes) a host — `{ baseUrl, services }`
  * — and `GET /serviceregistry` lists the catalog. Hosts register through
  * {@link makeRegistryDelegate}, which also re-registers periodically, so a restarted registry

@@ -1,6 +1,6 @@
 /**
  * The HTTP binding of a registry: every operation with a method and path as an express route
- * answering the framework envelope, plus the host's read-only endpoints of DECISIONS 6 —
+ * answering the framework envelope, plus the host's read-only endpoints (see ../../README.md#info-endpoints-and-openapi) —
  * `GET /info`, `/service-info/{svc}`, `/health-check/{svc}` and `/openapi.json` — open, or behind
  * `X-Fw-Info-Key` when the host sets `infoAccessKey`.
  *
@@ -154,7 +154,7 @@ function answerHealth(res: Response, report: HealthReport, name: string): void {
 
 /** `/info`, `/service-info[/{svc}]`, `/health-check[/{svc}]`, `/openapi.json`. */
 function mountInfo(router: Router, registry: ServiceRegistry, guard: RequestHandler, openApi: OpenApiDocumentOptions): void {
-  // Other methods on these paths: 405 with Allow (DECISIONS 3), before the key is looked at.
+  // Other methods on these paths: 405 with Allow (as on every known path), before the key is looked at.
   router.use(makeMethodNotAllowed(INFO_PATHS));
   router.get('/info', guard, (_req, res) => void res.json(successEnvelope(registry.info())));
   router.get('/service-info', guard, (_req, res) => void res.json(successEnvelope(registry.list().map((s) => registry.describe(s.name)))));

@@ -1,5 +1,5 @@
 /**
- * MCP for a host (DECISIONS 6): `/mcp` over Streamable HTTP (`@modelcontextprotocol/sdk`, stateless:
+ * MCP for a host: `/mcp` over Streamable HTTP (`@modelcontextprotocol/sdk`, stateless:
  * one server and transport per request) lists every operation of the registry as a tool — named
  * `<service>__<operation>`, its input schema the operation's — and calls it through
  * `registry.invoke`, so the same validation and interceptor chain apply as over HTTP. A failed

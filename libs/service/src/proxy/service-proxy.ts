@@ -1,5 +1,5 @@
 /**
- * The service proxy ("cloud switch", DECISIONS 6): callers invoke a service the same way whether
+ * The service proxy ("cloud switch"): callers invoke a service the same way whether
  * it runs in this host or in another one. Config decides: a service with a `url` under
  * `services.<name>.url` is called over HTTP (its operation's method and path are read once from
  * the remote `/service-info/{svc}`), every other one through the local registry. Errors come back

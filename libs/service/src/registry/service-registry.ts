@@ -24,7 +24,7 @@ export interface HostInfo {
   license?: { name: string; identifier?: string; url?: string };
 }
 
-/** `GET /info` payload (DECISIONS 6). */
+/** `GET /info` payload. */
 export interface HostInfoPayload {
   name: string;
   version: string;

@@ -45,7 +45,7 @@ function logged(name: string, body: StmAction<TestProcess, TestContext>): StmAct
 
 export const processActions: Record<string, StmAction<TestProcess, TestContext>> = {
   launchWorker: logged('launchWorker', ({ entity, stateId, stateMetadata }) => {
-    // the worker type comes from the state's meta-workerType attribute; WORKERS is the spec's table
+    // the worker type comes from the state's meta-workerType attribute; WORKERS maps states to worker types
     expect(stateMetadata['workerType']).toBe(WORKERS[stateId]);
     entity.launched.push(stateMetadata['workerType'] ?? `unknown worker for ${stateId}`);
   }),

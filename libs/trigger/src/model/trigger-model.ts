@@ -14,7 +14,7 @@ import type { ProcessDto } from '@fw/process-api';
 export type TriggerSource = 'CRON' | 'MANUAL' | 'EXTERNAL';
 export const TRIGGER_SOURCES: readonly TriggerSource[] = ['CRON', 'MANUAL', 'EXTERNAL'];
 
-/** Events a trigger can raise (DECISIONS 5: `supportedEvents`). */
+/** Events a trigger can raise (a process definition's `supportedEvents`). */
 export type TriggerEventName = 'ProcessCreate';
 export const SUPPORTED_TRIGGER_EVENTS: readonly TriggerEventName[] = ['ProcessCreate'];
 
@@ -145,9 +145,9 @@ export interface Page<T> {
   totalPages: number;
 }
 
-/** Longest client trigger key (the part after `manual:<tenant>:`), spec 2 "Limits". */
+/** Longest client trigger key (the part after `manual:<tenant>:`), in characters. */
 export const MAX_CLIENT_TRIGGER_ID_LENGTH = 80;
-/** Default and largest page size (DECISIONS 5). */
+/** Default and largest page size of trigger listings. */
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 

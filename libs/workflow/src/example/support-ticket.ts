@@ -1,5 +1,5 @@
 /**
- * The example workflow of DECISIONS 6, shipped so hosts can show one (the admin server's dev
+ * The example workflow (a support ticket), shipped so hosts can show one (the admin server's dev
  * profile serves it as `support-ticket`): OPENED -assign→ ASSIGNED, OPENED -close→ CLOSED,
  * ASSIGNED -resolve→ RESOLVED, ASSIGNED -deassign→ OPENED, RESOLVED -close→ CLOSED,
  * RESOLVED -reopen→ ASSIGNED.

@@ -1,5 +1,5 @@
 /**
- * Test cases of a flow (DECISIONS 6): every path from the initial state to a final state in which
+ * Test cases of a flow: every path from the initial state to a final state in which
  * each loop is walked at most once — no state is entered more than twice on a path (once, and
  * once more after going round a loop) — with a Mermaid diagram of the path. Internal events (no target) and activities do not move and are left out.
  *

@@ -1,5 +1,5 @@
 /**
- * A workflow service (DECISIONS 6): entities with a state on @fw/stm, served as an `@fw/service`
+ * A workflow service: entities with a state on @fw/stm, served as an `@fw/service`
  * service of kind `workflow`:
  *
  * | operation | binding | answer |

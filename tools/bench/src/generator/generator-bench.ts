@@ -2,7 +2,7 @@
  * `npm run bench -- generator`: generation time per built-in blueprint (the whole processor chain:
  * load, version gate, input validation with the processSpec rules, render into staging, hook,
  * move), from each blueprint's own sample; then fw-process-management from a processSpec of 200
- * processes, to show how rendering scales with the spec. Median and range of `--runs` runs (default
+ * processes, to show how rendering scales with the processSpec. Median and range of `--runs` runs (default
  * 5) after one warm-up, each into a fresh folder.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * fw-gen: the modes of spec 3 (interactive, -g/-o, -f, -e) plus --list, --help, portal and update.
+ * fw-gen: the modes (interactive, -g/-o, -f, -e) plus --list, --help, portal and update.
  * Returns the exit code: 0 done, 1 refused (the message says what to fix), 2 usage.
  */
 import * as path from 'node:path';

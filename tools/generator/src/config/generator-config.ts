@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 
 export interface GeneratorConfig {
-  /** The framework release generated code targets (spec 3 blueprints "since 2.1.31" need at least that). */
+  /** The framework release generated code targets (a blueprint whose `sinceVersion` is newer is refused). */
   fwVersion: string;
   /** npm scope of generated packages (`example` → `@example/orders-api`). */
   package: string;
@@ -28,8 +28,8 @@ export const DEFAULT_CONFIG_FILE = path.join('config', 'generator.json');
 export const FW_PACKAGES_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
 
 export const DEFAULT_CONFIG: GeneratorConfig = {
-  // The spec's framework release that this TypeScript port implements; its catalogue marks the
-  // newest blueprints "since 2.1.31", so the default configuration runs every built-in blueprint.
+  // The framework release the generated code targets; the newest built-in blueprints need
+  // 2.1.31 (their `sinceVersion`), so the default configuration runs every built-in blueprint.
   fwVersion: '2.1.31',
   package: 'example',
   version: '0.1.0',

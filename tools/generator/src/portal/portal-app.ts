@@ -1,5 +1,5 @@
 /**
- * The portal's HTTP API (DECISIONS 6 "Portal API"): blueprints, sessions with their own workspace,
+ * The portal's HTTP API (see ../../README.md#portal): blueprints, sessions with their own workspace,
  * uploads, generations and test/build runs as operations whose logs stream over SSE, the workspace
  * tree and files, and the generated project as a zip. Every workspace and operation is reachable
  * only with the token of the session that owns it (another session gets 404, as if it did not

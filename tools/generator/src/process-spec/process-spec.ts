@@ -1,5 +1,5 @@
 /**
- * The processSpec of the fw-process-management blueprint (spec 3): processes with typed fields,
+ * The processSpec of the fw-process-management blueprint: processes with typed fields,
  * children (parents derived), config, implementation and optional predecessor chaining, plus cron
  * triggers seeded disabled. Everything is checked here, before anything is rendered, so a spec
  * with a cycle or a dangling reference writes nothing.

@@ -1,6 +1,6 @@
 /**
  * Cron triggers of a processSpec: a safe unique name, an expression croner accepts, an IANA time
- * zone, a root process of the spec, and args whose values have the process's field types.
+ * zone, a root process of the processSpec, and args whose values have the process's field types.
  */
 import { Cron } from 'croner';
 import { CRON_NAME, TENANT, valueMatchesType, type CronTriggerSpec, type ProcessSpecProcess } from './process-spec';
@@ -63,7 +63,7 @@ function checkTrigger(raw: unknown, at: string, byType: Map<string, ProcessSpecP
   return { name, cronExpression: expression, timezone: String(timezone), processType, args: isObject(args) ? args : {}, tenant: String(tenant) };
 }
 
-/** Appends the problems of `raw` (the spec's cronTriggers) and returns the normalised triggers. */
+/** Appends the problems of `raw` (the processSpec's cronTriggers) and returns the normalised triggers. */
 export function checkCronTriggers(raw: unknown, processes: readonly ProcessSpecProcess[], problems: string[]): CronTriggerSpec[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {

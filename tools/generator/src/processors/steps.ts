@@ -1,5 +1,5 @@
 /**
- * The processor chain of DECISIONS 6: load blueprint → version gate → input validation → render
+ * The processor chain: load blueprint → version gate → input validation → render
  * into staging → init hook → move into place. Every step before the last touches only the staging
  * folder, so a failure anywhere leaves the destination exactly as it was.
  */

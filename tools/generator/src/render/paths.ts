@@ -2,7 +2,7 @@
  * Template paths: placeholders, conditional folders and repeated folders.
  *
  * - `__key__` → the value of input `key`; `__Key__` → its PascalCase; `__key_kebab__` → its kebab-case
- *   (`__service__`, `__Service__`, `__service_kebab__` of spec 3, generalised to every string input).
+ *   (`__service__`, `__Service__`, `__service_kebab__`, generalised to every string input).
  *   A placeholder naming nothing stays as written (`__init__.py` is a real file name).
  * - `%%key=value%%` as a whole folder name: the folder's content is kept (moved up one level) when
  *   input `key` equals `value`, else the folder is dropped.

@@ -1,5 +1,5 @@
 /**
- * The shapes of the administration API (`/process-management/api`, DECISIONS 5) as the dashboard
+ * The shapes of the administration API (`/process-management/api`) as the dashboard
  * reads them. Kept by hand next to the client; `test/openapi-contract.test.ts` checks the paths,
  * methods and query parameters the client uses against the server's OpenAPI document.
  */

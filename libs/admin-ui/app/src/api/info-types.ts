@@ -1,4 +1,4 @@
-/** The shapes of the read-only endpoints (DECISIONS 6) as the UI reads them. */
+/** The shapes of the read-only host endpoints (`/info`, `/service-info/{svc}`, `/health-check/{svc}`) as the UI reads them. */
 
 export type ServiceKind = 'http' | 'headless' | 'workflow' | 'query' | 'process';
 
