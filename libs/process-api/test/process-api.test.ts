@@ -17,7 +17,7 @@ describe('process-api catalogue', () => {
     expect(isTerminalState(ProcessStates.EXECUTING)).toBe(false);
   });
 
-  it('lists every worker event of DECISIONS 5', () => {
+  it('lists every worker event', () => {
     expect([...PROCESS_EVENT_IDS].sort()).toEqual(
       [
         'aggregationDone',

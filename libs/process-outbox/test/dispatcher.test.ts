@@ -9,7 +9,7 @@ interface EffectTables {
 }
 
 describe('outbox options', () => {
-  it('has the defaults of the spec', () => {
+  it('has the documented defaults', () => {
     expect(resolveOutboxOptions()).toEqual({ enabled: false, runDispatcher: true, pollIntervalMillis: 1000, lockSeconds: 300, maxAttempts: 5, workerId: expect.stringMatching(/:\d+$/) });
   });
   it('reads property names and environment names; a property wins', () => {

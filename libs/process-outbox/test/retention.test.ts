@@ -7,7 +7,7 @@ import { waitFor } from './checks';
 const HOUR = 3_600_000;
 
 describe('fw.process.outbox.done-retention-millis (our addition)', () => {
-  it('is read from a property or the environment and checked; absent, the spec options resolve unchanged', () => {
+  it('is read from a property or the environment and checked; absent, the documented options resolve unchanged', () => {
     expect(outboxOptionsFromProperties({ 'fw.process.outbox.done-retention-millis': '3600000' }).doneRetentionMillis).toBe(HOUR);
     expect(outboxOptionsFromProperties({ FW_PROCESS_OUTBOX_DONE_RETENTION_MILLIS: '0' }).doneRetentionMillis).toBe(0);
     expect('doneRetentionMillis' in resolveOutboxOptions()).toBe(false);

@@ -11,7 +11,7 @@ describe('process flow file', () => {
     expect(path.relative(path.join(__dirname, '..'), PROCESS_FLOW_FILE)).toBe(path.join('flows', 'process-flow.xml'));
   });
 
-  it('declares the spec transition table', async () => {
+  it('declares the documented transition table', async () => {
     const flow = await makeProcessFlow();
     const allowed = (stateId: string) => flow.allowedActions({ flowId: 'process-flow', stateId }).map((a) => a.allowedAction);
     expect(flow.definition.initialState).toBe('isThisLeafNode');

@@ -28,7 +28,7 @@ describe('parseQueryConfig', () => {
     dataSources: { catalog: { jdbcUrl: 'postgres://h/catalog', maximumPoolSize: 2 } },
   };
 
-  it('accepts the DECISIONS 4 shape and ignores other top-level sections', () => {
+  it('accepts the documented configuration shape and ignores other top-level sections', () => {
     const parts = parseQueryConfig(valid, 'config.json');
     expect(parts.query.datasources.t1.maximumPoolSize).toBe(10);
     expect(parts.query.pagination?.maxRowsInPage).toBe(50);

@@ -138,7 +138,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   }),
   ProcessError: object({ processId: uuid, timeOfCompletion: instant, errors: arrayOf(anyText), exceptionMessage: orNull(anyText), stackTrace: orNull(anyText) }, { extra: { description: 'A failure a worker reported (its own message and stack)' } }),
   CompletionEvent: object({ id: uuid, processId: uuid, processType: str, state: str, successful: bool, triggerId: orNull(str), generatedTime: instant, payload: anyJson }),
-  ProcessDetail: object({ ...processFields, status: str, completionEvents: arrayOf(ref('CompletionEvent')) }, { extra: { description: 'The Process (DECISIONS 5) plus status and completion events' } }),
+  ProcessDetail: object({ ...processFields, status: str, completionEvents: arrayOf(ref('CompletionEvent')) }, { extra: { description: 'The process as stored, plus its status and completion events' } }),
   TraceNode: {
     oneOf: [
       traceNodeBase('TRIGGER', object({ triggerId: str, executions: count, latestExecution: ref('Execution') }, { required: ['triggerId'] })),

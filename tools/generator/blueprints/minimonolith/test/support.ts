@@ -47,7 +47,7 @@ export async function authHeaders(): Promise<Record<string, string>> {
 {{/security}}
 }
 
-/** The answer envelope of fw hosts (DECISIONS 3). */
+/** The answer envelope of fw hosts (`@fw/core`'s README, "Response envelope"). */
 export interface Envelope<T> {
   success: boolean;
   code: number;

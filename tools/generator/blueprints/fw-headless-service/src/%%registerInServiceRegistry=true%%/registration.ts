@@ -1,4 +1,4 @@
-// Registration of {{service}}'s description in a service registry (DECISIONS 6): the registry
+// Registration of {{service}}'s description in a service registry: the registry
 // delegate of @fw/service posts this host's services to `<registry>/serviceregistry`, retries
 // with capped, jittered backoff while the registry is away, and refreshes periodically so a
 // registry that restarted empty learns about {{service}} again.

@@ -4,7 +4,7 @@
 // token, or the wrong issuer or audience is refused with 401 SVC401 before the handler runs. The
 // token's `sub` becomes the caller (`ctx.principal.id`), its `roles` claim (a list of strings) the
 // principal's roles. The info endpoints (/info, /service-info, /health-check, /openapi.json) stay
-// open: they carry no secrets (DECISIONS 6).
+// open: they carry no secrets.
 import { FwError } from '@fw/core';
 import { ServiceErrorCodes, type Interceptor, type Principal } from '@fw/service';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
