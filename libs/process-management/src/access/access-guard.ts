@@ -116,6 +116,8 @@ export function makeAccessGuard(access: ResolvedAccess, options: AccessGuardOpti
       } catch (err) {
         // The reason is the verifier's own wording (expired, issuer, signature…), never the token.
         const reason = (err as { description?: unknown }).description;
+        // Anything but the verifier's own refusal is a fault of this server: logged (never the token).
+        if (typeof reason !== 'string') options.logger.error({ err }, 'a bearer token could not be checked');
         return refuse(typeof reason === 'string' ? reason : 'The bearer token is invalid', true);
       }
     } else {

@@ -11,8 +11,14 @@ const nativeImport = new Function('specifier', 'return import(specifier)') as (s
 
 let loading: Promise<Jose> | undefined;
 
-/** `jose`, loaded on first use and kept. */
+/**
+ * `jose`, loaded on first use and kept. A load that failed is not kept: the next call loads again,
+ * so one failed import (a module loader busy elsewhere) does not refuse every token afterwards.
+ */
 export function loadJose(): Promise<Jose> {
-  loading ??= nativeImport('jose');
+  loading ??= nativeImport('jose').catch((err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
   return loading;
 }

@@ -170,7 +170,8 @@ export function makeJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
 
   return {
     async verify(token) {
-      const jose = await loadJose();
+      // A failed load is tried once more before the token is refused (see loadJose).
+      const jose = await loadJose().catch(() => loadJose());
       keys ??= makeKeys(jose);
       let payload: Record<string, unknown>;
       try {
