@@ -13,8 +13,13 @@ module.exports = {
       rootDir: __dirname,
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/app/src/**/*.test.tsx'],
-      transform: { '^.+\\.tsx?$': ['ts-jest', { diagnostics: false, tsconfig: path.join(__dirname, 'app', 'tsconfig.jest.json') }] },
-      moduleNameMapper: { ...preset.moduleNameMapper, '\\.css$': path.join(__dirname, 'app', 'test-support', 'style-stub.js') },
+      transform: {
+        '^.+\\.tsx?$': ['ts-jest', { diagnostics: false, tsconfig: path.join(__dirname, 'app', 'tsconfig.jest.json') }],
+      },
+      moduleNameMapper: {
+        ...preset.moduleNameMapper,
+        '\\.css$': path.join(__dirname, 'app', 'test-support', 'style-stub.js'),
+      },
       setupFiles: [path.join(__dirname, 'app', 'test-support', 'setup.js')],
     },
   ],

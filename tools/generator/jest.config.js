@@ -18,8 +18,16 @@ module.exports = {
       modulePathIgnorePatterns: ignored,
       testEnvironment: 'jsdom',
       testMatch: ['<rootDir>/portal-web/src/**/*.test.tsx'],
-      transform: { '^.+\\.tsx?$': ['ts-jest', { diagnostics: false, tsconfig: path.join(__dirname, 'portal-web', 'tsconfig.jest.json') }] },
-      moduleNameMapper: { ...preset.moduleNameMapper, '\\.css$': path.join(__dirname, 'portal-web', 'test-support', 'style-stub.js') },
+      transform: {
+        '^.+\\.tsx?$': [
+          'ts-jest',
+          { diagnostics: false, tsconfig: path.join(__dirname, 'portal-web', 'tsconfig.jest.json') },
+        ],
+      },
+      moduleNameMapper: {
+        ...preset.moduleNameMapper,
+        '\\.css$': path.join(__dirname, 'portal-web', 'test-support', 'style-stub.js'),
+      },
       setupFiles: [path.join(__dirname, 'portal-web', 'test-support', 'setup.js')],
     },
   ],

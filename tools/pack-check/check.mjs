@@ -13,7 +13,13 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDependencies } from './lib/check-dependencies.mjs';
 import { checkTarball, packListing } from './lib/check-tarball.mjs';
-import { checkAdminDev, checkAdminProduction, checkBinFlags, checkMigrate, checkQueryHost } from './lib/installed-hosts.mjs';
+import {
+  checkAdminDev,
+  checkAdminProduction,
+  checkBinFlags,
+  checkMigrate,
+  checkQueryHost,
+} from './lib/installed-hosts.mjs';
 import { run } from './lib/processes.mjs';
 import { checkStrictConsumer } from './lib/strict-consumer.mjs';
 import { checkWorkerInstall } from './lib/worker-install.mjs';
@@ -23,8 +29,12 @@ import { publishablePackages } from './lib/workspace-packages.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
-const EXAMPLE_ROWS = 'ROWS [{"id":1,"title":"Dune","price":9.99},{"id":2,"title":"Dune Messiah","price":8.5}] MAXROWS 2';
-const SERVER_URL = process.env.FW_PACK_CHECK_DATABASE_URL || process.env.FW_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const EXAMPLE_ROWS =
+  'ROWS [{"id":1,"title":"Dune","price":9.99},{"id":2,"title":"Dune Messiah","price":8.5}] MAXROWS 2';
+const SERVER_URL =
+  process.env.FW_PACK_CHECK_DATABASE_URL ||
+  process.env.FW_TEST_DATABASE_URL ||
+  'postgres://postgres@127.0.0.1:5432/postgres';
 
 function sh(command, args, options = {}) {
   execFileSync(command, args, { stdio: 'inherit', cwd: ROOT, ...options });
@@ -58,15 +68,37 @@ function packAndInstall(packages, tmp) {
   const app = path.join(tmp, 'app');
   mkdirSync(tarballs, { recursive: true });
   mkdirSync(app, { recursive: true });
-  sh('npm', ['pack', '--silent', '--pack-destination', tarballs, ...packages.flatMap((p) => ['-w', p.name])], { stdio: ['ignore', 'ignore', 'inherit'] });
+  sh('npm', ['pack', '--silent', '--pack-destination', tarballs, ...packages.flatMap((p) => ['-w', p.name])], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const files = readdirSync(tarballs).filter((f) => f.endsWith('.tgz'));
   assert.equal(files.length, packages.length, `expected ${packages.length} tarballs, got ${files.join(', ')}`);
   sh('npm', ['init', '-y', '--silent'], { cwd: app, stdio: 'ignore' });
   // @types/node: the consumer's own, as any TypeScript project has it (for the strict compile).
   const typesNode = rootTypesNode();
   // The optional peers (PGlite, express, the MCP SDK), as a user of every entry point installs them.
-  const peers = [...new Set(packages.flatMap((p) => Object.entries(p.manifest.peerDependencies ?? {}).map(([name, range]) => `${name}@${range}`)))];
-  sh('flock', ['/tmp/fw-npm.lock', 'npm', 'install', '--no-audit', '--no-fund', '--silent', ...files.map((f) => path.join(tarballs, f)), `@types/node@${typesNode}`, ...peers], { cwd: app });
+  const peers = [
+    ...new Set(
+      packages.flatMap((p) =>
+        Object.entries(p.manifest.peerDependencies ?? {}).map(([name, range]) => `${name}@${range}`),
+      ),
+    ),
+  ];
+  sh(
+    'flock',
+    [
+      '/tmp/fw-npm.lock',
+      'npm',
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--silent',
+      ...files.map((f) => path.join(tarballs, f)),
+      `@types/node@${typesNode}`,
+      ...peers,
+    ],
+    { cwd: app },
+  );
   for (const pkg of packages) {
     const installed = path.join(app, 'node_modules', pkg.name);
     assert.ok(existsSync(path.join(installed, 'package.json')), `${pkg.name} is installed`);
@@ -85,7 +117,13 @@ async function withScratchDatabase(fn) {
   await admin.query(`create database ${name}`);
   const target = new URL(SERVER_URL);
   target.pathname = `/${name}`;
-  const conn = { host: server.hostname, port: server.port || '5432', database: name, user: decodeURIComponent(server.username) || 'postgres', url: target.toString() };
+  const conn = {
+    host: server.hostname,
+    port: server.port || '5432',
+    database: name,
+    user: decodeURIComponent(server.username) || 'postgres',
+    url: target.toString(),
+  };
   try {
     return await fn(conn, pg);
   } finally {
@@ -97,18 +135,27 @@ async function withScratchDatabase(fn) {
 async function seedBooks(pg, url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(`create table pack_book (id int primary key, title text not null); insert into pack_book values (1, 'Dune'), (2, 'Dune Messiah'), (3, 'Solaris')`);
+  await client.query(
+    `create table pack_book (id int primary key, title text not null); insert into pack_book values (1, 'Dune'), (2, 'Dune Messiah'), (3, 'Solaris')`,
+  );
   await client.end();
 }
 
 function runReadmeExample(app) {
   console.log('== the query-core README example');
   const dir = path.join(app, 'readme-example');
-  sh(process.execPath, [path.join(HERE, 'extract-readme-example.mjs'), path.join(ROOT, 'libs/query-core/README.md'), dir], { stdio: 'ignore' });
+  sh(
+    process.execPath,
+    [path.join(HERE, 'extract-readme-example.mjs'), path.join(ROOT, 'libs/query-core/README.md'), dir],
+    { stdio: 'ignore' },
+  );
   // Resolve @fw/* from the installed project: the example folder sits inside it.
   const result = run(process.execPath, ['example.mjs'], { cwd: dir, env: { ...process.env, FW_LOG_LEVEL: 'silent' } });
   assert.equal(result.status, 0, result.stderr);
-  assert.equal(result.stdout.split('\n').find((l) => l.startsWith('ROWS ')), EXAMPLE_ROWS);
+  assert.equal(
+    result.stdout.split('\n').find((l) => l.startsWith('ROWS ')),
+    EXAMPLE_ROWS,
+  );
   console.log(`  ${EXAMPLE_ROWS}`);
 }
 
@@ -117,7 +164,10 @@ async function main() {
   const packages = publishablePackages(ROOT);
   if (!noBuild) {
     console.log('== build');
-    sh('npx', ['nx', 'run-many', '-t', 'build', '--output-style=static'], { env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' }, stdio: ['ignore', 'ignore', 'inherit'] });
+    sh('npx', ['nx', 'run-many', '-t', 'build', '--output-style=static'], {
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   staticChecks(packages);
   const tmp = mkdtempSync(path.join(tmpdir(), 'fw-pack-check-'));
@@ -133,8 +183,14 @@ async function main() {
       ['fw-admin-server', version('@fw/admin-server')],
       ['fw-query-host', version('@fw/query-host')],
     ]);
-    const migrations = readdirSync(path.join(app, 'node_modules/@fw/migrate/migrations')).filter((f) => f.endsWith('.sql'));
-    assert.deepEqual(migrations, readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')), '@fw/migrate carries every migration of the workspace');
+    const migrations = readdirSync(path.join(app, 'node_modules/@fw/migrate/migrations')).filter((f) =>
+      f.endsWith('.sql'),
+    );
+    assert.deepEqual(
+      migrations,
+      readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')),
+      '@fw/migrate carries every migration of the workspace',
+    );
     await withScratchDatabase(async (conn, pg) => {
       console.log(`== on PostgreSQL (${conn.host}:${conn.port}/${conn.database})`);
       checkMigrate(app, conn.url, migrations.length);
@@ -148,14 +204,24 @@ async function main() {
     console.log('== a PostgreSQL-only worker install');
     const workerApp = checkWorkerInstall(tmp, path.join(tmp, 'tarballs'), packages);
     await withScratchDatabase((conn, pg) =>
-      checkDurableWorkersGuide({ root: ROOT, appDir: workerApp, migrateBin: path.join(app, 'node_modules/.bin/fw-migrate'), tsc: path.join(ROOT, 'node_modules/typescript/bin/tsc'), conn, pg, typesNode: rootTypesNode() }),
+      checkDurableWorkersGuide({
+        root: ROOT,
+        appDir: workerApp,
+        migrateBin: path.join(app, 'node_modules/.bin/fw-migrate'),
+        tsc: path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+        conn,
+        pg,
+        typesNode: rootTypesNode(),
+      }),
     );
     console.log('== generated projects (fw-gen from the tarball, @fw packages from the tarballs)');
     checkGeneratedProjects({ app, tmp, tarballs: path.join(tmp, 'tarballs') });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  console.log(`pack-check: OK (${packages.length} packages installed from their tarballs; hosts, migrations and the README example run there)`);
+  console.log(
+    `pack-check: OK (${packages.length} packages installed from their tarballs; hosts, migrations and the README example run there)`,
+  );
 }
 
 main().catch((err) => {

@@ -12,7 +12,11 @@ if (start < 0) throw new Error(`${readme} has no "## Example" section`);
 const end = text.indexOf('\n## ', start + 1);
 const section = text.slice(start, end < 0 ? undefined : end);
 
-const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2], index: m.index }));
+const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+  lang: m[1],
+  code: m[2],
+  index: m.index,
+}));
 const code = blocks.find((b) => b.lang === 'ts' || b.lang === 'js');
 if (!code) throw new Error('the Example section has no ts block');
 

@@ -12,7 +12,9 @@ import { EXAMPLE_TEXT, WORD_COUNT } from './example/word-count-workers';
 import { createAdminServer, type AdminServer } from './host/admin-server';
 
 /** The version of this package (`fw-admin-server --version`). */
-export const ADMIN_SERVER_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
+export const ADMIN_SERVER_VERSION: string = (
+  JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }
+).version;
 
 export interface AdminIo {
   out(line: string): void;
@@ -65,13 +67,19 @@ export async function startAdminServer(
     io.out(`admin-server: admin UI: ${url}/fw/admin/`);
     if (config.dashboardEnabled !== false) io.out(`admin-server: process dashboard: ${url}/`);
     if (config.profile === 'dev') {
-      const where = server.apiKeyFile ? ` (stored in ${path.relative(cwd, server.apiKeyFile) || server.apiKeyFile})` : '';
+      const where = server.apiKeyFile
+        ? ` (stored in ${path.relative(cwd, server.apiKeyFile) || server.apiKeyFile})`
+        : '';
       io.out(`admin-server: API key${server.apiKeyGenerated ? ' (generated)' : ''}${where}: ${server.apiKey}`);
-      io.out(`admin-server: trigger the example, then open ${url}/process-management/api/processes with the same headers:`);
+      io.out(
+        `admin-server: trigger the example, then open ${url}/process-management/api/processes with the same headers:`,
+      );
       io.out(`  ${exampleCurl(url, server.apiKey)}`);
     } else {
       io.out(`admin-server: every route needs header X-Process-Management-Key; try:`);
-      io.out(`  ${exampleCurl(url, '$PROCESS_MANAGEMENT_API_KEY').replace(`'X-Process-Management-Key: $PROCESS_MANAGEMENT_API_KEY'`, `"X-Process-Management-Key: $PROCESS_MANAGEMENT_API_KEY"`)}`);
+      io.out(
+        `  ${exampleCurl(url, '$PROCESS_MANAGEMENT_API_KEY').replace(`'X-Process-Management-Key: $PROCESS_MANAGEMENT_API_KEY'`, `"X-Process-Management-Key: $PROCESS_MANAGEMENT_API_KEY"`)}`,
+      );
     }
     return server;
   } catch (err) {
@@ -79,7 +87,9 @@ export async function startAdminServer(
     if (isConfigError(err)) {
       io.err(`admin-server: cannot start: ${err.message.replace(/\s*\n\s*/g, ' ')}`);
     } else {
-      io.err(`admin-server: cannot start, unexpected error: ${err instanceof Error ? err.message.replace(/\s*\n\s*/g, ' ') : String(err)}`);
+      io.err(
+        `admin-server: cannot start, unexpected error: ${err instanceof Error ? err.message.replace(/\s*\n\s*/g, ' ') : String(err)}`,
+      );
     }
     return 1;
   }

@@ -23,7 +23,8 @@ function isDocument(body: unknown): body is OpenApiLike {
 export async function servedDocument(app: App | string): Promise<OpenApiLike> {
   const res = await supertest(app).get('/openapi.json');
   const body: unknown = res.body;
-  if (res.status !== 200 || !isDocument(body)) throw new Error(`GET /openapi.json answered ${res.status} without a document`);
+  if (res.status !== 200 || !isDocument(body))
+    throw new Error(`GET /openapi.json answered ${res.status} without a document`);
   return body;
 }
 

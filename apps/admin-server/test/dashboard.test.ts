@@ -32,7 +32,12 @@ describe('dashboard router', () => {
 
   it('answers / and deep links with the index, no-cache, with a content security policy', async () => {
     const app = appWith(dir);
-    for (const url of ['/', '/t/demo/processes', '/t/demo/processes/5f0c8a51-0000-4000-8000-000000000000', '/t/acme/trace?triggerId=manual:acme:x']) {
+    for (const url of [
+      '/',
+      '/t/demo/processes',
+      '/t/demo/processes/5f0c8a51-0000-4000-8000-000000000000',
+      '/t/acme/trace?triggerId=manual:acme:x',
+    ]) {
       const res = await request(app).get(url).set(HTML);
       expect(res.status).toBe(200);
       expect(res.text).toContain('<div id="root">');
@@ -54,7 +59,18 @@ describe('dashboard router', () => {
 
   it("never answers the server's own paths, other methods or non-browser requests with the index", async () => {
     const app = appWith(dir);
-    for (const url of ['/process-management/api/processes', '/process/x', '/processChildren/x', '/info', '/service-info/process', '/health-check', '/openapi.json', '/mcp', '/fw/admin/', '/support-ticket/1']) {
+    for (const url of [
+      '/process-management/api/processes',
+      '/process/x',
+      '/processChildren/x',
+      '/info',
+      '/service-info/process',
+      '/health-check',
+      '/openapi.json',
+      '/mcp',
+      '/fw/admin/',
+      '/support-ticket/1',
+    ]) {
       expect((await request(app).get(url).set(HTML)).status).toBe(401);
     }
     expect((await request(app).post('/t/demo/processes').set(HTML)).status).toBe(401);
@@ -78,19 +94,39 @@ describe('dashboard router', () => {
   });
 
   it('reserves the first path segment of every served operation', () => {
-    expect(servicePathPrefixes([{ operations: [{ path: '/support-ticket/:id' }, { path: '/support-ticket' }, {}] }, { operations: [{ path: '/{x}/y' }] }])).toEqual(['/support-ticket']);
+    expect(
+      servicePathPrefixes([
+        { operations: [{ path: '/support-ticket/:id' }, { path: '/support-ticket' }, {}] },
+        { operations: [{ path: '/{x}/y' }] },
+      ]),
+    ).toEqual(['/support-ticket']);
   });
 });
 
 describe('PROCESS_ADMIN_DASHBOARD', () => {
-  const env = { PROCESS_DATABASE_URL: 'postgres://db/x', PROCESS_DATABASE_USERNAME: 'u', PROCESS_DATABASE_PASSWORD: '', PROCESS_MANAGEMENT_API_KEY: 'k'.repeat(40) };
+  const env = {
+    PROCESS_DATABASE_URL: 'postgres://db/x',
+    PROCESS_DATABASE_USERNAME: 'u',
+    PROCESS_DATABASE_PASSWORD: '',
+    PROCESS_MANAGEMENT_API_KEY: 'k'.repeat(40),
+  };
   it('is on by default and in both profiles; off, on, true, false are read; anything else is refused', () => {
     expect(adminConfigFromEnv('production', env, '/tmp').dashboardEnabled).toBe(true);
     expect(adminConfigFromEnv('dev', {}, '/tmp').dashboardEnabled).toBe(true);
-    expect(adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'off' }, '/tmp').dashboardEnabled).toBe(false);
-    expect(adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'OFF' }, '/tmp').dashboardEnabled).toBe(false);
-    expect(adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'false' }, '/tmp').dashboardEnabled).toBe(false);
-    expect(adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'on' }, '/tmp').dashboardEnabled).toBe(true);
-    expect(() => adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'maybe' }, '/tmp')).toThrow(/PROCESS_ADMIN_DASHBOARD must be on or off/);
+    expect(adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'off' }, '/tmp').dashboardEnabled).toBe(
+      false,
+    );
+    expect(adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'OFF' }, '/tmp').dashboardEnabled).toBe(
+      false,
+    );
+    expect(
+      adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'false' }, '/tmp').dashboardEnabled,
+    ).toBe(false);
+    expect(adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'on' }, '/tmp').dashboardEnabled).toBe(
+      true,
+    );
+    expect(() => adminConfigFromEnv('production', { ...env, PROCESS_ADMIN_DASHBOARD: 'maybe' }, '/tmp')).toThrow(
+      /PROCESS_ADMIN_DASHBOARD must be on or off/,
+    );
   });
 });

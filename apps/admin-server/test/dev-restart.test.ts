@@ -11,7 +11,11 @@ import { API, eventually, spawnHost, type Spawned } from './support';
  */
 async function started(dir: string): Promise<{ host: Spawned; url: string; key: string }> {
   const host = spawnHost(['--profile', 'dev'], { PROCESS_ADMIN_PORT: '0' }, dir);
-  await eventually(async () => (/trigger the example/.test(host.stdout()) || host.child.exitCode !== null ? true : undefined), 80_000, 'the dev server to start');
+  await eventually(
+    async () => (/trigger the example/.test(host.stdout()) || host.child.exitCode !== null ? true : undefined),
+    80_000,
+    'the dev server to start',
+  );
   const listening = /listening on (http:\/\/\S+)/.exec(host.stdout());
   const printed = /API key[^:]*: ([0-9a-f]{64})/.exec(host.stdout());
   if (!listening || !printed) throw new Error(`dev server did not start: ${host.stdout()} ${host.stderr()}`);
@@ -30,7 +34,10 @@ describe('admin server, dev profile, SIGTERM mid-tree and restart (real processe
     const auth = { 'X-Process-Management-Key': first.key, 'x-fw-tenant-id': 'demo' };
     // 3,000 words in chunks of 20: 150 chunk processes.
     const text = Array.from({ length: 3000 }, (_, i) => `w${i % 7}`).join(' ');
-    const triggered = await request(first.url).post(`${API}/triggers`).set(auth).send({ triggerId: 'restart', payload: { processDefName: 'word-count', args: { text } } });
+    const triggered = await request(first.url)
+      .post(`${API}/triggers`)
+      .set(auth)
+      .send({ triggerId: 'restart', payload: { processDefName: 'word-count', args: { text } } });
     expect(triggered.body).toMatchObject({ dispatched: true });
     await new Promise((r) => setTimeout(r, 300));
     const signalled = Date.now();
@@ -42,15 +49,28 @@ describe('admin server, dev profile, SIGTERM mid-tree and restart (real processe
     const second = await started(dir);
     try {
       const auth2 = { ...auth, 'X-Process-Management-Key': second.key };
-      const root = await eventually(async () => {
-        const page = await request(second.url).get(`${API}/processes`).set(auth2).query({ triggerId: 'manual:demo:restart', processType: 'word-count' });
-        const p = page.body.content?.[0] as { id: string; status: string } | undefined;
-        return p && (p.status === 'PROCESSED' || p.status === 'PROCESSED_WITH_ERRORS') ? p : undefined;
-      }, 60_000, 'the tree to finish on the restarted server');
+      const root = await eventually(
+        async () => {
+          const page = await request(second.url)
+            .get(`${API}/processes`)
+            .set(auth2)
+            .query({ triggerId: 'manual:demo:restart', processType: 'word-count' });
+          const p = page.body.content?.[0] as { id: string; status: string } | undefined;
+          return p && (p.status === 'PROCESSED' || p.status === 'PROCESSED_WITH_ERRORS') ? p : undefined;
+        },
+        60_000,
+        'the tree to finish on the restarted server',
+      );
       expect(root.status).toBe('PROCESSED');
       const detail = await request(second.url).get(`${API}/processes/${root.id}`).set(auth2);
-      expect(detail.body).toMatchObject({ numSubProcesses: 150, numCompletedSubProcesses: 150, output: { totalWords: 3000, distinctWords: 7, chunks: 150 } });
-      process.stdout.write(`dev profile: stopped ${stopMillis} ms after SIGTERM; the restarted server finished the tree\n`);
+      expect(detail.body).toMatchObject({
+        numSubProcesses: 150,
+        numCompletedSubProcesses: 150,
+        output: { totalWords: 3000, distinctWords: 7, chunks: 150 },
+      });
+      process.stdout.write(
+        `dev profile: stopped ${stopMillis} ms after SIGTERM; the restarted server finished the tree\n`,
+      );
     } finally {
       second.host.child.kill('SIGTERM');
       expect(await second.host.exited).toBe(0);

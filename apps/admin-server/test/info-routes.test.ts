@@ -18,7 +18,15 @@ const DATABASE_DOWN = {
   description: 'Unhealthy: process-database',
   payload: null,
   // the reason (a connection error names hosts and users) is logged, not answered
-  errors: [{ code: '503', subErrorCode: CoreErrorCodes.unavailable, severity: 'ERROR', description: 'Unhealthy: process-database', params: ['process-database'] }],
+  errors: [
+    {
+      code: '503',
+      subErrorCode: CoreErrorCodes.unavailable,
+      severity: 'ERROR',
+      description: 'Unhealthy: process-database',
+      params: ['process-database'],
+    },
+  ],
 };
 
 describeEachDatabase('admin server /info, /service-info and /health-check', (getDb) => {
@@ -28,7 +36,11 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
 
   beforeAll(async () => {
     await seedDefinitions(getDb().database, WORD_COUNT_DEFINITIONS);
-    server = await createAdminServer({ config: testConfig(getDb()), database: getDb().database, ownerId: 'info-owner' });
+    server = await createAdminServer({
+      config: testConfig(getDb()),
+      database: getDb().database,
+      ownerId: 'info-owner',
+    });
     request = await checkedAgainst(server.app);
   }, 60_000);
   afterAll(async () => {
@@ -47,7 +59,13 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
         description: expect.any(String),
         services: [
           { name: 'process', version: '0.1.0', kind: 'process', description: expect.any(String), healthCheck: true },
-          { name: 'process-management', version: '0.1.0', kind: 'process', description: expect.any(String), healthCheck: false },
+          {
+            name: 'process-management',
+            version: '0.1.0',
+            kind: 'process',
+            description: expect.any(String),
+            healthCheck: false,
+          },
         ],
       },
     });
@@ -55,22 +73,49 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
     expect(services.status).toBe(200);
     expect(services.body.payload.map((s: { name: string }) => s.name)).toEqual(['process', 'process-management']);
     const processService = await request(server.app).get('/service-info/process');
-    expect(processService.body.payload).toMatchObject({ name: 'process', kind: 'process', details: { profile: 'production', definitionSource: 'database', exampleWorkers: false }, healthCheck: true });
-    expect(processService.body.payload.operations.map((o: { method: string; path: string }) => `${o.method} ${o.path}`)).toEqual(['POST /process', 'GET /process/{id}', 'PATCH /process/{id}/{eventID}', 'GET /processChildren/{id}', 'POST /process/completed']);
+    expect(processService.body.payload).toMatchObject({
+      name: 'process',
+      kind: 'process',
+      details: { profile: 'production', definitionSource: 'database', exampleWorkers: false },
+      healthCheck: true,
+    });
+    expect(
+      processService.body.payload.operations.map((o: { method: string; path: string }) => `${o.method} ${o.path}`),
+    ).toEqual([
+      'POST /process',
+      'GET /process/{id}',
+      'PATCH /process/{id}/{eventID}',
+      'GET /processChildren/{id}',
+      'POST /process/completed',
+    ]);
     const management = await request(server.app).get('/service-info/process-management');
-    expect(management.body.payload.operations.map((o: { name: string }) => o.name)).toEqual(expect.arrayContaining(['info', 'listCrontabs', 'addCrontab']));
-    expect((await request(server.app).get('/service-info/nope')).body).toMatchObject({ success: false, code: 404, subErrorCode: 'SVC404' });
+    expect(management.body.payload.operations.map((o: { name: string }) => o.name)).toEqual(
+      expect.arrayContaining(['info', 'listCrontabs', 'addCrontab']),
+    );
+    expect((await request(server.app).get('/service-info/nope')).body).toMatchObject({
+      success: false,
+      code: 404,
+      subErrorCode: 'SVC404',
+    });
     const openapi = await request(server.app).get('/openapi.json');
     expect(openapi.body).toMatchObject({ openapi: '3.1.0', info: { title: 'admin-server' } });
-    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(['/process', '/process/{id}', '/process-management/api/crontabs']));
+    expect(Object.keys(openapi.body.paths)).toEqual(
+      expect.arrayContaining(['/process', '/process/{id}', '/process-management/api/crontabs']),
+    );
   });
 
   it('reports the process database healthy after a real query, with or without a key', async () => {
-    const healthy = { success: true, code: 200, payload: { healthy: true, checks: [{ name: 'process-database', healthy: true }] } };
+    const healthy = {
+      success: true,
+      code: 200,
+      payload: { healthy: true, checks: [{ name: 'process-database', healthy: true }] },
+    };
     const health = await request(server.app).get('/health-check');
     expect(health.status).toBe(200);
     expect(health.body).toEqual(healthy);
-    expect((await request(server.app).get('/health-check').set('X-Process-Management-Key', 'wrong')).body).toEqual(healthy);
+    expect((await request(server.app).get('/health-check').set('X-Process-Management-Key', 'wrong')).body).toEqual(
+      healthy,
+    );
     const one = await request(server.app).get('/health-check/process');
     expect(one.status).toBe(200);
     expect(one.body.payload).toEqual(healthy.payload);
@@ -83,13 +128,20 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
     expect((await request(server.app).get('/process/00000000-0000-4000-8000-000000000000')).status).toBe(401);
     expect((await request(server.app).get(`${API}/info`).set('x-fw-tenant-id', 'demo')).status).toBe(401);
     expect((await rawRequest(server.app).get('/info/anything')).status).toBe(401); // in no document
-    expect((await request(server.app).get(`${API}/info`).set({ 'X-Process-Management-Key': KEY, 'x-fw-tenant-id': 'demo' })).status).toBe(200);
+    expect(
+      (await request(server.app).get(`${API}/info`).set({ 'X-Process-Management-Key': KEY, 'x-fw-tenant-id': 'demo' }))
+        .status,
+    ).toBe(200);
   });
 
   it('answers 503 with the error envelope when the process database is gone', async () => {
     // A server on a database of its own, which the test then closes (and, on PostgreSQL, drops).
     const doomed: TestDatabase = await createTestDatabase(getDb().target);
-    const orphaned = await createAdminServer({ config: testConfig(doomed), database: doomed.database, ownerId: 'info-doomed' });
+    const orphaned = await createAdminServer({
+      config: testConfig(doomed),
+      database: doomed.database,
+      ownerId: 'info-doomed',
+    });
     try {
       expect((await request(orphaned.app).get('/health-check')).status).toBe(200);
       await doomed.dispose();
@@ -106,8 +158,15 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
     let answering = true;
     const real = getDb().database;
     // The same database, except that its sessions hang once `answering` is false (a stalled server or network).
-    const stalling: Database = { ...real, withSession: (fn) => (answering ? real.withSession(fn) : new Promise(() => undefined)) };
-    const stalled = await createAdminServer({ config: testConfig(getDb()), database: stalling, ownerId: 'info-stalled' });
+    const stalling: Database = {
+      ...real,
+      withSession: (fn) => (answering ? real.withSession(fn) : new Promise(() => undefined)),
+    };
+    const stalled = await createAdminServer({
+      config: testConfig(getDb()),
+      database: stalling,
+      ownerId: 'info-stalled',
+    });
     try {
       answering = false;
       const began = Date.now();
@@ -123,19 +182,35 @@ describeEachDatabase('admin server /info, /service-info and /health-check', (get
 
 describeEachDatabase('admin server registering with a service registry (FW_SERVICE_REGISTRY_URL)', (getDb) => {
   it('registers its services with the registry once listening', async () => {
-    const registryHost = express().use(makeServiceRouter(makeServiceRegistry({ host: { name: 'registry', version: '1' }, services: [makeServiceRegistryService()] })));
+    const registryHost = express().use(
+      makeServiceRouter(
+        makeServiceRegistry({ host: { name: 'registry', version: '1' }, services: [makeServiceRegistryService()] }),
+      ),
+    );
     const registryServer = await new Promise<Server>((resolve) => {
       const s = registryHost.listen(0, '127.0.0.1', () => resolve(s));
     });
     const registryUrl = `http://127.0.0.1:${(registryServer.address() as AddressInfo).port}`;
-    const server = await createAdminServer({ config: { ...testConfig(getDb()), serviceRegistry: { url: registryUrl, baseUrl: 'http://admin.example:8080' } }, database: getDb().database, ownerId: 'delegate-owner' });
+    const server = await createAdminServer({
+      config: { ...testConfig(getDb()), serviceRegistry: { url: registryUrl, baseUrl: 'http://admin.example:8080' } },
+      database: getDb().database,
+      ownerId: 'delegate-owner',
+    });
     try {
       await server.listen();
-      const catalog = await eventually(async () => {
-        const body = (await rawRequest(registryUrl).get('/serviceregistry')).body as { payload: Array<{ baseUrl: string; services: Array<{ name: string }> }> };
-        return body.payload.length > 0 ? body.payload : undefined;
-      }, 10_000, 'the registration');
-      expect(catalog.map((e) => [e.baseUrl, e.services.map((s) => s.name)])).toEqual([['http://admin.example:8080', ['process', 'process-management']]]);
+      const catalog = await eventually(
+        async () => {
+          const body = (await rawRequest(registryUrl).get('/serviceregistry')).body as {
+            payload: Array<{ baseUrl: string; services: Array<{ name: string }> }>;
+          };
+          return body.payload.length > 0 ? body.payload : undefined;
+        },
+        10_000,
+        'the registration',
+      );
+      expect(catalog.map((e) => [e.baseUrl, e.services.map((s) => s.name)])).toEqual([
+        ['http://admin.example:8080', ['process', 'process-management']],
+      ]);
     } finally {
       await server.close();
       await new Promise<void>((resolve) => {
@@ -145,4 +220,3 @@ describeEachDatabase('admin server registering with a service registry (FW_SERVI
     }
   }, 60_000);
 });
-

@@ -19,7 +19,11 @@ describeEachDatabase('one input policy for /process and the administration API',
 
   beforeAll(async () => {
     await seedDefinitions(getDb().database, WORD_COUNT_DEFINITIONS);
-    server = await createAdminServer({ config: testConfig(getDb()), database: getDb().database, ownerId: 'input-policy-owner' });
+    server = await createAdminServer({
+      config: testConfig(getDb()),
+      database: getDb().database,
+      ownerId: 'input-policy-owner',
+    });
     request = await checkedAgainst(server.app);
   }, 60_000);
   afterAll(async () => {
@@ -33,12 +37,25 @@ describeEachDatabase('one input policy for /process and the administration API',
 
   it('POST /process refuses an empty triggerId with the 400 envelope naming the field, and stores nothing', async () => {
     const before = await storedProcesses();
-    const res = await request(server.app).post('/process').set(headers()).send({ processDefName: 'word-count', args: { text: 'a b' }, triggerId: '' });
+    const res = await request(server.app)
+      .post('/process')
+      .set(headers())
+      .send({ processDefName: 'word-count', args: { text: 'a b' }, triggerId: '' });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ success: false, code: 400, severity: 'ERROR', subErrorCode: 'P003', payload: null, errors: [{ code: '400', subErrorCode: 'P003', field: 'triggerId' }] });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 400,
+      severity: 'ERROR',
+      subErrorCode: 'P003',
+      payload: null,
+      errors: [{ code: '400', subErrorCode: 'P003', field: 'triggerId' }],
+    });
     expect(await storedProcesses()).toBe(before);
     // The administration API refuses the same key.
-    const viaTrigger = await request(server.app).post(`${API}/triggers`).set(headers()).send({ triggerId: '', payload: { processDefName: 'word-count', args: { text: 'a b' } } });
+    const viaTrigger = await request(server.app)
+      .post(`${API}/triggers`)
+      .set(headers())
+      .send({ triggerId: '', payload: { processDefName: 'word-count', args: { text: 'a b' } } });
     expect(viaTrigger.status).toBe(400);
     expect(await storedProcesses()).toBe(before);
   });
@@ -58,25 +75,49 @@ describeEachDatabase('one input policy for /process and the administration API',
     expect({ status: res.status, field: res.body.errors?.[0]?.field }).toEqual({ status: 400, field });
     // The same values through a manual trigger (the key beside the payload): refused too.
     const { triggerId, ...payload } = body;
-    const viaTrigger = await request(server.app).post(`${API}/triggers`).set(headers()).send({ ...(triggerId === undefined ? {} : { triggerId }), payload });
-    expect({ status: viaTrigger.status, message: viaTrigger.body.message }).toEqual({ status: 400, message: expect.stringContaining(field) });
+    const viaTrigger = await request(server.app)
+      .post(`${API}/triggers`)
+      .set(headers())
+      .send({ ...(triggerId === undefined ? {} : { triggerId }), payload });
+    expect({ status: viaTrigger.status, message: viaTrigger.body.message }).toEqual({
+      status: 400,
+      message: expect.stringContaining(field),
+    });
     expect(await storedProcesses()).toBe(before);
   });
 
   it('refuses a trigger header the body would refuse, and child types or names of the event payloads the same way', async () => {
-    const longHeader = await request(server.app).post('/process').set({ ...headers(), 'x-fw-trigger-id': 'h'.repeat(STORED_TRIGGER_ID_MAX_LENGTH + 1) }).send({ processDefName: 'word-count', args: { text: 'a' } });
-    expect({ status: longHeader.status, field: longHeader.body.errors?.[0]?.field }).toEqual({ status: 400, field: 'x-fw-trigger-id' });
-    const completed = await request(server.app).post('/process/completed').set(headers()).send({ processId: '00000000-0000-4000-8000-000000000000', processType: 'word-count', triggerId: '' });
-    expect({ status: completed.status, field: completed.body.errors?.[0]?.field }).toEqual({ status: 400, field: 'triggerId' });
+    const longHeader = await request(server.app)
+      .post('/process')
+      .set({ ...headers(), 'x-fw-trigger-id': 'h'.repeat(STORED_TRIGGER_ID_MAX_LENGTH + 1) })
+      .send({ processDefName: 'word-count', args: { text: 'a' } });
+    expect({ status: longHeader.status, field: longHeader.body.errors?.[0]?.field }).toEqual({
+      status: 400,
+      field: 'x-fw-trigger-id',
+    });
+    const completed = await request(server.app)
+      .post('/process/completed')
+      .set(headers())
+      .send({ processId: '00000000-0000-4000-8000-000000000000', processType: 'word-count', triggerId: '' });
+    expect({ status: completed.status, field: completed.body.errors?.[0]?.field }).toEqual({
+      status: 400,
+      field: 'triggerId',
+    });
   });
 
   it('what /process stores at the limits, the administration API answers within its response schemas', async () => {
     const triggerId = `ext:${'t'.repeat(STORED_TRIGGER_ID_MAX_LENGTH - 8)} end`;
     const description = `${'d'.repeat(DESCRIPTION_MAX_LENGTH - 2)}\n!`;
-    const created = await request(server.app).post('/process').set(headers()).send({ processDefName: 'word-count', args: { texts: ['to be', 'or not'] }, triggerId, description });
+    const created = await request(server.app)
+      .post('/process')
+      .set(headers())
+      .send({ processDefName: 'word-count', args: { texts: ['to be', 'or not'] }, triggerId, description });
     expect(created.status).toBe(200);
     const id = created.body.payload.mutatedEntity.id as string;
-    const viaHeader = await request(server.app).post('/process').set({ ...headers(), 'x-fw-trigger-id': 'h'.repeat(STORED_TRIGGER_ID_MAX_LENGTH) }).send({ processDefName: 'word-count', args: null });
+    const viaHeader = await request(server.app)
+      .post('/process')
+      .set({ ...headers(), 'x-fw-trigger-id': 'h'.repeat(STORED_TRIGGER_ID_MAX_LENGTH) })
+      .send({ processDefName: 'word-count', args: null });
     expect(viaHeader.status).toBe(200);
     // checkedAgainst rejects any answer that breaks the document's ProcessPage / ProcessDetail / Trace schemas.
     const page = await request(server.app).get(`${API}/processes`).query({ triggerId }).set(headers());
@@ -84,6 +125,13 @@ describeEachDatabase('one input policy for /process and the administration API',
     const detail = await request(server.app).get(`${API}/processes/${id}`).set(headers());
     expect(detail.body).toMatchObject({ triggerId, description, input: { texts: ['to be', 'or not'] } });
     expect((await request(server.app).get(`${API}/trace`).query({ processId: id }).set(headers())).status).toBe(200);
-    expect((await request(server.app).get(`${API}/processes`).query({ triggerId: 'h'.repeat(STORED_TRIGGER_ID_MAX_LENGTH) }).set(headers())).body.totalElements).toBe(1);
+    expect(
+      (
+        await request(server.app)
+          .get(`${API}/processes`)
+          .query({ triggerId: 'h'.repeat(STORED_TRIGGER_ID_MAX_LENGTH) })
+          .set(headers())
+      ).body.totalElements,
+    ).toBe(1);
   });
 });

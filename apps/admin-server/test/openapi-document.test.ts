@@ -16,7 +16,12 @@ function validateOpenApi(document: unknown): unknown {
     writeFileSync(file, JSON.stringify(document));
     const script = `import { Validator } from '@seriousme/openapi-schema-validator';
 console.log(JSON.stringify(await new Validator().validate(${JSON.stringify(file)})));`;
-    return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: path.resolve(__dirname, '..'), encoding: 'utf8' })) as unknown;
+    return JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: path.resolve(__dirname, '..'),
+        encoding: 'utf8',
+      }),
+    ) as unknown;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -29,7 +34,11 @@ describeEachDatabase('admin server /openapi.json: built from what the routes val
 
   beforeAll(async () => {
     await seedDefinitions(getDb().database, WORD_COUNT_DEFINITIONS);
-    server = await createAdminServer({ config: testConfig(getDb()), database: getDb().database, ownerId: 'openapi-owner' });
+    server = await createAdminServer({
+      config: testConfig(getDb()),
+      database: getDb().database,
+      ownerId: 'openapi-owner',
+    });
     request = await checkedAgainst(server.app);
     doc = await servedDocument(server.app);
   }, 60_000);
@@ -40,7 +49,21 @@ describeEachDatabase('admin server /openapi.json: built from what the routes val
   it('is a valid OpenAPI 3.1 document covering the info endpoints, /process and the administration API with its own schemas', () => {
     expect(validateOpenApi(doc)).toEqual({ valid: true });
     const management = buildOpenApiDocument();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/info', '/service-info/{svc}', '/health-check', '/health-check/{svc}', '/openapi.json', '/process', '/process/{id}', '/process/{id}/{eventID}', '/processChildren/{id}', '/process/completed', ...Object.keys(management.paths)]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/info',
+        '/service-info/{svc}',
+        '/health-check',
+        '/health-check/{svc}',
+        '/openapi.json',
+        '/process',
+        '/process/{id}',
+        '/process/{id}/{eventID}',
+        '/processChildren/{id}',
+        '/process/completed',
+        ...Object.keys(management.paths),
+      ]),
+    );
     // The administration API's operations appear exactly as its own document shows them.
     const crontabs = doc.paths[`${API}/crontabs`] as { post: { requestBody: unknown; responses: unknown } };
     expect(crontabs.post.requestBody).toEqual(management.paths[`${API}/crontabs`].post?.requestBody);
@@ -55,13 +78,24 @@ describeEachDatabase('admin server /openapi.json: built from what the routes val
     expect((await request(app).get('/service-info/nope')).status).toBe(404);
     expect((await request(app).get('/health-check/process')).status).toBe(200);
     expect((await request(app).post('/info')).status).toBe(405);
-    expect((await request(app).post('/process').send({ processDefName: 'word-count', args: { text: 'a' } })).status).toBe(401);
-    const created = await request(app).post('/process').set(headers()).send({ processDefName: 'word-count', args: { text: 'a b' } });
+    expect(
+      (
+        await request(app)
+          .post('/process')
+          .send({ processDefName: 'word-count', args: { text: 'a' } })
+      ).status,
+    ).toBe(401);
+    const created = await request(app)
+      .post('/process')
+      .set(headers())
+      .send({ processDefName: 'word-count', args: { text: 'a b' } });
     expect(created.status).toBe(200);
     const id = created.body.payload.mutatedEntity.id as string;
     expect((await request(app).get(`/process/${id}`).set(headers())).status).toBe(200);
     expect((await request(app).get(`/processChildren/${id}`).set(headers())).status).toBe(200);
-    expect((await request(app).patch(`/process/${id}/statusUpdate`).set(headers()).send({ percentComplete: 500 })).status).toBe(400);
+    expect(
+      (await request(app).patch(`/process/${id}/statusUpdate`).set(headers()).send({ percentComplete: 500 })).status,
+    ).toBe(400);
     expect((await request(app).delete(`/process/${id}`).set(headers())).status).toBe(405);
     expect((await request(app).post('/process').set(headers()).send({ args: {} })).status).toBe(400);
     expect((await request(app).get(`${API}/openapi.json`).set('X-Process-Management-Key', KEY)).status).toBe(200);

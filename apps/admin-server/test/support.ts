@@ -5,7 +5,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestDatabase } from '@fw/test-support';
-import { createAdminServer, seedDefinitions, WORD_COUNT_DEFINITIONS, type AdminServer, type AdminServerConfig } from '../src';
+import {
+  createAdminServer,
+  seedDefinitions,
+  WORD_COUNT_DEFINITIONS,
+  type AdminServer,
+  type AdminServerConfig,
+} from '../src';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const MAIN = path.join(ROOT, 'apps/admin-server/src/main.ts');
@@ -15,11 +21,21 @@ export const KEY = 'admin-server-test-key-0123456789abcdef';
 export const API = '/process-management/api';
 
 export function testConfig(testDb: TestDatabase): AdminServerConfig {
-  return { profile: 'production', port: 0, bindAddress: '127.0.0.1', database: { url: testDb.url }, apiKey: KEY, baseDir: ROOT };
+  return {
+    profile: 'production',
+    port: 0,
+    bindAddress: '127.0.0.1',
+    database: { url: testDb.url },
+    apiKey: KEY,
+    baseDir: ROOT,
+  };
 }
 
 /** A server on the test database (not closing it), with the example workers and fast cron renewals. */
-export async function startServer(testDb: TestDatabase, ownerId: string): Promise<{ server: AdminServer; url: string }> {
+export async function startServer(
+  testDb: TestDatabase,
+  ownerId: string,
+): Promise<{ server: AdminServer; url: string }> {
   await seedDefinitions(testDb.database, WORD_COUNT_DEFINITIONS);
   const server = await createAdminServer({
     config: testConfig(testDb),
@@ -41,7 +57,11 @@ export function headers(tenant = 'demo', key = KEY): Record<string, string> {
 }
 
 /** Polls `check` until it returns a value (not undefined) or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMillis = 30_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMillis = 30_000,
+  what = 'condition',
+): Promise<T> {
   const until = Date.now() + timeoutMillis;
   for (;;) {
     const value = await check();
@@ -60,7 +80,12 @@ export interface Spawned {
 
 /** Starts `node --import tsx apps/admin-server/src/main.ts ...args` with `env` (added to a minimal environment). */
 export function spawnHost(args: readonly string[], env: Record<string, string>, cwd = ROOT): Spawned {
-  const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FW_LOG_LEVEL: 'warn', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json') };
+  const base: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    FW_LOG_LEVEL: 'warn',
+    TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+  };
   const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN, ...args], { cwd, env: { ...base, ...env } });
   let out = '';
   let err = '';

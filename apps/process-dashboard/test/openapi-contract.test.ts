@@ -24,7 +24,13 @@ const KEY = 'd'.repeat(40);
 async function servedDocument(): Promise<Doc> {
   const app = express();
   const configurator = { findByName: async () => undefined, findSuccessors: async () => [], list: async () => [] };
-  app.use(makeProcessManagementRouter({ database: { db: undefined as never }, apiKey: KEY, definitions: { source: 'json', configurator } }));
+  app.use(
+    makeProcessManagementRouter({
+      database: { db: undefined as never },
+      apiKey: KEY,
+      definitions: { source: 'json', configurator },
+    }),
+  );
   const res = await request(app).get(`${API_BASE}/openapi.json`).set('X-Process-Management-Key', KEY);
   expect(res.status).toBe(200);
   return res.body as Doc;

@@ -14,7 +14,9 @@ export const QUERY_HOST_USAGE = `usage: fw-query-host [--config FILE]
   --version       the version of @fw/query-host`;
 
 /** The version of this package (`fw-query-host --version`). */
-export const QUERY_HOST_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
+export const QUERY_HOST_VERSION: string = (
+  JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }
+).version;
 
 /** What the command line asks for. */
 export type HostCommand = { kind: 'run'; configFile?: string } | { kind: 'help' } | { kind: 'version' };
@@ -34,7 +36,8 @@ export function parseHostArgs(argv: readonly string[], env: NodeJS.ProcessEnv = 
     if (arg === '--version') return { kind: 'version' };
     if (arg === '--config') {
       configFile = argv[++i];
-      if (configFile === undefined || configFile === '' || configFile.startsWith('--')) throw new UsageError('--config needs a file');
+      if (configFile === undefined || configFile === '' || configFile.startsWith('--'))
+        throw new UsageError('--config needs a file');
     } else if (arg.startsWith('--config=')) {
       configFile = arg.slice('--config='.length);
       if (configFile === '') throw new UsageError('--config needs a file');
@@ -58,7 +61,11 @@ export interface HostIo {
  * 2 on bad arguments. Signal handling (SIGTERM/SIGINT → close server and pools) is installed
  * once listening.
  */
-export async function startFromCommandLine(argv: readonly string[], io: HostIo, logger: Logger = createLogger({ name: 'query-host' })): Promise<QueryHost | number> {
+export async function startFromCommandLine(
+  argv: readonly string[],
+  io: HostIo,
+  logger: Logger = createLogger({ name: 'query-host' }),
+): Promise<QueryHost | number> {
   let command: HostCommand;
   try {
     command = parseHostArgs(argv);
@@ -80,7 +87,10 @@ export async function startFromCommandLine(argv: readonly string[], io: HostIo, 
   const env = process.env;
   const infoAccessKey = env.FW_INFO_ACCESS_KEY || undefined;
   const registryUrl = env.FW_SERVICE_REGISTRY_URL || undefined;
-  const serviceRegistry = registryUrl === undefined ? undefined : { url: registryUrl, ...(env.FW_SERVICE_BASE_URL ? { baseUrl: env.FW_SERVICE_BASE_URL } : {}) };
+  const serviceRegistry =
+    registryUrl === undefined
+      ? undefined
+      : { url: registryUrl, ...(env.FW_SERVICE_BASE_URL ? { baseUrl: env.FW_SERVICE_BASE_URL } : {}) };
   const mcpFlag = env.FW_MCP_ENABLED || undefined;
   let adminUiProxyOrigins: string[];
   try {
@@ -97,12 +107,29 @@ export async function startFromCommandLine(argv: readonly string[], io: HostIo, 
   try {
     let host: QueryHost;
     if (command.configFile) {
-      host = await createQueryHost({ config: loadConfigFile(command.configFile), logger, infoAccessKey, mcp: mcpFlag === 'true', serviceRegistry, adminUiProxyOrigins });
+      host = await createQueryHost({
+        config: loadConfigFile(command.configFile),
+        logger,
+        infoAccessKey,
+        mcp: mcpFlag === 'true',
+        serviceRegistry,
+        adminUiProxyOrigins,
+      });
     } else {
-      io.out('query-host: no --config and no FW_CONFIG: starting the demo on the embedded database (tenants demo, acme)');
+      io.out(
+        'query-host: no --config and no FW_CONFIG: starting the demo on the embedded database (tenants demo, acme)',
+      );
       const demo = await prepareDemo();
       cleanups.push(() => demo.close());
-      host = await createQueryHost({ config: demo.config, databaseFactory: demo.databaseFactory, logger, infoAccessKey, mcp: mcpFlag !== 'false', serviceRegistry, adminUiProxyOrigins });
+      host = await createQueryHost({
+        config: demo.config,
+        databaseFactory: demo.databaseFactory,
+        logger,
+        infoAccessKey,
+        mcp: mcpFlag !== 'false',
+        serviceRegistry,
+        adminUiProxyOrigins,
+      });
     }
     cleanups.unshift(() => host.close());
     const { url } = await host.listen();

@@ -7,7 +7,9 @@ startFromCommandLine(process.argv.slice(2), { out: (l) => console.log(l), err: (
     if (typeof result === 'number') process.exit(result);
   },
   (err: unknown) => {
-    console.error(`query-host: cannot start, unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    console.error(
+      `query-host: cannot start, unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
     process.exit(1);
   },
 );

@@ -32,7 +32,12 @@ async function createReportsDatabase(target: DatabaseTarget): Promise<ReportsDat
   return { url, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const CHEAP_SCIFI = { cannedReportName: 'cheap scifi', filters: { genre: 'scifi', price: [0, 10] }, sortCriteria: [{ name: 'price', ascendingOrder: true }], fields: ['id', 'price'] };
+const CHEAP_SCIFI = {
+  cannedReportName: 'cheap scifi',
+  filters: { genre: 'scifi', price: [0, 10] },
+  sortCriteria: [{ name: 'price', ascendingOrder: true }],
+  fields: ['id', 'price'],
+};
 
 for (const target of databaseTargets()) {
   describe(`query host with query.cannedReports.store "database" [${target}]`, () => {
@@ -68,20 +73,29 @@ for (const target of databaseTargets()) {
       const host = await createQueryHost({
         config,
         // The reports database always goes through the real factory, so closing the host really closes it.
-        databaseFactory: tenantDatabases && ((o) => (/^fw-query:t[12]$/.test(o.applicationName ?? '') ? tenantDatabases(o) : createDatabase(o))),
+        databaseFactory:
+          tenantDatabases &&
+          ((o) => (/^fw-query:t[12]$/.test(o.applicationName ?? '') ? tenantDatabases(o) : createDatabase(o))),
       });
       hosts.push(host);
       return host;
     }
 
     const post = (host: QueryHost, body: unknown, tenant = 't1') =>
-      request(host.app).post('/q/books').set('content-type', 'application/json').set('x-fw-tenant-id', tenant).send(JSON.stringify(body));
+      request(host.app)
+        .post('/q/books')
+        .set('content-type', 'application/json')
+        .set('x-fw-tenant-id', tenant)
+        .send(JSON.stringify(body));
 
     it('saves a report over HTTP, and a new host on the same database applies and lists it', async () => {
       const first = await startHost();
       const saved = await post(first, { ...CHEAP_SCIFI, saveChangesToCannedReport: true });
       expect(saved.status).toBe(200);
-      expect(saved.body.payload).toMatchObject({ cannedReportName: 'cheap scifi', availableCannedReports: ['cheap scifi'] });
+      expect(saved.body.payload).toMatchObject({
+        cannedReportName: 'cheap scifi',
+        availableCannedReports: ['cheap scifi'],
+      });
       const savedRows = saved.body.payload.list.map((r: { row: unknown }) => r.row);
       expect(savedRows.length).toBeGreaterThan(0);
       await first.close();

@@ -10,25 +10,38 @@ const minimalQuery = { datasources: { t1: { jdbcUrl: 'pglite:memory:' } }, defin
 
 describe('parseHostConfig', () => {
   it('defaults the server section to 127.0.0.1:8081', () => {
-    expect(parseHostConfig(configFromObject({ query: minimalQuery }, '/base')).server).toEqual({ port: 8081, bindAddress: '127.0.0.1' });
+    expect(parseHostConfig(configFromObject({ query: minimalQuery }, '/base')).server).toEqual({
+      port: 8081,
+      bindAddress: '127.0.0.1',
+    });
     expect(SERVER_DEFAULTS).toEqual({ port: 8081, bindAddress: '127.0.0.1' });
   });
 
   it('accepts a port written as a string (from ${PORT}) and keeps baseDir', () => {
-    const config = parseHostConfig(configFromObject({ server: { port: '${PORT:-9090}', bindAddress: '0.0.0.0' }, query: minimalQuery }, '/base', { env: {} }));
+    const config = parseHostConfig(
+      configFromObject({ server: { port: '${PORT:-9090}', bindAddress: '0.0.0.0' }, query: minimalQuery }, '/base', {
+        env: {},
+      }),
+    );
     expect(config.server).toEqual({ port: 9090, bindAddress: '0.0.0.0' });
     expect(config.baseDir).toBe('/base');
   });
 
   it.each([
-    [{ server: { port: 8081, host: 'x' }, query: minimalQuery }, /server\.host is not a known setting \(known: port, bindAddress\)/],
+    [
+      { server: { port: 8081, host: 'x' }, query: minimalQuery },
+      /server\.host is not a known setting \(known: port, bindAddress\)/,
+    ],
     [{ server: { port: 70000 }, query: minimalQuery }, /server\.port must be an integer from 0 to 65535 \(got 70000\)/],
     [{ server: { port: 'eighty' }, query: minimalQuery }, /server\.port must be an integer/],
     [{ server: { bindAddress: '' }, query: minimalQuery }, /server\.bindAddress must be a non-empty string/],
     [{ server: 8081, query: minimalQuery }, /server must be an object/],
     [{ query: minimalQuery, sever: {} }, /unknown top-level key 'sever' \(known: server, query, dataSources\)/],
     [{ server: {} }, /query/],
-    [{ query: { ...minimalQuery, datasources: { t1: { jdbcUrl: 'pglite:memory:', maxPoolSize: 3 } } } }, /query\.datasources\.t1/],
+    [
+      { query: { ...minimalQuery, datasources: { t1: { jdbcUrl: 'pglite:memory:', maxPoolSize: 3 } } } },
+      /query\.datasources\.t1/,
+    ],
     [[1, 2], /must be a JSON object/],
   ])('refuses %j', (data, message) => {
     let caught: unknown;
@@ -58,74 +71,108 @@ describe('parseHostArgs', () => {
   });
 });
 
-describeEachDatabase('query host from a config FILE', (getDb) => {
-  let dir: string;
-  beforeAll(async () => {
-    await seedTenant(getDb().database, 'demo');
-    dir = mkdtempSync(path.join(tmpdir(), 'fw-query-host-'));
-    mkdirSync(path.join(dir, 'mappers'));
-    mkdirSync(path.join(dir, 'definitions'));
-    copyFileSync(path.join(DEMO_DIR, 'mappers/library.xml'), path.join(dir, 'mappers/library.xml'));
-    copyFileSync(path.join(DEMO_DIR, 'definitions/library.json'), path.join(dir, 'definitions/library.json'));
-    const db = getDb();
-    const jdbcUrl = db.target === 'postgres' ? db.url.replace(/^postgres:/, 'jdbc:postgresql:') : 'pglite:memory:';
-    writeFileSync(
-      path.join(dir, 'query-host.json'),
-      JSON.stringify({
-        server: { port: 0, bindAddress: '127.0.0.1' },
-        query: {
-          defaultTenantId: 't1',
-          datasources: { t1: { jdbcUrl, username: 'postgres', password: '${FW_QH_TEST_PASSWORD}', maximumPoolSize: 2 } },
-          mapperFiles: 'mappers/*.xml',
-          definitionFiles: 'definitions/*.json',
-          pagination: { countQueryEnabled: false },
-        },
-      }),
-    );
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+describeEachDatabase(
+  'query host from a config FILE',
+  (getDb) => {
+    let dir: string;
+    beforeAll(async () => {
+      await seedTenant(getDb().database, 'demo');
+      dir = mkdtempSync(path.join(tmpdir(), 'fw-query-host-'));
+      mkdirSync(path.join(dir, 'mappers'));
+      mkdirSync(path.join(dir, 'definitions'));
+      copyFileSync(path.join(DEMO_DIR, 'mappers/library.xml'), path.join(dir, 'mappers/library.xml'));
+      copyFileSync(path.join(DEMO_DIR, 'definitions/library.json'), path.join(dir, 'definitions/library.json'));
+      const db = getDb();
+      const jdbcUrl = db.target === 'postgres' ? db.url.replace(/^postgres:/, 'jdbc:postgresql:') : 'pglite:memory:';
+      writeFileSync(
+        path.join(dir, 'query-host.json'),
+        JSON.stringify({
+          server: { port: 0, bindAddress: '127.0.0.1' },
+          query: {
+            defaultTenantId: 't1',
+            datasources: {
+              t1: { jdbcUrl, username: 'postgres', password: '${FW_QH_TEST_PASSWORD}', maximumPoolSize: 2 },
+            },
+            mapperFiles: 'mappers/*.xml',
+            definitionFiles: 'definitions/*.json',
+            pagination: { countQueryEnabled: false },
+          },
+        }),
+      );
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('interpolates the password, resolves relative paths against the file and serves over real HTTP', async () => {
-    const loaded = loadConfigFile(path.join(dir, 'query-host.json'), { env: { FW_QH_TEST_PASSWORD: 's3cret' } });
-    const config = parseHostConfig(loaded);
-    expect(config.query.datasources.t1.password).toBe('s3cret');
-    expect(config.baseDir).toBe(dir);
+    it('interpolates the password, resolves relative paths against the file and serves over real HTTP', async () => {
+      const loaded = loadConfigFile(path.join(dir, 'query-host.json'), { env: { FW_QH_TEST_PASSWORD: 's3cret' } });
+      const config = parseHostConfig(loaded);
+      expect(config.query.datasources.t1.password).toBe('s3cret');
+      expect(config.baseDir).toBe(dir);
 
-    const host = await createQueryHost({ config: loaded, databaseFactory: tenantFactory(getDb().target, { t1: getDb() }) });
-    try {
-      const { url, port } = await host.listen();
-      expect(port).toBeGreaterThan(0);
-      const res = await fetch(`${url}/q/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ filters: { author: 'lem' }, sortCriteria: [{ name: 'year', ascendingOrder: true }], numRowsInPage: 3 }) });
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as { payload: { list: Array<{ row: { title: string } }>; pagination: unknown; maxRows: unknown } };
-      expect(body.payload.list.map((r) => r.row.title)).toEqual(['The Star Diaries', 'Solaris', 'The Cyberiad']);
-      // countQueryEnabled: false → one extra row fetched, no count.
-      expect(body.payload.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: false, totalCountAvailable: false, countMode: 'none' });
-      expect(body.payload.maxRows).toBeNull();
-    } finally {
-      await host.close();
-    }
-    expect(host.server()?.listening).toBe(false);
-  });
-
-  it('fails with the file and key when the password variable is not set', () => {
-    expect(() => loadConfigFile(path.join(dir, 'query-host.json'), { env: {} })).toThrow(/query-host\.json: query\.datasources\.t1\.password uses \$\{FW_QH_TEST_PASSWORD\}/);
-  });
-
-  it('names the port when it is already in use', async () => {
-    const loaded = loadConfigFile(path.join(dir, 'query-host.json'), { env: { FW_QH_TEST_PASSWORD: 'x' } });
-    const first = await createQueryHost({ config: loaded, databaseFactory: tenantFactory(getDb().target, { t1: getDb() }) });
-    try {
-      const { port } = await first.listen();
-      const busy = configFromObject({ ...(loaded.data as object), server: { port } }, dir);
-      const second = await createQueryHost({ config: busy, databaseFactory: tenantFactory(getDb().target, { t1: getDb() }) });
+      const host = await createQueryHost({
+        config: loaded,
+        databaseFactory: tenantFactory(getDb().target, { t1: getDb() }),
+      });
       try {
-        await expect(second.listen()).rejects.toThrow(new RegExp(`server.bindAddress 127.0.0.1 port ${port} is already in use`));
+        const { url, port } = await host.listen();
+        expect(port).toBeGreaterThan(0);
+        const res = await fetch(`${url}/q/books`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            filters: { author: 'lem' },
+            sortCriteria: [{ name: 'year', ascendingOrder: true }],
+            numRowsInPage: 3,
+          }),
+        });
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as {
+          payload: { list: Array<{ row: { title: string } }>; pagination: unknown; maxRows: unknown };
+        };
+        expect(body.payload.list.map((r) => r.row.title)).toEqual(['The Star Diaries', 'Solaris', 'The Cyberiad']);
+        // countQueryEnabled: false → one extra row fetched, no count.
+        expect(body.payload.pagination).toEqual({
+          nextPageAvailable: true,
+          countQueryExecuted: false,
+          totalCountAvailable: false,
+          countMode: 'none',
+        });
+        expect(body.payload.maxRows).toBeNull();
       } finally {
-        await second.close();
+        await host.close();
       }
-    } finally {
-      await first.close();
-    }
-  });
-}, { migrate: false });
+      expect(host.server()?.listening).toBe(false);
+    });
+
+    it('fails with the file and key when the password variable is not set', () => {
+      expect(() => loadConfigFile(path.join(dir, 'query-host.json'), { env: {} })).toThrow(
+        /query-host\.json: query\.datasources\.t1\.password uses \$\{FW_QH_TEST_PASSWORD\}/,
+      );
+    });
+
+    it('names the port when it is already in use', async () => {
+      const loaded = loadConfigFile(path.join(dir, 'query-host.json'), { env: { FW_QH_TEST_PASSWORD: 'x' } });
+      const first = await createQueryHost({
+        config: loaded,
+        databaseFactory: tenantFactory(getDb().target, { t1: getDb() }),
+      });
+      try {
+        const { port } = await first.listen();
+        const busy = configFromObject({ ...(loaded.data as object), server: { port } }, dir);
+        const second = await createQueryHost({
+          config: busy,
+          databaseFactory: tenantFactory(getDb().target, { t1: getDb() }),
+        });
+        try {
+          await expect(second.listen()).rejects.toThrow(
+            new RegExp(`server.bindAddress 127.0.0.1 port ${port} is already in use`),
+          );
+        } finally {
+          await second.close();
+        }
+      } finally {
+        await first.close();
+      }
+    });
+  },
+  { migrate: false },
+);

@@ -48,20 +48,55 @@ for (const target of databaseTargets()) {
         'The Cyberiad',
         'The Dark Forest',
       ]);
-      expect(page.list[0]).toEqual({ row: { id: 17, title: 'Parable of the Sower', author: 'Octavia E. Butler', genre: 'scifi', price: 12.25, year: 1993, inStock: true }, allowedActions: [] });
-      expect(page).toMatchObject({ numRowsReturned: 5, currentPage: 1, numRowsInPage: 5, startRow: 1, endRow: 5, maxRows: 12, maxPages: 3 });
-      expect(page.pagination).toEqual({ nextPageAvailable: true, countQueryExecuted: true, totalCountAvailable: true, countMode: 'exact' });
+      expect(page.list[0]).toEqual({
+        row: {
+          id: 17,
+          title: 'Parable of the Sower',
+          author: 'Octavia E. Butler',
+          genre: 'scifi',
+          price: 12.25,
+          year: 1993,
+          inStock: true,
+        },
+        allowedActions: [],
+      });
+      expect(page).toMatchObject({
+        numRowsReturned: 5,
+        currentPage: 1,
+        numRowsInPage: 5,
+        startRow: 1,
+        endRow: 5,
+        maxRows: 12,
+        maxPages: 3,
+      });
+      expect(page.pagination).toEqual({
+        nextPageAvailable: true,
+        countQueryExecuted: true,
+        totalCountAvailable: true,
+        countMode: 'exact',
+      });
     });
 
     it('applies between, contains and paging', async () => {
-      const res = await post('books', { filters: { year: [1960, 1969], genre: ['scifi', 'humour'] }, sortCriteria: [{ name: 'year', ascendingOrder: false }, { name: 'id', ascendingOrder: true }], pageNum: 2, numRowsInPage: 3 });
+      const res = await post('books', {
+        filters: { year: [1960, 1969], genre: ['scifi', 'humour'] },
+        sortCriteria: [
+          { name: 'year', ascendingOrder: false },
+          { name: 'id', ascendingOrder: true },
+        ],
+        pageNum: 2,
+        numRowsInPage: 3,
+      });
       expect(res.status).toBe(200);
       expect(res.body.payload.list.map((r: { row: { id: number } }) => r.row.id)).toEqual([1, 9, 8]);
       expect(res.body.payload).toMatchObject({ maxRows: 6, currentPage: 2, startRow: 4, endRow: 6 });
     });
 
     it('treats an empty JSON body as a default request', async () => {
-      const res = await request(host.app).post('/q/books').set('content-type', 'application/json').set('x-fw-tenant-id', 't1');
+      const res = await request(host.app)
+        .post('/q/books')
+        .set('content-type', 'application/json')
+        .set('x-fw-tenant-id', 't1');
       expect(res.status).toBe(200);
       expect(res.body.payload.list).toHaveLength(10);
     });
@@ -104,7 +139,11 @@ for (const target of databaseTargets()) {
     });
 
     it('Q726: sort on a column that is not sortable', async () => {
-      expectErrorEnvelope(await post('books', { sortCriteria: [{ name: 'inStock', ascendingOrder: true }] }), 400, 'Q726');
+      expectErrorEnvelope(
+        await post('books', { sortCriteria: [{ name: 'inStock', ascendingOrder: true }] }),
+        400,
+        'Q726',
+      );
     });
 
     it('Q727: unknown request field or wrong type', async () => {
@@ -115,9 +154,16 @@ for (const target of databaseTargets()) {
 
     it('Q728: the authorizer refuses the acls; allowed with the role', async () => {
       expectErrorEnvelope(await post('authors', {}), 403, 'Q728');
-      const ok = await request(host.app).post('/q/authors').set('content-type', 'application/json').set('x-fw-tenant-id', 't2').set('x-roles', 'LIBRARY_STAFF').send({ filters: { country: 'UK' } });
+      const ok = await request(host.app)
+        .post('/q/authors')
+        .set('content-type', 'application/json')
+        .set('x-fw-tenant-id', 't2')
+        .set('x-roles', 'LIBRARY_STAFF')
+        .send({ filters: { country: 'UK' } });
       expect(ok.status).toBe(200);
-      expect(ok.body.payload.list.map((r: { row: { name: string; books: unknown[] } }) => [r.row.name, r.row.books.length])).toEqual([
+      expect(
+        ok.body.payload.list.map((r: { row: { name: string; books: unknown[] } }) => [r.row.name, r.row.books.length]),
+      ).toEqual([
         ['Jane Austen', 3],
         ['Mary Shelley', 2],
       ]);
@@ -131,7 +177,11 @@ for (const target of databaseTargets()) {
     });
 
     it('415 when the body is not declared JSON', async () => {
-      const res = await request(host.app).post('/q/books').set('x-fw-tenant-id', 't1').set('content-type', 'text/plain').send('{}');
+      const res = await request(host.app)
+        .post('/q/books')
+        .set('x-fw-tenant-id', 't1')
+        .set('content-type', 'text/plain')
+        .send('{}');
       expectErrorEnvelope(res, 415, 'FW415');
       const form = await request(host.app).post('/q/books').set('x-fw-tenant-id', 't1').type('form').send('a=1');
       expectErrorEnvelope(form, 415, 'FW415');
@@ -145,7 +195,11 @@ for (const target of databaseTargets()) {
 
     it('404 FW404 for an unknown route', async () => {
       expectErrorEnvelope(await request(host.app).get('/nowhere'), 404, 'FW404');
-      expectErrorEnvelope(await request(host.app).put('/q/books').set('content-type', 'application/json').send('{}'), 404, 'FW404');
+      expectErrorEnvelope(
+        await request(host.app).put('/q/books').set('content-type', 'application/json').send('{}'),
+        404,
+        'FW404',
+      );
     });
 
     it('GET /q lists the queries the caller may use with filterable and sortable fields', async () => {
@@ -156,8 +210,21 @@ for (const target of databaseTargets()) {
       expect(staff.body.payload.map((q: { name: string }) => q.name)).toEqual(['authors', 'books', 'broken']);
       const books = staff.body.payload.find((q: { name: string }) => q.name === 'books');
       expect(books.sortable).toEqual(['author', 'genre', 'id', 'price', 'title', 'year']);
-      expect(books.filters.map((f: { name: string }) => f.name)).toEqual(['author', 'genre', 'inStock', 'price', 'title', 'year']);
-      expect(books.filters.find((f: { name: string }) => f.name === 'price')).toEqual({ name: 'price', columnType: 'Number', likeQuery: false, containsQuery: false, betweenQuery: true });
+      expect(books.filters.map((f: { name: string }) => f.name)).toEqual([
+        'author',
+        'genre',
+        'inStock',
+        'price',
+        'title',
+        'year',
+      ]);
+      expect(books.filters.find((f: { name: string }) => f.name === 'price')).toEqual({
+        name: 'price',
+        columnType: 'Number',
+        likeQuery: false,
+        containsQuery: false,
+        betweenQuery: true,
+      });
       expect(JSON.stringify(staff.body)).not.toContain('library.findBooks');
       expectErrorEnvelope(await request(host.app).get('/q'), 400, 'Q723');
     });
@@ -181,7 +248,11 @@ for (const target of databaseTargets()) {
     it('/mcp lists the named queries as tools and runs one for the tenant (SDK client)', async () => {
       const { url } = await host.listen();
       const client = new Client({ name: 'query-host-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'x-fw-tenant-id': 't1' } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+          requestInit: { headers: { 'x-fw-tenant-id': 't1' } },
+        }),
+      );
       try {
         const names = (await client.listTools()).tools.map((t) => t.name);
         expect(names).toEqual(expect.arrayContaining(['query__books']));
@@ -193,7 +264,11 @@ for (const target of databaseTargets()) {
         const denied = await client.callTool({ name: 'query__authors', arguments: {} });
         expect(denied).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^Q728: /) }] });
         const staff = new Client({ name: 'query-host-staff', version: '1.0.0' });
-        await staff.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { 'x-fw-tenant-id': 't1', 'x-roles': 'LIBRARY_STAFF' } } }));
+        await staff.connect(
+          new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+            requestInit: { headers: { 'x-fw-tenant-id': 't1', 'x-roles': 'LIBRARY_STAFF' } },
+          }),
+        );
         expect((await staff.callTool({ name: 'query__authors', arguments: {} })).isError).toBeFalsy();
         await staff.close();
       } finally {
@@ -203,9 +278,17 @@ for (const target of databaseTargets()) {
 
     it('/info, /service-info/query and /health-check answer the envelope', async () => {
       const info = await request(host.app).get('/info');
-      expect(info.body).toMatchObject({ success: true, code: 200, payload: { name: 'query-host', services: [{ name: 'query', kind: 'query', healthCheck: true }] } });
+      expect(info.body).toMatchObject({
+        success: true,
+        code: 200,
+        payload: { name: 'query-host', services: [{ name: 'query', kind: 'query', healthCheck: true }] },
+      });
       const service = await request(host.app).get('/service-info/query');
-      expect(service.body.payload.details).toMatchObject({ provider: 'sql', tenants: ['t1', 't2'], aclsEnforced: true });
+      expect(service.body.payload.details).toMatchObject({
+        provider: 'sql',
+        tenants: ['t1', 't2'],
+        aclsEnforced: true,
+      });
       // one operation per named query, its input built from the query's filters and sortable columns
       const books = service.body.payload.operations.find((o: { name: string }) => o.name === 'books');
       expect(books).toMatchObject({ method: 'POST', path: '/q/books' });
@@ -224,36 +307,54 @@ for (const target of databaseTargets()) {
   });
 }
 
-describeEachDatabase('query host health with an unreachable tenant database', (getDb) => {
-  let tenants: TwoTenants;
-  let host: QueryHost;
-  beforeAll(async () => {
-    tenants = await createTwoTenants(getDb().target);
-    host = await createTwoTenantHost(getDb().target, tenants, { datasources: { down: { jdbcUrl: 'postgres://postgres@127.0.0.1:1/x' } } });
-  });
-  afterAll(async () => {
-    await host?.close();
-    await tenants?.dispose();
-  });
+describeEachDatabase(
+  'query host health with an unreachable tenant database',
+  (getDb) => {
+    let tenants: TwoTenants;
+    let host: QueryHost;
+    beforeAll(async () => {
+      tenants = await createTwoTenants(getDb().target);
+      host = await createTwoTenantHost(getDb().target, tenants, {
+        datasources: { down: { jdbcUrl: 'postgres://postgres@127.0.0.1:1/x' } },
+      });
+    });
+    afterAll(async () => {
+      await host?.close();
+      await tenants?.dispose();
+    });
 
-  it('answers 503 naming the tenant whose database does not answer, 200 for the others', async () => {
-    const res = await request(host.app).get('/health-check');
-    expectErrorEnvelope(res, 503, 'FW503');
-    expect(res.body.description).toBe('Unhealthy: database:down');
-    expect((await request(host.app).get('/health-check/database:t1')).status).toBe(200);
-  });
+    it('answers 503 naming the tenant whose database does not answer, 200 for the others', async () => {
+      const res = await request(host.app).get('/health-check');
+      expectErrorEnvelope(res, 503, 'FW503');
+      expect(res.body.description).toBe('Unhealthy: database:down');
+      expect((await request(host.app).get('/health-check/database:t1')).status).toBe(200);
+    });
 
-  it('a query on the unreachable tenant fails with Q721 and the others keep working', async () => {
-    const down = await request(host.app).post('/q/books').set('content-type', 'application/json').set('x-fw-tenant-id', 'down').send('{}');
-    expectErrorEnvelope(down, 500, 'Q721');
-    expect(down.text).not.toContain('127.0.0.1');
-    const ok = await request(host.app).post('/q/books').set('content-type', 'application/json').set('x-fw-tenant-id', 't2').send('{}');
-    expect(ok.status).toBe(200);
-  });
+    it('a query on the unreachable tenant fails with Q721 and the others keep working', async () => {
+      const down = await request(host.app)
+        .post('/q/books')
+        .set('content-type', 'application/json')
+        .set('x-fw-tenant-id', 'down')
+        .send('{}');
+      expectErrorEnvelope(down, 500, 'Q721');
+      expect(down.text).not.toContain('127.0.0.1');
+      const ok = await request(host.app)
+        .post('/q/books')
+        .set('content-type', 'application/json')
+        .set('x-fw-tenant-id', 't2')
+        .send('{}');
+      expect(ok.status).toBe(200);
+    });
 
-  it('without an authorizer, acls are not enforced', async () => {
-    const res = await request(host.app).post('/q/authors').set('content-type', 'application/json').set('x-fw-tenant-id', 't1').send('{}');
-    expect(res.status).toBe(200);
-    expect(res.body.payload.numRowsReturned).toBe(8);
-  });
-}, { migrate: false });
+    it('without an authorizer, acls are not enforced', async () => {
+      const res = await request(host.app)
+        .post('/q/authors')
+        .set('content-type', 'application/json')
+        .set('x-fw-tenant-id', 't1')
+        .send('{}');
+      expect(res.status).toBe(200);
+      expect(res.body.payload.numRowsReturned).toBe(8);
+    });
+  },
+  { migrate: false },
+);

@@ -12,7 +12,9 @@ const TSX = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const MAIN = path.join(ROOT, 'apps/query-host/src/main.ts');
 
 const GOOD_MAPPER = `<mapper namespace="shop"><select id="findBooks" resultType="map">select 1 as id \${orderby} \${pagination}</select></mapper>`;
-const GOOD_DEFINITIONS = JSON.stringify([{ name: 'books', id: 'shop.findBooks', paginated: true, acls: [], columnMetadata: {} }]);
+const GOOD_DEFINITIONS = JSON.stringify([
+  { name: 'books', id: 'shop.findBooks', paginated: true, acls: [], columnMetadata: {} },
+]);
 
 interface Case {
   name: string;
@@ -31,21 +33,62 @@ const query = (extra: Record<string, unknown> = {}) => ({
 
 const CASES: Case[] = [
   { name: 'invalid JSON config', config: '{ "server": { "port": 0 ', expected: /query-host\.json is not valid JSON/ },
-  { name: 'unknown config key', config: { server: { port: 0, prot: 1 }, query: query() }, expected: /query-host\.json: server\.prot is not a known setting/ },
-  { name: 'invalid mapper XML', config: { server: { port: 0 }, query: query() }, mapper: '<mapper namespace="shop"><select id="findBooks">select 1</mapper>', expected: /mappers[/\\]shop\.xml: invalid mapper XML/ },
-  { name: '${foo} in a mapper', config: { server: { port: 0 }, query: query() }, mapper: '<mapper namespace="shop"><select id="findBooks" resultType="map">select * from t where a = ${foo}</select></mapper>', expected: /mappers[/\\]shop\.xml: select 'findBooks' uses \$\{foo\}; only \$\{orderby\} and \$\{pagination\} are allowed/ },
-  { name: 'unresolved statement id', config: { server: { port: 0 }, query: query() }, definitions: JSON.stringify([{ name: 'books', id: 'shop.noSuchStatement', paginated: true, acls: [], columnMetadata: {} }]), expected: /references statement 'shop\.noSuchStatement', which is not defined/ },
-  { name: 'unknown provider', config: { server: { port: 0 }, query: query({ provider: 'elastic' }) }, expected: /query\.provider 'elastic' is not a registered QueryExecutionProvider/ },
+  {
+    name: 'unknown config key',
+    config: { server: { port: 0, prot: 1 }, query: query() },
+    expected: /query-host\.json: server\.prot is not a known setting/,
+  },
+  {
+    name: 'invalid mapper XML',
+    config: { server: { port: 0 }, query: query() },
+    mapper: '<mapper namespace="shop"><select id="findBooks">select 1</mapper>',
+    expected: /mappers[/\\]shop\.xml: invalid mapper XML/,
+  },
+  {
+    name: '${foo} in a mapper',
+    config: { server: { port: 0 }, query: query() },
+    mapper:
+      '<mapper namespace="shop"><select id="findBooks" resultType="map">select * from t where a = ${foo}</select></mapper>',
+    expected:
+      /mappers[/\\]shop\.xml: select 'findBooks' uses \$\{foo\}; only \$\{orderby\} and \$\{pagination\} are allowed/,
+  },
+  {
+    name: 'unresolved statement id',
+    config: { server: { port: 0 }, query: query() },
+    definitions: JSON.stringify([
+      { name: 'books', id: 'shop.noSuchStatement', paginated: true, acls: [], columnMetadata: {} },
+    ]),
+    expected: /references statement 'shop\.noSuchStatement', which is not defined/,
+  },
+  {
+    name: 'unknown provider',
+    config: { server: { port: 0 }, query: query({ provider: 'elastic' }) },
+    expected: /query\.provider 'elastic' is not a registered QueryExecutionProvider/,
+  },
   {
     name: 'catalog on an unreachable database',
-    config: { server: { port: 0 }, query: query({ catalog: { jdbc: { enabled: true, dataSource: 'catalog' } } }), dataSources: { catalog: { jdbcUrl: 'postgres://postgres@127.0.0.1:1/x', connectionTimeout: 2000 } } },
-    expected: /query\.catalog\.jdbc\.dataSource 'catalog' \(postgres:\/\/postgres@127\.0\.0\.1:1\/x\) is unavailable: connect ECONNREFUSED/,
+    config: {
+      server: { port: 0 },
+      query: query({ catalog: { jdbc: { enabled: true, dataSource: 'catalog' } } }),
+      dataSources: { catalog: { jdbcUrl: 'postgres://postgres@127.0.0.1:1/x', connectionTimeout: 2000 } },
+    },
+    expected:
+      /query\.catalog\.jdbc\.dataSource 'catalog' \(postgres:\/\/postgres@127\.0\.0\.1:1\/x\) is unavailable: connect ECONNREFUSED/,
   },
-  { name: 'unknown canned report store', config: { server: { port: 0 }, query: query({ cannedReports: { store: 'redis' } }) }, expected: /query-host\.json: query\.cannedReports\.store must be one of "memory", "database"$/ },
+  {
+    name: 'unknown canned report store',
+    config: { server: { port: 0 }, query: query({ cannedReports: { store: 'redis' } }) },
+    expected: /query-host\.json: query\.cannedReports\.store must be one of "memory", "database"$/,
+  },
   {
     name: 'canned report table missing',
-    config: { server: { port: 0 }, query: query({ cannedReports: { store: 'database', dataSource: 'reports' } }), dataSources: { reports: { jdbcUrl: 'pglite:memory:' } } },
-    expected: /query\.cannedReports\.dataSource 'reports': Database pglite:memory: is missing table\(s\) fw_query_canned_report: apply the schema with `npx fw-migrate --database-url <url>` \(package @fw\/migrate; `npm run migrate -- --database-url <url>` in the fw checkout\)$/,
+    config: {
+      server: { port: 0 },
+      query: query({ cannedReports: { store: 'database', dataSource: 'reports' } }),
+      dataSources: { reports: { jdbcUrl: 'pglite:memory:' } },
+    },
+    expected:
+      /query\.cannedReports\.dataSource 'reports': Database pglite:memory: is missing table\(s\) fw_query_canned_report: apply the schema with `npx fw-migrate --database-url <url>` \(package @fw\/migrate; `npm run migrate -- --database-url <url>` in the fw checkout\)$/,
   },
 ];
 
@@ -57,7 +100,10 @@ interface Outcome {
 
 function runHost(configFile: string): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, MAIN, '--config', configFile], { cwd: ROOT, env: { ...process.env, FW_LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, [TSX, MAIN, '--config', configFile], {
+      cwd: ROOT,
+      env: { ...process.env, FW_LOG_LEVEL: 'silent' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 
-const INDEX = '<!doctype html><html><head><title>fw admin</title><script type="module" src="./assets/index-AbCdEf12.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><title>fw admin</title><script type="module" src="./assets/index-AbCdEf12.js"></script></head><body><div id="root"></div></body></html>';
 
 describe('makeAdminUiRouter', () => {
   let dir: string;
@@ -26,7 +27,14 @@ describe('makeAdminUiRouter', () => {
     // A real host on another origin: one service, its info endpoints, and a route that is not read-only.
     const registry = makeServiceRegistry({
       host: { name: 'remote', version: '1.0.0' },
-      services: [defineService({ name: 'books', version: '2.0.0', operations: [{ name: 'list', method: 'GET', path: '/books', handler: async () => ['secret'] }], healthCheck: async () => ({ healthy: true }) })],
+      services: [
+        defineService({
+          name: 'books',
+          version: '2.0.0',
+          operations: [{ name: 'list', method: 'GET', path: '/books', handler: async () => ['secret'] }],
+          healthCheck: async () => ({ healthy: true }),
+        }),
+      ],
     });
     const remote = express();
     remote.get('/redirect/info', (_req, res) => void res.redirect('/info'));
@@ -61,12 +69,19 @@ describe('makeAdminUiRouter', () => {
       expect(res.text).toContain('<head><base href="/fw/admin/">');
     }
     const bare = await request(app).get('/fw/admin?x=1');
-    expect({ status: bare.status, location: bare.headers.location }).toEqual({ status: 301, location: '/fw/admin/?x=1' });
+    expect({ status: bare.status, location: bare.headers.location }).toEqual({
+      status: 301,
+      location: '/fw/admin/?x=1',
+    });
     const nested = express();
     nested.use('/ops', makeAdminUiRouter({ assetsDir: dir, basePath: '/ui' }));
-    expect((await request(nested).get('/ops/ui/services').set('Accept', 'text/html')).text).toContain('<base href="/ops/ui/">');
+    expect((await request(nested).get('/ops/ui/services').set('Accept', 'text/html')).text).toContain(
+      '<base href="/ops/ui/">',
+    );
     expect((await request(app).get('/other')).text).toBe('host 404');
-    expect((await request(app).get('/fw/admin/services/query').set('Accept', 'application/json')).text).toBe('host 404');
+    expect((await request(app).get('/fw/admin/services/query').set('Accept', 'application/json')).text).toBe(
+      'host 404',
+    );
   });
 
   it('caches hashed assets for a year, other files never; a missing asset is 404, not the index', async () => {
@@ -92,11 +107,14 @@ describe('makeAdminUiRouter', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toMatch(/not built.*npm run build -w @fw\/admin-ui/);
     expect(() => makeAdminUiRouter({ basePath: 'fw/admin/' })).toThrow(/basePath must start with '\/'/);
-    expect(() => makeAdminUiRouter({ proxyAllowedOrigins: ['not a url'] })).toThrow(/proxyAllowedOrigins holds 'not a url'/);
+    expect(() => makeAdminUiRouter({ proxyAllowedOrigins: ['not a url'] })).toThrow(
+      /proxyAllowedOrigins holds 'not a url'/,
+    );
   });
 
   describe('proxy', () => {
-    const proxied = (app: Express, base: string, p: string) => request(app).get('/fw/admin/proxy').query({ base, path: p });
+    const proxied = (app: Express, base: string, p: string) =>
+      request(app).get('/fw/admin/proxy').query({ base, path: p });
 
     it('forwards GET of the read-only paths to an allowed origin, with the info key', async () => {
       const app = host({ proxyAllowedOrigins: [`${upstreamOrigin}/`] });
@@ -113,12 +131,30 @@ describe('makeAdminUiRouter', () => {
       const closed = host();
       expect((await proxied(closed, upstreamOrigin, '/info')).status).toBe(403);
       const app = host({ proxyAllowedOrigins: [upstreamOrigin] });
-      expect((await proxied(app, 'http://127.0.0.2:1', '/info')).body.message).toMatch(/does not proxy http:\/\/127\.0\.0\.2:1/);
-      for (const p of ['/books', '/info/../books', '/service-info/..', '/service-info/%2e%2e', '/service-info/a/../../books', '//evil.example/info', '/info?x=1', '/service-info/books%2F..%2Fbooks', 'info']) {
+      expect((await proxied(app, 'http://127.0.0.2:1', '/info')).body.message).toMatch(
+        /does not proxy http:\/\/127\.0\.0\.2:1/,
+      );
+      for (const p of [
+        '/books',
+        '/info/../books',
+        '/service-info/..',
+        '/service-info/%2e%2e',
+        '/service-info/a/../../books',
+        '//evil.example/info',
+        '/info?x=1',
+        '/service-info/books%2F..%2Fbooks',
+        'info',
+      ]) {
         const res = await proxied(app, upstreamOrigin, p);
         expect({ p, status: res.status }).toEqual({ p, status: 400 });
       }
-      for (const base of ['file:///etc/passwd', `http://user:pw@${upstreamOrigin.slice(7)}`, `${upstreamOrigin}/?q=1`, 'javascript:alert(1)', '']) {
+      for (const base of [
+        'file:///etc/passwd',
+        `http://user:pw@${upstreamOrigin.slice(7)}`,
+        `${upstreamOrigin}/?q=1`,
+        'javascript:alert(1)',
+        '',
+      ]) {
         expect({ base, status: (await proxied(app, base, '/info')).status }).toEqual({ base, status: 400 });
       }
       // A read-only path whose host answers a redirect: not followed.

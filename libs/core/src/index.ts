@@ -12,7 +12,14 @@ export { allowedMethods, pathTemplates, templatePattern } from './http/path-temp
 export type { PathTemplate } from './http/path-templates';
 export { schemaErrorField, schemaErrorSentence } from './schema/schema-error-text';
 export type { SchemaErrorLike } from './schema/schema-error-text';
-export { findControlCharacter, controlCharacterError, assertNoControlCharacters, findExcessiveNesting, excessiveNestingError, MAX_INPUT_DEPTH } from './http/input-policy';
+export {
+  findControlCharacter,
+  controlCharacterError,
+  assertNoControlCharacters,
+  findExcessiveNesting,
+  excessiveNestingError,
+  MAX_INPUT_DEPTH,
+} from './http/input-policy';
 export type { ControlCharacterHit } from './http/input-policy';
 export type { ServiceInfo, HealthCheck, InfoRouterOptions } from './http/service-info';
 export { createLogger } from './logging/logger';
@@ -30,7 +37,11 @@ export {
 export type { RequestContext } from './tenant/tenant-context';
 export { createDatabase } from './database/database-factory';
 export type { Database, DatabaseOptions, SqlSession } from './database/database-factory';
-export { DATABASE_POOLERS, DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MILLIS, parseDatabasePooler } from './database/session-settings';
+export {
+  DATABASE_POOLERS,
+  DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MILLIS,
+  parseDatabasePooler,
+} from './database/session-settings';
 export type { DatabasePooler, SessionTimeouts } from './database/session-settings';
 export { parseDatabaseUrl, redactUrl } from './database/database-url';
 export type { DatabaseLocation } from './database/database-url';

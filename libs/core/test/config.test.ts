@@ -17,13 +17,24 @@ describe('loadConfigFile', () => {
   };
 
   it('replaces ${VAR} in every string, nested in objects and arrays', () => {
-    const file = write('vars.json', { db: { password: '${PW}', url: 'postgres://u:${PW}@h/${DB}' }, list: ['${DB}', 3, true, null] });
+    const file = write('vars.json', {
+      db: { password: '${PW}', url: 'postgres://u:${PW}@h/${DB}' },
+      list: ['${DB}', 3, true, null],
+    });
     const config = loadConfigFile(file, { env: { PW: 's3cret', DB: 'main' } });
-    expect(config.data).toEqual({ db: { password: 's3cret', url: 'postgres://u:s3cret@h/main' }, list: ['main', 3, true, null] });
+    expect(config.data).toEqual({
+      db: { password: 's3cret', url: 'postgres://u:s3cret@h/main' },
+      list: ['main', 3, true, null],
+    });
   });
 
   it('uses ${VAR:-default} when the variable is unset or empty, and the variable when set', () => {
-    const file = write('defaults.json', { a: '${UNSET:-fallback}', b: '${EMPTY:-x}', c: '${SET:-ignored}', d: '${UNSET:-}' });
+    const file = write('defaults.json', {
+      a: '${UNSET:-fallback}',
+      b: '${EMPTY:-x}',
+      c: '${SET:-ignored}',
+      d: '${UNSET:-}',
+    });
     const config = loadConfigFile(file, { env: { EMPTY: '', SET: 'value' } });
     expect(config.data).toEqual({ a: 'fallback', b: 'x', c: 'value', d: '' });
   });
@@ -83,7 +94,9 @@ describe('loadConfigFile', () => {
 
   it('fails with a ConfigError naming the file when it does not exist', () => {
     const missing = path.join(dir, 'nope.json');
-    expect(() => loadConfigFile(missing)).toThrow(new RegExp(`Cannot read config file ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(() => loadConfigFile(missing)).toThrow(
+      new RegExp(`Cannot read config file ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
   });
 
   it('fails with a ConfigError naming the file when it is not JSON', () => {
@@ -108,6 +121,8 @@ describe('configFromObject', () => {
   });
 
   it('names the key of a missing variable', () => {
-    expect(() => configFromObject({ server: { port: '${PORT}' } }, '/base', { env: {} })).toThrow(/server\.port uses \$\{PORT\}/);
+    expect(() => configFromObject({ server: { port: '${PORT}' } }, '/base', { env: {} })).toThrow(
+      /server\.port uses \$\{PORT\}/,
+    );
   });
 });

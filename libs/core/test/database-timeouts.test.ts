@@ -11,34 +11,59 @@ import { capDefaultTimeouts, resolveSessionTimeouts, timeoutSettingsSql } from '
 describe('session timeouts (settings)', () => {
   it('resolves fw defaults, keeps explicit values, and caps only the defaults', () => {
     const defaults = resolveSessionTimeouts({});
-    expect(defaults).toEqual({ timeouts: { idleInTransactionMillis: 15_000 }, explicit: { idleInTransaction: false, lock: false } });
+    expect(defaults).toEqual({
+      timeouts: { idleInTransactionMillis: 15_000 },
+      explicit: { idleInTransaction: false, lock: false },
+    });
     expect(capDefaultTimeouts(defaults, 3000).timeouts).toEqual({ idleInTransactionMillis: 3000, lockMillis: 3000 });
-    expect(capDefaultTimeouts(defaults, 60_000).timeouts).toEqual({ idleInTransactionMillis: 15_000, lockMillis: 60_000 });
+    expect(capDefaultTimeouts(defaults, 60_000).timeouts).toEqual({
+      idleInTransactionMillis: 15_000,
+      lockMillis: 60_000,
+    });
     const explicit = resolveSessionTimeouts({ idleInTransactionTimeoutMillis: 30_000, lockTimeoutMillis: 0 });
     expect(capDefaultTimeouts(explicit, 3000).timeouts).toEqual({ idleInTransactionMillis: 30_000, lockMillis: 0 });
     expect(() => capDefaultTimeouts(defaults, 0)).toThrow(RangeError);
   });
 
   it('writes SET LOCAL for what differs from the session, and nothing for what is unset', () => {
-    expect(timeoutSettingsSql({ idleInTransactionMillis: 3000, lockMillis: 3000 }, 'local', { idleInTransactionMillis: 15_000 })).toBe('set local idle_in_transaction_session_timeout = 3000; set local lock_timeout = 3000');
-    expect(timeoutSettingsSql({ idleInTransactionMillis: 15_000 }, 'local', { idleInTransactionMillis: 15_000 })).toBe('');
-    expect(timeoutSettingsSql({ statementMillis: 500, idleInTransactionMillis: 0 }, 'session')).toBe('set statement_timeout = 500; set idle_in_transaction_session_timeout = 0');
+    expect(
+      timeoutSettingsSql({ idleInTransactionMillis: 3000, lockMillis: 3000 }, 'local', {
+        idleInTransactionMillis: 15_000,
+      }),
+    ).toBe('set local idle_in_transaction_session_timeout = 3000; set local lock_timeout = 3000');
+    expect(timeoutSettingsSql({ idleInTransactionMillis: 15_000 }, 'local', { idleInTransactionMillis: 15_000 })).toBe(
+      '',
+    );
+    expect(timeoutSettingsSql({ statementMillis: 500, idleInTransactionMillis: 0 }, 'session')).toBe(
+      'set statement_timeout = 500; set idle_in_transaction_session_timeout = 0',
+    );
   });
 
   it('refuses at creation what cannot hold behind a transaction pooler, saying what to set instead', () => {
-    expect(() => createDatabase({ url: 'postgres://db/x', pooler: 'transaction', statementTimeoutMillis: 5000 })).toThrow(/ALTER ROLE <user> SET statement_timeout = '5000ms'/);
-    expect(() => createDatabase({ url: 'postgres://db/x', idleInTransactionTimeoutMillis: -1 })).toThrow(/idleInTransactionTimeoutMillis must be a whole number/);
+    expect(() =>
+      createDatabase({ url: 'postgres://db/x', pooler: 'transaction', statementTimeoutMillis: 5000 }),
+    ).toThrow(/ALTER ROLE <user> SET statement_timeout = '5000ms'/);
+    expect(() => createDatabase({ url: 'postgres://db/x', idleInTransactionTimeoutMillis: -1 })).toThrow(
+      /idleInTransactionTimeoutMillis must be a whole number/,
+    );
     expect(parseDatabasePooler(undefined, 'X')).toBe('none');
     expect(parseDatabasePooler(' Transaction ', 'X')).toBe('transaction');
-    expect(() => parseDatabasePooler('pgbouncer', 'PROCESS_DATABASE_POOLER')).toThrow(/PROCESS_DATABASE_POOLER must be one of none, session, transaction/);
+    expect(() => parseDatabasePooler('pgbouncer', 'PROCESS_DATABASE_POOLER')).toThrow(
+      /PROCESS_DATABASE_POOLER must be one of none, session, transaction/,
+    );
   });
 });
 
 for (const target of databaseTargets().filter((t) => t === 'postgres')) {
   describe(`session timeouts on a server [${target}]`, () => {
     const show = async (database: Database, inTransaction: boolean) => {
-      const read = sql<{ idle: string; lock: string }>`select current_setting('idle_in_transaction_session_timeout') as idle, current_setting('lock_timeout') as lock`;
-      return inTransaction ? (await database.db.transaction().execute((trx) => read.execute(trx))).rows[0] : (await read.execute(database.db)).rows[0];
+      const read = sql<{
+        idle: string;
+        lock: string;
+      }>`select current_setting('idle_in_transaction_session_timeout') as idle, current_setting('lock_timeout') as lock`;
+      return inTransaction
+        ? (await database.db.transaction().execute((trx) => read.execute(trx))).rows[0]
+        : (await read.execute(database.db)).rows[0];
     };
 
     it('applies the defaults to the session and every transaction; a capped handle only to its transactions', async () => {
@@ -52,7 +77,13 @@ for (const target of databaseTargets().filter((t) => t === 'postgres')) {
         // SET LOCAL ends with the transaction: the shared connection is back on its session values.
         expect(await show(database, true)).toEqual({ idle: '15s', lock: '0' });
         // Isolation levels keep working with the settings in the same round trip.
-        const level = await capped.db.transaction().setIsolationLevel('serializable').execute(async (trx) => (await sql<{ l: string }>`select current_setting('transaction_isolation') as l`.execute(trx)).rows[0].l);
+        const level = await capped.db
+          .transaction()
+          .setIsolationLevel('serializable')
+          .execute(
+            async (trx) =>
+              (await sql<{ l: string }>`select current_setting('transaction_isolation') as l`.execute(trx)).rows[0].l,
+          );
         expect(level).toBe('serializable');
         // Closing the capped handle closes the shared connections too.
         await capped.close();
@@ -65,7 +96,12 @@ for (const target of databaseTargets().filter((t) => t === 'postgres')) {
 
     it("with pooler 'transaction' sets nothing on the session, everything on each transaction", async () => {
       const testDb = await createTestDatabase(target, { migrate: false });
-      const database = createDatabase({ url: testDb.url, maxConnections: 1, pooler: 'transaction', lockTimeoutMillis: 700 });
+      const database = createDatabase({
+        url: testDb.url,
+        maxConnections: 1,
+        pooler: 'transaction',
+        lockTimeoutMillis: 700,
+      });
       try {
         expect(await show(database, false)).toEqual({ idle: '0', lock: '0' });
         expect(await show(database, true)).toEqual({ idle: '15s', lock: '700ms' });
@@ -104,12 +140,18 @@ for (const target of databaseTargets().filter((t) => t === 'postgres')) {
       const testDb = await createTestDatabase(target, { migrate: false });
       const handles = [0, 1, 2].map(() => createDatabase({ url: testDb.url, maxConnections: 1 }));
       try {
-        const migrations = Array.from({ length: 8 }, (_, i) => ({ name: `000${i}_t.sql`, sql: `create table t${i} (id int); select pg_sleep(0.02);` }));
+        const migrations = Array.from({ length: 8 }, (_, i) => ({
+          name: `000${i}_t.sql`,
+          sql: `create table t${i} (id int); select pg_sleep(0.02);`,
+        }));
         const results = await Promise.all(handles.map((h) => migrateDatabase(h, migrations)));
         const applied = results.flatMap((r) => r.applied).sort();
         expect(applied).toEqual(migrations.map((m) => m.name));
-        for (const r of results) expect([...r.applied, ...r.alreadyApplied].sort()).toEqual(migrations.map((m) => m.name));
-        const locks = await handles[0].withSession((s) => s.query(`select 1 from pg_locks where locktype = 'advisory'`));
+        for (const r of results)
+          expect([...r.applied, ...r.alreadyApplied].sort()).toEqual(migrations.map((m) => m.name));
+        const locks = await handles[0].withSession((s) =>
+          s.query(`select 1 from pg_locks where locktype = 'advisory'`),
+        );
         expect(locks).toEqual([]);
       } finally {
         await Promise.all(handles.map((h) => h.close()));

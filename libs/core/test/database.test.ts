@@ -5,7 +5,13 @@ import { createTestDatabase, databaseTargets, describeEachDatabase } from '@fw/t
 describeEachDatabase('database access', (getDb) => {
   it('runs parameterised queries and returns numbers for int8 and numeric', async () => {
     const { database } = getDb();
-    const { rows } = await sql<{ n: number; total: number; big: string }>`select count(*) as n, 12.50::numeric as total, 9007199254740993::int8::text as big from (values (1),(2)) v(x) where x > ${0}`.execute(database.db);
+    const { rows } = await sql<{
+      n: number;
+      total: number;
+      big: string;
+    }>`select count(*) as n, 12.50::numeric as total, 9007199254740993::int8::text as big from (values (1),(2)) v(x) where x > ${0}`.execute(
+      database.db,
+    );
     expect(rows).toEqual([{ n: 2, total: 12.5, big: '9007199254740993' }]);
   });
 
@@ -13,10 +19,16 @@ describeEachDatabase('database access', (getDb) => {
     const { database } = getDb();
     const query = database.query;
     if (!query) throw new Error('createDatabase must provide query()');
-    const rows = await query<{ n: number; total: number; tags: string[] }>('select count(*) as n, 12.50::numeric as total, $2::text[] as tags from (values (1),(2)) v(x) where x > $1', [0, ['a', 'b']]);
+    const rows = await query<{ n: number; total: number; tags: string[] }>(
+      'select count(*) as n, 12.50::numeric as total, $2::text[] as tags from (values (1),(2)) v(x) where x > $1',
+      [0, ['a', 'b']],
+    );
     expect(rows).toEqual([{ n: 2, total: 12.5, tags: ['a', 'b'] }]);
     // Two at once: the pool serves both (PGlite queues them on its single connection).
-    const [a, b] = await Promise.all([query<{ v: number }>('select 1 as v'), query<{ v: number }>('select $1::int as v', [2])]);
+    const [a, b] = await Promise.all([
+      query<{ v: number }>('select 1 as v'),
+      query<{ v: number }>('select $1::int as v', [2]),
+    ]);
     expect([a, b]).toEqual([[{ v: 1 }], [{ v: 2 }]]);
     await expect(query('select * from no_such_table')).rejects.toThrow(/no_such_table/);
     expect(await query<{ v: number }>('select 3 as v')).toEqual([{ v: 3 }]);
@@ -65,14 +77,18 @@ describeEachDatabase('database access', (getDb) => {
   it('has applied the workspace schema, and a second migrate run applies nothing', async () => {
     const { database } = getDb();
     await assertTablesExist(database, ['fw_query_mapper_source', 'fw_query_definition_source']);
-    const again = await migrateDatabase(database, [{ name: '0001_query_catalog.sql', sql: 'select 1' }]).catch((e: unknown) => e);
+    const again = await migrateDatabase(database, [{ name: '0001_query_catalog.sql', sql: 'select 1' }]).catch(
+      (e: unknown) => e,
+    );
     expect(isConfigError(again)).toBe(true);
     expect((again as Error).message).toMatch(/0001_query_catalog.sql was changed after it was applied/);
   });
 
   it('names the missing table and the migrate command', async () => {
     const { database } = getDb();
-    await expect(assertTablesExist(database, ['fw_query_mapper_source', 'no_such_table'])).rejects.toThrow(/missing table\(s\) no_such_table: .*npm run migrate/);
+    await expect(assertTablesExist(database, ['fw_query_mapper_source', 'no_such_table'])).rejects.toThrow(
+      /missing table\(s\) no_such_table: .*npm run migrate/,
+    );
   });
 });
 
@@ -84,8 +100,14 @@ describe('migrator', () => {
         { name: '002_b.sql', sql: 'insert into m_probe values (2);' },
         { name: '001_a.sql', sql: 'create table m_probe (v int); insert into m_probe values (1);' },
       ];
-      expect(await migrateDatabase(testDb.database, migrations)).toEqual({ applied: ['001_a.sql', '002_b.sql'], alreadyApplied: [] });
-      expect(await migrateDatabase(testDb.database, migrations)).toEqual({ applied: [], alreadyApplied: ['001_a.sql', '002_b.sql'] });
+      expect(await migrateDatabase(testDb.database, migrations)).toEqual({
+        applied: ['001_a.sql', '002_b.sql'],
+        alreadyApplied: [],
+      });
+      expect(await migrateDatabase(testDb.database, migrations)).toEqual({
+        applied: [],
+        alreadyApplied: ['001_a.sql', '002_b.sql'],
+      });
       const { rows } = await sql<{ v: number }>`select v from m_probe order by v`.execute(testDb.database.db);
       expect(rows.map((r) => r.v)).toEqual([1, 2]);
     } finally {
@@ -98,7 +120,9 @@ describe('migrator', () => {
     try {
       const failing = [{ name: '001_bad.sql', sql: 'create table half_done (v int); select * from missing_table;' }];
       await expect(migrateDatabase(testDb.database, failing)).rejects.toThrow(/Migration 001_bad.sql failed/);
-      const { rows } = await sql<{ t: string | null }>`select to_regclass('half_done')::text as t`.execute(testDb.database.db);
+      const { rows } = await sql<{ t: string | null }>`select to_regclass('half_done')::text as t`.execute(
+        testDb.database.db,
+      );
       expect(rows[0].t).toBeNull();
     } finally {
       await testDb.dispose();
@@ -145,7 +169,11 @@ describe('database URLs', () => {
       `const { createDatabase } = require(${JSON.stringify(path.resolve(__dirname, '../src'))});`,
       `(async () => { for (let i = 0; i < 2; i++) { const d = createDatabase({ url: ${JSON.stringify(`pglite:${dir}`)} }); await d.query('select 1'); await d.close(); } console.log('closed'); })();`,
     ].join('\n');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '../../..'), timeout: 45_000, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      cwd: path.resolve(__dirname, '../../..'),
+      timeout: 45_000,
+      encoding: 'utf8',
+    });
     expect(child.stdout.trim()).toBe('closed');
     expect(child.signal).toBeNull();
     expect(child.status).toBe(0);
@@ -182,7 +210,8 @@ for (const target of databaseTargets().filter((t) => t === 'postgres')) {
     const bounded = createDatabase({ url: testDb.url, idleInTransactionTimeoutMillis: 800, lockTimeoutMillis: 300 });
     const defaults = createDatabase({ url: testDb.url });
     try {
-      const show = async (database: typeof bounded, name: string) => (await sql<Record<string, string>>`${sql.raw(`show ${name}`)}`.execute(database.db)).rows[0][name];
+      const show = async (database: typeof bounded, name: string) =>
+        (await sql<Record<string, string>>`${sql.raw(`show ${name}`)}`.execute(database.db)).rows[0][name];
       expect(await show(defaults, 'idle_in_transaction_session_timeout')).toBe('15s');
       expect(await show(defaults, 'lock_timeout')).toBe('0');
       await sql`create table frozen (id int primary key, n int)`.execute(bounded.db);
@@ -197,7 +226,9 @@ for (const target of databaseTargets().filter((t) => t === 'postgres')) {
       holder.catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 100));
       // While it holds the lock, a writer gives up after the lock timeout (55P03) instead of waiting.
-      await expect(sql`update frozen set n = n + 10 where id = 1`.execute(bounded.db)).rejects.toMatchObject({ code: '55P03' });
+      await expect(sql`update frozen set n = n + 10 where id = 1`.execute(bounded.db)).rejects.toMatchObject({
+        code: '55P03',
+      });
       // After the idle timeout the server ended the holder's session: its update rolled back, the row is free.
       const began = Date.now();
       for (;;) {
@@ -210,7 +241,9 @@ for (const target of databaseTargets().filter((t) => t === 'postgres')) {
       }
       expect(Date.now() - began).toBeLessThan(2000);
       await expect(holder).rejects.toThrow();
-      expect((await sql<{ n: number }>`select n from frozen where id = 1`.execute(bounded.db)).rows).toEqual([{ n: 10 }]);
+      expect((await sql<{ n: number }>`select n from frozen where id = 1`.execute(bounded.db)).rows).toEqual([
+        { n: 10 },
+      ]);
     } finally {
       await bounded.close();
       await defaults.close();

@@ -1,15 +1,14 @@
 import express, { Express } from 'express';
 import { Writable } from 'node:stream';
 import request from 'supertest';
+import { CoreErrorCodes, createLogger, currentContext, currentTenantId, FwError, HealthCheck } from '../src';
 import {
-  CoreErrorCodes,
-  createLogger,
-  currentContext,
-  currentTenantId,
-  FwError,
-  HealthCheck,
-} from '../src';
-import { makeErrorMiddleware, makeInfoRouter, makeNotFoundHandler, requireJsonBody, tenantContextMiddleware } from '../src/http';
+  makeErrorMiddleware,
+  makeInfoRouter,
+  makeNotFoundHandler,
+  requireJsonBody,
+  tenantContextMiddleware,
+} from '../src/http';
 
 /** A logger whose lines are kept in memory, so tests can check what went to the log. */
 function memoryLogger() {
@@ -58,7 +57,14 @@ describe('error middleware', () => {
       description: "Filter 'price' is not allowed for query 'books'",
       payload: null,
       errors: [
-        { code: '400', subErrorCode: 'Q725', description: "Filter 'price' is not allowed for query 'books'", params: ['price', 'books'], field: 'filters.price', severity: 'ERROR' },
+        {
+          code: '400',
+          subErrorCode: 'Q725',
+          description: "Filter 'price' is not allowed for query 'books'",
+          params: ['price', 'books'],
+          field: 'filters.price',
+          severity: 'ERROR',
+        },
         { code: '400', subErrorCode: 'Q726', description: 'second', params: ['x'], severity: 'ERROR' },
       ],
     });
@@ -78,15 +84,22 @@ describe('error middleware', () => {
 
   it('answers an unknown error with a generic 500 and logs the details only', async () => {
     const { logger, lines } = memoryLogger();
-    const app = appWith((a) =>
-      a.get('/boom', () => {
-        throw new Error('select secret_column from internal_table failed');
-      }),
+    const app = appWith(
+      (a) =>
+        a.get('/boom', () => {
+          throw new Error('select secret_column from internal_table failed');
+        }),
       logger,
     );
     const res = await request(app).get('/boom');
     expect(res.status).toBe(500);
-    expect(res.body).toMatchObject({ success: false, code: 500, subErrorCode: CoreErrorCodes.internal, description: 'Internal server error', payload: null });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 500,
+      subErrorCode: CoreErrorCodes.internal,
+      description: 'Internal server error',
+      payload: null,
+    });
     expect(res.text).not.toContain('secret_column');
     expect(res.text).not.toContain('stack');
     expect(res.text).not.toMatch(/at .*\.ts:\d+/);
@@ -108,12 +121,20 @@ describe('error middleware', () => {
     const app = appWith((a) => a.post('/echo', (req, res) => res.json(req.body)));
     const res = await request(app).post('/echo').set('content-type', 'application/json').send('{"a": ');
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ success: false, code: 400, subErrorCode: 'FW400', description: 'The request body is not valid JSON' });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 400,
+      subErrorCode: 'FW400',
+      description: 'The request body is not valid JSON',
+    });
   });
 
   it('answers a body above the limit with 413 FW413', async () => {
     const app = appWith((a) => a.post('/echo', (req, res) => res.json(req.body)));
-    const res = await request(app).post('/echo').set('content-type', 'application/json').send(JSON.stringify({ big: 'x'.repeat(5000) }));
+    const res = await request(app)
+      .post('/echo')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ big: 'x'.repeat(5000) }));
     expect(res.status).toBe(413);
     expect(res.body.subErrorCode).toBe(CoreErrorCodes.payloadTooLarge);
   });
@@ -121,7 +142,13 @@ describe('error middleware', () => {
   it('answers unknown routes with a 404 envelope naming method and path', async () => {
     const res = await request(appWith(() => undefined)).delete('/nowhere');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ success: false, code: 404, subErrorCode: 'FW404', description: 'No route for DELETE /nowhere', errors: [{ params: ['DELETE', '/nowhere'] }] });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 404,
+      subErrorCode: 'FW404',
+      description: 'No route for DELETE /nowhere',
+      errors: [{ params: ['DELETE', '/nowhere'] }],
+    });
   });
 });
 
@@ -131,7 +158,12 @@ describe('requireJsonBody', () => {
   it('rejects a form post with 415', async () => {
     const res = await request(app).post('/echo').type('form').send('a=1');
     expect(res.status).toBe(415);
-    expect(res.body).toMatchObject({ success: false, code: 415, subErrorCode: 'FW415', description: 'Content-Type must be application/json' });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 415,
+      subErrorCode: 'FW415',
+      description: 'Content-Type must be application/json',
+    });
   });
 
   it('rejects a text body with 415', async () => {
@@ -160,7 +192,11 @@ describe('tenantContextMiddleware', () => {
   );
 
   it('puts the tenant header and other x-fw-* headers into the context, across awaits', async () => {
-    const res = await request(app).get('/ctx').set('x-fw-tenant-id', ' t1 ').set('x-fw-trace', 'abc').set('x-other', 'no');
+    const res = await request(app)
+      .get('/ctx')
+      .set('x-fw-tenant-id', ' t1 ')
+      .set('x-fw-trace', 'abc')
+      .set('x-other', 'no');
     expect(res.body).toEqual({ tenantId: 't1', headers: { 'x-fw-tenant-id': 't1', 'x-fw-trace': 'abc' } });
   });
 
@@ -170,7 +206,9 @@ describe('tenantContextMiddleware', () => {
   });
 
   it('keeps concurrent requests apart', async () => {
-    const responses = await Promise.all(['a', 'b', 'c', 'd'].map((t) => request(app).get('/ctx').set('x-fw-tenant-id', t)));
+    const responses = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((t) => request(app).get('/ctx').set('x-fw-tenant-id', t)),
+    );
     expect(responses.map((r) => r.body.tenantId)).toEqual(['a', 'b', 'c', 'd']);
   });
 
@@ -182,7 +220,10 @@ describe('tenantContextMiddleware', () => {
 describe('info router', () => {
   let dbHealthy = true;
   const checks: HealthCheck[] = [
-    { name: 'db', check: async () => (dbHealthy ? { healthy: true } : { healthy: false, message: 'connection refused' }) },
+    {
+      name: 'db',
+      check: async () => (dbHealthy ? { healthy: true } : { healthy: false, message: 'connection refused' }),
+    },
     { name: 'always', check: async () => ({ healthy: true }) },
     {
       name: 'throws',
@@ -200,7 +241,9 @@ describe('info router', () => {
       }),
     ),
   );
-  const appWithThrowingCheck = appWith((a) => a.use(makeInfoRouter({ info: { name: 'h', version: '0' }, healthChecks: [checks[2]] })));
+  const appWithThrowingCheck = appWith((a) =>
+    a.use(makeInfoRouter({ info: { name: 'h', version: '0' }, healthChecks: [checks[2]] })),
+  );
 
   beforeEach(() => {
     dbHealthy = true;
@@ -209,32 +252,59 @@ describe('info router', () => {
   it('GET /info describes the host and names its services', async () => {
     const res = await request(app).get('/info');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, code: 200, payload: { name: 'test-host', version: '1.2.3', services: ['query'] } });
+    expect(res.body).toEqual({
+      success: true,
+      code: 200,
+      payload: { name: 'test-host', version: '1.2.3', services: ['query'] },
+    });
   });
 
   it('GET /service-info lists services, /service-info/:name describes one', async () => {
-    expect((await request(app).get('/service-info')).body.payload).toEqual([{ name: 'query', version: '0.1.0', details: { queries: 2 } }]);
+    expect((await request(app).get('/service-info')).body.payload).toEqual([
+      { name: 'query', version: '0.1.0', details: { queries: 2 } },
+    ]);
     const one = await request(app).get('/service-info/query');
-    expect(one.body).toEqual({ success: true, code: 200, payload: { name: 'query', version: '0.1.0', details: { queries: 2 } } });
+    expect(one.body).toEqual({
+      success: true,
+      code: 200,
+      payload: { name: 'query', version: '0.1.0', details: { queries: 2 } },
+    });
   });
 
   it('GET /service-info/:name answers 404 for an unknown service', async () => {
     const res = await request(app).get('/service-info/nope');
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ success: false, code: 404, subErrorCode: 'FW404', description: "No service named 'nope'" });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 404,
+      subErrorCode: 'FW404',
+      description: "No service named 'nope'",
+    });
   });
 
   it('GET /health-check answers 200 when every check is healthy', async () => {
     const res = await request(app).get('/health-check');
     expect(res.status).toBe(200);
-    expect(res.body.payload).toEqual({ healthy: true, checks: [{ name: 'db', healthy: true }, { name: 'always', healthy: true }] });
+    expect(res.body.payload).toEqual({
+      healthy: true,
+      checks: [
+        { name: 'db', healthy: true },
+        { name: 'always', healthy: true },
+      ],
+    });
   });
 
   it('GET /health-check answers 503 naming the unhealthy check', async () => {
     dbHealthy = false;
     const res = await request(app).get('/health-check');
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ success: false, code: 503, subErrorCode: 'FW503', description: 'Unhealthy: db', payload: null });
+    expect(res.body).toMatchObject({
+      success: false,
+      code: 503,
+      subErrorCode: 'FW503',
+      description: 'Unhealthy: db',
+      payload: null,
+    });
   });
 
   it('GET /health-check/:name runs one check, 404 for an unknown one', async () => {

@@ -1,4 +1,12 @@
-import { assertNoControlCharacters, createLogger, findControlCharacter, findExcessiveNesting, isFwError, MAX_INPUT_DEPTH, toFwError } from '@fw/core';
+import {
+  assertNoControlCharacters,
+  createLogger,
+  findControlCharacter,
+  findExcessiveNesting,
+  isFwError,
+  MAX_INPUT_DEPTH,
+  toFwError,
+} from '@fw/core';
 import { rejectControlCharacters, makeErrorMiddleware } from '@fw/core/http';
 import { describeEachDatabase } from '@fw/test-support';
 import express from 'express';
@@ -10,7 +18,9 @@ describe('input policy: no control characters', () => {
     expect(findControlCharacter({ items: ['ok', 'bell\u0007'] })).toEqual({ field: 'items[1]', codePoint: 7 });
     expect(findControlCharacter({ ['bad\u001fkey']: 1 })).toEqual({ field: 'bad\u001fkey', codePoint: 31 });
     expect(findControlCharacter('\u0001')).toEqual({ field: 'body', codePoint: 1 });
-    expect(findControlCharacter({ text: 'line one\nline two\ttabbed\r\n', n: 3, ok: true, nothing: null })).toBeUndefined();
+    expect(
+      findControlCharacter({ text: 'line one\nline two\ttabbed\r\n', n: 3, ok: true, nothing: null }),
+    ).toBeUndefined();
   });
 
   it('refuses with 400 FW400C, the field and the code point; query parameters first', () => {
@@ -21,7 +31,12 @@ describe('input policy: no control characters', () => {
       caught = err;
     }
     expect(isFwError(caught)).toBe(true);
-    expect(caught).toMatchObject({ code: 400, subErrorCode: 'FW400C', field: 'query.triggerId', description: "'query.triggerId' contains the control character U+0000, which is not allowed" });
+    expect(caught).toMatchObject({
+      code: 400,
+      subErrorCode: 'FW400C',
+      field: 'query.triggerId',
+      description: "'query.triggerId' contains the control character U+0000, which is not allowed",
+    });
   });
 
   it('refuses a body nested deeper than 64 levels with 400 FW400D naming where (JSON.stringify and the database overflow on such bodies)', () => {
@@ -38,7 +53,13 @@ describe('input policy: no control characters', () => {
     } catch (err) {
       caught = err;
     }
-    expect(caught).toMatchObject({ code: 400, subErrorCode: 'FW400D', description: expect.stringMatching(/^'payload\.args.*' is nested deeper than 64 levels of arrays and objects, which is not allowed$/) });
+    expect(caught).toMatchObject({
+      code: 400,
+      subErrorCode: 'FW400D',
+      description: expect.stringMatching(
+        /^'payload\.args.*' is nested deeper than 64 levels of arrays and objects, which is not allowed$/,
+      ),
+    });
   });
 
   it('as express middleware: the request never reaches the handler', async () => {
@@ -61,8 +82,14 @@ describe('input policy: no control characters', () => {
 describeEachDatabase('a value the database refuses becomes 400, never 500', (getDb) => {
   it('maps the real errors of a NUL in jsonb (22P05) and of a too-long value (22001) to 400 FW400V', async () => {
     const logger = createLogger({ name: 'policy-test', level: 'silent' });
-    const failure = (fn: () => Promise<unknown>) => fn().then(() => undefined, (err: unknown) => err);
-    const nul = await failure(() => getDb().database.withSession((s) => s.query('select $1::jsonb as v', ['{"a":"\\u0000"}'])));
+    const failure = (fn: () => Promise<unknown>) =>
+      fn().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    const nul = await failure(() =>
+      getDb().database.withSession((s) => s.query('select $1::jsonb as v', ['{"a":"\\u0000"}'])),
+    );
     const tooLong = await failure(() =>
       getDb().database.withSession(async (s) => {
         await s.exec('create temp table if not exists policy_probe (v varchar(3))');
@@ -71,8 +98,14 @@ describeEachDatabase('a value the database refuses becomes 400, never 500', (get
     );
     for (const err of [nul, tooLong]) {
       expect(err).toBeDefined();
-      expect(toFwError(err, logger, { path: '/x', method: 'POST' })).toMatchObject({ code: 400, subErrorCode: 'FW400V' });
+      expect(toFwError(err, logger, { path: '/x', method: 'POST' })).toMatchObject({
+        code: 400,
+        subErrorCode: 'FW400V',
+      });
     }
-    expect(toFwError(new Error('boom'), logger, { path: '/x', method: 'POST' })).toMatchObject({ code: 500, subErrorCode: 'FW500' });
+    expect(toFwError(new Error('boom'), logger, { path: '/x', method: 'POST' })).toMatchObject({
+      code: 500,
+      subErrorCode: 'FW500',
+    });
   });
 });

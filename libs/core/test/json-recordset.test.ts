@@ -5,10 +5,26 @@ import { jsonRecordset } from '../src';
 describeEachDatabase('jsonRecordset', (getDb) => {
   it('hands many rows over as one JSON parameter: types, JSON values, nulls and absent keys', async () => {
     const { database } = getDb();
-    await sql`create table jr_probe (id uuid primary key, n integer, ok boolean, at timestamptz, label text, doc jsonb, seq bigint generated always as identity)`.execute(database.db);
+    await sql`create table jr_probe (id uuid primary key, n integer, ok boolean, at timestamptz, label text, doc jsonb, seq bigint generated always as identity)`.execute(
+      database.db,
+    );
     const rows = [
-      { id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', n: 1, ok: true, at: new Date('2026-11-25T03:00:00.123Z'), label: `quote " backslash \\ and 'single'`, doc: { a: [1, 'two', null], b: { c: 'd' } } },
-      { id: '8d0e6679-7425-40de-944b-e07fc1f90ae8', n: 2, ok: false, at: '2026-11-25T04:00:00.000Z', label: null, doc: 'a JSON string' },
+      {
+        id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        n: 1,
+        ok: true,
+        at: new Date('2026-11-25T03:00:00.123Z'),
+        label: `quote " backslash \\ and 'single'`,
+        doc: { a: [1, 'two', null], b: { c: 'd' } },
+      },
+      {
+        id: '8d0e6679-7425-40de-944b-e07fc1f90ae8',
+        n: 2,
+        ok: false,
+        at: '2026-11-25T04:00:00.000Z',
+        label: null,
+        doc: 'a JSON string',
+      },
       { id: '9e1e6679-7425-40de-944b-e07fc1f90ae9', n: 3, ok: null, at: null, doc: null }, // label absent
     ];
     const { rows: inserted } = await sql<{ id: string }>`
@@ -16,10 +32,28 @@ describeEachDatabase('jsonRecordset', (getDb) => {
       select id, n, ok, at, label, doc from ${jsonRecordset(rows, { id: 'uuid', n: 'integer', ok: 'boolean', at: 'timestamptz', label: 'text', doc: 'jsonb' })}
       returning id`.execute(database.db);
     expect(inserted.map((r) => r.id)).toEqual(rows.map((r) => r.id)); // in the order given
-    const { rows: stored } = await sql<Record<string, unknown>>`select id, n, ok, at, label, doc, doc is null as doc_null from jr_probe order by seq`.execute(database.db);
+    const { rows: stored } = await sql<
+      Record<string, unknown>
+    >`select id, n, ok, at, label, doc, doc is null as doc_null from jr_probe order by seq`.execute(database.db);
     expect(stored.map((r) => ({ ...r, at: r.at === null ? null : new Date(r.at as string).toISOString() }))).toEqual([
-      { id: rows[0].id, n: 1, ok: true, at: '2026-11-25T03:00:00.123Z', label: rows[0].label, doc: rows[0].doc, doc_null: false },
-      { id: rows[1].id, n: 2, ok: false, at: '2026-11-25T04:00:00.000Z', label: null, doc: 'a JSON string', doc_null: false },
+      {
+        id: rows[0].id,
+        n: 1,
+        ok: true,
+        at: '2026-11-25T03:00:00.123Z',
+        label: rows[0].label,
+        doc: rows[0].doc,
+        doc_null: false,
+      },
+      {
+        id: rows[1].id,
+        n: 2,
+        ok: false,
+        at: '2026-11-25T04:00:00.000Z',
+        label: null,
+        doc: 'a JSON string',
+        doc_null: false,
+      },
       { id: rows[2].id, n: 3, ok: null, at: null, label: null, doc: null, doc_null: true }, // JSON null is SQL NULL
     ]);
   });

@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { serveSpa, spaNotBuiltPage, type ServeSpaOptions } from '../src/http';
 
-const INDEX = '<!doctype html><html><head><title>app</title><script type="module" src="./assets/index-AbCd1234.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><title>app</title><script type="module" src="./assets/index-AbCd1234.js"></script></head><body><div id="root"></div></body></html>';
 const NAVIGATION = { Accept: 'text/html,application/xhtml+xml' };
 
 let dir: string;
@@ -83,9 +84,14 @@ describe('serveSpa', () => {
   it('under a mount path: redirects to the trailing slash and writes <base href> when asked to', async () => {
     const app = host({ baseHref: true }, '/fw/admin');
     const bare = await request(app).get('/fw/admin?x=1');
-    expect({ status: bare.status, location: bare.headers.location }).toEqual({ status: 301, location: '/fw/admin/?x=1' });
+    expect({ status: bare.status, location: bare.headers.location }).toEqual({
+      status: 301,
+      location: '/fw/admin/?x=1',
+    });
     for (const url of ['/fw/admin/', '/fw/admin/services/query']) {
-      expect((await request(app).get(url).set(NAVIGATION)).text).toContain('<head><base href="/fw/admin/"><title>app</title>');
+      expect((await request(app).get(url).set(NAVIGATION)).text).toContain(
+        '<head><base href="/fw/admin/"><title>app</title>',
+      );
     }
     expect((await request(app).get('/fw/admin/assets/index-AbCd1234.js')).status).toBe(200);
     expect((await request(app).get('/elsewhere').set(NAVIGATION)).status).toBe(418);
@@ -100,8 +106,16 @@ describe('serveSpa', () => {
       expect({ url, status: res.status }).toEqual({ url, status: 503 });
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
-      expect(res.text).toBe(spaNotBuiltPage({ appName: 'The test app', buildCommand: 'npm run build -w @fw/test-app', note: 'The API works meanwhile.' }));
-      expect(res.text).toMatch(/The test app is not built in this installation: run <code>npm run build -w @fw\/test-app<\/code>/);
+      expect(res.text).toBe(
+        spaNotBuiltPage({
+          appName: 'The test app',
+          buildCommand: 'npm run build -w @fw/test-app',
+          note: 'The API works meanwhile.',
+        }),
+      );
+      expect(res.text).toMatch(
+        /The test app is not built in this installation: run <code>npm run build -w @fw\/test-app<\/code>/,
+      );
     }
     expect((await request(app).get('/assets/index-AbCd1234.js')).status).toBe(404);
   });

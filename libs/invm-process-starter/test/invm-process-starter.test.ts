@@ -2,7 +2,16 @@ import { makeInVmProcessStarter, type WorkerDispatcher } from '@fw/invm-process-
 import type { WorkerDto, WorkerStartContext } from '@fw/process-api';
 
 function worker(n: number): WorkerDto {
-  return { processId: `p${n}`, processType: 't', workerType: 'EXECUTOR', tenant: null, triggerId: null, parentId: null, input: { n }, config: {} };
+  return {
+    processId: `p${n}`,
+    processType: 't',
+    workerType: 'EXECUTOR',
+    tenant: null,
+    triggerId: null,
+    parentId: null,
+    input: { n },
+    config: {},
+  };
 }
 
 /** A transaction context whose after-commit callbacks run when `commit()` is called. */

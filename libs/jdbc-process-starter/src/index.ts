@@ -1,7 +1,12 @@
 export { WorkItemStatus, WORK_ITEM_TABLES, workItemDb } from './schema/work-item-tables';
 export type { FwProcessWorkItemTable, WorkItemTables } from './schema/work-item-tables';
 export { makeWorkItemRepository, idempotencyKeyOf } from './repository/work-item-repository';
-export type { WorkItemRepository, ClaimedWorkItem, ClaimOptions, EnqueueOptions } from './repository/work-item-repository';
+export type {
+  WorkItemRepository,
+  ClaimedWorkItem,
+  ClaimOptions,
+  EnqueueOptions,
+} from './repository/work-item-repository';
 export { makeWorkItemStarter, WORK_ITEM_CHANNEL } from './starter/work-item-starter';
 export type { WorkItemStarter, WorkItemStarterOptions } from './starter/work-item-starter';
 export { makeWorkItemRunner } from './runner/work-item-runner';
@@ -20,7 +25,11 @@ export { exponentialBackoff } from './runner/backoff';
 export type { BackoffPolicy, ExponentialBackoffOptions } from './runner/backoff';
 export { makePgNotificationListener } from './runner/pg-notification-listener';
 export type { PgNotificationListenerOptions } from './runner/pg-notification-listener';
-export { makeSinkFailureReporter, deadItemErrorPayload, FAILURE_EVENT_BY_WORKER_TYPE } from './reporting/failure-reporter';
+export {
+  makeSinkFailureReporter,
+  deadItemErrorPayload,
+  FAILURE_EVENT_BY_WORKER_TYPE,
+} from './reporting/failure-reporter';
 export type { DeadItemReporter, DeadWorkItem, FailureEventSink } from './reporting/failure-reporter';
 export { queueDepth } from './monitoring/queue-depth';
 export type { QueueDepth } from './monitoring/queue-depth';
@@ -28,5 +37,10 @@ export { makeJdbcWorkerHost, DEFAULT_RECOVERY_SECONDS, DEFAULT_DRAIN_MILLIS } fr
 export type { JdbcWorkerHost, JdbcWorkerHostOptions, JdbcWorkerHostStopResult } from './host/jdbc-worker-host';
 export { makeFairClaimer } from './fairness/fair-claimer';
 export type { FairClaimer, FairClaimerOptions } from './fairness/fair-claimer';
-export { workLimitsOfConfigurator, workLimitsOfDefinitions, fixedWorkLimits, DEFAULT_LIMITS_REFRESH_MILLIS } from './fairness/work-limits';
+export {
+  workLimitsOfConfigurator,
+  workLimitsOfDefinitions,
+  fixedWorkLimits,
+  DEFAULT_LIMITS_REFRESH_MILLIS,
+} from './fairness/work-limits';
 export type { WorkLimits, WorkLimitsByType, WorkLimitsSource } from './fairness/work-limits';

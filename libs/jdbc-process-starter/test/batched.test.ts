@@ -27,7 +27,9 @@ describeEachDatabase('batched enqueue and acknowledgement', (getDb) => {
     expect(await itemsOf(database)).toHaveLength(0);
     for (let round = 0; round < 2; round++) {
       const callbacks: Array<() => void | Promise<void>> = [];
-      await database.db.transaction().execute((trx) => starter.startWorkers(workers, { transaction: trx, afterCommit: (cb) => callbacks.push(cb) }));
+      await database.db
+        .transaction()
+        .execute((trx) => starter.startWorkers(workers, { transaction: trx, afterCommit: (cb) => callbacks.push(cb) }));
       for (const cb of callbacks) await cb();
     }
     const items = await itemsOf(database);
@@ -71,7 +73,11 @@ describeEachDatabase('batched enqueue and acknowledgement', (getDb) => {
     });
     runners.push(runner);
     runner.start();
-    await waitFor(async () => (await itemsOf(database)).every((r) => r.status === 'SUCCESS'), 20_000, 'every item SUCCESS');
+    await waitFor(
+      async () => (await itemsOf(database)).every((r) => r.status === 'SUCCESS'),
+      20_000,
+      'every item SUCCESS',
+    );
     expect(seen.sort((a, b) => a - b)).toEqual(workers.map((_, i) => i));
     expect(runner.stats()).toMatchObject({ completed: 40, staleAcks: 0 });
   });

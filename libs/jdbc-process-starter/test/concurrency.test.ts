@@ -37,10 +37,16 @@ describeEachDatabase('two runners', (getDb) => {
     };
     const common = { leaseSeconds: 30, pollIntervalMillis: 20, concurrency: 4, batchSize: 3 };
     runners.push(makeWorkItemRunner({ ...common, database: testDb.database, workerId: 'a', handler: handlerOf('a') }));
-    runners.push(makeWorkItemRunner({ ...common, database: second ?? testDb.database, workerId: 'b', handler: handlerOf('b') }));
+    runners.push(
+      makeWorkItemRunner({ ...common, database: second ?? testDb.database, workerId: 'b', handler: handlerOf('b') }),
+    );
     runners.forEach((r) => r.start());
 
-    await waitFor(async () => (await itemsOf(testDb.database)).every((i) => i.status === 'SUCCESS'), 25_000, 'all items done');
+    await waitFor(
+      async () => (await itemsOf(testDb.database)).every((i) => i.status === 'SUCCESS'),
+      25_000,
+      'all items done',
+    );
     expect(overlaps).toEqual([]);
     expect(executions.size).toBe(200);
     expect([...executions.values()].every((n) => n === 1)).toBe(true);
@@ -72,31 +78,66 @@ if (postgresServerUrl()) {
 
       // `node --import tsx` runs the TypeScript in this very process (the tsx CLI would fork a
       // grandchild that SIGKILL on the CLI would not reach); tsx reads the root tsconfig's paths.
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/crash-runner.ts'), url], {
-        cwd: ROOT,
-        env: { ...process.env, FW_LOG_LEVEL: 'silent', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), NODE_OPTIONS: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(__dirname, 'fixtures/crash-runner.ts'), url],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            FW_LOG_LEVEL: 'silent',
+            TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+            NODE_OPTIONS: '',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on('exit', (_code, signal) => resolve(signal)),
+      );
       try {
-        await waitFor(() => output.includes(`STARTED ${worker.processId}`), 40_000, `the child runner to start the item (output: ${output})`);
-        expect(await itemOf(database, worker.processId)).toMatchObject({ status: 'RUNNING', attempts: 1, locked_by: 'doomed' });
+        await waitFor(
+          () => output.includes(`STARTED ${worker.processId}`),
+          40_000,
+          `the child runner to start the item (output: ${output})`,
+        );
+        expect(await itemOf(database, worker.processId)).toMatchObject({
+          status: 'RUNNING',
+          attempts: 1,
+          locked_by: 'doomed',
+        });
       } finally {
         child.kill('SIGKILL');
       }
       expect(await exited).toBe('SIGKILL');
 
       const executions: string[] = [];
-      runner = makeWorkItemRunner({ database, workerId: 'survivor', leaseSeconds: 1, pollIntervalMillis: 50, handler: async (w) => { executions.push(w.processId); } });
+      runner = makeWorkItemRunner({
+        database,
+        workerId: 'survivor',
+        leaseSeconds: 1,
+        pollIntervalMillis: 50,
+        handler: async (w) => {
+          executions.push(w.processId);
+        },
+      });
       runner.start();
-      await waitFor(async () => (await itemOf(database, worker.processId)).status === 'SUCCESS', 10_000, 're-claim after the lease');
+      await waitFor(
+        async () => (await itemOf(database, worker.processId)).status === 'SUCCESS',
+        10_000,
+        're-claim after the lease',
+      );
       await sleep(300);
       expect(executions).toEqual([worker.processId]);
       expect(output.match(/STARTED/g)).toHaveLength(1);
-      expect(await itemOf(database, worker.processId)).toMatchObject({ status: 'SUCCESS', attempts: 2, locked_by: 'survivor' });
+      expect(await itemOf(database, worker.processId)).toMatchObject({
+        status: 'SUCCESS',
+        attempts: 2,
+        locked_by: 'survivor',
+      });
     }, 60_000);
   });
 
@@ -114,7 +155,14 @@ if (postgresServerUrl()) {
     it('wakes a runner on another connection when an item commits, long before its next poll', async () => {
       const { database, url } = testDb!;
       const done: string[] = [];
-      runner = makeWorkItemRunner({ database, pollIntervalMillis: 60_000, wakeSource: makePgNotificationListener({ url }), handler: async (w) => { done.push(w.processId); } });
+      runner = makeWorkItemRunner({
+        database,
+        pollIntervalMillis: 60_000,
+        wakeSource: makePgNotificationListener({ url }),
+        handler: async (w) => {
+          done.push(w.processId);
+        },
+      });
       runner.start();
       await sleep(500); // listening, first (empty) poll done
       const worker = workerDto();

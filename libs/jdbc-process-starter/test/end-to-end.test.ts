@@ -1,8 +1,23 @@
 import { isTerminalState, type Process, type ProcessDef } from '@fw/process-api';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
-import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec } from '@fw/process-utils';
+import {
+  AggregatorBase,
+  ExecutorBase,
+  makeBatchService,
+  makeManagerEventSink,
+  SplitterBase,
+  type ChildResult,
+  type ChildSpec,
+} from '@fw/process-utils';
 import { describeEachDatabase } from '@fw/test-support';
-import { batchServiceHandler, makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, queueDepth, type WorkItemRunner } from '../src';
+import {
+  batchServiceHandler,
+  makeSinkFailureReporter,
+  makeWorkItemRunner,
+  makeWorkItemStarter,
+  queueDepth,
+  type WorkItemRunner,
+} from '../src';
 import { waitFor } from './support';
 
 class SplitSum extends SplitterBase<{ parts: number[] }, { value: number }> {
@@ -41,9 +56,15 @@ describeEachDatabase('process runs through the work-item queue', (getDb) => {
   beforeAll(() => {
     const { database } = getDb();
     const starter = makeWorkItemStarter({ maxAttempts: 2 });
-    manager = makeProcessManager({ db: processDb(database), configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }), workerStarter: starter });
+    manager = makeProcessManager({
+      db: processDb(database),
+      configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }),
+      workerStarter: starter,
+    });
     const sink = makeManagerEventSink(manager);
-    const runWorker = batchServiceHandler(makeBatchService({ workers: [new SplitSum(), new Double(), new AddUp()], sink }));
+    const runWorker = batchServiceHandler(
+      makeBatchService({ workers: [new SplitSum(), new Double(), new AddUp()], sink }),
+    );
     runner = makeWorkItemRunner({
       database,
       concurrency: 3,
@@ -68,16 +89,23 @@ describeEachDatabase('process runs through the work-item queue', (getDb) => {
 
   async function finished(id: string): Promise<Process> {
     let process: Process | undefined;
-    await waitFor(async () => {
-      process = (await manager.getProcess(id, { tenant: 't1' })).mutatedEntity;
-      return isTerminalState(process.state.stateId);
-    }, 15_000, `process ${id} to finish`);
+    await waitFor(
+      async () => {
+        process = (await manager.getProcess(id, { tenant: 't1' })).mutatedEntity;
+        return isTerminalState(process.state.stateId);
+      },
+      15_000,
+      `process ${id} to finish`,
+    );
     return process!;
   }
 
   it('splits, executes and aggregates a process tree, each worker from a durable work item', async () => {
     const { database } = getDb();
-    const created = await manager.createProcess({ processDefName: 'sum', args: { parts: [1, 2, 3, 4] } }, { tenant: 't1' });
+    const created = await manager.createProcess(
+      { processDefName: 'sum', args: { parts: [1, 2, 3, 4] } },
+      { tenant: 't1' },
+    );
     const done = await finished(created.mutatedEntity.id);
     expect(done.state.stateId).toBe('PROCESSED');
     expect(done.output).toEqual({ total: 20 });
@@ -89,7 +117,9 @@ describeEachDatabase('process runs through the work-item queue', (getDb) => {
       .execute();
     // one splitter, four executors, one aggregator: all SUCCESS, all under the tenant
     expect(items).toHaveLength(6);
-    expect(items.every((i) => (i as { status: string }).status === 'SUCCESS' && (i as { tenant: string }).tenant === 't1')).toBe(true);
+    expect(
+      items.every((i) => (i as { status: string }).status === 'SUCCESS' && (i as { tenant: string }).tenant === 't1'),
+    ).toBe(true);
     expect(await queueDepth(database)).toMatchObject({ pending: 0, running: 0, success: 6 });
   });
 
@@ -97,7 +127,9 @@ describeEachDatabase('process runs through the work-item queue', (getDb) => {
     const created = await manager.createProcess({ processDefName: 'sum', args: { parts: [1, -1] } }, { tenant: 't1' });
     const done = await finished(created.mutatedEntity.id);
     expect(done.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-    expect(JSON.stringify(done.errors)).toContain('negative value -1 (attempt 2 of 2; the previous attempt failed with:');
+    expect(JSON.stringify(done.errors)).toContain(
+      'negative value -1 (attempt 2 of 2; the previous attempt failed with:',
+    );
     const failedItems = await getDb()
       .database.db.selectFrom('fw_process_work_item' as never)
       .select(['attempts' as never, 'last_error' as never])

@@ -4,12 +4,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { sql } from 'kysely';
 import { makeJsonProcessConfigurator } from '@fw/process-service';
-import { fixedWorkLimits, makeFairClaimer, makeJdbcWorkerHost, makeWorkItemRepository, makeWorkItemRunner, workItemDb, type ClaimedWorkItem, type WorkItemRunner } from '../src';
+import {
+  fixedWorkLimits,
+  makeFairClaimer,
+  makeJdbcWorkerHost,
+  makeWorkItemRepository,
+  makeWorkItemRunner,
+  workItemDb,
+  type ClaimedWorkItem,
+  type WorkItemRunner,
+} from '../src';
 import { AddParts, SplitSum, SUM_DEFINITIONS, SumPart } from './fixtures/sum-workers';
 import { clearItems, enqueue, sleep, waitFor, workerDto } from './support';
 
 const claimOf = (workerId: string, limit: number) => ({ workerId, limit, leaseMillis: 60_000 });
-const many = (n: number, overrides: Partial<WorkerDto>) => Array.from({ length: n }, (_, i) => workerDto({ input: { i }, ...overrides }));
+const many = (n: number, overrides: Partial<WorkerDto>) =>
+  Array.from({ length: n }, (_, i) => workerDto({ input: { i }, ...overrides }));
 const tenantsOf = (items: readonly ClaimedWorkItem[]) => items.map((i) => i.tenant);
 const count = (values: ReadonlyArray<string | null>, value: string) => values.filter((v) => v === value).length;
 
@@ -55,9 +65,14 @@ describeEachDatabase('fair claims', (getDb) => {
   });
 
   it('claims each tenant’s work by priority, and lets a low priority that waited long enough overtake (aging)', async () => {
-    await enqueue(database(), [...many(3, { tenant: 't', processType: 'low', priority: 1 }), ...many(3, { tenant: 't', processType: 'high', priority: 9 }), ...many(3, { tenant: 't', processType: 'plain' })]);
+    await enqueue(database(), [
+      ...many(3, { tenant: 't', processType: 'low', priority: 1 }),
+      ...many(3, { tenant: 't', processType: 'high', priority: 9 }),
+      ...many(3, { tenant: 't', processType: 'plain' }),
+    ]);
     const claimer = makeFairClaimer();
-    const typesOf = async (limit: number) => (await claimer.claim(db(), claimOf('w1', limit))).map((i) => i.processType);
+    const typesOf = async (limit: number) =>
+      (await claimer.claim(db(), claimOf('w1', limit))).map((i) => i.processType);
     expect(await typesOf(3)).toEqual(['high', 'high', 'high']);
     expect(await typesOf(3)).toEqual(['plain', 'plain', 'plain']);
     expect(await typesOf(3)).toEqual(['low', 'low', 'low']);
@@ -65,19 +80,32 @@ describeEachDatabase('fair claims', (getDb) => {
 
     // One level is worth one minute of waiting: a priority-1 item due 10 minutes ago ranks before
     // fresh priority-9 work (8 levels = 8 minutes), one due 5 minutes ago does not.
-    const [old, older] = [workerDto({ tenant: 't', processType: 'low', priority: 1 }), workerDto({ tenant: 't', processType: 'low', priority: 1 })];
+    const [old, older] = [
+      workerDto({ tenant: 't', processType: 'low', priority: 1 }),
+      workerDto({ tenant: 't', processType: 'low', priority: 1 }),
+    ];
     await enqueue(database(), [old, older, ...many(2, { tenant: 't', processType: 'high', priority: 9 })]);
-    await sql`update fw_process_work_item set run_at = now() - interval '10 minutes' where process_id = ${older.processId}::uuid`.execute(db());
-    await sql`update fw_process_work_item set run_at = now() - interval '5 minutes' where process_id = ${old.processId}::uuid`.execute(db());
+    await sql`update fw_process_work_item set run_at = now() - interval '10 minutes' where process_id = ${older.processId}::uuid`.execute(
+      db(),
+    );
+    await sql`update fw_process_work_item set run_at = now() - interval '5 minutes' where process_id = ${old.processId}::uuid`.execute(
+      db(),
+    );
     expect((await claimer.claim(db(), claimOf('w1', 1))).map((i) => i.processId)).toEqual([older.processId]);
     expect(await typesOf(2)).toEqual(['high', 'high']);
     expect((await claimer.claim(db(), claimOf('w1', 1))).map((i) => i.processId)).toEqual([old.processId]);
   });
 
   it('holds concurrency limits per tenant and in all, and gives the slots back when items finish', async () => {
-    await enqueue(database(), [...many(10, { tenant: 'a', processType: 'capped' }), ...many(10, { tenant: 'b', processType: 'capped' }), ...many(10, { tenant: 'c', processType: 'capped' })]);
+    await enqueue(database(), [
+      ...many(10, { tenant: 'a', processType: 'capped' }),
+      ...many(10, { tenant: 'b', processType: 'capped' }),
+      ...many(10, { tenant: 'c', processType: 'capped' }),
+    ]);
     await enqueue(database(), many(5, { tenant: 'a', processType: 'free' }));
-    const claimer = makeFairClaimer({ limits: fixedWorkLimits({ capped: { concurrency: { perTenant: 2, global: 5 } } }) });
+    const claimer = makeFairClaimer({
+      limits: fixedWorkLimits({ capped: { concurrency: { perTenant: 2, global: 5 } } }),
+    });
 
     const first = await claimer.claim(db(), claimOf('w1', 50));
     const capped = first.filter((i) => i.processType === 'capped');
@@ -94,13 +122,21 @@ describeEachDatabase('fair claims', (getDb) => {
     await repo.release(db(), capped[3]!.id, capped[3]!.claimToken);
     const next = await claimer.claim(db(), claimOf('w2', 50));
     expect(next).toHaveLength(4);
-    const running = await sql<{ tenant: string; n: string }>`select tenant, count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'capped' group by tenant`.execute(db());
+    const running = await sql<{
+      tenant: string;
+      n: string;
+    }>`select tenant, count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'capped' group by tenant`.execute(
+      db(),
+    );
     expect(running.rows.reduce((sum, r) => sum + Number(r.n), 0)).toBe(5);
     expect(running.rows.every((r) => Number(r.n) <= 2)).toBe(true);
   });
 
   it('holds a per-tenant limit while runners run the items, on every path back (success, failure)', async () => {
-    await enqueue(database(), [...many(12, { tenant: 'a', processType: 'capped' }), ...many(12, { tenant: 'b', processType: 'capped' })]);
+    await enqueue(database(), [
+      ...many(12, { tenant: 'a', processType: 'capped' }),
+      ...many(12, { tenant: 'b', processType: 'capped' }),
+    ]);
     const limits = { capped: { concurrency: { perTenant: 3 } } };
     const active = new Map<string, number>();
     let highest = 0;
@@ -113,15 +149,36 @@ describeEachDatabase('fair claims', (getDb) => {
       active.set(tenant, active.get(tenant)! - 1);
       if (++calls % 4 === 0) throw new Error('every fourth attempt fails');
     };
-    const common = { database: database(), limits, handler, concurrency: 10, pollIntervalMillis: 20, leaseSeconds: 30, backoff: () => 10 };
+    const common = {
+      database: database(),
+      limits,
+      handler,
+      concurrency: 10,
+      pollIntervalMillis: 20,
+      leaseSeconds: 30,
+      backoff: () => 10,
+    };
     runners.push(makeWorkItemRunner({ ...common, workerId: 'r1' }), makeWorkItemRunner({ ...common, workerId: 'r2' }));
     runners.forEach((r) => r.start());
-    await waitFor(async () => Number((await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS'`.execute(db())).rows[0]!.n) === 24, 30_000, 'every item done');
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS'`.execute(
+              db(),
+            )
+          ).rows[0]!.n,
+        ) === 24,
+      30_000,
+      'every item done',
+    );
     expect(highest).toBe(3);
   });
 
   it('takes concurrency and priority from the definitions in makeJdbcWorkerHost', async () => {
-    const definitions = SUM_DEFINITIONS.map((d) => (d.processType === 'sum-part' ? { ...d, concurrency: { perTenant: 1 }, priority: 8 } : d));
+    const definitions = SUM_DEFINITIONS.map((d) =>
+      d.processType === 'sum-part' ? { ...d, concurrency: { perTenant: 1 }, priority: 8 } : d,
+    );
     const host = makeJdbcWorkerHost({
       database: database(),
       closeDatabase: false,
@@ -133,24 +190,49 @@ describeEachDatabase('fair claims', (getDb) => {
     });
     host.start();
     try {
-      const { mutatedEntity } = await host.manager.createProcess({ processDefName: 'sum', args: { numbers: [1, 2, 3, 4, 5, 6] } }, { tenant: 't1' });
+      const { mutatedEntity } = await host.manager.createProcess(
+        { processDefName: 'sum', args: { numbers: [1, 2, 3, 4, 5, 6] } },
+        { tenant: 't1' },
+      );
       let most = 0;
-      await waitFor(async () => {
-        const parts = await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'sum-part'`.execute(db());
-        most = Math.max(most, Number(parts.rows[0]!.n));
-        return (await host.manager.getProcess(mutatedEntity.id, { tenant: 't1' })).mutatedEntity.state.stateId === 'PROCESSED';
-      }, 30_000, 'the sum PROCESSED');
+      await waitFor(
+        async () => {
+          const parts = await sql<{
+            n: string;
+          }>`select count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'sum-part'`.execute(
+            db(),
+          );
+          most = Math.max(most, Number(parts.rows[0]!.n));
+          return (
+            (await host.manager.getProcess(mutatedEntity.id, { tenant: 't1' })).mutatedEntity.state.stateId ===
+            'PROCESSED'
+          );
+        },
+        30_000,
+        'the sum PROCESSED',
+      );
       expect(most).toBe(1);
-      const priorities = await sql<{ process_type: string; priority: number }>`select distinct process_type, priority from fw_process_work_item order by 1`.execute(db());
-      expect(priorities.rows.map((r) => [r.process_type, Number(r.priority)])).toEqual([['sum', 5], ['sum-part', 8]]);
+      const priorities = await sql<{
+        process_type: string;
+        priority: number;
+      }>`select distinct process_type, priority from fw_process_work_item order by 1`.execute(db());
+      expect(priorities.rows.map((r) => [r.process_type, Number(r.priority)])).toEqual([
+        ['sum', 5],
+        ['sum-part', 8],
+      ]);
     } finally {
       await host.stop({ drainMillis: 1000 });
     }
   });
 
   it('starts at most perSecond items a second per tenant (rate limit), and per type in all with scope global', async () => {
-    await enqueue(database(), [...many(30, { tenant: 'a', processType: 'rated' }), ...many(30, { tenant: 'b', processType: 'rated' })]);
-    const claimer = makeFairClaimer({ limits: fixedWorkLimits({ rated: { rateLimit: { perSecond: 4, scope: 'tenant' } } }) });
+    await enqueue(database(), [
+      ...many(30, { tenant: 'a', processType: 'rated' }),
+      ...many(30, { tenant: 'b', processType: 'rated' }),
+    ]);
+    const claimer = makeFairClaimer({
+      limits: fixedWorkLimits({ rated: { rateLimit: { perSecond: 4, scope: 'tenant' } } }),
+    });
     const started = Date.now();
     const claimed: ClaimedWorkItem[] = [];
     claimed.push(...(await claimer.claim(db(), claimOf('w1', 50))));
@@ -169,8 +251,13 @@ describeEachDatabase('fair claims', (getDb) => {
     }
 
     await clearItems(database());
-    await enqueue(database(), [...many(30, { tenant: 'a', processType: 'shared' }), ...many(30, { tenant: 'b', processType: 'shared' })]);
-    const global = makeFairClaimer({ limits: fixedWorkLimits({ shared: { rateLimit: { perSecond: 5, scope: 'global' } } }) });
+    await enqueue(database(), [
+      ...many(30, { tenant: 'a', processType: 'shared' }),
+      ...many(30, { tenant: 'b', processType: 'shared' }),
+    ]);
+    const global = makeFairClaimer({
+      limits: fixedWorkLimits({ shared: { rateLimit: { perSecond: 5, scope: 'global' } } }),
+    });
     const both = await global.claim(db(), claimOf('w1', 50));
     expect(both).toHaveLength(5);
     expect(count(tenantsOf(both), 'a')).toBeGreaterThanOrEqual(2);
@@ -189,11 +276,20 @@ interface Child {
 
 function spawnRunner(url: string, workerId: string, perTenant: number): Child {
   // `node --import tsx` runs the TypeScript in this very process, so SIGKILL reaches the runner.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/limited-runner.ts'), url, workerId, String(perTenant)], {
-    cwd: ROOT,
-    env: { ...process.env, FW_LOG_LEVEL: 'silent', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), NODE_OPTIONS: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, 'fixtures/limited-runner.ts'), url, workerId, String(perTenant)],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        FW_LOG_LEVEL: 'silent',
+        TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+        NODE_OPTIONS: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -210,7 +306,8 @@ if (postgresServerUrl()) {
       testDb = await createTestDatabase('postgres');
     });
     afterAll(async () => {
-      for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+      for (const child of children)
+        if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
       await Promise.all(children.map((c) => c.exited));
       await testDb?.dispose();
     });
@@ -219,13 +316,21 @@ if (postgresServerUrl()) {
       const { database, url } = testDb!;
       const items = workItemDb(database);
       const running = async () =>
-        (await sql<{ tenant: string; n: string }>`select tenant, count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'limited' group by tenant`.execute(items)).rows;
+        (
+          await sql<{
+            tenant: string;
+            n: string;
+          }>`select tenant, count(*) as n from fw_process_work_item where status = 'RUNNING' and process_type = 'limited' group by tenant`.execute(
+            items,
+          )
+        ).rows;
       const highest = new Map<string, number>();
       let sampling = true;
       let samples = 0;
       const sampler = (async () => {
         while (sampling) {
-          for (const row of await running()) highest.set(row.tenant, Math.max(highest.get(row.tenant) ?? 0, Number(row.n)));
+          for (const row of await running())
+            highest.set(row.tenant, Math.max(highest.get(row.tenant) ?? 0, Number(row.n)));
           samples++;
           await sleep(5);
         }
@@ -236,13 +341,32 @@ if (postgresServerUrl()) {
         await enqueue(database, hanging);
         const victim = spawnRunner(url, 'victim', 5);
         children.push(victim);
-        await waitFor(() => (victim.output().match(/STARTED/g) ?? []).length === 5, 60_000, `the victim to start 5 items (output: ${victim.output()})`);
+        await waitFor(
+          () => (victim.output().match(/STARTED/g) ?? []).length === 5,
+          60_000,
+          `the victim to start 5 items (output: ${victim.output()})`,
+        );
 
         for (const id of ['w2', 'w3', 'w4']) children.push(spawnRunner(url, id, 5));
-        await waitFor(() => children.every((c) => c.output().includes('READY')), 60_000, 'every worker process claiming');
-        await enqueue(database, ['a', 'b', 'c'].flatMap((tenant) => many(60, { tenant, processType: 'limited', input: {} })));
+        await waitFor(
+          () => children.every((c) => c.output().includes('READY')),
+          60_000,
+          'every worker process claiming',
+        );
+        await enqueue(
+          database,
+          ['a', 'b', 'c'].flatMap((tenant) => many(60, { tenant, processType: 'limited', input: {} })),
+        );
         const succeededOf = async (tenants: string[]) =>
-          Number((await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS' and tenant = any(${tenants}::text[])`.execute(items)).rows[0]!.n);
+          Number(
+            (
+              await sql<{
+                n: string;
+              }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS' and tenant = any(${tenants}::text[])`.execute(
+                items,
+              )
+            ).rows[0]!.n,
+          );
         await waitFor(async () => (await succeededOf(['b', 'c'])) === 120, 60_000, 'the items of b and c done');
         // Tenant a is at its limit all along: only the victim's 5 run, none of its 60 others.
         expect(await succeededOf(['a'])).toBe(0);
@@ -250,17 +374,37 @@ if (postgresServerUrl()) {
 
         victim.process.kill('SIGKILL');
         expect(await victim.exited).toBe('SIGKILL');
-        const succeeded = async () => Number((await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS'`.execute(items)).rows[0]!.n);
-        await waitFor(async () => (await succeeded()) === 185, 60_000, 'every item done after the victim’s leases expired');
+        const succeeded = async () =>
+          Number(
+            (
+              await sql<{ n: string }>`select count(*) as n from fw_process_work_item where status = 'SUCCESS'`.execute(
+                items,
+              )
+            ).rows[0]!.n,
+          );
+        await waitFor(
+          async () => (await succeeded()) === 185,
+          60_000,
+          'every item done after the victim’s leases expired',
+        );
       } finally {
         sampling = false;
         await sampler;
       }
       expect(samples).toBeGreaterThan(50);
       expect(Object.fromEntries(highest)).toEqual({ a: 5, b: 5, c: 5 });
-      const retaken = await items.selectFrom('fw_process_work_item').select(['locked_by', 'attempts', 'status']).where(sql<boolean>`payload->'input'->>'hang' = 'true'`).execute();
+      const retaken = await items
+        .selectFrom('fw_process_work_item')
+        .select(['locked_by', 'attempts', 'status'])
+        .where(sql<boolean>`payload->'input'->>'hang' = 'true'`)
+        .execute();
       expect(retaken).toHaveLength(5);
-      const workers = await items.selectFrom('fw_process_work_item').select('locked_by').distinct().where('status', '=', 'SUCCESS').execute();
+      const workers = await items
+        .selectFrom('fw_process_work_item')
+        .select('locked_by')
+        .distinct()
+        .where('status', '=', 'SUCCESS')
+        .execute();
       expect(workers.length).toBeGreaterThanOrEqual(3);
       for (const item of retaken) {
         expect(item).toMatchObject({ status: 'SUCCESS', attempts: 2 });

@@ -39,7 +39,10 @@ describe('faults in the database and the workers (private PostgreSQL, real proce
   }, 60_000);
 
   async function runWithFault(name: string, fault: (hosts: SpawnedScript[]) => Promise<void>): Promise<TreeRunFigures> {
-    const figures = await runTreeWithFault({ hostUrl: url, control, hosts: 3, leaves: LEAVES, stepMillis: STEP_MILLIS, recoverySeconds: RECOVERY_SECONDS }, fault);
+    const figures = await runTreeWithFault(
+      { hostUrl: url, control, hosts: 3, leaves: LEAVES, stepMillis: STEP_MILLIS, recoverySeconds: RECOVERY_SECONDS },
+      fault,
+    );
     process.stdout.write(describeRun(name, LEAVES.length, figures));
     return figures;
   }
@@ -51,7 +54,9 @@ describe('faults in the database and the workers (private PostgreSQL, real proce
   it('survives a storm of terminated connections', async () => {
     await runWithFault('connection storm', async () => {
       for (let i = 0; i < 5; i++) {
-        await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = 'fw' and pid <> pg_backend_pid()`.execute(control.db);
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = 'fw' and pid <> pg_backend_pid()`.execute(
+          control.db,
+        );
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     });
@@ -72,7 +77,9 @@ describe('faults in the database and the workers (private PostgreSQL, real proce
     // Frozen until the tree is done (then woken by SIGCONT and stopped). Its open transaction, if
     // any, is ended by the server once idle for the host's lease (the session timeouts follow it),
     // and its claims expire with the same lease: the others take over without waiting for it.
-    const figures = await runWithFault('worker frozen past its lease', (hosts) => freezeMidTransaction(control, hosts[1]));
+    const figures = await runWithFault('worker frozen past its lease', (hosts) =>
+      freezeMidTransaction(control, hosts[1]),
+    );
     expect(figures.hostStatesAtFinish[1]).toBe('T');
     expect(figures.stoodStillMillis).toBeLessThan(RECOVERY_SECONDS * 1000 + TAKEOVER_SLACK_MILLIS);
     expect(figures.finishedAfterFaultBeganMillis).toBeLessThan(RECOVERY_SECONDS * 1000 + TAKEOVER_SLACK_MILLIS);

@@ -4,7 +4,13 @@
  * the test cuts for about 1.5 s while the runner polls every 20 ms. Then the runner works again.
  */
 import { createDatabase, createLogger, type Database } from '@fw/core';
-import { createTestDatabase, openTcpRelay, postgresServerUrl, type TcpRelay, type TestDatabase } from '@fw/test-support';
+import {
+  createTestDatabase,
+  openTcpRelay,
+  postgresServerUrl,
+  type TcpRelay,
+  type TestDatabase,
+} from '@fw/test-support';
 import { makeWorkItemRunner, type WorkItemRunner } from '../src';
 import { enqueue, itemOf, waitFor, workerDto } from './support';
 
@@ -34,9 +40,19 @@ describePostgres('a work-item runner during a database outage [postgres]', () =>
 
   it('logs one warning when the database goes, one line when it is back, and runs items again', async () => {
     const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger({ name: 'outage-test', level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+    const logger = createLogger({
+      name: 'outage-test',
+      level: 'info',
+      destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
     const done: string[] = [];
-    runner = makeWorkItemRunner({ database: relayed, pollIntervalMillis: 20, leaseSeconds: 5, logger, handler: async (w) => void done.push(w.processId) });
+    runner = makeWorkItemRunner({
+      database: relayed,
+      pollIntervalMillis: 20,
+      leaseSeconds: 5,
+      logger,
+      handler: async (w) => void done.push(w.processId),
+    });
     runner.start();
     const before = workerDto();
     await enqueue(testDb.database, [before]);
@@ -51,7 +67,9 @@ describePostgres('a work-item runner during a database outage [postgres]', () =>
     await waitFor(async () => (await itemOf(testDb.database, after.processId)).status === 'SUCCESS', 10_000);
     const warnings = lines.filter((l) => Number(l.level) >= 40);
     const back = lines.filter((l) => String(l.msg).includes('has its database back'));
-    expect(warnings.map((l) => l.msg)).toEqual(['work-item runner lost its database: claims, heartbeats and sweeps retry quietly until it answers again']);
+    expect(warnings.map((l) => l.msg)).toEqual([
+      'work-item runner lost its database: claims, heartbeats and sweeps retry quietly until it answers again',
+    ]);
     expect(back).toHaveLength(1);
     expect(Number(back[0].outageMillis)).toBeGreaterThanOrEqual(1000);
     // Polling every 20 ms for ~1.5 s: dozens of failed attempts, one line each way.

@@ -60,21 +60,36 @@ describeEachDatabase('retry policy of a definition (durable worker host)', (getD
     await host.stop({ drainMillis: 2_000 });
   });
 
-  async function finished(processType: string): Promise<{ process: Process; millis: number; attempts: number; maxAttempts: number }> {
+  async function finished(
+    processType: string,
+  ): Promise<{ process: Process; millis: number; attempts: number; maxAttempts: number }> {
     const started = Date.now();
-    const { mutatedEntity } = await host.manager.createProcess({ processDefName: processType, args: { n: 7 } }, { tenant: 't1' });
+    const { mutatedEntity } = await host.manager.createProcess(
+      { processDefName: processType, args: { n: 7 } },
+      { tenant: 't1' },
+    );
     for (;;) {
       const process = (await host.manager.getProcess(mutatedEntity.id, { tenant: 't1' })).mutatedEntity;
       if (process.state.stateId === 'PROCESSED' || process.state.stateId === 'PROCESSED_WITH_ERRORS') {
-        const item = await sql<{ attempts: number; max_attempts: number }>`select attempts, max_attempts from fw_process_work_item where process_id = ${process.id}`.execute(getDb().database.db);
-        return { process, millis: Date.now() - started, attempts: Number(item.rows[0].attempts), maxAttempts: Number(item.rows[0].max_attempts) };
+        const item = await sql<{
+          attempts: number;
+          max_attempts: number;
+        }>`select attempts, max_attempts from fw_process_work_item where process_id = ${process.id}`.execute(
+          getDb().database.db,
+        );
+        return {
+          process,
+          millis: Date.now() - started,
+          attempts: Number(item.rows[0].attempts),
+          maxAttempts: Number(item.rows[0].max_attempts),
+        };
       }
       if (Date.now() - started > 30_000) throw new Error(`${processType} did not finish (${process.state.stateId})`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
-  it('retries a flaky step with the definition\'s backoff until it succeeds on the third attempt', async () => {
+  it("retries a flaky step with the definition's backoff until it succeeds on the third attempt", async () => {
     calls.clear();
     const { process, millis, attempts, maxAttempts } = await finished('flaky');
     expect(process.state.stateId).toBe('PROCESSED');
@@ -92,7 +107,9 @@ describeEachDatabase('retry policy of a definition (durable worker host)', (getD
     expect(callsOf('broken')).toBe(3);
     expect(attempts).toBe(3);
     expect(process.errors).toHaveLength(1);
-    expect(process.errors[0].errors).toEqual(['INVOCATION_FAILURE: broken on call 3 (attempt 3 of 3; the previous attempt failed with: broken on call 2)']);
+    expect(process.errors[0].errors).toEqual([
+      'INVOCATION_FAILURE: broken on call 3 (attempt 3 of 3; the previous attempt failed with: broken on call 2)',
+    ]);
     expect(process.errors[0].stackTrace).toContain('broken on call 3');
   });
 

@@ -53,10 +53,16 @@ describeEachDatabase('runner with a batch service that takes whole batches (runM
     });
     runners.push(runner);
     runner.start();
-    await waitFor(async () => (await itemsOf(database)).every((r) => r.status === 'SUCCESS' || r.status === 'DEAD'), 20_000, 'every item settled');
+    await waitFor(
+      async () => (await itemsOf(database)).every((r) => r.status === 'SUCCESS' || r.status === 'DEAD'),
+      20_000,
+      'every item settled',
+    );
     await waitFor(() => dead.length >= 1, 5_000, 'the ignored item reported');
 
-    const byIndex = new Map((await itemsOf(database)).map((r) => [workers.findIndex((w) => w.processId === r.process_id), r]));
+    const byIndex = new Map(
+      (await itemsOf(database)).map((r) => [workers.findIndex((w) => w.processId === r.process_id), r]),
+    );
     const status = (i: number) => byIndex.get(i)?.status;
     expect([0, 1, 2, 4, 5, 7].map(status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
     expect(byIndex.get(2)?.attempts).toBe(2); // retried once, then succeeded
@@ -92,7 +98,11 @@ describeEachDatabase('runner with a batch service that takes whole batches (runM
     });
     runners.push(runner);
     runner.start();
-    await waitFor(async () => (await itemsOf(database)).every((r) => r.status === 'SUCCESS'), 20_000, 'every item SUCCESS');
+    await waitFor(
+      async () => (await itemsOf(database)).every((r) => r.status === 'SUCCESS'),
+      20_000,
+      'every item SUCCESS',
+    );
     const items = await itemsOf(database);
     expect(items.map((r) => r.attempts)).toEqual([2, 2, 2, 2, 2]);
     expect(items.map((r) => r.last_error)).toEqual([null, null, null, null, null]);

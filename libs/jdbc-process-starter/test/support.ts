@@ -19,10 +19,15 @@ export function workerDto(overrides: Partial<WorkerDto> = {}): WorkerDto {
 }
 
 /** Enqueues workers in one committed transaction, as the process manager would. */
-export async function enqueue(database: { db: Kysely<unknown> }, workers: WorkerDto[], starter: WorkItemStarter = makeWorkItemStarter()): Promise<void> {
+export async function enqueue(
+  database: { db: Kysely<unknown> },
+  workers: WorkerDto[],
+  starter: WorkItemStarter = makeWorkItemStarter(),
+): Promise<void> {
   const callbacks: Array<() => void | Promise<void>> = [];
   await database.db.transaction().execute(async (trx) => {
-    for (const worker of workers) await starter.startWorker(worker, { transaction: trx, afterCommit: (cb) => callbacks.push(cb) });
+    for (const worker of workers)
+      await starter.startWorker(worker, { transaction: trx, afterCommit: (cb) => callbacks.push(cb) });
   });
   for (const cb of callbacks) await cb();
 }
@@ -58,7 +63,11 @@ export async function clearItems(database: { db: Kysely<unknown> }): Promise<voi
 }
 
 /** Polls `check` until it is true (or fails after `timeoutMillis`). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMillis = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMillis = 10_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
     if (await check()) return;

@@ -59,8 +59,10 @@ export function processState(pid: number | undefined): string {
  */
 export async function freezeMidTransaction(control: Database, host: SpawnedScript): Promise<void> {
   const name = `worker-host-${host.child.pid}`;
-  for (const until = Date.now() + 5000; Date.now() < until; ) {
-    const rows = await control.withSession((s) => s.query(`select 1 from pg_stat_activity where application_name = $1 and state = 'idle in transaction'`, [name]));
+  for (const until = Date.now() + 5000; Date.now() < until;) {
+    const rows = await control.withSession((s) =>
+      s.query(`select 1 from pg_stat_activity where application_name = $1 and state = 'idle in transaction'`, [name]),
+    );
     if (rows.length > 0) break;
   }
   host.child.kill('SIGSTOP');
@@ -75,7 +77,12 @@ function watchProgress(control: Database, rootId: string): { stop(): Promise<num
   const loop = (async () => {
     while (running) {
       try {
-        const rows = await control.withSession((s) => s.query<{ n: number }>(`select count(*)::int as n from fw_process where parent_id = $1 and state_id = 'PROCESSED'`, [rootId]));
+        const rows = await control.withSession((s) =>
+          s.query<{ n: number }>(
+            `select count(*)::int as n from fw_process where parent_id = $1 and state_id = 'PROCESSED'`,
+            [rootId],
+          ),
+        );
         const now = Date.now();
         if (rows[0].n !== last) {
           if (last >= 0) longest = Math.max(longest, now - lastChange);
@@ -98,15 +105,23 @@ function watchProgress(control: Database, rootId: string): { stop(): Promise<num
 }
 
 /** Starts the hosts, injects `fault` mid-tree, checks the finished tree; returns the figures. */
-export async function runTreeWithFault(options: TreeRunOptions, fault: (hosts: SpawnedScript[]) => Promise<void>): Promise<TreeRunFigures> {
+export async function runTreeWithFault(
+  options: TreeRunOptions,
+  fault: (hosts: SpawnedScript[]) => Promise<void>,
+): Promise<TreeRunFigures> {
   const { control, leaves } = options;
   const total = leaves.reduce((a, b) => a + b, 0);
   const env = { FW_FIXTURE_RECOVERY_SECONDS: String(options.recoverySeconds), ...options.env };
-  const hosts = Array.from({ length: options.hosts }, (_, i) => spawnScript(FIXTURE, [options.hostUrl, String(options.stepMillis), '500', ...(i === 0 ? [leaves.join(',')] : [])], { env, killAfterMillis: 120_000 }));
+  const hosts = Array.from({ length: options.hosts }, (_, i) =>
+    spawnScript(FIXTURE, [options.hostUrl, String(options.stepMillis), '500', ...(i === 0 ? [leaves.join(',')] : [])], {
+      env,
+      killAfterMillis: 120_000,
+    }),
+  );
   try {
     const rootId = (await hosts[0].waitFor(/ROOT (\S+)/, 60_000))[1];
     const ended = () => hosts.reduce((n, h) => n + countMatches(h.output(), /STEP-END/g), 0);
-    for (const until = Date.now() + 60_000; ended() < leaves.length / 3; ) {
+    for (const until = Date.now() + 60_000; ended() < leaves.length / 3;) {
       if (Date.now() > until) throw new Error(`the tree did not get going: ${hosts[0].output()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -124,24 +139,52 @@ export async function runTreeWithFault(options: TreeRunOptions, fault: (hosts: S
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
-    const tree = await waitForTreeFinished(control, rootId, 60_000, () => hosts.map((h) => h.output().slice(-2000)).join('\n---\n'));
+    const tree = await waitForTreeFinished(control, rootId, 60_000, () =>
+      hosts.map((h) => h.output().slice(-2000)).join('\n---\n'),
+    );
     const finishedAt = Date.now();
     const hostStatesAtFinish = hosts.map((h) => processState(h.child.pid));
     const stoodStillMillis = await progress.stop();
-    expect(tree).toMatchObject({ stateId: 'PROCESSED', output: { total, parts: leaves.length }, numCompletedSubProcesses: leaves.length });
+    expect(tree).toMatchObject({
+      stateId: 'PROCESSED',
+      output: { total, parts: leaves.length },
+      numCompletedSubProcesses: leaves.length,
+    });
     expect(tree.childStates).toEqual({ PROCESSED: leaves.length });
     expect(tree.childReports).toEqual({ total: leaves.length, distinctChildren: leaves.length });
     // Nothing left behind: every work item SUCCESS, every outbox command DONE (none DEAD). The root
     // is PROCESSED when its last transaction commits; the acknowledgements of the item and command
     // that ran it follow in statements of their own (and a command retried after a fault waits out
     // its backoff), so the rows get a few seconds to settle before they must all be done.
-    const itemStates = async () => (await sql<{ status: string; n: number }>`select status, count(*)::int as n from fw_process_work_item where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId}) group by status`.execute(control.db)).rows;
-    const commandStates = async () => (await sql<{ status: string }>`select distinct status from fw_process_outbox where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId})`.execute(control.db)).rows.map((r) => r.status);
+    const itemStates = async () =>
+      (
+        await sql<{
+          status: string;
+          n: number;
+        }>`select status, count(*)::int as n from fw_process_work_item where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId}) group by status`.execute(
+          control.db,
+        )
+      ).rows;
+    const commandStates = async () =>
+      (
+        await sql<{
+          status: string;
+        }>`select distinct status from fw_process_outbox where process_id in (select id from fw_process where id = ${rootId} or parent_id = ${rootId})`.execute(
+          control.db,
+        )
+      ).rows.map((r) => r.status);
     const settled = async () => (await itemStates()).length === 1 && (await commandStates()).join() === 'DONE';
-    for (const deadline = Date.now() + 15_000; !(await settled()) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const deadline = Date.now() + 15_000; !(await settled()) && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await itemStates()).toEqual([{ status: 'SUCCESS', n: leaves.length + 2 }]);
     expect(await commandStates()).toEqual(['DONE']);
-    return { faultMillis: faultEnded - faultBegan, finishedAfterFaultBeganMillis: finishedAt - faultBegan, recoveryMillis: finishedAt - faultEnded, stoodStillMillis, hostStatesAtFinish };
+    return {
+      faultMillis: faultEnded - faultBegan,
+      finishedAfterFaultBeganMillis: finishedAt - faultBegan,
+      recoveryMillis: finishedAt - faultEnded,
+      stoodStillMillis,
+      hostStatesAtFinish,
+    };
   } finally {
     for (const h of hosts) if (h.child.exitCode === null) h.child.kill('SIGCONT');
     for (const h of hosts) if (h.child.exitCode === null) h.child.kill('SIGTERM');

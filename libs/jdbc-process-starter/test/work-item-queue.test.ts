@@ -1,6 +1,14 @@
 import type { WorkerDto } from '@fw/process-api';
 import { describeEachDatabase } from '@fw/test-support';
-import { makeWorkItemRepository, makeWorkItemRunner, makeWorkItemStarter, queueDepth, type DeadWorkItem, type WorkItemRunner, type WorkItemRunnerOptions } from '../src';
+import {
+  makeWorkItemRepository,
+  makeWorkItemRunner,
+  makeWorkItemStarter,
+  queueDepth,
+  type DeadWorkItem,
+  type WorkItemRunner,
+  type WorkItemRunnerOptions,
+} from '../src';
 import { clearItems, deferred, enqueue, itemOf, itemsOf, sleep, waitFor, workerDto } from './support';
 
 const repo = makeWorkItemRepository();
@@ -8,7 +16,12 @@ const repo = makeWorkItemRepository();
 describeEachDatabase('work-item queue', (getDb) => {
   const runners: WorkItemRunner[] = [];
   const run = (options: Omit<WorkItemRunnerOptions<unknown>, 'database'>): WorkItemRunner => {
-    const runner = makeWorkItemRunner({ database: getDb().database, pollIntervalMillis: 30, leaseSeconds: 1, ...options });
+    const runner = makeWorkItemRunner({
+      database: getDb().database,
+      pollIntervalMillis: 30,
+      leaseSeconds: 1,
+      ...options,
+    });
     runners.push(runner);
     runner.start();
     return runner;
@@ -45,7 +58,12 @@ describeEachDatabase('work-item queue', (getDb) => {
         .selectFrom('fw_process_work_item' as never)
         .select(['idempotency_key' as never, 'payload' as never, 'max_attempts' as never, 'tenant' as never])
         .executeTakeFirstOrThrow();
-      expect(row).toEqual({ idempotency_key: `${worker.processId}:import:EXECUTOR`, payload: worker, max_attempts: 5, tenant: 't1' });
+      expect(row).toEqual({
+        idempotency_key: `${worker.processId}:import:EXECUTOR`,
+        payload: worker,
+        max_attempts: 5,
+        tenant: 't1',
+      });
     });
 
     it('distinguishes worker types of one process', async () => {
@@ -56,7 +74,9 @@ describeEachDatabase('work-item queue', (getDb) => {
     });
 
     it('refuses a transaction that is not a Kysely transaction', async () => {
-      await expect(makeWorkItemStarter().startWorker(workerDto(), { transaction: {}, afterCommit: () => undefined })).rejects.toThrow(/Kysely transaction/);
+      await expect(
+        makeWorkItemStarter().startWorker(workerDto(), { transaction: {}, afterCommit: () => undefined }),
+      ).rejects.toThrow(/Kysely transaction/);
     });
   });
 
@@ -90,7 +110,12 @@ describeEachDatabase('work-item queue', (getDb) => {
     it('claims only the configured process types', async () => {
       const { database } = getDb();
       await enqueue(database, [workerDto({ processType: 'a' }), workerDto({ processType: 'b' })]);
-      const claimed = await repo.claim(database.db as never, { workerId: 'w', limit: 5, leaseMillis: 1000, processTypes: ['b'] });
+      const claimed = await repo.claim(database.db as never, {
+        workerId: 'w',
+        limit: 5,
+        leaseMillis: 1000,
+        processTypes: ['b'],
+      });
       expect(claimed.map((i) => i.processType)).toEqual(['b']);
     });
 
@@ -100,16 +125,36 @@ describeEachDatabase('work-item queue', (getDb) => {
       await enqueue(database, [worker]);
       const slow = deferred();
       const executions: string[] = [];
-      const a = run({ workerId: 'slow', heartbeat: false, handler: async () => { executions.push('slow'); await slow.promise; } });
+      const a = run({
+        workerId: 'slow',
+        heartbeat: false,
+        handler: async () => {
+          executions.push('slow');
+          await slow.promise;
+        },
+      });
       await waitFor(() => executions.length === 1, 5000, 'slow claim');
-      const b = run({ workerId: 'fast', handler: async () => { executions.push('fast'); } });
-      await waitFor(async () => (await itemOf(database, worker.processId)).status === 'SUCCESS', 5000, 'fast completion');
+      const b = run({
+        workerId: 'fast',
+        handler: async () => {
+          executions.push('fast');
+        },
+      });
+      await waitFor(
+        async () => (await itemOf(database, worker.processId)).status === 'SUCCESS',
+        5000,
+        'fast completion',
+      );
       slow.resolve();
       await waitFor(() => a.stats().staleAcks === 1, 5000, 'stale acknowledgement');
       expect(executions).toEqual(['slow', 'fast']);
       expect(b.stats().completed).toBe(1);
       expect(a.stats().completed).toBe(0);
-      expect(await itemOf(database, worker.processId)).toMatchObject({ status: 'SUCCESS', attempts: 2, locked_by: 'fast' });
+      expect(await itemOf(database, worker.processId)).toMatchObject({
+        status: 'SUCCESS',
+        attempts: 2,
+        locked_by: 'fast',
+      });
     });
 
     it('keeps a long item leased with heartbeats, so no other runner takes it', async () => {
@@ -117,12 +162,29 @@ describeEachDatabase('work-item queue', (getDb) => {
       const worker = workerDto();
       await enqueue(database, [worker]);
       const executions: string[] = [];
-      const a = run({ workerId: 'long', leaseSeconds: 2, heartbeat: { intervalMillis: 250 }, handler: async () => { executions.push('long'); await sleep(3000); } });
+      const a = run({
+        workerId: 'long',
+        leaseSeconds: 2,
+        heartbeat: { intervalMillis: 250 },
+        handler: async () => {
+          executions.push('long');
+          await sleep(3000);
+        },
+      });
       await waitFor(() => executions.length === 1, 5000, 'claim');
-      run({ workerId: 'other', handler: async () => { executions.push('other'); } });
+      run({
+        workerId: 'other',
+        handler: async () => {
+          executions.push('other');
+        },
+      });
       await waitFor(() => a.stats().completed === 1, 8000, 'long completion');
       expect(executions).toEqual(['long']);
-      expect(await itemOf(database, worker.processId)).toMatchObject({ status: 'SUCCESS', attempts: 1, locked_by: 'long' });
+      expect(await itemOf(database, worker.processId)).toMatchObject({
+        status: 'SUCCESS',
+        attempts: 1,
+        locked_by: 'long',
+      });
     });
   });
 
@@ -135,17 +197,36 @@ describeEachDatabase('work-item queue', (getDb) => {
       const reported: DeadWorkItem[] = [];
       const runner = run({
         backoff: { baseMillis: 150, maxMillis: 10_000 },
-        handler: async () => { attempts.push(Date.now()); throw new Error(`boom ${attempts.length}`); },
-        onDead: async (item) => { reported.push(item); },
+        handler: async () => {
+          attempts.push(Date.now());
+          throw new Error(`boom ${attempts.length}`);
+        },
+        onDead: async (item) => {
+          reported.push(item);
+        },
       });
-      await waitFor(async () => (await itemOf(database, worker.processId)).failure_reported_at !== null, 8000, 'DEAD and reported');
+      await waitFor(
+        async () => (await itemOf(database, worker.processId)).failure_reported_at !== null,
+        8000,
+        'DEAD and reported',
+      );
       expect(attempts).toHaveLength(3);
       expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(140);
       expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(290);
       expect(reported).toHaveLength(1);
-      expect(reported[0]).toMatchObject({ processId: worker.processId, workerType: 'SPLITTER', tenant: 't1', attempts: 3, error: 'boom 3' });
+      expect(reported[0]).toMatchObject({
+        processId: worker.processId,
+        workerType: 'SPLITTER',
+        tenant: 't1',
+        attempts: 3,
+        error: 'boom 3',
+      });
       expect(reported[0]!.stackTrace).toContain('boom 3');
-      expect(await itemOf(database, worker.processId)).toMatchObject({ status: 'DEAD', attempts: 3, last_error: 'boom 3' });
+      expect(await itemOf(database, worker.processId)).toMatchObject({
+        status: 'DEAD',
+        attempts: 3,
+        last_error: 'boom 3',
+      });
       expect(runner.stats()).toMatchObject({ retried: 2, dead: 1, completed: 0 });
       await sleep(200);
       expect(reported).toHaveLength(1);
@@ -158,10 +239,19 @@ describeEachDatabase('work-item queue', (getDb) => {
       let calls = 0;
       run({
         leaseSeconds: 0.3,
-        handler: async () => { throw new Error('always'); },
-        onDead: async () => { calls++; if (calls === 1) throw new Error('process service unavailable'); },
+        handler: async () => {
+          throw new Error('always');
+        },
+        onDead: async () => {
+          calls++;
+          if (calls === 1) throw new Error('process service unavailable');
+        },
       });
-      await waitFor(async () => (await itemOf(database, worker.processId)).failure_reported_at !== null, 8000, 'report retried');
+      await waitFor(
+        async () => (await itemOf(database, worker.processId)).failure_reported_at !== null,
+        8000,
+        'report retried',
+      );
       expect(calls).toBe(2);
       expect(await itemOf(database, worker.processId)).toMatchObject({ status: 'DEAD', attempts: 1 });
     });
@@ -170,11 +260,20 @@ describeEachDatabase('work-item queue', (getDb) => {
       const { database } = getDb();
       const worker = workerDto();
       await enqueue(database, [worker], makeWorkItemStarter({ maxAttempts: 1 }));
-      expect(await repo.claim(database.db as never, { workerId: 'crashed', limit: 1, leaseMillis: 100 })).toHaveLength(1);
+      expect(await repo.claim(database.db as never, { workerId: 'crashed', limit: 1, leaseMillis: 100 })).toHaveLength(
+        1,
+      );
       await sleep(150);
       const executed: WorkerDto[] = [];
       const reported: DeadWorkItem[] = [];
-      run({ handler: async (w) => { executed.push(w); }, onDead: async (item) => { reported.push(item); } });
+      run({
+        handler: async (w) => {
+          executed.push(w);
+        },
+        onDead: async (item) => {
+          reported.push(item);
+        },
+      });
       await waitFor(() => reported.length === 1, 5000, 'report');
       expect(executed).toHaveLength(0);
       expect(reported[0]!.error).toMatch(/lease expired/);
@@ -186,7 +285,12 @@ describeEachDatabase('work-item queue', (getDb) => {
       const worker = workerDto();
       await enqueue(database, [worker]);
       let reports = 0;
-      run({ handler: async () => ({ reportedFailure: 'malformed payload' }), onDead: async () => { reports++; } });
+      run({
+        handler: async () => ({ reportedFailure: 'malformed payload' }),
+        onDead: async () => {
+          reports++;
+        },
+      });
       await waitFor(async () => (await itemOf(database, worker.processId)).status === 'DEAD', 5000, 'DEAD');
       const item = await itemOf(database, worker.processId);
       expect(item).toMatchObject({ attempts: 1, last_error: 'malformed payload' });
@@ -203,7 +307,17 @@ describeEachDatabase('work-item queue', (getDb) => {
       const seen: unknown[] = [];
       let active = 0;
       let peak = 0;
-      const runner = run({ concurrency: 4, batchSize: 3, handler: async (w) => { active++; peak = Math.max(peak, active); await sleep(20); seen.push(w.input); active--; } });
+      const runner = run({
+        concurrency: 4,
+        batchSize: 3,
+        handler: async (w) => {
+          active++;
+          peak = Math.max(peak, active);
+          await sleep(20);
+          seen.push(w.input);
+          active--;
+        },
+      });
       await waitFor(() => runner.stats().completed === 20, 10_000, 'all items');
       expect(seen).toHaveLength(20);
       expect(new Set(seen.map((s) => JSON.stringify(s))).size).toBe(20);
@@ -219,12 +333,24 @@ describeEachDatabase('work-item queue', (getDb) => {
       await enqueue(database, [quick, stuck]);
       const started: unknown[] = [];
       const never = deferred();
-      const runner = run({ concurrency: 2, handler: async (w) => { started.push(w.input); if (w.input === 'stuck') await never.promise; else await sleep(100); } });
+      const runner = run({
+        concurrency: 2,
+        handler: async (w) => {
+          started.push(w.input);
+          if (w.input === 'stuck') await never.promise;
+          else await sleep(100);
+        },
+      });
       await waitFor(() => started.length === 2, 5000, 'both started');
       const result = await runner.stop({ timeoutMillis: 1500 });
       expect(result).toEqual({ finished: 1, released: 1 });
       expect(await itemOf(database, quick.processId)).toMatchObject({ status: 'SUCCESS' });
-      expect(await itemOf(database, stuck.processId)).toMatchObject({ status: 'PENDING', attempts: 0, locked_by: null, claim_token: null });
+      expect(await itemOf(database, stuck.processId)).toMatchObject({
+        status: 'PENDING',
+        attempts: 0,
+        locked_by: null,
+        claim_token: null,
+      });
       never.resolve();
       await waitFor(() => runner.stats().staleAcks === 1, 5000, 'refused late completion');
       expect(await itemOf(database, stuck.processId)).toMatchObject({ status: 'PENDING' });
@@ -234,7 +360,12 @@ describeEachDatabase('work-item queue', (getDb) => {
       const { database } = getDb();
       const starter = makeWorkItemStarter();
       const done: string[] = [];
-      const runner = run({ pollIntervalMillis: 60_000, handler: async (w) => { done.push(w.processId); } });
+      const runner = run({
+        pollIntervalMillis: 60_000,
+        handler: async (w) => {
+          done.push(w.processId);
+        },
+      });
       starter.onEnqueued(() => runner.wake());
       await sleep(50); // the first (empty) poll has happened; the next is a minute away
       const worker = workerDto();
@@ -247,8 +378,20 @@ describeEachDatabase('work-item queue', (getDb) => {
   it('reports the queue depth by status', async () => {
     const { database } = getDb();
     const db = database.db as never;
-    expect(await queueDepth(database)).toEqual({ pending: 0, due: 0, running: 0, expiredLeases: 0, success: 0, dead: 0, unreportedDead: 0, oldestDueAgeSeconds: null });
-    await enqueue(database, Array.from({ length: 5 }, () => workerDto()));
+    expect(await queueDepth(database)).toEqual({
+      pending: 0,
+      due: 0,
+      running: 0,
+      expiredLeases: 0,
+      success: 0,
+      dead: 0,
+      unreportedDead: 0,
+      oldestDueAgeSeconds: null,
+    });
+    await enqueue(
+      database,
+      Array.from({ length: 5 }, () => workerDto()),
+    );
     await sleep(30);
     const [a, b, c] = await repo.claim(db, { workerId: 'w', limit: 3, leaseMillis: 60_000 });
     await repo.complete(db, a!.id, a!.claimToken);
@@ -258,7 +401,15 @@ describeEachDatabase('work-item queue', (getDb) => {
     expect(d).toBeDefined();
     await sleep(20);
     const depth = await queueDepth(database);
-    expect(depth).toMatchObject({ pending: 2, due: 1, running: 1, expiredLeases: 1, success: 1, dead: 1, unreportedDead: 1 });
+    expect(depth).toMatchObject({
+      pending: 2,
+      due: 1,
+      running: 1,
+      expiredLeases: 1,
+      success: 1,
+      dead: 1,
+      unreportedDead: 1,
+    });
     expect(depth.oldestDueAgeSeconds).toBeGreaterThan(0);
     expect(await queueDepth(database, { processTypes: ['other'] })).toMatchObject({ pending: 0, running: 0 });
   });

@@ -1,7 +1,16 @@
 import * as path from 'node:path';
 import { sql } from 'kysely';
 import { makeJsonProcessConfigurator } from '@fw/process-service';
-import { createTestDatabase, databaseTargets, describeEachDatabase, spawnScript, stopMidTree, waitForTreeFinished, type SpawnedScript, type TestDatabase } from '@fw/test-support';
+import {
+  createTestDatabase,
+  databaseTargets,
+  describeEachDatabase,
+  spawnScript,
+  stopMidTree,
+  waitForTreeFinished,
+  type SpawnedScript,
+  type TestDatabase,
+} from '@fw/test-support';
 import { makeJdbcWorkerHost } from '../src';
 import { AddParts, SplitSum, SUM_DEFINITIONS, SumPart } from './fixtures/sum-workers';
 
@@ -32,7 +41,10 @@ describeEachDatabase('makeJdbcWorkerHost (in process)', (getDb) => {
     });
     expect(host.manager.outbox?.options.lockSeconds).toBe(7);
     host.start();
-    const { mutatedEntity } = await host.manager.createProcess({ processDefName: 'sum', args: { numbers: [2, 3, 4] } }, { tenant: 't1' });
+    const { mutatedEntity } = await host.manager.createProcess(
+      { processDefName: 'sum', args: { numbers: [2, 3, 4] } },
+      { tenant: 't1' },
+    );
     const until = Date.now() + 30_000;
     let root = (await host.manager.getProcess(mutatedEntity.id, { tenant: 't1' })).mutatedEntity;
     while (root.state.stateId !== 'PROCESSED' && Date.now() < until) {
@@ -46,8 +58,14 @@ describeEachDatabase('makeJdbcWorkerHost (in process)', (getDb) => {
   });
 
   it('refuses a recovery time that is not a positive number', () => {
-    const options = { database: getDb().database, configurator: makeJsonProcessConfigurator({ definitions: SUM_DEFINITIONS }), workers: [] };
-    expect(() => makeJdbcWorkerHost({ ...options, recoverySeconds: 0 })).toThrow(/recoverySeconds must be a positive number of seconds, got 0/);
+    const options = {
+      database: getDb().database,
+      configurator: makeJsonProcessConfigurator({ definitions: SUM_DEFINITIONS }),
+      workers: [],
+    };
+    expect(() => makeJdbcWorkerHost({ ...options, recoverySeconds: 0 })).toThrow(
+      /recoverySeconds must be a positive number of seconds, got 0/,
+    );
   });
 });
 
@@ -73,9 +91,13 @@ for (const _target of databaseTargets().filter((t) => t === 'postgres')) {
       expect(first.output()).not.toContain('still keeps the process alive');
 
       // Nothing of the first host is still leased: its running items were released at once.
-      const leased = await sql<{ n: number }>`select count(*)::int as n from fw_process_work_item where status = 'RUNNING'`.execute(testDb.database.db);
+      const leased = await sql<{
+        n: number;
+      }>`select count(*)::int as n from fw_process_work_item where status = 'RUNNING'`.execute(testDb.database.db);
       expect(leased.rows[0].n).toBe(0);
-      const leasedCommands = await sql<{ n: number }>`select count(*)::int as n from fw_process_outbox where status = 'RUNNING'`.execute(testDb.database.db);
+      const leasedCommands = await sql<{
+        n: number;
+      }>`select count(*)::int as n from fw_process_outbox where status = 'RUNNING'`.execute(testDb.database.db);
       expect(leasedCommands.rows[0].n).toBe(0);
 
       const resumed = Date.now();
@@ -83,17 +105,31 @@ for (const _target of databaseTargets().filter((t) => t === 'postgres')) {
       try {
         const tree = await waitForTreeFinished(testDb.database, rootId, 30_000, () => second.output());
         // Far below the 120 s lease: nothing waited for an expiry.
-        expect(tree).toMatchObject({ stateId: 'PROCESSED', output: { total: NUMBERS.reduce((a, b) => a + b, 0), parts: NUMBERS.length }, numCompletedSubProcesses: NUMBERS.length });
+        expect(tree).toMatchObject({
+          stateId: 'PROCESSED',
+          output: { total: NUMBERS.reduce((a, b) => a + b, 0), parts: NUMBERS.length },
+          numCompletedSubProcesses: NUMBERS.length,
+        });
         expect(tree.childStates).toEqual({ PROCESSED: NUMBERS.length });
         expect(tree.childReports).toEqual({ total: NUMBERS.length, distinctChildren: NUMBERS.length });
         const resumeMillis = Date.now() - resumed;
         // The root is PROCESSED when the aggregator's transaction commits; the runner acknowledges
         // that last work item just after, in its own statement. Give it a moment, then every item
         // must be SUCCESS (none DEAD, none left RUNNING by the first host).
-        const unfinished = async () => (await sql<{ n: number }>`select count(*)::int as n from fw_process_work_item where status <> 'SUCCESS'`.execute(testDb.database.db)).rows[0].n;
-        for (const deadline = Date.now() + 10_000; (await unfinished()) > 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+        const unfinished = async () =>
+          (
+            await sql<{
+              n: number;
+            }>`select count(*)::int as n from fw_process_work_item where status <> 'SUCCESS'`.execute(
+              testDb.database.db,
+            )
+          ).rows[0].n;
+        for (const deadline = Date.now() + 10_000; (await unfinished()) > 0 && Date.now() < deadline;)
+          await new Promise((resolve) => setTimeout(resolve, 50));
         expect(await unfinished()).toBe(0);
-        process.stdout.write(`worker host stop: ${stopMillis} ms after SIGTERM (drain ${DRAIN_MILLIS} ms, ${interrupted} step(s) interrupted); tree resumed and finished in ${resumeMillis} ms\n`);
+        process.stdout.write(
+          `worker host stop: ${stopMillis} ms after SIGTERM (drain ${DRAIN_MILLIS} ms, ${interrupted} step(s) interrupted); tree resumed and finished in ${resumeMillis} ms\n`,
+        );
       } finally {
         second.child.kill('SIGTERM');
         expect(await second.exited).toBe(0);

@@ -17,7 +17,12 @@ export { makeLeaseKeeper, heartbeatIntervalMillis } from './lease/lease-keeper';
 export type { LeaseKeeper, LeaseKeeperOptions } from './lease/lease-keeper';
 export { makePollLoop } from './loop/poll-loop';
 export type { PollLoop, PollLoopOptions } from './loop/poll-loop';
-export { makeRetentionSweeper, DEFAULT_RETENTION_MILLIS, DEFAULT_RETENTION_INTERVAL_MILLIS, DEFAULT_RETENTION_BATCH_SIZE } from './retention/retention-sweeper';
+export {
+  makeRetentionSweeper,
+  DEFAULT_RETENTION_MILLIS,
+  DEFAULT_RETENTION_INTERVAL_MILLIS,
+  DEFAULT_RETENTION_BATCH_SIZE,
+} from './retention/retention-sweeper';
 export type { RetentionSweeper, RetentionSweeperOptions } from './retention/retention-sweeper';
 export { exponentialBackoff } from './retry/backoff';
 export type { BackoffPolicy, ExponentialBackoffOptions } from './retry/backoff';

@@ -32,10 +32,16 @@ describe('makeLeaseKeeper', () => {
       onLost: () => undefined,
       onError: () => undefined,
     });
-    keeper.hold([{ id: 'a', claimToken: 't1' }, { id: 'b', claimToken: 't2' }]);
+    keeper.hold([
+      { id: 'a', claimToken: 't1' },
+      { id: 'b', claimToken: 't2' },
+    ]);
     await until(() => calls.length >= 2, 'two beats');
     expect(calls[0]).toEqual(['a', 'b']);
-    await keeper.release([{ id: 'a', claimToken: 't1' }, { id: 'b', claimToken: 't2' }]);
+    await keeper.release([
+      { id: 'a', claimToken: 't1' },
+      { id: 'b', claimToken: 't2' },
+    ]);
     const after = calls.length;
     await sleep(60);
     expect(calls.length).toBe(after);
@@ -50,7 +56,10 @@ describe('makeLeaseKeeper', () => {
       onLost: (c) => lost.push(c.id),
       onError: () => undefined,
     });
-    keeper.hold([{ id: 'kept', claimToken: 'k' }, { id: 'gone', claimToken: 'g' }]);
+    keeper.hold([
+      { id: 'kept', claimToken: 'k' },
+      { id: 'gone', claimToken: 'g' },
+    ]);
     await until(() => lost.length > 0, 'the lost claim');
     await sleep(50); // more beats: the lost claim is not reported again
     expect(lost).toEqual(['gone']);
@@ -71,7 +80,10 @@ describe('makeLeaseKeeper', () => {
       onLost: (c) => lost.push(c.id),
       onError: () => undefined,
     });
-    keeper.hold([{ id: 'a', claimToken: 'old' }, { id: 'b', claimToken: 'b' }]);
+    keeper.hold([
+      { id: 'a', claimToken: 'old' },
+      { id: 'b', claimToken: 'b' },
+    ]);
     await until(() => beats === 1, 'the first beat');
     await sleep(30);
     expect(beats).toBe(1); // no second beat while one is in flight

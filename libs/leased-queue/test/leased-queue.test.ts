@@ -55,10 +55,27 @@ describeEachDatabase('leased queue statements', (getDb) => {
   const shared: LeasedQueue<JobRow> = makeLeasedQueue<JobRow>({ ...spec, tokens: 'per-claim' });
 
   async function insert(n: number, kind = 'a'): Promise<void> {
-    await sql`insert into lq_test_job (kind, body) select ${kind}, jsonb_build_object('n', i) from generate_series(1, ${n}) as i`.execute(db());
+    await sql`insert into lq_test_job (kind, body) select ${kind}, jsonb_build_object('n', i) from generate_series(1, ${n}) as i`.execute(
+      db(),
+    );
   }
-  async function rows(): Promise<Array<{ job_id: string; state: string; tries: number; token: string | null; error: string | null; owner: string | null; ended_at: Date | null; reported_at: Date | null }>> {
-    return (await sql<never>`select job_id, state, tries, token, error, owner, ended_at, reported_at from lq_test_job order by created_at`.execute(db())).rows;
+  async function rows(): Promise<
+    Array<{
+      job_id: string;
+      state: string;
+      tries: number;
+      token: string | null;
+      error: string | null;
+      owner: string | null;
+      ended_at: Date | null;
+      reported_at: Date | null;
+    }>
+  > {
+    return (
+      await sql<never>`select job_id, state, tries, token, error, owner, ended_at, reported_at from lq_test_job order by created_at`.execute(
+        db(),
+      )
+    ).rows;
   }
 
   beforeAll(async () => {
@@ -76,7 +93,13 @@ describeEachDatabase('leased queue statements', (getDb) => {
     const claimed = await queue.claim(db(), { workerId: 'w1', limit: 10, leaseMillis: 60_000, partitions: ['a'] });
     expect(claimed).toHaveLength(3);
     expect(new Set(claimed.map((c) => c.claimToken)).size).toBe(3);
-    expect(claimed[0]).toMatchObject({ attempts: 1, maxAttempts: 3, lastError: null, lockedBy: 'w1', row: { kind: 'a', body: { n: expect.any(Number) } } });
+    expect(claimed[0]).toMatchObject({
+      attempts: 1,
+      maxAttempts: 3,
+      lastError: null,
+      lockedBy: 'w1',
+      row: { kind: 'a', body: { n: expect.any(Number) } },
+    });
     expect(claimed[0].lockedUntil.getTime()).toBeGreaterThan(Date.now() + 30_000);
     expect(await queue.claim(db(), { workerId: 'w2', limit: 10, leaseMillis: 60_000, partitions: ['a'] })).toEqual([]);
     const [b] = await shared.claim(db(), { workerId: 'w2', limit: 10, leaseMillis: 60_000 });
@@ -122,7 +145,9 @@ describeEachDatabase('leased queue statements', (getDb) => {
     await insert(3);
     const [a, b, c] = await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 });
     expect(await queue.retry(db(), [a], 'boom', 60_000)).toEqual(new Set([a.id]));
-    expect(await queue.dead(db(), [b], 'gone', { keepLeaseMillis: 5000, set: { reported_at: sql`now()` } })).toEqual(new Set([b.id]));
+    expect(await queue.dead(db(), [b], 'gone', { keepLeaseMillis: 5000, set: { reported_at: sql`now()` } })).toEqual(
+      new Set([b.id]),
+    );
     expect(await queue.release(db(), [c])).toEqual(new Set([c.id]));
     const byId = new Map((await rows()).map((r) => [r.job_id, r]));
     expect(byId.get(a.id)).toMatchObject({ state: 'WAITING', tries: 1, token: null, owner: null, error: 'boom' });
@@ -130,7 +155,9 @@ describeEachDatabase('leased queue statements', (getDb) => {
     expect(byId.get(b.id)!.reported_at).not.toBeNull();
     expect(byId.get(c.id)).toMatchObject({ state: 'WAITING', tries: 0, token: null });
     // a is not due for a minute; c is due at once
-    expect((await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 })).map((x) => x.id)).toEqual([c.id]);
+    expect((await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 })).map((x) => x.id)).toEqual([
+      c.id,
+    ]);
   });
 
   it('purges done rows older than the retention in batches, with their dependents, and keeps newer, DEAD and other rows', async () => {
@@ -141,16 +168,31 @@ describeEachDatabase('leased queue statements', (getDb) => {
     await queue.dead(db(), [dead], 'x');
     await queue.complete(db(), rest);
     const old = rest.filter((c) => c.row.kind === 'a').slice(0, 3);
-    await sql`update lq_test_job set ended_at = now() - interval '2 hours' where job_id = any(${old.map((o) => o.id)}::uuid[]) or state = 'FAILED' or kind = 'b'`.execute(db());
-    await sql`insert into lq_test_note (consumer, job_id) select c, job_id from lq_test_job, unnest(array['mine', 'theirs']) as c`.execute(db());
+    await sql`update lq_test_job set ended_at = now() - interval '2 hours' where job_id = any(${old.map((o) => o.id)}::uuid[]) or state = 'FAILED' or kind = 'b'`.execute(
+      db(),
+    );
+    await sql`insert into lq_test_note (consumer, job_id) select c, job_id from lq_test_job, unnest(array['mine', 'theirs']) as c`.execute(
+      db(),
+    );
 
-    const request = { olderThanMillis: 3_600_000, partitions: ['a'], dependents: [{ table: 'lq_test_note', column: 'job_id', scope: { column: 'consumer', values: ['mine'] } }] };
+    const request = {
+      olderThanMillis: 3_600_000,
+      partitions: ['a'],
+      dependents: [{ table: 'lq_test_note', column: 'job_id', scope: { column: 'consumer', values: ['mine'] } }],
+    };
     expect(await queue.purgeFinished(db(), { ...request, limit: 2 })).toBe(2);
     expect(await queue.purgeFinished(db(), { ...request, limit: 2 })).toBe(1);
     expect(await queue.purgeFinished(db(), { ...request, limit: 2 })).toBe(0);
     const left = await rows();
-    expect(left.map((r) => r.job_id).sort()).toEqual(claimed.filter((c) => !old.includes(c)).map((c) => c.id).sort());
-    const notes = (await sql<{ consumer: string; job_id: string }>`select consumer, job_id from lq_test_note`.execute(db())).rows;
+    expect(left.map((r) => r.job_id).sort()).toEqual(
+      claimed
+        .filter((c) => !old.includes(c))
+        .map((c) => c.id)
+        .sort(),
+    );
+    const notes = (
+      await sql<{ consumer: string; job_id: string }>`select consumer, job_id from lq_test_note`.execute(db())
+    ).rows;
     expect(notes.filter((n) => n.consumer === 'mine')).toHaveLength(3);
     expect(notes.filter((n) => n.consumer === 'theirs')).toHaveLength(6);
     // without partitions the old done row of kind b goes too

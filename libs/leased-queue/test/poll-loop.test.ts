@@ -99,6 +99,8 @@ describe('coalesce', () => {
 
 describe('exponentialBackoff', () => {
   it('doubles from the base and stops at the cap', () => {
-    expect([1, 2, 3, 4, 5, 60].map(exponentialBackoff({ baseMillis: 100, maxMillis: 1000 }))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect([1, 2, 3, 4, 5, 60].map(exponentialBackoff({ baseMillis: 100, maxMillis: 1000 }))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
   });
 });

@@ -1,5 +1,10 @@
 import type { ProcessDef, WorkerDto, WorkerStarter } from '@fw/process-api';
-import { DelegateErrorCodes, isProcessDelegateError, makeProcessDelegate, type ProcessDelegate } from '@fw/process-delegate';
+import {
+  DelegateErrorCodes,
+  isProcessDelegateError,
+  makeProcessDelegate,
+  type ProcessDelegate,
+} from '@fw/process-delegate';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb } from '@fw/process-service';
 import { makeProcessRouter } from '@fw/process-service/http';
 import { describeEachDatabase } from '@fw/test-support';
@@ -37,7 +42,11 @@ describeEachDatabase('process delegate against makeProcessRouter', (getDb) => {
   const starter: WorkerStarter = { startWorker: (worker, ctx) => ctx.afterCommit(() => void launched.push(worker)) };
 
   beforeAll(async () => {
-    const manager = makeProcessManager({ db: processDb(getDb().database), configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }), workerStarter: starter });
+    const manager = makeProcessManager({
+      db: processDb(getDb().database),
+      configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }),
+      workerStarter: starter,
+    });
     const app = express();
     app.use(makeProcessRouter({ manager }));
     ({ server, url: baseUrl } = await listen(app));
@@ -48,7 +57,13 @@ describeEachDatabase('process delegate against makeProcessRouter', (getDb) => {
   it('creates, reads and advances a process, unwrapping the envelope', async () => {
     const created = await delegate.createProcess({ processDefName: 'job', args: { n: 1 } }, { triggerId: 'trg-42' });
     const p = created.mutatedEntity;
-    expect(p).toMatchObject({ processType: 'job', tenant: 'acme', triggerId: 'trg-42', input: { n: 1 }, state: { stateId: 'EXECUTING' } });
+    expect(p).toMatchObject({
+      processType: 'job',
+      tenant: 'acme',
+      triggerId: 'trg-42',
+      input: { n: 1 },
+      state: { stateId: 'EXECUTING' },
+    });
     expect(created.allowedActionsAndMetadata.map((a) => a.allowedAction)).toContain('doneSuccessfully');
     expect((await delegate.getProcess(p.id)).mutatedEntity).toEqual(p);
     const done = await delegate.sendEvent(p.id, 'doneSuccessfully', { output: { ok: true } });
@@ -66,15 +81,36 @@ describeEachDatabase('process delegate against makeProcessRouter', (getDb) => {
 
   it('reads children and delivers events as a sink', async () => {
     const parent = (await delegate.createProcess({ processDefName: 'batch' })).mutatedEntity;
-    await delegate.deliver(parent.id, 'splitDone', { subProcesses: [{ processType: 'chunk', args: { i: 0 } }, { processType: 'chunk', args: { i: 1 } }] }, 'acme');
+    await delegate.deliver(
+      parent.id,
+      'splitDone',
+      {
+        subProcesses: [
+          { processType: 'chunk', args: { i: 0 } },
+          { processType: 'chunk', args: { i: 1 } },
+        ],
+      },
+      'acme',
+    );
     const tree = await delegate.processChildren(parent.id, { recursive: true });
     expect(tree[0]?.id).toBe(parent.id);
     expect(tree.slice(1).map((c) => c.input)).toEqual([{ i: 0 }, { i: 1 }]);
     await delegate.deliver(tree[1]!.id, 'doneSuccessfully', { output: 5 }, 'acme');
-    await delegate.deliver(tree[2]!.id, 'doneWithErrors', { errors: ['no'], exceptionMessage: 'E', stackTrace: null }, 'acme');
+    await delegate.deliver(
+      tree[2]!.id,
+      'doneWithErrors',
+      { errors: ['no'], exceptionMessage: 'E', stackTrace: null },
+      'acme',
+    );
     expect(await delegate.childResults(parent.id, 'acme')).toEqual([
       { processId: tree[1]!.id, processType: 'chunk', stateId: 'PROCESSED', successful: true, output: 5 },
-      { processId: tree[2]!.id, processType: 'chunk', stateId: 'PROCESSED_WITH_ERRORS', successful: false, output: null },
+      {
+        processId: tree[2]!.id,
+        processType: 'chunk',
+        stateId: 'PROCESSED_WITH_ERRORS',
+        successful: false,
+        output: null,
+      },
     ]);
     expect((await delegate.getProcess(parent.id)).mutatedEntity.state.stateId).toBe('AGGREGATION_PENDING');
     expect(launched.some((w) => w.processId === parent.id && w.workerType === 'AGGREGATOR')).toBe(true);
@@ -82,18 +118,42 @@ describeEachDatabase('process delegate against makeProcessRouter', (getDb) => {
 
   it('posts completion events for chaining', async () => {
     const p = (await delegate.createProcess({ processDefName: 'job', args: { a: 1 } })).mutatedEntity;
-    const created = await delegate.processCompleted({ processDefName: 'job', processId: p.id, processType: 'job', tenantId: 'acme', triggerId: null, state: 'PROCESSED', input: { a: 1 }, output: { b: 2 }, successful: true });
+    const created = await delegate.processCompleted({
+      processDefName: 'job',
+      processId: p.id,
+      processType: 'job',
+      tenantId: 'acme',
+      triggerId: null,
+      state: 'PROCESSED',
+      input: { a: 1 },
+      output: { b: 2 },
+      successful: true,
+    });
     expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ processType: 'after', predecessorId: p.id, input: { b: 2 }, tenant: 'acme' });
   });
 
   it('throws typed errors carrying code, subErrorCode and description', async () => {
     const p = (await delegate.createProcess({ processDefName: 'job' })).mutatedEntity;
-    expect(await rejection(delegate.sendEvent(p.id, 'aggregationDone', { output: 1 }))).toMatchObject({ code: 422, subErrorCode: 'P422' });
-    expect(await rejection(delegate.createProcess({ processDefName: '' }))).toMatchObject({ code: 400, subErrorCode: 'P001', description: "'processDefName' is required" });
+    expect(await rejection(delegate.sendEvent(p.id, 'aggregationDone', { output: 1 }))).toMatchObject({
+      code: 422,
+      subErrorCode: 'P422',
+    });
+    expect(await rejection(delegate.createProcess({ processDefName: '' }))).toMatchObject({
+      code: 400,
+      subErrorCode: 'P001',
+      description: "'processDefName' is required",
+    });
     const unknown = await rejection(delegate.createProcess({ processDefName: 'nope' }));
-    expect(unknown).toMatchObject({ code: 400, subErrorCode: 'P002', errors: [expect.objectContaining({ field: 'processDefName' })] });
-    expect(await rejection(delegate.sendEvent(p.id, 'statusUpdate', { percentComplete: 400 }))).toMatchObject({ code: 400, subErrorCode: 'P003' });
+    expect(unknown).toMatchObject({
+      code: 400,
+      subErrorCode: 'P002',
+      errors: [expect.objectContaining({ field: 'processDefName' })],
+    });
+    expect(await rejection(delegate.sendEvent(p.id, 'statusUpdate', { percentComplete: 400 }))).toMatchObject({
+      code: 400,
+      subErrorCode: 'P003',
+    });
   });
 });
 
@@ -110,8 +170,14 @@ describe('process delegate transport failures', () => {
     });
     const slow = await listen(() => undefined);
     try {
-      expect(await rejection(makeProcessDelegate({ baseUrl: html.url }).getProcess('x'))).toMatchObject({ code: 502, subErrorCode: DelegateErrorCodes.invalidResponse, status: 502 });
-      expect(await rejection(makeProcessDelegate({ baseUrl: slow.url, timeoutMs: 200 }).getProcess('x'))).toMatchObject({ code: 504, subErrorCode: DelegateErrorCodes.timeout });
+      expect(await rejection(makeProcessDelegate({ baseUrl: html.url }).getProcess('x'))).toMatchObject({
+        code: 502,
+        subErrorCode: DelegateErrorCodes.invalidResponse,
+        status: 502,
+      });
+      expect(await rejection(makeProcessDelegate({ baseUrl: slow.url, timeoutMs: 200 }).getProcess('x'))).toMatchObject(
+        { code: 504, subErrorCode: DelegateErrorCodes.timeout },
+      );
     } finally {
       slow.server.closeAllConnections();
       await new Promise((resolve) => html.server.close(resolve));
@@ -125,9 +191,18 @@ describe('process delegate transport failures', () => {
       calls.push({ url: String(url), init });
       return new Response(JSON.stringify({ success: true, code: 200, payload: [] }), { status: 200 });
     };
-    const d = makeProcessDelegate({ baseUrl: 'http://svc/api', tenant: 't1', headers: { authorization: 'Bearer x' }, fetch: fakeFetch });
+    const d = makeProcessDelegate({
+      baseUrl: 'http://svc/api',
+      tenant: 't1',
+      headers: { authorization: 'Bearer x' },
+      fetch: fakeFetch,
+    });
     await d.deliver('p/1', 'splitDone', { subProcesses: [] }, 't2');
     expect(calls[0]?.url).toBe('http://svc/api/process/p%2F1/splitDone');
-    expect(calls[0]?.init).toMatchObject({ method: 'PATCH', body: '{"subProcesses":[]}', headers: { authorization: 'Bearer x', 'x-fw-tenant-id': 't2', 'content-type': 'application/json' } });
+    expect(calls[0]?.init).toMatchObject({
+      method: 'PATCH',
+      body: '{"subProcesses":[]}',
+      headers: { authorization: 'Bearer x', 'x-fw-tenant-id': 't2', 'content-type': 'application/json' },
+    });
   });
 });

@@ -1,7 +1,13 @@
 // Public entry point of @fw/process-management. Every export is listed explicitly.
 export { makeProcessManagementRouter, MANAGEMENT_BASE_PATH } from './router/management-router';
 export type { ManagementInfo, ManagementRouterInternals } from './router/management-router';
-export { makeManagementKeyGuard, assertManagementKey, managementKeyMatches, MANAGEMENT_KEY_HEADER, MIN_MANAGEMENT_KEY_LENGTH } from './auth/key-guard';
+export {
+  makeManagementKeyGuard,
+  assertManagementKey,
+  managementKeyMatches,
+  MANAGEMENT_KEY_HEADER,
+  MIN_MANAGEMENT_KEY_LENGTH,
+} from './auth/key-guard';
 export type { ManagementKeyGuardOptions } from './auth/key-guard';
 export { ROLES, roleAllows, highestRole, isRole } from './access/access-roles';
 export type { Role } from './access/access-roles';
@@ -45,15 +51,40 @@ export type {
 export { defaultManualTriggerId } from './router/trigger-routes';
 export { defaultCrontabErrorClassifier } from './router/crontab-routes';
 export { makeProcessQueries } from './repository/process-queries';
-export type { ProcessQueries, ProcessQueryOptions, ProcessFilter, ProcessSummary, ProcessDetail, CompletionEventRecord } from './repository/process-queries';
+export type {
+  ProcessQueries,
+  ProcessQueryOptions,
+  ProcessFilter,
+  ProcessSummary,
+  ProcessDetail,
+  CompletionEventRecord,
+} from './repository/process-queries';
 export { boundedCount, DEFAULT_COUNT_EXACT_LIMIT } from './repository/bounded-count';
 export type { BoundedCount } from './repository/bounded-count';
-export { DEFAULT_SUCCEEDED_RETENTION, DEFAULT_FAILED_RETENTION, parseIsoDuration, retentionSettingsFromEnv, retentionRulesOf } from './retention/retention-settings';
+export {
+  DEFAULT_SUCCEEDED_RETENTION,
+  DEFAULT_FAILED_RETENTION,
+  parseIsoDuration,
+  retentionSettingsFromEnv,
+  retentionRulesOf,
+} from './retention/retention-settings';
 export type { RetentionPair, RetentionSettings, RetentionRule, RetentionRules } from './retention/retention-settings';
 export { makeHistoryRetentionStore } from './retention/history-retention-store';
-export type { HistoryRetentionStore, ExpiredRoot, SweepCursor, GroupRemoval, RemoveOneOutcome } from './retention/history-retention-store';
+export type {
+  HistoryRetentionStore,
+  ExpiredRoot,
+  SweepCursor,
+  GroupRemoval,
+  RemoveOneOutcome,
+} from './retention/history-retention-store';
 export { makeHistorySweeper, groupRoots, HISTORY_SWEEPER_LEASE } from './retention/history-sweeper';
-export type { HistorySweeper, HistorySweeperOptions, SweeperLease, SweepPass, SweptAuditTrail } from './retention/history-sweeper';
+export type {
+  HistorySweeper,
+  HistorySweeperOptions,
+  SweeperLease,
+  SweepPass,
+  SweptAuditTrail,
+} from './retention/history-sweeper';
 export { totalRows } from './retention/tree-removal-statements';
 export type { RemovedRows } from './retention/tree-removal-statements';
 export { makeDefinitionStore, findPredecessorCycle } from './repository/definition-store';
@@ -63,7 +94,13 @@ export type { TraceGraph, TraceNode, TraceEdge, TraceNodeKind, TraceEdgeKind, Tr
 export { makeTraceLoader, TRACE_LIMIT } from './trace/trace-loader';
 export type { TraceLoader, TraceLoaderOptions } from './trace/trace-loader';
 export { buildOpenApiDocument, ADMIN_API_SCHEMAS } from './openapi/admin-api-document';
-export type { OpenApiDocument, OpenApiOperationObject, OpenApiPathItem, OpenApiResponseObject, OpenApiParameter } from './openapi/admin-api-document';
+export type {
+  OpenApiDocument,
+  OpenApiOperationObject,
+  OpenApiPathItem,
+  OpenApiResponseObject,
+  OpenApiParameter,
+} from './openapi/admin-api-document';
 export { ADMIN_API_OPERATIONS } from './openapi/admin-api-operations';
 export type { AdminApiOperation, ApiMethod, ApiResponse } from './openapi/admin-api-operations';
 export {

@@ -18,11 +18,27 @@ describeEachDatabase('administration API: dashboard filters', (getDb) => {
     await seedDefinitions(getDb().database);
     const h = makeAdminHarness(getDb());
     app = h.app;
-    root = (await h.manager.createProcess({ processDefName: 'wordcount', args: { text: 'a b c' }, triggerId: 'nightly-run_1' }, { tenant: T1 })).mutatedEntity;
+    root = (
+      await h.manager.createProcess(
+        { processDefName: 'wordcount', args: { text: 'a b c' }, triggerId: 'nightly-run_1' },
+        { tenant: T1 },
+      )
+    ).mutatedEntity;
     ({ successor } = await runTree(h.manager, getDb().database, root, ['a b', 'c']));
-    single = (await h.manager.createProcess({ processDefName: 'single', args: {}, description: 'Audit of 100% done' }, { tenant: T1 })).mutatedEntity;
-    await request(app).post(`${API}/triggers`).set(auth()).send({ triggerId: 'm-1', payload: { processDefName: 'single', args: {} } });
-    await request(app).post(`${API}/triggers`).set(auth()).send({ triggerId: 'm-2', payload: { processDefName: 'wordcount', args: { text: 'x' } } });
+    single = (
+      await h.manager.createProcess(
+        { processDefName: 'single', args: {}, description: 'Audit of 100% done' },
+        { tenant: T1 },
+      )
+    ).mutatedEntity;
+    await request(app)
+      .post(`${API}/triggers`)
+      .set(auth())
+      .send({ triggerId: 'm-1', payload: { processDefName: 'single', args: {} } });
+    await request(app)
+      .post(`${API}/triggers`)
+      .set(auth())
+      .send({ triggerId: 'm-2', payload: { processDefName: 'wordcount', args: { text: 'x' } } });
   });
 
   const ids = async (query: Record<string, string>): Promise<string[]> => {
@@ -34,7 +50,8 @@ describeEachDatabase('administration API: dashboard filters', (getDb) => {
   it('lists only roots with roots=true (successors are roots too)', async () => {
     const roots = await ids({ roots: 'true', size: '100' });
     expect(roots).toEqual(expect.arrayContaining([root.id, successor.id, single.id]));
-    const all = (await request(app).get(`${API}/processes`).set(auth()).query({ roots: 'true', size: '100' })).body.content as Array<{ parentId: string | null }>;
+    const all = (await request(app).get(`${API}/processes`).set(auth()).query({ roots: 'true', size: '100' })).body
+      .content as Array<{ parentId: string | null }>;
     expect(all.every((p) => p.parentId === null)).toBe(true);
     expect((await ids({ roots: 'false', size: '100' })).length).toBeGreaterThan(roots.length);
     expect((await request(app).get(`${API}/processes`).set(auth()).query({ roots: 'yes' })).status).toBe(400);
@@ -52,7 +69,10 @@ describeEachDatabase('administration API: dashboard filters', (getDb) => {
   });
 
   it('filters executions by source and process type', async () => {
-    const list = async (query: Record<string, string>) => (await request(app).get(`${API}/executions`).set(auth()).query(query)).body.content.map((e: { triggerId: string }) => e.triggerId);
+    const list = async (query: Record<string, string>) =>
+      (await request(app).get(`${API}/executions`).set(auth()).query(query)).body.content.map(
+        (e: { triggerId: string }) => e.triggerId,
+      );
     expect((await list({ source: 'MANUAL' })).sort()).toEqual([`manual:${T1}:m-1`, `manual:${T1}:m-2`]);
     expect(await list({ source: 'CRON' })).toEqual([]);
     expect(await list({ processType: 'wordcount' })).toEqual([`manual:${T1}:m-2`]);

@@ -6,11 +6,27 @@ import { API, auth, makeAdminHarness, seedDefinitions, T2 } from './support';
 
 describe('predecessor cycles', () => {
   it('finds the chain a new definition would close', () => {
-    const existing = new Map<string, string | null>([['a', null], ['b', 'a'], ['c', 'b']]);
-    expect(findPredecessorCycle({ processType: 'a', leaf: true, predecessorProcessType: 'c' }, existing)).toEqual(['a', 'c', 'b', 'a']);
-    expect(findPredecessorCycle({ processType: 'x', leaf: true, predecessorProcessType: 'x' }, existing)).toEqual(['x', 'x']);
-    expect(findPredecessorCycle({ processType: 'd', leaf: true, predecessorProcessType: 'c' }, existing)).toBeUndefined();
-    expect(findPredecessorCycle({ processType: 'e', leaf: true, predecessorProcessType: 'unknown' }, existing)).toBeUndefined();
+    const existing = new Map<string, string | null>([
+      ['a', null],
+      ['b', 'a'],
+      ['c', 'b'],
+    ]);
+    expect(findPredecessorCycle({ processType: 'a', leaf: true, predecessorProcessType: 'c' }, existing)).toEqual([
+      'a',
+      'c',
+      'b',
+      'a',
+    ]);
+    expect(findPredecessorCycle({ processType: 'x', leaf: true, predecessorProcessType: 'x' }, existing)).toEqual([
+      'x',
+      'x',
+    ]);
+    expect(
+      findPredecessorCycle({ processType: 'd', leaf: true, predecessorProcessType: 'c' }, existing),
+    ).toBeUndefined();
+    expect(
+      findPredecessorCycle({ processType: 'e', leaf: true, predecessorProcessType: 'unknown' }, existing),
+    ).toBeUndefined();
   });
 });
 
@@ -28,12 +44,22 @@ describeEachDatabase('administration API: definitions (database source)', (getDb
     expect(res.body.content.map((d: { processType: string }) => d.processType)).toEqual(['chunk', 'report']);
     const other = await request(app).get(`${API}/definitions`).set(auth(T2)).query({ page: 1, size: 2 });
     expect(other.body.content.map((d: { processType: string }) => d.processType)).toEqual(['single', 'wordcount']);
-    expect((await request(app).get(`${API}/definitions/report`).set(auth())).body).toMatchObject({ processType: 'report', predecessorProcessType: 'wordcount', predecessorArgs: 'OUTPUT' });
+    expect((await request(app).get(`${API}/definitions/report`).set(auth())).body).toMatchObject({
+      processType: 'report',
+      predecessorProcessType: 'wordcount',
+      predecessorArgs: 'OUTPUT',
+    });
     expect((await request(app).get(`${API}/definitions/nope`).set(auth())).status).toBe(404);
   });
 
   it('adds a definition, refuses duplicates (409) and invalid bodies (400), and serves it at once', async () => {
-    const def = { processType: 'audit', leaf: true, predecessorProcessType: 'report', predecessorArgs: 'INPUT', config: { level: 'full' } };
+    const def = {
+      processType: 'audit',
+      leaf: true,
+      predecessorProcessType: 'report',
+      predecessorArgs: 'INPUT',
+      config: { level: 'full' },
+    };
     const created = await request(app).post(`${API}/definitions`).set(auth()).send(def);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject(def);
@@ -45,28 +71,43 @@ describeEachDatabase('administration API: definitions (database source)', (getDb
     const bad = await request(app).post(`${API}/definitions`).set(auth()).send({ processType: 'x', leaf: 'yes' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/'leaf' must be true or false/);
-    const badArgs = await request(app).post(`${API}/definitions`).set(auth()).send({ processType: 'y', leaf: true, predecessorArgs: 'SOME' });
+    const badArgs = await request(app)
+      .post(`${API}/definitions`)
+      .set(auth())
+      .send({ processType: 'y', leaf: true, predecessorArgs: 'SOME' });
     expect(badArgs.status).toBe(400);
   });
 
   it('refuses predecessor cycles with 400, on POST and PUT', async () => {
-    const self = await request(app).post(`${API}/definitions`).set(auth()).send({ processType: 'loop', leaf: true, predecessorProcessType: 'loop' });
+    const self = await request(app)
+      .post(`${API}/definitions`)
+      .set(auth())
+      .send({ processType: 'loop', leaf: true, predecessorProcessType: 'loop' });
     expect(self.status).toBe(400);
     expect(self.body.message).toMatch(/cycle: loop → loop/);
     // wordcount ← report ← audit: making wordcount follow audit closes a cycle.
-    const put = await request(app).put(`${API}/definitions/wordcount`).set(auth()).send({ leaf: false, predecessorProcessType: 'audit' });
+    const put = await request(app)
+      .put(`${API}/definitions/wordcount`)
+      .set(auth())
+      .send({ leaf: false, predecessorProcessType: 'audit' });
     expect(put.status).toBe(400);
     expect(put.body.message).toMatch(/wordcount → audit → report → wordcount/);
     expect((await request(app).get(`${API}/definitions/wordcount`).set(auth())).body.predecessorProcessType).toBeNull();
   });
 
   it('edits a definition (PUT), 404 for an unknown one, 400 for a name mismatch', async () => {
-    const res = await request(app).put(`${API}/definitions/single`).set(auth()).send({ leaf: true, config: { retries: '3' } });
+    const res = await request(app)
+      .put(`${API}/definitions/single`)
+      .set(auth())
+      .send({ leaf: true, config: { retries: '3' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ processType: 'single', leaf: true, config: { retries: '3' } });
     expect((await request(app).get(`${API}/definitions/single`).set(auth())).body.config).toEqual({ retries: '3' });
     expect((await request(app).put(`${API}/definitions/missing`).set(auth()).send({ leaf: true })).status).toBe(404);
-    const mismatch = await request(app).put(`${API}/definitions/single`).set(auth()).send({ processType: 'other', leaf: true });
+    const mismatch = await request(app)
+      .put(`${API}/definitions/single`)
+      .set(auth())
+      .send({ processType: 'other', leaf: true });
     expect(mismatch.status).toBe(400);
   });
 
@@ -74,21 +115,49 @@ describeEachDatabase('administration API: definitions (database source)', (getDb
     const h = makeAdminHarness(getDb());
     const app = h.app;
     const a = auth('deleting');
-    expect((await request(app).post(`${API}/definitions`).set(a).send({ processType: 'disposable', leaf: true })).status).toBe(201);
-    expect((await request(app).post(`${API}/definitions`).set(a).send({ processType: 'disposable-next', leaf: true, predecessorProcessType: 'disposable' })).status).toBe(201);
-    const cron = await request(app).post(`${API}/crontabs`).set(a).send({ name: 'disposable-cron', cronExpression: '0 0 1 * * *', timezone: 'UTC', enabled: false, payload: { processDefName: 'disposable', args: {} } });
+    expect(
+      (await request(app).post(`${API}/definitions`).set(a).send({ processType: 'disposable', leaf: true })).status,
+    ).toBe(201);
+    expect(
+      (
+        await request(app)
+          .post(`${API}/definitions`)
+          .set(a)
+          .send({ processType: 'disposable-next', leaf: true, predecessorProcessType: 'disposable' })
+      ).status,
+    ).toBe(201);
+    const cron = await request(app)
+      .post(`${API}/crontabs`)
+      .set(a)
+      .send({
+        name: 'disposable-cron',
+        cronExpression: '0 0 1 * * *',
+        timezone: 'UTC',
+        enabled: false,
+        payload: { processDefName: 'disposable', args: {} },
+      });
     expect(cron.status).toBe(201);
-    const started = await request(app).post(`${API}/triggers`).set(a).send({ payload: { processDefName: 'disposable', args: {} } });
+    const started = await request(app)
+      .post(`${API}/triggers`)
+      .set(a)
+      .send({ payload: { processDefName: 'disposable', args: {} } });
     expect(started.body.dispatched).toBe(true);
     const inUse = await request(app).delete(`${API}/definitions/disposable`).set(a);
     expect(inUse.status).toBe(409);
-    expect(inUse.body.message).toBe("Definition 'disposable' is still used by 1 crontab(s), definition(s) disposable-next (as parent or predecessor), 1 unfinished process(es): remove or finish those first");
+    expect(inUse.body.message).toBe(
+      "Definition 'disposable' is still used by 1 crontab(s), definition(s) disposable-next (as parent or predecessor), 1 unfinished process(es): remove or finish those first",
+    );
     // Remove the uses: the successor definition, the crontab, and finish the process.
     expect((await request(app).delete(`${API}/definitions/disposable-next`).set(a)).status).toBe(204);
     expect((await request(app).delete(`${API}/crontabs/${cron.body.id}`).set(a)).status).toBe(204);
     expect((await request(app).delete(`${API}/crontabs/${cron.body.id}`).set(a)).status).toBe(404);
     const processes = await request(app).get(`${API}/processes`).set(a).query({ processType: 'disposable' });
-    await h.manager.sendEvent(processes.body.content[0].id, 'doneSuccessfully', { output: null }, { tenant: 'deleting' });
+    await h.manager.sendEvent(
+      processes.body.content[0].id,
+      'doneSuccessfully',
+      { output: null },
+      { tenant: 'deleting' },
+    );
     const gone = await request(app).delete(`${API}/definitions/disposable`).set(a);
     expect(gone.status).toBe(204);
     expect((await request(app).get(`${API}/definitions/disposable`).set(a)).status).toBe(404);
@@ -96,7 +165,11 @@ describeEachDatabase('administration API: definitions (database source)', (getDb
   });
 
   it('POST /definitions/refresh reloads rows changed by another instance', async () => {
-    await getDb().database.withSession((s) => s.query(`insert into process_definition (process_type, definition) values ('external', '{"processType":"external","leaf":true}')`));
+    await getDb().database.withSession((s) =>
+      s.query(
+        `insert into process_definition (process_type, definition) values ('external', '{"processType":"external","leaf":true}')`,
+      ),
+    );
     expect((await request(app).get(`${API}/definitions/external`).set(auth())).status).toBe(404);
     const refresh = await request(app).post(`${API}/definitions/refresh`).set(auth());
     expect(refresh.status).toBe(200);
@@ -108,8 +181,14 @@ describeEachDatabase('administration API: definitions (database source)', (getDb
     for (let round = 0; round < 5; round++) {
       const [a, b] = [`race-a-${round}`, `race-b-${round}`];
       const results = await Promise.all([
-        request(app).post(`${API}/definitions`).set(auth()).send({ processType: a, leaf: true, predecessorProcessType: b }),
-        request(app).post(`${API}/definitions`).set(auth()).send({ processType: b, leaf: true, predecessorProcessType: a }),
+        request(app)
+          .post(`${API}/definitions`)
+          .set(auth())
+          .send({ processType: a, leaf: true, predecessorProcessType: b }),
+        request(app)
+          .post(`${API}/definitions`)
+          .set(auth())
+          .send({ processType: b, leaf: true, predecessorProcessType: a }),
       ]);
       expect(results.map((r) => r.status).sort()).toEqual([201, 400]);
       expect(results.find((r) => r.status === 400)?.body.message).toMatch(/predecessor cycle/);
@@ -124,7 +203,12 @@ describeEachDatabase('administration API: definitions (JSON source)', (getDb) =>
   });
 
   it('reads definitions and answers 409 { message } to writes', async () => {
-    expect((await request(app).get(`${API}/info`).set(auth())).body).toEqual({ definitionSource: 'json', definitionsWritable: false, cronAvailable: false, supportedEvents: ['ProcessCreate'] });
+    expect((await request(app).get(`${API}/info`).set(auth())).body).toEqual({
+      definitionSource: 'json',
+      definitionsWritable: false,
+      cronAvailable: false,
+      supportedEvents: ['ProcessCreate'],
+    });
     expect((await request(app).get(`${API}/definitions`).set(auth())).body.totalElements).toBe(4);
     const post = await request(app).post(`${API}/definitions`).set(auth()).send({ processType: 'new', leaf: true });
     expect(post.status).toBe(409);
@@ -138,7 +222,10 @@ describeEachDatabase('administration API: definitions (JSON source)', (getDb) =>
     const list = await request(app).get(`${API}/crontabs`).set(auth());
     expect(list.status).toBe(503);
     expect(Object.keys(list.body)).toEqual(['message']);
-    const add = await request(app).post(`${API}/crontabs`).set(auth()).send({ name: 'n', cronExpression: '* * * * * *', payload: { processDefName: 'single' } });
+    const add = await request(app)
+      .post(`${API}/crontabs`)
+      .set(auth())
+      .send({ name: 'n', cronExpression: '* * * * * *', payload: { processDefName: 'single' } });
     expect(add.status).toBe(503);
   });
 });

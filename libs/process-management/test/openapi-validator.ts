@@ -18,7 +18,10 @@ export function validateOpenApi(document: unknown): unknown {
     const script = `import { Validator } from '@seriousme/openapi-schema-validator';
 const result = await new Validator().validate(${JSON.stringify(file)});
 console.log(JSON.stringify(result));`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: path.resolve(__dirname, '..'), encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: path.resolve(__dirname, '..'),
+      encoding: 'utf8',
+    });
     return JSON.parse(out) as unknown;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -16,10 +16,18 @@ describeEachDatabase('administration API: processes', (getDb) => {
     await seedDefinitions(getDb().database);
     h = makeAdminHarness(getDb());
     app = h.app;
-    root = (await h.manager.createProcess({ processDefName: 'wordcount', args: { text: 'a b c' }, triggerId: 'tr-1' }, { tenant: T1 })).mutatedEntity;
+    root = (
+      await h.manager.createProcess(
+        { processDefName: 'wordcount', args: { text: 'a b c' }, triggerId: 'tr-1' },
+        { tenant: T1 },
+      )
+    ).mutatedEntity;
     ({ children, successor } = await runTree(h.manager, getDb().database, root, ['a b', 'c']));
     singles = [];
-    for (let i = 0; i < 3; i++) singles.push((await h.manager.createProcess({ processDefName: 'single', args: { i } }, { tenant: T1 })).mutatedEntity);
+    for (let i = 0; i < 3; i++)
+      singles.push(
+        (await h.manager.createProcess({ processDefName: 'single', args: { i } }, { tenant: T1 })).mutatedEntity,
+      );
     await h.manager.createProcess({ processDefName: 'single', args: { other: true } }, { tenant: T2 });
   });
 
@@ -52,7 +60,10 @@ describeEachDatabase('administration API: processes', (getDb) => {
   });
 
   it('filters by exact matches, ANDed', async () => {
-    const get = async (query: Record<string, string>) => (await request(app).get(`${API}/processes`).set(auth()).query(query)).body.content.map((p: { id: string }) => p.id);
+    const get = async (query: Record<string, string>) =>
+      (await request(app).get(`${API}/processes`).set(auth()).query(query)).body.content.map(
+        (p: { id: string }) => p.id,
+      );
     expect((await get({ parentId: root.id })).sort()).toEqual([...children].sort());
     expect(await get({ predecessorId: root.id })).toEqual([successor.id]);
     expect(await get({ processType: 'wordcount' })).toEqual([root.id]);
@@ -66,14 +77,33 @@ describeEachDatabase('administration API: processes', (getDb) => {
   it('shows one process with input, output, errors, status and completion events', async () => {
     const res = await request(app).get(`${API}/processes/${root.id}`).set(auth());
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: root.id, status: 'PROCESSED', input: { text: 'a b c' }, output: { words: 3 }, errors: [], triggerId: 'tr-1' });
+    expect(res.body).toMatchObject({
+      id: root.id,
+      status: 'PROCESSED',
+      input: { text: 'a b c' },
+      output: { words: 3 },
+      errors: [],
+      triggerId: 'tr-1',
+    });
     expect(res.body.completionEvents).toHaveLength(1);
-    expect(res.body.completionEvents[0]).toMatchObject({ processId: root.id, state: 'PROCESSED', successful: true, triggerId: 'tr-1' });
+    expect(res.body.completionEvents[0]).toMatchObject({
+      processId: root.id,
+      state: 'PROCESSED',
+      successful: true,
+      triggerId: 'tr-1',
+    });
     const failing = singles[0];
-    await h.manager.sendEvent(failing.id, 'doneWithErrors', { errors: ['disk full'], exceptionMessage: 'IOException' }, { tenant: T1 });
+    await h.manager.sendEvent(
+      failing.id,
+      'doneWithErrors',
+      { errors: ['disk full'], exceptionMessage: 'IOException' },
+      { tenant: T1 },
+    );
     const failed = await request(app).get(`${API}/processes/${failing.id}`).set(auth());
     expect(failed.body.status).toBe('PROCESSED_WITH_ERRORS');
-    expect(failed.body.errors).toEqual([expect.objectContaining({ processId: failing.id, errors: ['disk full'], exceptionMessage: 'IOException' })]);
+    expect(failed.body.errors).toEqual([
+      expect.objectContaining({ processId: failing.id, errors: ['disk full'], exceptionMessage: 'IOException' }),
+    ]);
     expect(failed.body.completionEvents[0]).toMatchObject({ successful: false, state: 'PROCESSED_WITH_ERRORS' });
   });
 
@@ -82,11 +112,15 @@ describeEachDatabase('administration API: processes', (getDb) => {
     expect(foreign.status).toBe(404);
     expect(Object.keys(foreign.body)).toEqual(['message']);
     expect((await request(app).get(`${API}/processes/not-a-uuid`).set(auth())).status).toBe(404);
-    expect((await request(app).get(`${API}/processes/00000000-0000-4000-8000-000000000000`).set(auth())).status).toBe(404);
+    expect((await request(app).get(`${API}/processes/00000000-0000-4000-8000-000000000000`).set(auth())).status).toBe(
+      404,
+    );
     const t2 = await request(app).get(`${API}/processes`).set(auth(T2));
     expect(t2.body.totalElements).toBe(1);
     expect(t2.body.content[0].tenant).toBe(T2);
-    expect((await request(app).get(`${API}/processes`).set(auth(T2)).query({ triggerId: 'tr-1' })).body.totalElements).toBe(0);
+    expect(
+      (await request(app).get(`${API}/processes`).set(auth(T2)).query({ triggerId: 'tr-1' })).body.totalElements,
+    ).toBe(0);
     expect((await request(app).get(`${API}/trace`).set(auth(T2)).query({ processId: root.id })).status).toBe(404);
     expect((await request(app).get(`${API}/trace`).set(auth(T2)).query({ triggerId: 'tr-1' })).status).toBe(404);
   });

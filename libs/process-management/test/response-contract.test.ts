@@ -2,19 +2,40 @@ import { buildOpenApiDocument, makeResponseContract, type ReceivedAnswer } from 
 
 const API = '/process-management/api';
 const contract = makeResponseContract(buildOpenApiDocument(API));
-const INFO = { definitionSource: 'database', definitionsWritable: true, cronAvailable: true, supportedEvents: ['ProcessCreate'] };
+const INFO = {
+  definitionSource: 'database',
+  definitionsWritable: true,
+  cronAvailable: true,
+  supportedEvents: ['ProcessCreate'],
+};
 
 function answer(partial: Partial<ReceivedAnswer> & { body?: unknown }): ReceivedAnswer {
   const { body, ...rest } = partial;
-  return { method: 'GET', path: `${API}/info`, status: 200, contentType: 'application/json; charset=utf-8', text: body === undefined ? '' : JSON.stringify(body), headers: {}, ...rest };
+  return {
+    method: 'GET',
+    path: `${API}/info`,
+    status: 200,
+    contentType: 'application/json; charset=utf-8',
+    text: body === undefined ? '' : JSON.stringify(body),
+    headers: {},
+    ...rest,
+  };
 }
 
 describe('the response contract of the administration API document', () => {
   it('accepts answers that follow the document', () => {
     expect(contract.problemsOf(answer({ body: INFO }))).toEqual([]);
     expect(contract.problemsOf(answer({ method: 'DELETE', path: `${API}/crontabs/abc`, status: 204 }))).toEqual([]);
-    expect(contract.problemsOf(answer({ method: 'PATCH', status: 405, headers: { allow: 'GET, HEAD' }, body: { message: 'no' } }))).toEqual([]);
-    expect(contract.problemsOf(answer({ method: 'PATCH', status: 401, body: { message: 'Missing header X-Process-Management-Key' } }))).toEqual([]);
+    expect(
+      contract.problemsOf(
+        answer({ method: 'PATCH', status: 405, headers: { allow: 'GET, HEAD' }, body: { message: 'no' } }),
+      ),
+    ).toEqual([]);
+    expect(
+      contract.problemsOf(
+        answer({ method: 'PATCH', status: 401, body: { message: 'Missing header X-Process-Management-Key' } }),
+      ),
+    ).toEqual([]);
   });
 
   it('finds the operation by method and the most specific template', () => {
@@ -27,14 +48,30 @@ describe('the response contract of the administration API document', () => {
   it('reports unknown fields, missing fields, wrong types, undocumented statuses, stray bodies and a wrong Allow', () => {
     const problems = (a: ReceivedAnswer) => contract.problemsOf(a).join('\n');
     expect(problems(answer({ body: { ...INFO, extra: 1 } }))).toMatch(/'body.extra' is not an allowed field/);
-    expect(problems(answer({ body: { ...INFO, cronAvailable: undefined } }))).toMatch(/'body.cronAvailable' is required/);
-    expect(problems(answer({ body: { ...INFO, cronAvailable: 'yes' } }))).toMatch(/'body.cronAvailable' must be true or false/);
-    expect(problems(answer({ status: 409, body: { message: 'x' } }))).toMatch(/status 409 is not documented for GET .*\/info/);
-    expect(problems(answer({ status: 400, body: { message: 'x', stack: 'at …' } }))).toMatch(/'body.stack' is not an allowed field/);
-    expect(problems(answer({ method: 'DELETE', path: `${API}/crontabs/abc`, status: 204, text: '{}' }))).toMatch(/no body is documented/);
-    expect(problems(answer({ method: 'PATCH', status: 405, headers: { allow: 'GET' }, body: { message: 'no' } }))).toMatch(/Allow must be 'GET, HEAD'/);
-    expect(problems(answer({ method: 'PATCH', status: 404, body: { message: 'no' } }))).toMatch(/expected 405, got 404/);
-    expect(problems(answer({ contentType: 'text/html', text: '<h1>hi</h1>' }))).toMatch(/Content-Type must be application\/json/);
+    expect(problems(answer({ body: { ...INFO, cronAvailable: undefined } }))).toMatch(
+      /'body.cronAvailable' is required/,
+    );
+    expect(problems(answer({ body: { ...INFO, cronAvailable: 'yes' } }))).toMatch(
+      /'body.cronAvailable' must be true or false/,
+    );
+    expect(problems(answer({ status: 409, body: { message: 'x' } }))).toMatch(
+      /status 409 is not documented for GET .*\/info/,
+    );
+    expect(problems(answer({ status: 400, body: { message: 'x', stack: 'at …' } }))).toMatch(
+      /'body.stack' is not an allowed field/,
+    );
+    expect(problems(answer({ method: 'DELETE', path: `${API}/crontabs/abc`, status: 204, text: '{}' }))).toMatch(
+      /no body is documented/,
+    );
+    expect(
+      problems(answer({ method: 'PATCH', status: 405, headers: { allow: 'GET' }, body: { message: 'no' } })),
+    ).toMatch(/Allow must be 'GET, HEAD'/);
+    expect(problems(answer({ method: 'PATCH', status: 404, body: { message: 'no' } }))).toMatch(
+      /expected 405, got 404/,
+    );
+    expect(problems(answer({ contentType: 'text/html', text: '<h1>hi</h1>' }))).toMatch(
+      /Content-Type must be application\/json/,
+    );
     expect(problems(answer({ path: '/elsewhere' }))).toMatch(/no documented path matches/);
   });
 });

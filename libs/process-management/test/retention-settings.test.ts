@@ -5,8 +5,19 @@ const DAY = 86_400_000;
 
 describe('retention settings and rules', () => {
   it('reads the defaults, the server values and the tenants from the environment', () => {
-    expect(retentionSettingsFromEnv({})).toEqual({ succeededMillis: 30 * DAY, failedMillis: 90 * DAY, tenants: {}, auditMillis: 90 * DAY });
-    expect(retentionSettingsFromEnv({ PROCESS_HISTORY_RETENTION: 'P2D', PROCESS_FAILED_RETENTION: 'P3W', PROCESS_HISTORY_RETENTION_TENANTS: ' acme=PT6H/P1D , beta=/P5D' })).toEqual({
+    expect(retentionSettingsFromEnv({})).toEqual({
+      succeededMillis: 30 * DAY,
+      failedMillis: 90 * DAY,
+      tenants: {},
+      auditMillis: 90 * DAY,
+    });
+    expect(
+      retentionSettingsFromEnv({
+        PROCESS_HISTORY_RETENTION: 'P2D',
+        PROCESS_FAILED_RETENTION: 'P3W',
+        PROCESS_HISTORY_RETENTION_TENANTS: ' acme=PT6H/P1D , beta=/P5D',
+      }),
+    ).toEqual({
       succeededMillis: 2 * DAY,
       failedMillis: 21 * DAY,
       tenants: { acme: { succeededMillis: 6 * 3_600_000, failedMillis: DAY }, beta: { failedMillis: 5 * DAY } },
@@ -18,8 +29,12 @@ describe('retention settings and rules', () => {
   it('refuses what is not a duration, naming the variable', () => {
     expect(() => retentionSettingsFromEnv({ PROCESS_FAILED_RETENTION: '90' })).toThrow(ConfigError);
     expect(() => retentionSettingsFromEnv({ PROCESS_FAILED_RETENTION: '90' })).toThrow(/PROCESS_FAILED_RETENTION/);
-    expect(() => retentionSettingsFromEnv({ PROCESS_HISTORY_RETENTION_TENANTS: 'acme' })).toThrow(/tenant=SUCCEEDED\/FAILED/);
-    expect(() => retentionSettingsFromEnv({ PROCESS_HISTORY_RETENTION_TENANTS: 'acme=/' })).toThrow(/tenant=SUCCEEDED\/FAILED/);
+    expect(() => retentionSettingsFromEnv({ PROCESS_HISTORY_RETENTION_TENANTS: 'acme' })).toThrow(
+      /tenant=SUCCEEDED\/FAILED/,
+    );
+    expect(() => retentionSettingsFromEnv({ PROCESS_HISTORY_RETENTION_TENANTS: 'acme=/' })).toThrow(
+      /tenant=SUCCEEDED\/FAILED/,
+    );
     expect(() => retentionSettingsFromEnv({ PROCESS_HISTORY_RETENTION: 'PT0.1S' })).toThrow(/at least one second/);
   });
 
@@ -38,7 +53,11 @@ describe('retention settings and rules', () => {
   });
 
   it('groups roots into transactions of about the budget, never splitting a tree', () => {
-    const roots = [{ children: 2 }, { children: 2 }, { children: 10 }, { children: 0 }].map((r, i) => ({ id: `r${i}`, createdTime: new Date(0), children: r.children }));
+    const roots = [{ children: 2 }, { children: 2 }, { children: 10 }, { children: 0 }].map((r, i) => ({
+      id: `r${i}`,
+      createdTime: new Date(0),
+      children: r.children,
+    }));
     expect(groupRoots(roots, 6)).toEqual([['r0', 'r1'], ['r2'], ['r3']]);
     expect(groupRoots(roots, 100)).toEqual([['r0', 'r1', 'r2', 'r3']]);
     expect(groupRoots([], 5)).toEqual([]);

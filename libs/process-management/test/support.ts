@@ -5,11 +5,22 @@
  */
 import type { Database } from '@fw/core';
 import type { Process, ProcessDef } from '@fw/process-api';
-import { makeDatabaseProcessConfigurator, makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
+import {
+  makeDatabaseProcessConfigurator,
+  makeJsonProcessConfigurator,
+  makeProcessManager,
+  processDb,
+  type ProcessManager,
+} from '@fw/process-service';
 import type { TestDatabase } from '@fw/test-support';
 import { makeCrontabStore, makeTriggerService } from '@fw/trigger';
 import express, { type Express } from 'express';
-import { makeProcessManagementRouter, type ManagementAccessOptions, type ManagementPorts, type ManagementRouterInternals } from '../src';
+import {
+  makeProcessManagementRouter,
+  type ManagementAccessOptions,
+  type ManagementPorts,
+  type ManagementRouterInternals,
+} from '../src';
 
 export const KEY = 'k'.repeat(16) + '-0123456789abcdef-test';
 export const T1 = 'tenant-1';
@@ -22,7 +33,10 @@ export const DEFINITIONS: ProcessDef[] = [
   { processType: 'single', leaf: true },
 ];
 
-export async function seedDefinitions(database: Pick<Database, 'db'>, defs: readonly ProcessDef[] = DEFINITIONS): Promise<void> {
+export async function seedDefinitions(
+  database: Pick<Database, 'db'>,
+  defs: readonly ProcessDef[] = DEFINITIONS,
+): Promise<void> {
   await processDb(database)
     .insertInto('process_definition')
     .values(defs.map((d) => ({ process_type: d.processType, definition: JSON.stringify(d) })))
@@ -48,11 +62,25 @@ export interface HarnessOptions {
 export function makeAdminHarness(testDb: TestDatabase, options: HarnessOptions = {}): AdminHarness {
   const database = testDb.database;
   const source = options.source ?? 'database';
-  const configurator = source === 'database' ? makeDatabaseProcessConfigurator({ db: processDb(database) }) : makeJsonProcessConfigurator({ definitions: DEFINITIONS });
-  const manager = makeProcessManager({ db: processDb(database), configurator, workerStarter: { startWorker: () => undefined } });
+  const configurator =
+    source === 'database'
+      ? makeDatabaseProcessConfigurator({ db: processDb(database) })
+      : makeJsonProcessConfigurator({ definitions: DEFINITIONS });
+  const manager = makeProcessManager({
+    db: processDb(database),
+    configurator,
+    workerStarter: { startWorker: () => undefined },
+  });
   const triggerService = makeTriggerService({
     database,
-    dispatch: async (dto) => ({ processId: (await manager.createProcess({ processDefName: dto.processDefName, args: dto.args, triggerId: dto.triggerId }, { tenant: dto.tenant })).mutatedEntity.id }),
+    dispatch: async (dto) => ({
+      processId: (
+        await manager.createProcess(
+          { processDefName: dto.processDefName, args: dto.args, triggerId: dto.triggerId },
+          { tenant: dto.tenant },
+        )
+      ).mutatedEntity.id,
+    }),
   });
   const reloads = { count: 0 };
   const ports: ManagementPorts = {
@@ -63,7 +91,9 @@ export function makeAdminHarness(testDb: TestDatabase, options: HarnessOptions =
     definitions: { source, configurator },
     triggerService,
     ...(options.withCron === false ? {} : { crontabs: makeCrontabStore(database) }),
-    ...(options.withScheduler === false || options.withCron === false ? {} : { scheduler: { reload: () => void (reloads.count += 1) } }),
+    ...(options.withScheduler === false || options.withCron === false
+      ? {}
+      : { scheduler: { reload: () => void (reloads.count += 1) } }),
   };
   const app = express();
   app.use(makeProcessManagementRouter(ports, options.internals));
@@ -81,14 +111,37 @@ export const API = '/process-management/api';
  * Runs a word count tree by hand: root → splitDone with `chunks` children → each child done →
  * aggregationDone → PROCESSED; the successor `report` is then completed too.
  */
-export async function runTree(manager: ProcessManager, database: Pick<Database, 'db'>, root: Process, chunks: string[]): Promise<{ children: string[]; successor: Process }> {
+export async function runTree(
+  manager: ProcessManager,
+  database: Pick<Database, 'db'>,
+  root: Process,
+  chunks: string[],
+): Promise<{ children: string[]; successor: Process }> {
   const tenant = root.tenant;
-  await manager.sendEvent(root.id, 'splitDone', { subProcesses: chunks.map((text) => ({ processType: 'chunk', args: { text } })) }, { tenant });
+  await manager.sendEvent(
+    root.id,
+    'splitDone',
+    { subProcesses: chunks.map((text) => ({ processType: 'chunk', args: { text } })) },
+    { tenant },
+  );
   const tree = await manager.getProcessTree(root.id, { tenant });
   const children = tree.slice(1).map((p) => p.id);
-  for (const [i, id] of children.entries()) await manager.sendEvent(id, 'doneSuccessfully', { output: { words: chunks[i].split(' ').length } }, { tenant });
-  await manager.sendEvent(root.id, 'aggregationDone', { output: { words: chunks.join(' ').split(' ').length } }, { tenant });
-  const successorId = (await processDb(database).selectFrom('fw_process').select('id').where('predecessor_id', '=', root.id).executeTakeFirstOrThrow()).id;
-  const successor = (await manager.sendEvent(successorId, 'doneSuccessfully', { output: { top: ['a'] } }, { tenant })).mutatedEntity;
+  for (const [i, id] of children.entries())
+    await manager.sendEvent(id, 'doneSuccessfully', { output: { words: chunks[i].split(' ').length } }, { tenant });
+  await manager.sendEvent(
+    root.id,
+    'aggregationDone',
+    { output: { words: chunks.join(' ').split(' ').length } },
+    { tenant },
+  );
+  const successorId = (
+    await processDb(database)
+      .selectFrom('fw_process')
+      .select('id')
+      .where('predecessor_id', '=', root.id)
+      .executeTakeFirstOrThrow()
+  ).id;
+  const successor = (await manager.sendEvent(successorId, 'doneSuccessfully', { output: { top: ['a'] } }, { tenant }))
+    .mutatedEntity;
   return { children, successor };
 }

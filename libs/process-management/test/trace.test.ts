@@ -21,11 +21,15 @@ describeEachDatabase('administration API: trace', (getDb) => {
   });
 
   it('draws trigger → root → children → completion → successor from stored ids', async () => {
-    const triggered = await request(app).post(`${API}/triggers`).set(auth()).send({ triggerId: 'trace-1', payload: { processDefName: 'wordcount', args: { text: 'x y z' } } });
+    const triggered = await request(app)
+      .post(`${API}/triggers`)
+      .set(auth())
+      .send({ triggerId: 'trace-1', payload: { processDefName: 'wordcount', args: { text: 'x y z' } } });
     expect(triggered.status).toBe(200);
     const triggerId = triggered.body.triggerId as string;
     expect(triggerId).toBe(`manual:${T1}:trace-1`);
-    const rootId = (await request(app).get(`${API}/processes`).set(auth()).query({ triggerId })).body.content[0].id as string;
+    const rootId = (await request(app).get(`${API}/processes`).set(auth()).query({ triggerId })).body.content[0]
+      .id as string;
     const root = (await h.manager.getProcess(rootId, { tenant: T1 })).mutatedEntity;
     const { children, successor } = await runTree(h.manager, getDb().database, root, ['x y', 'z']);
 
@@ -33,9 +37,24 @@ describeEachDatabase('administration API: trace', (getDb) => {
     expect(byTrigger.status).toBe(200);
     const graph = byTrigger.body as TraceGraph;
     const kinds = (kind: TraceNode['kind']) => graph.nodes.filter((n) => n.kind === kind);
-    expect(kinds('TRIGGER')).toEqual([expect.objectContaining({ id: `trigger:${triggerId}`, label: triggerId, status: 'COMPLETED', time: expect.any(String) })]);
-    expect(kinds('PROCESS').map((n) => n.id).sort()).toEqual([rootId, ...children, successor.id].sort());
-    expect(kinds('PROCESS').find((n) => n.id === rootId)).toMatchObject({ label: 'wordcount', status: 'PROCESSED', data: { processType: 'wordcount', triggerId } });
+    expect(kinds('TRIGGER')).toEqual([
+      expect.objectContaining({
+        id: `trigger:${triggerId}`,
+        label: triggerId,
+        status: 'COMPLETED',
+        time: expect.any(String),
+      }),
+    ]);
+    expect(
+      kinds('PROCESS')
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual([rootId, ...children, successor.id].sort());
+    expect(kinds('PROCESS').find((n) => n.id === rootId)).toMatchObject({
+      label: 'wordcount',
+      status: 'PROCESSED',
+      data: { processType: 'wordcount', triggerId },
+    });
     // The root, both children and the successor completed: four completion events.
     const completions = kinds('COMPLETION');
     expect(completions).toHaveLength(4);
@@ -62,36 +81,53 @@ describeEachDatabase('administration API: trace', (getDb) => {
   });
 
   it('shows a successor without a stored completion event as LEGACY_SUCCESSOR', async () => {
-    const first = (await h.manager.createProcess({ processDefName: 'wordcount', args: {} }, { tenant: T1 })).mutatedEntity;
+    const first = (await h.manager.createProcess({ processDefName: 'wordcount', args: {} }, { tenant: T1 }))
+      .mutatedEntity;
     const { successor } = await runTree(h.manager, getDb().database, first, ['q']);
-    await processDb(getDb().database).deleteFrom('fw_process_completion_event').where('process_id', '=', first.id).execute();
-    const graph = (await request(app).get(`${API}/trace`).set(auth()).query({ processId: successor.id })).body as TraceGraph;
+    await processDb(getDb().database)
+      .deleteFrom('fw_process_completion_event')
+      .where('process_id', '=', first.id)
+      .execute();
+    const graph = (await request(app).get(`${API}/trace`).set(auth()).query({ processId: successor.id }))
+      .body as TraceGraph;
     expect(edgesOf(graph, 'LEGACY_SUCCESSOR')).toEqual([[first.id, successor.id]]);
     expect(edgesOf(graph, 'SUCCESSOR')).toEqual([]);
     expect(graph.nodes.filter((n) => n.kind === 'TRIGGER')).toEqual([]);
   });
 
   it('takes exactly one of processId and triggerId (400), 404 for unknown ids', async () => {
-    const both = await request(app).get(`${API}/trace`).set(auth()).query({ processId: '00000000-0000-4000-8000-000000000000', triggerId: 't' });
+    const both = await request(app)
+      .get(`${API}/trace`)
+      .set(auth())
+      .query({ processId: '00000000-0000-4000-8000-000000000000', triggerId: 't' });
     expect(both.status).toBe(400);
     expect(both.body.message).toMatch(/exactly one/);
     expect((await request(app).get(`${API}/trace`).set(auth())).status).toBe(400);
     expect((await request(app).get(`${API}/trace`).set(auth()).query({ triggerId: 'never-used' })).status).toBe(404);
-    expect((await request(app).get(`${API}/trace`).set(auth()).query({ processId: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    expect(
+      (await request(app).get(`${API}/trace`).set(auth()).query({ processId: '00000000-0000-4000-8000-000000000000' }))
+        .status,
+    ).toBe(404);
   });
 
   it('refuses executions above 1,000 processes with 413 { message }', async () => {
     const db = processDb(getDb().database);
-    const parent = (await h.manager.createProcess({ processDefName: 'wordcount', args: {}, triggerId: 'big' }, { tenant: T1 })).mutatedEntity;
+    const parent = (
+      await h.manager.createProcess({ processDefName: 'wordcount', args: {}, triggerId: 'big' }, { tenant: T1 })
+    ).mutatedEntity;
     await sql`insert into fw_process (id, process_type, leaf, parent_id, trigger_id, tenant, flow_id, state_id, created_time, last_modified_time, state_entry_time)
-      select gen_random_uuid(), 'chunk', true, ${parent.id}::uuid, 'big', ${T1}, 'process-flow', 'EXECUTING', now(), now(), now() from generate_series(1, 1000)`.execute(db);
+      select gen_random_uuid(), 'chunk', true, ${parent.id}::uuid, 'big', ${T1}, 'process-flow', 'EXECUTING', now(), now(), now() from generate_series(1, 1000)`.execute(
+      db,
+    );
     for (const query of [{ triggerId: 'big' }, { processId: parent.id }]) {
       const res = await request(app).get(`${API}/trace`).set(auth()).query(query);
       expect(res.status).toBe(413);
       expect(res.body.message).toMatch(/more than 1000 processes or events: page through \/processes/);
     }
     // Exactly at the limit the trace is still answered.
-    await sql`delete from fw_process where id in (select id from fw_process where parent_id = ${parent.id}::uuid limit 1)`.execute(db);
+    await sql`delete from fw_process where id in (select id from fw_process where parent_id = ${parent.id}::uuid limit 1)`.execute(
+      db,
+    );
     const atLimit = await request(app).get(`${API}/trace`).set(auth()).query({ triggerId: 'big' });
     expect(atLimit.status).toBe(200);
     expect((atLimit.body as TraceGraph).nodes.filter((n) => n.kind === 'PROCESS')).toHaveLength(1000);

@@ -22,21 +22,41 @@ async function rows<T>(database: Database, query: ReturnType<typeof sql<T>>): Pr
 }
 
 export async function summarize(database: Database, rootId: string): Promise<FanOutSummary> {
-  const [root] = await rows<{ state_id: string; num_sub_processes: number; num_completed_sub_processes: number; output: unknown }>(
+  const [root] = await rows<{
+    state_id: string;
+    num_sub_processes: number;
+    num_completed_sub_processes: number;
+    output: unknown;
+  }>(
     database,
     sql`select state_id, num_sub_processes, num_completed_sub_processes, output from fw_process where id = ${rootId}`,
   );
-  const [leaves] = await rows<{ n: string }>(database, sql`select count(*) as n from fw_process where parent_id = ${rootId} and state_id = 'PROCESSED'`);
-  const [reports] = await rows<{ n: string }>(database, sql`select count(*) as n from fw_process_child_report where parent_id = ${rootId}`);
+  const [leaves] = await rows<{ n: string }>(
+    database,
+    sql`select count(*) as n from fw_process where parent_id = ${rootId} and state_id = 'PROCESSED'`,
+  );
+  const [reports] = await rows<{ n: string }>(
+    database,
+    sql`select count(*) as n from fw_process_child_report where parent_id = ${rootId}`,
+  );
   const [anomalies] = await rows<{ n: string }>(
     database,
     sql`select count(*) as n from fw_process p
          where (p.id = ${rootId} or p.parent_id = ${rootId})
            and (select count(*) from fw_process_completion_event e where e.process_id = p.id) <> 1`,
   );
-  const successors = await rows<{ state_id: string }>(database, sql`select state_id from fw_process where predecessor_id = ${rootId}`);
-  const outbox = await rows<{ status: string; n: string }>(database, sql`select status, count(*) as n from fw_process_outbox group by status`);
-  const items = await rows<{ status: string; n: string }>(database, sql`select status, count(*) as n from fw_process_work_item group by status`);
+  const successors = await rows<{ state_id: string }>(
+    database,
+    sql`select state_id from fw_process where predecessor_id = ${rootId}`,
+  );
+  const outbox = await rows<{ status: string; n: string }>(
+    database,
+    sql`select status, count(*) as n from fw_process_outbox group by status`,
+  );
+  const items = await rows<{ status: string; n: string }>(
+    database,
+    sql`select status, count(*) as n from fw_process_work_item group by status`,
+  );
   return {
     rootState: root.state_id,
     numSubProcesses: Number(root.num_sub_processes),
@@ -52,7 +72,11 @@ export async function summarize(database: Database, rootId: string): Promise<Fan
 }
 
 /** Polls `check` until it is true (or fails after `timeoutMillis`). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMillis: number, what: string): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMillis: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
     if (await check()) return;
@@ -83,7 +107,10 @@ export function resilientPostgres(url: string, maxConnections = 10): Database {
     async withSession(fn) {
       const client = await pool.connect();
       try {
-        return await fn({ query: async (text, params = []) => (await client.query(text, [...params])).rows, exec: async (script) => void (await client.query(script)) });
+        return await fn({
+          query: async (text, params = []) => (await client.query(text, [...params])).rows,
+          exec: async (script) => void (await client.query(script)),
+        });
       } finally {
         client.release();
       }

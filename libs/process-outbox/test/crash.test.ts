@@ -11,7 +11,9 @@ const ROOT = path.resolve(__dirname, '../../..');
 const LEAVES = 400;
 
 async function processedLeaves(database: Database, rootId: string): Promise<number> {
-  const { rows } = await sql<{ n: string }>`select count(*) as n from fw_process where parent_id = ${rootId} and state_id = 'PROCESSED'`.execute(database.db);
+  const { rows } = await sql<{
+    n: string;
+  }>`select count(*) as n from fw_process where parent_id = ${rootId} and state_id = 'PROCESSED'`.execute(database.db);
   return Number(rows[0].n);
 }
 
@@ -44,20 +46,32 @@ if (postgresServerUrl()) {
 
     it('kill -9 of the process owning the dispatcher mid-run: a new one finishes everything exactly once', async () => {
       const { database, url } = testDb!;
-      const root = (await writerManager(database).createProcess({ processDefName: 'fan', args: { leaves: LEAVES } })).mutatedEntity;
+      const root = (await writerManager(database).createProcess({ processDefName: 'fan', args: { leaves: LEAVES } }))
+        .mutatedEntity;
       // `node --import tsx` runs the TypeScript in this very process, so SIGKILL reaches it (the tsx CLI forks).
       const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/crash-stack.ts'), url], {
         cwd: ROOT,
-        env: { ...process.env, FW_LOG_LEVEL: 'silent', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), NODE_OPTIONS: '' },
+        env: {
+          ...process.env,
+          FW_LOG_LEVEL: 'silent',
+          TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+          NODE_OPTIONS: '',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on('exit', (_code, signal) => resolve(signal)),
+      );
       let atKill = 0;
       try {
-        await waitFor(async () => (await processedLeaves(database, root.id)) >= 20, 60_000, `the child to process leaves (output: ${output})`);
+        await waitFor(
+          async () => (await processedLeaves(database, root.id)) >= 20,
+          60_000,
+          `the child to process leaves (output: ${output})`,
+        );
         atKill = await processedLeaves(database, root.id);
       } finally {
         child.kill('SIGKILL');
@@ -66,13 +80,28 @@ if (postgresServerUrl()) {
       expect(atKill).toBeLessThan(LEAVES);
 
       stack = startFanOutStack(database, { outbox: { workerId: 'survivor' } });
-      await waitFor(async () => (await summarize(database, root.id)).successors.some((s) => s.state_id === 'PROCESSED'), 60_000, 'the survivor to finish');
+      await waitFor(
+        async () => (await summarize(database, root.id)).successors.some((s) => s.state_id === 'PROCESSED'),
+        60_000,
+        'the survivor to finish',
+      );
       const s = await summarize(database, root.id);
-      expect(s).toMatchObject({ rootState: 'PROCESSED', numSubProcesses: LEAVES, numCompletedSubProcesses: LEAVES, leavesProcessed: LEAVES, childReports: LEAVES, completionAnomalies: 0 });
+      expect(s).toMatchObject({
+        rootState: 'PROCESSED',
+        numSubProcesses: LEAVES,
+        numCompletedSubProcesses: LEAVES,
+        leavesProcessed: LEAVES,
+        childReports: LEAVES,
+        completionAnomalies: 0,
+      });
       expect(s.output).toEqual({ sum: sumTo(LEAVES), children: LEAVES });
       expect(s.successors).toHaveLength(1);
       expect(s.outbox.DEAD).toBeUndefined();
-      const done = await sql<{ n: string }>`select count(*) as n from fw_process_outbox where locked_by = 'doomed-dispatcher' and status = 'DONE'`.execute(database.db);
+      const done = await sql<{
+        n: string;
+      }>`select count(*) as n from fw_process_outbox where locked_by = 'doomed-dispatcher' and status = 'DONE'`.execute(
+        database.db,
+      );
       expect(Number(done.rows[0].n)).toBeGreaterThan(0);
     }, 150_000);
 
@@ -81,7 +110,8 @@ if (postgresServerUrl()) {
       const database = resilientPostgres(url);
       closeAfter = database;
       stack = startFanOutStack(database, { leafDelayMillis: 5 });
-      const root = (await stack.manager.createProcess({ processDefName: 'fan', args: { leaves: LEAVES } })).mutatedEntity;
+      const root = (await stack.manager.createProcess({ processDefName: 'fan', args: { leaves: LEAVES } }))
+        .mutatedEntity;
       await waitFor(async () => (await processedLeaves(database, root.id)) >= 20, 60_000, 'leaves to start completing');
       const admin = createDatabase({ url, maxConnections: 1 });
       try {
@@ -93,10 +123,18 @@ if (postgresServerUrl()) {
       }
       // The observer's own pooled connections were terminated too: a poll that lands on one of them
       // before the pool has noticed fails once, and counts as "not finished yet".
-      const finished = async () => (await summarize(database, root.id)).successors.some((s) => s.state_id === 'PROCESSED');
+      const finished = async () =>
+        (await summarize(database, root.id)).successors.some((s) => s.state_id === 'PROCESSED');
       await waitFor(() => finished().catch(() => false), 90_000, 'the run to finish after the connections dropped');
       const s = await summarize(database, root.id);
-      expect(s).toMatchObject({ rootState: 'PROCESSED', numSubProcesses: LEAVES, numCompletedSubProcesses: LEAVES, leavesProcessed: LEAVES, childReports: LEAVES, completionAnomalies: 0 });
+      expect(s).toMatchObject({
+        rootState: 'PROCESSED',
+        numSubProcesses: LEAVES,
+        numCompletedSubProcesses: LEAVES,
+        leavesProcessed: LEAVES,
+        childReports: LEAVES,
+        completionAnomalies: 0,
+      });
       expect(s.output).toEqual({ sum: sumTo(LEAVES), children: LEAVES });
       expect(s.successors).toHaveLength(1);
     }, 150_000);

@@ -1,7 +1,16 @@
 import { ConfigError, createDatabase, type Database } from '@fw/core';
 import { describeEachDatabase } from '@fw/test-support';
 import { sql, type Kysely } from 'kysely';
-import { makeOutboxDispatcher, makeOutboxRepository, makeOutboxWriter, outboxDb, outboxOptionsFromProperties, resolveOutboxOptions, type OutboxCommandHandler, type OutboxEvent } from '../src';
+import {
+  makeOutboxDispatcher,
+  makeOutboxRepository,
+  makeOutboxWriter,
+  outboxDb,
+  outboxOptionsFromProperties,
+  resolveOutboxOptions,
+  type OutboxCommandHandler,
+  type OutboxEvent,
+} from '../src';
 import { sleep, waitFor } from './checks';
 
 interface EffectTables {
@@ -10,15 +19,39 @@ interface EffectTables {
 
 describe('outbox options', () => {
   it('has the documented defaults', () => {
-    expect(resolveOutboxOptions()).toEqual({ enabled: false, runDispatcher: true, pollIntervalMillis: 1000, lockSeconds: 300, maxAttempts: 5, workerId: expect.stringMatching(/:\d+$/) });
+    expect(resolveOutboxOptions()).toEqual({
+      enabled: false,
+      runDispatcher: true,
+      pollIntervalMillis: 1000,
+      lockSeconds: 300,
+      maxAttempts: 5,
+      workerId: expect.stringMatching(/:\d+$/),
+    });
   });
   it('reads property names and environment names; a property wins', () => {
-    const o = outboxOptionsFromProperties({ 'fw.process.outbox.enabled': 'true', FW_PROCESS_OUTBOX_ENABLED: 'false', FW_PROCESS_OUTBOX_LOCK_SECONDS: '2.5', 'fw.process.outbox.max-attempts': '3', 'fw.process.outbox.run-dispatcher': 'false', 'fw.process.outbox.poll-interval-millis': '50', 'fw.process.outbox.worker-id': 'w-1' });
-    expect(o).toEqual({ enabled: true, runDispatcher: false, pollIntervalMillis: 50, lockSeconds: 2.5, maxAttempts: 3, workerId: 'w-1' });
+    const o = outboxOptionsFromProperties({
+      'fw.process.outbox.enabled': 'true',
+      FW_PROCESS_OUTBOX_ENABLED: 'false',
+      FW_PROCESS_OUTBOX_LOCK_SECONDS: '2.5',
+      'fw.process.outbox.max-attempts': '3',
+      'fw.process.outbox.run-dispatcher': 'false',
+      'fw.process.outbox.poll-interval-millis': '50',
+      'fw.process.outbox.worker-id': 'w-1',
+    });
+    expect(o).toEqual({
+      enabled: true,
+      runDispatcher: false,
+      pollIntervalMillis: 50,
+      lockSeconds: 2.5,
+      maxAttempts: 3,
+      workerId: 'w-1',
+    });
   });
   it('refuses bad values naming the key', () => {
     expect(() => outboxOptionsFromProperties({ 'fw.process.outbox.enabled': 'yes' })).toThrow(ConfigError);
-    expect(() => outboxOptionsFromProperties({ FW_PROCESS_OUTBOX_MAX_ATTEMPTS: '0' })).toThrow(/fw\.process\.outbox\.max-attempts/);
+    expect(() => outboxOptionsFromProperties({ FW_PROCESS_OUTBOX_MAX_ATTEMPTS: '0' })).toThrow(
+      /fw\.process\.outbox\.max-attempts/,
+    );
     expect(() => outboxOptionsFromProperties({ 'fw.process.outbox.lock-seconds': 'abc' })).toThrow(/lock-seconds/);
   });
 });
@@ -26,37 +59,59 @@ describe('outbox options', () => {
 describeEachDatabase('outbox dispatcher', (getDb) => {
   const writer = makeOutboxWriter({ maxAttempts: 3 });
   const db = () => getDb().database.db as Kysely<EffectTables>;
-  const effects = async (): Promise<Array<{ command_id: string; note: string }>> => db().selectFrom('outbox_test_effect').selectAll().execute();
+  const effects = async (): Promise<Array<{ command_id: string; note: string }>> =>
+    db().selectFrom('outbox_test_effect').selectAll().execute();
   const enqueue = (n: number, type = 'EFFECT') =>
-    getDb().database.db.transaction().execute((trx) => writer.enqueue(trx, Array.from({ length: n }, (_, i) => ({ commandType: type, groupKey: `g${i % 3}`, payload: { i } }))));
+    getDb()
+      .database.db.transaction()
+      .execute((trx) =>
+        writer.enqueue(
+          trx,
+          Array.from({ length: n }, (_, i) => ({ commandType: type, groupKey: `g${i % 3}`, payload: { i } })),
+        ),
+      );
   const effect: OutboxCommandHandler<EffectTables> = {
     async execute(commands, { trx }) {
-      await trx.insertInto('outbox_test_effect').values(commands.map((c) => ({ command_id: c.id, note: 'done' }))).execute();
+      await trx
+        .insertInto('outbox_test_effect')
+        .values(commands.map((c) => ({ command_id: c.id, note: 'done' })))
+        .execute();
     },
   };
 
   beforeAll(async () => {
-    await sql`create table outbox_test_effect (command_id uuid primary key, note text not null)`.execute(getDb().database.db);
+    await sql`create table outbox_test_effect (command_id uuid primary key, note text not null)`.execute(
+      getDb().database.db,
+    );
   });
   beforeEach(async () => {
-    await sql`delete from outbox_test_effect; delete from fw_process_outbox; delete from fw_process_receipt`.execute(getDb().database.db).catch(async () => {
-      await sql`delete from outbox_test_effect`.execute(getDb().database.db);
-      await sql`delete from fw_process_outbox`.execute(getDb().database.db);
-      await sql`delete from fw_process_receipt`.execute(getDb().database.db);
-    });
+    await sql`delete from outbox_test_effect; delete from fw_process_outbox; delete from fw_process_receipt`
+      .execute(getDb().database.db)
+      .catch(async () => {
+        await sql`delete from outbox_test_effect`.execute(getDb().database.db);
+        await sql`delete from fw_process_outbox`.execute(getDb().database.db);
+        await sql`delete from fw_process_receipt`.execute(getDb().database.db);
+      });
   });
 
   it('writes commands only when the transaction commits, and executes each once with a receipt', async () => {
-    await expect(getDb().database.db.transaction().execute(async (trx) => {
-      await writer.enqueue(trx, [{ commandType: 'EFFECT', payload: {} }]);
-      throw new Error('rollback');
-    })).rejects.toThrow('rollback');
+    await expect(
+      getDb()
+        .database.db.transaction()
+        .execute(async (trx) => {
+          await writer.enqueue(trx, [{ commandType: 'EFFECT', payload: {} }]);
+          throw new Error('rollback');
+        }),
+    ).rejects.toThrow('rollback');
     const ids = await enqueue(10);
     const dispatcher = makeOutboxDispatcher({ db: db(), handlers: { EFFECT: effect }, options: { workerId: 'd1' } });
     expect(await dispatcher.runOnce()).toBe(10);
     expect(await dispatcher.runOnce()).toBe(0);
     expect((await effects()).map((e) => e.command_id).sort()).toEqual([...ids].sort());
-    const statuses = await outboxDb(db()).selectFrom('fw_process_outbox').select(['status', 'locked_by', 'attempts']).execute();
+    const statuses = await outboxDb(db())
+      .selectFrom('fw_process_outbox')
+      .select(['status', 'locked_by', 'attempts'])
+      .execute();
     expect(statuses.every((s) => s.status === 'DONE' && s.locked_by === 'd1' && Number(s.attempts) === 1)).toBe(true);
     expect(dispatcher.stats()).toMatchObject({ claimed: 10, done: 10, duplicates: 0 });
   });
@@ -87,7 +142,12 @@ describeEachDatabase('outbox dispatcher', (getDb) => {
     let release: () => void = () => undefined;
     const stalled = new Promise<void>((resolve) => (release = resolve));
     const events: OutboxEvent[] = [];
-    const slowA = makeOutboxDispatcher({ db: db(), handlers: { EFFECT: { ...effect, prepare: () => stalled } }, options: { workerId: 'A', lockSeconds: 0.05 }, onEvent: (e) => events.push(e) });
+    const slowA = makeOutboxDispatcher({
+      db: db(),
+      handlers: { EFFECT: { ...effect, prepare: () => stalled } },
+      options: { workerId: 'A', lockSeconds: 0.05 },
+      onEvent: (e) => events.push(e),
+    });
     const fastB = makeOutboxDispatcher({ db: db(), handlers: { EFFECT: effect }, options: { workerId: 'B' } });
     const runA = slowA.runOnce();
     await waitFor(() => events.some((e) => e.type === 'claimed'), 5000, 'A to claim');
@@ -109,14 +169,25 @@ describeEachDatabase('outbox dispatcher', (getDb) => {
       },
       async onDead(command, error, { trx }) {
         deadNotes.push(error);
-        await trx.insertInto('outbox_test_effect').values({ command_id: command.id, note: `dead: ${error}` }).execute();
+        await trx
+          .insertInto('outbox_test_effect')
+          .values({ command_id: command.id, note: `dead: ${error}` })
+          .execute();
       },
     };
     const delays: number[] = [];
-    const dispatcher = makeOutboxDispatcher({ db: db(), handlers: { BROKEN: broken }, backoff: (attempts) => (delays.push(attempts), 0) });
+    const dispatcher = makeOutboxDispatcher({
+      db: db(),
+      handlers: { BROKEN: broken },
+      backoff: (attempts) => (delays.push(attempts), 0),
+    });
     for (let i = 0; i < 3; i++) expect(await dispatcher.runOnce()).toBe(1);
     expect(await dispatcher.runOnce()).toBe(0);
-    const row = await outboxDb(db()).selectFrom('fw_process_outbox').select(['status', 'attempts', 'last_error']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await outboxDb(db())
+      .selectFrom('fw_process_outbox')
+      .select(['status', 'attempts', 'last_error'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'DEAD', attempts: 3, last_error: 'downstream refuses' });
     expect(delays).toEqual([1, 2]);
     expect(deadNotes).toEqual(['downstream refuses']);
@@ -126,7 +197,8 @@ describeEachDatabase('outbox dispatcher', (getDb) => {
 
   it('lets two dispatchers share the work without ever executing a command twice or concurrently', async () => {
     const testDb = getDb();
-    const second: Database | undefined = testDb.target === 'postgres' ? createDatabase({ url: testDb.url, maxConnections: 5 }) : undefined;
+    const second: Database | undefined =
+      testDb.target === 'postgres' ? createDatabase({ url: testDb.url, maxConnections: 5 }) : undefined;
     try {
       await enqueue(300);
       const active = new Set<string>();
@@ -147,8 +219,18 @@ describeEachDatabase('outbox dispatcher', (getDb) => {
         },
       });
       const common = { batchSize: 7, options: { pollIntervalMillis: 10, lockSeconds: 30 } };
-      const a = makeOutboxDispatcher({ ...common, db: db(), handlers: { EFFECT: tracking('a') }, options: { ...common.options, workerId: 'a' } });
-      const b = makeOutboxDispatcher({ ...common, db: (second?.db ?? db()) as Kysely<EffectTables>, handlers: { EFFECT: tracking('b') }, options: { ...common.options, workerId: 'b' } });
+      const a = makeOutboxDispatcher({
+        ...common,
+        db: db(),
+        handlers: { EFFECT: tracking('a') },
+        options: { ...common.options, workerId: 'a' },
+      });
+      const b = makeOutboxDispatcher({
+        ...common,
+        db: (second?.db ?? db()) as Kysely<EffectTables>,
+        handlers: { EFFECT: tracking('b') },
+        options: { ...common.options, workerId: 'b' },
+      });
       a.start();
       b.start();
       await waitFor(async () => (await effects()).length === 300, 30_000, 'all commands executed');

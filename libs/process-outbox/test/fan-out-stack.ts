@@ -5,9 +5,28 @@
  */
 import type { Database } from '@fw/core';
 import type { ProcessDef } from '@fw/process-api';
-import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessOutboxSettings } from '@fw/process-service';
-import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec } from '@fw/process-utils';
-import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, type WorkItemRunner } from '@fw/jdbc-process-starter';
+import {
+  makeJsonProcessConfigurator,
+  makeProcessManager,
+  processDb,
+  type ProcessManager,
+  type ProcessOutboxSettings,
+} from '@fw/process-service';
+import {
+  AggregatorBase,
+  ExecutorBase,
+  makeBatchService,
+  makeManagerEventSink,
+  SplitterBase,
+  type ChildResult,
+  type ChildSpec,
+} from '@fw/process-utils';
+import {
+  makeSinkFailureReporter,
+  makeWorkItemRunner,
+  makeWorkItemStarter,
+  type WorkItemRunner,
+} from '@fw/jdbc-process-starter';
 
 export const FAN_OUT_DEFINITIONS: ProcessDef[] = [
   { processType: 'fan', leaf: false },
@@ -74,7 +93,10 @@ export function startFanOutStack(database: Database, options: FanOutStackOptions
   const runner = makeWorkItemRunner({
     database,
     workerId: options.runnerId,
-    batchService: makeBatchService({ workers: [new Fan(), new Leaf(options.leafDelayMillis ?? 0), new Sum(), new After()], sink }),
+    batchService: makeBatchService({
+      workers: [new Fan(), new Leaf(options.leafDelayMillis ?? 0), new Sum(), new After()],
+      sink,
+    }),
     onDead: makeSinkFailureReporter(sink),
     concurrency: 8,
     pollIntervalMillis: 50,

@@ -1,7 +1,15 @@
 import { createDatabase, type Database } from '@fw/core';
 import { createTestDatabase, describeEachDatabase, postgresServerUrl, type TestDatabase } from '@fw/test-support';
 import { sql, type Kysely } from 'kysely';
-import { makeOutboxDispatcher, makeOutboxWriter, type OutboxCommand, type OutboxCommandHandler, type OutboxDispatcher, type OutboxDispatcherOptions, type OutboxEvent } from '../src';
+import {
+  makeOutboxDispatcher,
+  makeOutboxWriter,
+  type OutboxCommand,
+  type OutboxCommandHandler,
+  type OutboxDispatcher,
+  type OutboxDispatcherOptions,
+  type OutboxEvent,
+} from '../src';
 import { sleep, waitFor } from './checks';
 
 /**
@@ -16,7 +24,8 @@ function twoHosts(getTestDb: () => TestDatabase) {
   const runs: Array<{ by: string; ids: string[] }> = [];
 
   beforeAll(() => {
-    second = getTestDb().target === 'postgres' ? createDatabase({ url: getTestDb().url, maxConnections: 5 }) : undefined;
+    second =
+      getTestDb().target === 'postgres' ? createDatabase({ url: getTestDb().url, maxConnections: 5 }) : undefined;
   });
   afterAll(async () => {
     await second?.close();
@@ -32,9 +41,22 @@ function twoHosts(getTestDb: () => TestDatabase) {
     db,
     runs,
     /** Commands of type SLOW, one per group key, in one committed transaction. */
-    enqueue: (groups: string[]) => db().transaction().execute((trx) => writer.enqueue(trx, groups.map((groupKey) => ({ commandType: 'SLOW', groupKey, payload: {} })))),
+    enqueue: (groups: string[]) =>
+      db()
+        .transaction()
+        .execute((trx) =>
+          writer.enqueue(
+            trx,
+            groups.map((groupKey) => ({ commandType: 'SLOW', groupKey, payload: {} })),
+          ),
+        ),
     /** A started dispatcher whose SLOW handler records its run under `by` and takes `millis`. */
-    start(by: string, millis: number, options: Omit<OutboxDispatcherOptions<unknown>, 'db' | 'handlers'>, host: 'first' | 'second' = 'first'): OutboxDispatcher {
+    start(
+      by: string,
+      millis: number,
+      options: Omit<OutboxDispatcherOptions<unknown>, 'db' | 'handlers'>,
+      host: 'first' | 'second' = 'first',
+    ): OutboxDispatcher {
       const slow: OutboxCommandHandler<unknown> = {
         async execute(commands: readonly OutboxCommand[]) {
           runs.push({ by, ids: commands.map((c) => c.id) });
@@ -56,7 +78,10 @@ describeEachDatabase('outbox heartbeat', (getDb) => {
   it('keeps a command whose handler runs longer than lock-seconds from a second dispatcher: it runs once, and its acknowledgement is accepted', async () => {
     const [id] = await hosts.enqueue(['g1']);
     const eventsA: OutboxEvent[] = [];
-    const a = hosts.start('A', 2500, { options: { workerId: 'A', lockSeconds: 1, pollIntervalMillis: 50 }, onEvent: (e) => eventsA.push(e) });
+    const a = hosts.start('A', 2500, {
+      options: { workerId: 'A', lockSeconds: 1, pollIntervalMillis: 50 },
+      onEvent: (e) => eventsA.push(e),
+    });
     await waitFor(() => hosts.runs.length === 1, 5000, 'A to start the command');
     const b = hosts.start('B', 0, { options: { workerId: 'B', lockSeconds: 1, pollIntervalMillis: 50 } }, 'second');
     await waitFor(() => a.stats().done === 1, 10_000, 'A to finish');
@@ -65,7 +90,11 @@ describeEachDatabase('outbox heartbeat', (getDb) => {
     expect(eventsA.map((e) => e.type)).toEqual(['claimed', 'done']);
     expect(a.stats()).toMatchObject({ claimed: 1, done: 1, staleAcks: 0 });
     expect(b.stats()).toMatchObject({ claimed: 0, done: 0 });
-    const row = await sql<{ status: string; attempts: number; locked_by: string }>`select status, attempts, locked_by from fw_process_outbox where id = ${id}`.execute(hosts.db());
+    const row = await sql<{
+      status: string;
+      attempts: number;
+      locked_by: string;
+    }>`select status, attempts, locked_by from fw_process_outbox where id = ${id}`.execute(hosts.db());
     expect(row.rows).toEqual([{ status: 'DONE', attempts: 1, locked_by: 'A' }]);
   });
 });
@@ -86,20 +115,31 @@ if (postgresServerUrl()) {
 
     it('renews the leases of the groups waiting for a lane, so no other dispatcher takes them', async () => {
       await hosts.enqueue(['g1', 'g2', 'g3']);
-      const a = hosts.start('A', 1300, { concurrency: 1, options: { workerId: 'A', lockSeconds: 1, pollIntervalMillis: 50 } });
+      const a = hosts.start('A', 1300, {
+        concurrency: 1,
+        options: { workerId: 'A', lockSeconds: 1, pollIntervalMillis: 50 },
+      });
       await waitFor(() => hosts.runs.length === 1, 5000, 'A to start the first group');
       const b = hosts.start('B', 0, { options: { workerId: 'B', lockSeconds: 1, pollIntervalMillis: 50 } }, 'second');
       await waitFor(() => a.stats().done === 3 || a.stats().staleAcks > 0, 15_000, 'A to finish its three groups');
       expect(hosts.runs.map((r) => r.by)).toEqual(['A', 'A', 'A']);
       expect(a.stats()).toMatchObject({ claimed: 3, done: 3, staleAcks: 0 });
       expect(b.stats().claimed).toBe(0);
-      const rows = await sql<{ status: string; attempts: number; locked_by: string }>`select status, attempts, locked_by from fw_process_outbox`.execute(hosts.db());
+      const rows = await sql<{
+        status: string;
+        attempts: number;
+        locked_by: string;
+      }>`select status, attempts, locked_by from fw_process_outbox`.execute(hosts.db());
       expect(rows.rows).toEqual(Array.from({ length: 3 }, () => ({ status: 'DONE', attempts: 1, locked_by: 'A' })));
     });
 
     it('without it (heartbeat: false) a waiting group is taken over after lock-seconds and the late acknowledgement refused', async () => {
       await hosts.enqueue(['g1', 'g2']);
-      const a = hosts.start('A', 1500, { concurrency: 1, heartbeat: false, options: { workerId: 'A', lockSeconds: 0.5, pollIntervalMillis: 50 } });
+      const a = hosts.start('A', 1500, {
+        concurrency: 1,
+        heartbeat: false,
+        options: { workerId: 'A', lockSeconds: 0.5, pollIntervalMillis: 50 },
+      });
       await waitFor(() => hosts.runs.length === 1, 5000, 'A to start the first group');
       const b = hosts.start('B', 0, { options: { workerId: 'B', lockSeconds: 30, pollIntervalMillis: 50 } }, 'second');
       await waitFor(() => a.stats().done + a.stats().staleAcks === 2, 15_000, 'A to get through both groups');

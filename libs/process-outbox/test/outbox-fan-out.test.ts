@@ -17,15 +17,36 @@ describeEachDatabase('fan-out through the outbox and the work-item queue', (getD
     stack.manager.onProcessCompleted((event) => {
       completed.push(event.processType);
     });
-    const root = (await stack.manager.createProcess({ processDefName: 'fan', args: { leaves: 60 } }, { tenant: 't1' })).mutatedEntity;
-    await waitFor(async () => (await summarize(database, root.id)).successors.some((s) => s.state_id === 'PROCESSED'), 60_000, 'root and successor done');
-    await waitFor(async () => {
-      const { outbox, workItems } = await summarize(database, root.id);
-      return outbox.PENDING === undefined && outbox.RUNNING === undefined && workItems.SUCCESS === 63 && Object.keys(workItems).length === 1;
-    }, 60_000, 'outbox and work items drained');
+    const root = (await stack.manager.createProcess({ processDefName: 'fan', args: { leaves: 60 } }, { tenant: 't1' }))
+      .mutatedEntity;
+    await waitFor(
+      async () => (await summarize(database, root.id)).successors.some((s) => s.state_id === 'PROCESSED'),
+      60_000,
+      'root and successor done',
+    );
+    await waitFor(
+      async () => {
+        const { outbox, workItems } = await summarize(database, root.id);
+        return (
+          outbox.PENDING === undefined &&
+          outbox.RUNNING === undefined &&
+          workItems.SUCCESS === 63 &&
+          Object.keys(workItems).length === 1
+        );
+      },
+      60_000,
+      'outbox and work items drained',
+    );
 
     const s = await summarize(database, root.id);
-    expect(s).toMatchObject({ rootState: 'PROCESSED', numSubProcesses: 60, numCompletedSubProcesses: 60, leavesProcessed: 60, childReports: 60, completionAnomalies: 0 });
+    expect(s).toMatchObject({
+      rootState: 'PROCESSED',
+      numSubProcesses: 60,
+      numCompletedSubProcesses: 60,
+      leavesProcessed: 60,
+      childReports: 60,
+      completionAnomalies: 0,
+    });
     expect(s.output).toEqual({ sum: sumTo(60), children: 60 });
     expect(s.successors).toHaveLength(1);
     expect(s.outbox.DEAD).toBeUndefined();

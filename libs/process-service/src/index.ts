@@ -3,7 +3,12 @@ export type { ProcessFlow, ProcessFlowOptions } from './flow/process-flow';
 export { processFlowActions, processFlowConditions } from './flow/process-flow-actions';
 export type { ProcessStep, ProcessAction, ProcessCondition } from './flow/process-flow-actions';
 export { makeProcessManager } from './manager/process-manager';
-export type { ProcessManager, ProcessManagerOptions, ProcessCallOptions, CreateProcessOptions } from './manager/process-manager';
+export type {
+  ProcessManager,
+  ProcessManagerOptions,
+  ProcessCallOptions,
+  CreateProcessOptions,
+} from './manager/process-manager';
 export { ProcessCommandTypes } from './manager/process-engine';
 export type { CompletionListener, BatchWorkerStarter } from './manager/process-engine';
 export type { ProcessEventRequest, ProcessEventResult } from './manager/process-event-batch';
@@ -16,7 +21,11 @@ export { completedEventOf, successorInput } from './manager/process-chaining';
 export { makeProcessRepository } from './repository/process-repository';
 export type { ProcessRepository, ChildReport, FindOptions } from './repository/process-repository';
 export { makeProcessBatchRepository } from './repository/process-batch-repository';
-export type { ProcessBatchRepository, ProcessStateWrite, CompletionEventWrite } from './repository/process-batch-repository';
+export type {
+  ProcessBatchRepository,
+  ProcessStateWrite,
+  CompletionEventWrite,
+} from './repository/process-batch-repository';
 export { processDb } from './repository/process-tables';
 export type {
   ProcessTables,
@@ -31,9 +40,15 @@ export type {
 export { makeJsonProcessConfigurator } from './configurators/json-process-configurator';
 export type { JsonProcessConfiguratorOptions } from './configurators/json-process-configurator';
 export { makeDatabaseProcessConfigurator } from './configurators/database-process-configurator';
-export type { DatabaseProcessConfigurator, DatabaseProcessConfiguratorOptions } from './configurators/database-process-configurator';
+export type {
+  DatabaseProcessConfigurator,
+  DatabaseProcessConfiguratorOptions,
+} from './configurators/database-process-configurator';
 export { makeProcessConfigurator } from './configurators/process-configurator-factory';
-export type { ProcessConfiguratorOptions, ProcessConfiguratorSource } from './configurators/process-configurator-factory';
+export type {
+  ProcessConfiguratorOptions,
+  ProcessConfiguratorSource,
+} from './configurators/process-configurator-factory';
 export { parseProcessDef } from './configurators/process-def-validation';
 export { assertInputMatches, assertRootType, checkInputSchema } from './manager/input-validation';
 export { PROCESS_TABLES } from './repository/process-schema';

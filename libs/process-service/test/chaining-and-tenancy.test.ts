@@ -22,12 +22,22 @@ describeEachDatabase('chaining, tenancy and worker config', (getDb) => {
   });
 
   const successorsOf = async (id: string): Promise<Process[]> => {
-    const rows = await processDb(getDb().database).selectFrom('fw_process').select('id').where('predecessor_id', '=', id).orderBy('process_type').execute();
+    const rows = await processDb(getDb().database)
+      .selectFrom('fw_process')
+      .select('id')
+      .where('predecessor_id', '=', id)
+      .orderBy('process_type')
+      .execute();
     return Promise.all(rows.map((r) => get(h.manager, r.id)));
   };
 
   it('starts every successor with INPUT, OUTPUT or BOTH, keeping tenant and trigger', async () => {
-    const first = (await h.manager.createProcess({ processDefName: 'first', args: { day: 7 }, triggerId: 'cron:42' }, { tenant: 't-chain' })).mutatedEntity;
+    const first = (
+      await h.manager.createProcess(
+        { processDefName: 'first', args: { day: 7 }, triggerId: 'cron:42' },
+        { tenant: 't-chain' },
+      )
+    ).mutatedEntity;
     await send(h.manager, first.id, 'doneSuccessfully', { output: { rows: 99 } });
     const successors = await successorsOf(first.id);
     expect(successors.map((s) => [s.processType, s.input])).toEqual([
@@ -36,17 +46,34 @@ describeEachDatabase('chaining, tenancy and worker config', (getDb) => {
       ['afterOutput', { rows: 99 }],
     ]);
     for (const s of successors) {
-      expect(s).toMatchObject({ predecessorId: first.id, tenant: 't-chain', triggerId: 'cron:42', parentId: null, state: { stateId: 'EXECUTING' } });
+      expect(s).toMatchObject({
+        predecessorId: first.id,
+        tenant: 't-chain',
+        triggerId: 'cron:42',
+        parentId: null,
+        state: { stateId: 'EXECUTING' },
+      });
       expect(h.starter.launchesOf(s.id).map((w) => [w.workerType, w.tenant])).toEqual([['EXECUTOR', 't-chain']]);
     }
     const event = completed.find((e) => e.processId === first.id);
-    expect(event).toMatchObject({ processType: 'first', tenantId: 't-chain', triggerId: 'cron:42', state: 'PROCESSED', successful: true, output: { rows: 99 } });
+    expect(event).toMatchObject({
+      processType: 'first',
+      tenantId: 't-chain',
+      triggerId: 'cron:42',
+      state: 'PROCESSED',
+      successful: true,
+      output: { rows: 99 },
+    });
   });
 
   it('chains after a failed predecessor too, and after a non-leaf aggregation', async () => {
     const first = await create(h.manager, 'first', { x: 1 });
     await send(h.manager, first.id, 'doneWithErrors', { errors: ['nope'] });
-    expect((await successorsOf(first.id)).map((s) => s.processType)).toEqual(['afterBoth', 'afterInput', 'afterOutput']);
+    expect((await successorsOf(first.id)).map((s) => s.processType)).toEqual([
+      'afterBoth',
+      'afterInput',
+      'afterOutput',
+    ]);
     const batch = await create(h.manager, 'batch');
     await send(h.manager, batch.id, 'splitDone', {});
     await send(h.manager, batch.id, 'aggregationDone', { output: { sum: 5 } });
@@ -68,11 +95,13 @@ describeEachDatabase('chaining, tenancy and worker config', (getDb) => {
       successful: true,
     };
     const created = await handlers.ProcessCompleted(event);
-    expect(created.map((p) => [p.processType, p.input, p.tenant, p.triggerId])).toEqual([
-      ['afterInput', 'in', 't-ext', 'ext-1'],
-      ['afterOutput', 'out', 't-ext', 'ext-1'],
-      ['afterBoth', { input: 'in', output: 'out' }, 't-ext', 'ext-1'],
-    ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(created.map((p) => [p.processType, p.input, p.tenant, p.triggerId])).toEqual(
+      [
+        ['afterInput', 'in', 't-ext', 'ext-1'],
+        ['afterOutput', 'out', 't-ext', 'ext-1'],
+        ['afterBoth', { input: 'in', output: 'out' }, 't-ext', 'ext-1'],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
     expect(await handlers.ProcessCompleted(event)).toEqual([]);
     expect(await successorsOf(event.processId)).toHaveLength(3);
   });
@@ -80,12 +109,22 @@ describeEachDatabase('chaining, tenancy and worker config', (getDb) => {
   it('completedEventOf is a ProcessDto of the completed type', async () => {
     const p = await create(h.manager, 'leafJob', { a: 1 });
     const done = await send(h.manager, p.id, 'doneSuccessfully', { output: 2 });
-    expect(completedEventOf(done)).toMatchObject({ processDefName: 'leafJob', args: { a: 1 }, processId: p.id, successful: true });
+    expect(completedEventOf(done)).toMatchObject({
+      processDefName: 'leafJob',
+      args: { a: 1 },
+      processId: p.id,
+      successful: true,
+    });
   });
 
   it('stores the tenant of the request and gives it to children, workers and completion events', async () => {
     const handlers = makeProcessEventHandlers(h.manager);
-    const root = (await handlers.ProcessCreate({ processDefName: 'batch', args: {} }, { 'x-fw-tenant-id': 'acme', 'x-fw-trigger-id': 'trg-9' })).mutatedEntity;
+    const root = (
+      await handlers.ProcessCreate(
+        { processDefName: 'batch', args: {} },
+        { 'x-fw-tenant-id': 'acme', 'x-fw-trigger-id': 'trg-9' },
+      )
+    ).mutatedEntity;
     expect(root).toMatchObject({ tenant: 'acme', triggerId: 'trg-9' });
     // the splitter reports without any tenant context: children inherit the parent's tenant
     await send(h.manager, root.id, 'splitDone', { subProcesses: [{ processType: 'chunk' }] });
@@ -94,16 +133,26 @@ describeEachDatabase('chaining, tenancy and worker config', (getDb) => {
     expect(h.starter.launchesOf(child!.id)[0]).toMatchObject({ tenant: 'acme', triggerId: 'trg-9', parentId: root.id });
     await send(h.manager, child!.id, 'doneSuccessfully', {});
     expect(completed.find((e) => e.processId === child!.id)?.tenantId).toBe('acme');
-    const rows = await processDb(getDb().database).selectFrom('fw_process_completion_event').select('tenant').where('process_id', '=', child!.id).execute();
+    const rows = await processDb(getDb().database)
+      .selectFrom('fw_process_completion_event')
+      .select('tenant')
+      .where('process_id', '=', child!.id)
+      .execute();
     expect(rows).toEqual([{ tenant: 'acme' }]);
   });
 
   it('takes the tenant from the request context and hides processes of other tenants', async () => {
     const p = await runWithTenant('t1', () => h.manager.createProcess({ processDefName: 'leafJob' }));
     expect(p.mutatedEntity.tenant).toBe('t1');
-    await expect(runWithTenant('t2', () => h.manager.getProcess(p.mutatedEntity.id))).rejects.toMatchObject({ code: 404 });
-    await expect(runWithTenant('t2', () => h.manager.sendEvent(p.mutatedEntity.id, 'doneSuccessfully', {}))).rejects.toMatchObject({ code: 404 });
-    expect((await runWithTenant('t1', () => h.manager.getProcess(p.mutatedEntity.id))).mutatedEntity.id).toBe(p.mutatedEntity.id);
+    await expect(runWithTenant('t2', () => h.manager.getProcess(p.mutatedEntity.id))).rejects.toMatchObject({
+      code: 404,
+    });
+    await expect(
+      runWithTenant('t2', () => h.manager.sendEvent(p.mutatedEntity.id, 'doneSuccessfully', {})),
+    ).rejects.toMatchObject({ code: 404 });
+    expect((await runWithTenant('t1', () => h.manager.getProcess(p.mutatedEntity.id))).mutatedEntity.id).toBe(
+      p.mutatedEntity.id,
+    );
   });
 
   it('gives every worker its own copy of the definition config', async () => {
@@ -137,7 +186,9 @@ describeEachDatabase('chaining, tenancy and worker config', (getDb) => {
       throw new Error('broker down');
     };
     try {
-      await expect(send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk' }] })).rejects.toThrow('broker down');
+      await expect(send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk' }] })).rejects.toThrow(
+        'broker down',
+      );
     } finally {
       h.starter.onStart = undefined;
     }

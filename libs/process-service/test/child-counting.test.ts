@@ -18,7 +18,11 @@ describeEachDatabase('child completion counting', (getDb) => {
   }
 
   const reports = async (parentId: string) =>
-    processDb(getDb().database).selectFrom('fw_process_child_report').selectAll().where('parent_id', '=', parentId).execute();
+    processDb(getDb().database)
+      .selectFrom('fw_process_child_report')
+      .selectAll()
+      .where('parent_id', '=', parentId)
+      .execute();
 
   it('counts a child reported twice (internally, then externally) once', async () => {
     const { parentId, childIds } = await batchWith(2, false);
@@ -53,7 +57,9 @@ describeEachDatabase('child completion counting', (getDb) => {
   it('refuses a report for a process that is not a child (400 P410)', async () => {
     const { parentId } = await batchWith(1);
     const stranger = await create(h.manager, 'leafJob');
-    await expect(send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: stranger.id })).rejects.toMatchObject({ code: 400, subErrorCode: 'P410' });
+    await expect(
+      send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: stranger.id }),
+    ).rejects.toMatchObject({ code: 400, subErrorCode: 'P410' });
     expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(0);
   });
 
@@ -61,15 +67,25 @@ describeEachDatabase('child completion counting', (getDb) => {
     const { parentId, childIds } = await batchWith(2);
     const [a, b] = childIds;
     // An operator forced the parent to an end state while its children still ran.
-    await processDb(getDb().database).updateTable('fw_process').set({ state_id: 'PROCESSED' }).where('id', '=', parentId).execute();
+    await processDb(getDb().database)
+      .updateTable('fw_process')
+      .set({ state_id: 'PROCESSED' })
+      .where('id', '=', parentId)
+      .execute();
     const leaf = await send(h.manager, a!, 'doneSuccessfully', { output: 'a' });
     expect(leaf.state.stateId).toBe('PROCESSED'); // the child's own step still counts for the child
-    await expect(send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: b, output: 'b' })).rejects.toMatchObject({ code: 422, subErrorCode: 'P422' });
+    await expect(
+      send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: b, output: 'b' }),
+    ).rejects.toMatchObject({ code: 422, subErrorCode: 'P422' });
     const parent = await get(h.manager, parentId);
     expect(parent.numCompletedSubProcesses).toBe(0);
     expect(await reports(parentId)).toEqual([]);
     // Put back, the parent counts both reports again: nothing was recorded as counted meanwhile.
-    await processDb(getDb().database).updateTable('fw_process').set({ state_id: 'SUB_PROCESSES_PENDING' }).where('id', '=', parentId).execute();
+    await processDb(getDb().database)
+      .updateTable('fw_process')
+      .set({ state_id: 'SUB_PROCESSES_PENDING' })
+      .where('id', '=', parentId)
+      .execute();
     await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: a, output: 'a' });
     await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: b, output: 'b' });
     expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(2);
@@ -77,22 +93,35 @@ describeEachDatabase('child completion counting', (getDb) => {
   });
 
   it('refuses a report to a parent that does not exist (404) before anything is written', async () => {
-    await expect(send(h.manager, '7c9e6679-7425-40de-944b-e07fc1f90ae7', 'subProcessDoneSuccessfully', { childId: '8d0e6679-7425-40de-944b-e07fc1f90ae8' })).rejects.toMatchObject({ code: 404 });
-    const rows = await processDb(getDb().database).selectFrom('fw_process_child_report').selectAll().where('child_id', '=', '8d0e6679-7425-40de-944b-e07fc1f90ae8').execute();
+    await expect(
+      send(h.manager, '7c9e6679-7425-40de-944b-e07fc1f90ae7', 'subProcessDoneSuccessfully', {
+        childId: '8d0e6679-7425-40de-944b-e07fc1f90ae8',
+      }),
+    ).rejects.toMatchObject({ code: 404 });
+    const rows = await processDb(getDb().database)
+      .selectFrom('fw_process_child_report')
+      .selectAll()
+      .where('child_id', '=', '8d0e6679-7425-40de-944b-e07fc1f90ae8')
+      .execute();
     expect(rows).toEqual([]);
   });
 
   it('refuses a second doneSuccessfully on the child (422) and counts it once', async () => {
     const { parentId, childIds } = await batchWith(2);
     await send(h.manager, childIds[0]!, 'doneSuccessfully', {});
-    await expect(send(h.manager, childIds[0]!, 'doneSuccessfully', {})).rejects.toMatchObject({ code: 422, subErrorCode: 'P422' });
+    await expect(send(h.manager, childIds[0]!, 'doneSuccessfully', {})).rejects.toMatchObject({
+      code: 422,
+      subErrorCode: 'P422',
+    });
     expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(1);
   });
 
   it('counts 50 children completing concurrently exactly once each and aggregates once', async () => {
     const { parentId, childIds } = await batchWith(50);
     expect(childIds).toHaveLength(50);
-    const results = await Promise.allSettled(childIds.map((id, i) => send(h.manager, id, 'doneSuccessfully', { output: i })));
+    const results = await Promise.allSettled(
+      childIds.map((id, i) => send(h.manager, id, 'doneSuccessfully', { output: i })),
+    );
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     const parent = await get(h.manager, parentId);
     expect(parent.numSubProcesses).toBe(50);

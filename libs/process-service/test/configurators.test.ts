@@ -41,7 +41,11 @@ describe('json process configurator', () => {
   it('reads a file, defaults predecessorArgs to BOTH and lists sorted copies', async () => {
     const configurator = makeJsonProcessConfigurator({ file });
     expect((await configurator.list()).map((d) => d.processType)).toEqual(['a', 'b', 'c']);
-    expect(await configurator.findByName('b')).toMatchObject({ leaf: true, predecessorArgs: 'BOTH', config: { k: 'v' } });
+    expect(await configurator.findByName('b')).toMatchObject({
+      leaf: true,
+      predecessorArgs: 'BOTH',
+      config: { k: 'v' },
+    });
     expect(await configurator.findByName('zz')).toBeUndefined();
     expect((await configurator.findSuccessors('a')).map((d) => d.processType)).toEqual(['b', 'c']);
     const copy = await configurator.findByName('b');
@@ -50,19 +54,40 @@ describe('json process configurator', () => {
   });
 
   it('accepts { definitions: [...] } and arrays given in code', async () => {
-    const wrapped = makeJsonProcessConfigurator({ file: tempFile(JSON.stringify({ definitions: [{ processType: 'x', leaf: true }] })) });
+    const wrapped = makeJsonProcessConfigurator({
+      file: tempFile(JSON.stringify({ definitions: [{ processType: 'x', leaf: true }] })),
+    });
     expect((await wrapped.list()).map((d) => d.processType)).toEqual(['x']);
     const inline = makeProcessConfigurator({ definitions: [{ processType: 'y', leaf: false }] });
     expect(await inline.findByName('y')).toMatchObject({ leaf: false, config: {} });
   });
 
   it('fails fast with a message naming the problem', () => {
-    expect(configError(() => makeJsonProcessConfigurator({ file: '/nonexistent/defs.json' }))).toContain('/nonexistent/defs.json');
+    expect(configError(() => makeJsonProcessConfigurator({ file: '/nonexistent/defs.json' }))).toContain(
+      '/nonexistent/defs.json',
+    );
     expect(configError(() => makeJsonProcessConfigurator({ file: tempFile('{ nope') }))).toContain('not valid JSON');
     expect(configError(() => makeJsonProcessConfigurator({ definitions: [{ processType: 'a' }] }))).toContain("'leaf'");
-    expect(configError(() => makeJsonProcessConfigurator({ definitions: [{ processType: 'a', leaf: true, predecessorArgs: 'ALL' }] }))).toContain('predecessorArgs');
-    expect(configError(() => makeJsonProcessConfigurator({ definitions: [{ processType: 'a', leaf: true, config: { n: 1 } }] }))).toContain("config 'n'");
-    expect(configError(() => makeJsonProcessConfigurator({ definitions: [{ processType: 'a', leaf: true }, { processType: 'a', leaf: false }] }))).toContain('twice');
+    expect(
+      configError(() =>
+        makeJsonProcessConfigurator({ definitions: [{ processType: 'a', leaf: true, predecessorArgs: 'ALL' }] }),
+      ),
+    ).toContain('predecessorArgs');
+    expect(
+      configError(() =>
+        makeJsonProcessConfigurator({ definitions: [{ processType: 'a', leaf: true, config: { n: 1 } }] }),
+      ),
+    ).toContain("config 'n'");
+    expect(
+      configError(() =>
+        makeJsonProcessConfigurator({
+          definitions: [
+            { processType: 'a', leaf: true },
+            { processType: 'a', leaf: false },
+          ],
+        }),
+      ),
+    ).toContain('twice');
     expect(configError(() => makeProcessConfigurator({ source: 'yaml' }))).toContain('json');
     expect(configError(() => makeProcessConfigurator({ source: 'database' }))).toContain('database');
   });
@@ -72,7 +97,10 @@ describeEachDatabase('database process configurator', (getDb) => {
   const insert = (processType: string, definition: object | string) =>
     processDb(getDb().database)
       .insertInto('process_definition')
-      .values({ process_type: processType, definition: typeof definition === 'string' ? definition : JSON.stringify(definition) })
+      .values({
+        process_type: processType,
+        definition: typeof definition === 'string' ? definition : JSON.stringify(definition),
+      })
       .execute();
 
   it('loads once, serves from the cache and reloads after invalidate()', async () => {
@@ -82,7 +110,11 @@ describeEachDatabase('database process configurator', (getDb) => {
     expect(await configurator.findByName('dbJob')).toMatchObject({ leaf: true, config: { a: '1' } });
     expect(configurator.loadCount).toBe(1);
 
-    await db.updateTable('process_definition').set({ definition: JSON.stringify({ processType: 'dbJob', leaf: true, config: { a: '2' } }) }).where('process_type', '=', 'dbJob').execute();
+    await db
+      .updateTable('process_definition')
+      .set({ definition: JSON.stringify({ processType: 'dbJob', leaf: true, config: { a: '2' } }) })
+      .where('process_type', '=', 'dbJob')
+      .execute();
     await insert('dbNext', { processType: 'dbNext', leaf: true, predecessorProcessType: 'dbJob' });
     expect((await configurator.findByName('dbJob'))?.config).toEqual({ a: '1' });
     expect(await configurator.findByName('dbNext')).toBeUndefined();
@@ -102,7 +134,11 @@ describeEachDatabase('database process configurator', (getDb) => {
     const { mutatedEntity } = await manager.createProcess({ processDefName: 'dbJob' }, { tenant: null });
     expect(starter.launchesOf(mutatedEntity.id)[0]?.config).toEqual({ a: '2' });
     await manager.sendEvent(mutatedEntity.id, 'doneSuccessfully', { output: 1 }, { tenant: null });
-    const next = await db.selectFrom('fw_process').select(['process_type', 'input']).where('predecessor_id', '=', mutatedEntity.id).execute();
+    const next = await db
+      .selectFrom('fw_process')
+      .select(['process_type', 'input'])
+      .where('predecessor_id', '=', mutatedEntity.id)
+      .execute();
     expect(next).toEqual([{ process_type: 'dbNext', input: { input: null, output: 1 } }]);
   });
 

@@ -1,5 +1,11 @@
 import type { ProcessCompletedEvent, WorkerDto, WorkerStarter } from '@fw/process-api';
-import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessTransaction } from '@fw/process-service';
+import {
+  makeJsonProcessConfigurator,
+  makeProcessManager,
+  processDb,
+  type ProcessManager,
+  type ProcessTransaction,
+} from '@fw/process-service';
 import { describeEachDatabase } from '@fw/test-support';
 import { DEFINITIONS } from './support';
 
@@ -42,9 +48,22 @@ describeEachDatabase('end to end with a worker starter running after commit', (g
     });
     const root = (await manager.createProcess({ processDefName: 'batch', args: {} }, { tenant: 'e2e' })).mutatedEntity;
     const done = (await manager.getProcess(root.id, { tenant: 'e2e' })).mutatedEntity;
-    expect(done).toMatchObject({ state: { stateId: 'PROCESSED' }, output: { sum: 12 }, numSubProcesses: 3, numCompletedSubProcesses: 3, splitCompleted: true, completedPercent: 100 });
-    const successor = await db.selectFrom('fw_process').select(['process_type', 'input', 'state_id', 'tenant']).where('predecessor_id', '=', root.id).execute();
-    expect(successor).toEqual([{ process_type: 'afterBatch', input: { sum: 12 }, state_id: 'PROCESSED', tenant: 'e2e' }]);
+    expect(done).toMatchObject({
+      state: { stateId: 'PROCESSED' },
+      output: { sum: 12 },
+      numSubProcesses: 3,
+      numCompletedSubProcesses: 3,
+      splitCompleted: true,
+      completedPercent: 100,
+    });
+    const successor = await db
+      .selectFrom('fw_process')
+      .select(['process_type', 'input', 'state_id', 'tenant'])
+      .where('predecessor_id', '=', root.id)
+      .execute();
+    expect(successor).toEqual([
+      { process_type: 'afterBatch', input: { sum: 12 }, state_id: 'PROCESSED', tenant: 'e2e' },
+    ]);
     expect(completed.map((e) => e.processType).sort()).toEqual(['afterBatch', 'batch', 'chunk', 'chunk', 'chunk']);
     expect(completed.every((e) => e.tenantId === 'e2e' && e.successful)).toBe(true);
   });

@@ -27,12 +27,23 @@ describeEachDatabase('process router: the OpenAPI description is what it does', 
   });
 
   it('answers exactly the documented envelopes (strict schemas: no field more, none missing)', async () => {
-    const created = await request(app).post('/process').set('x-fw-tenant-id', 'doc').send({ processDefName: 'batch', args: { n: 1 }, extra: 'tolerated' });
+    const created = await request(app)
+      .post('/process')
+      .set('x-fw-tenant-id', 'doc')
+      .send({ processDefName: 'batch', args: { n: 1 }, extra: 'tolerated' });
     expect(problems('ProcessResponseEnvelope', created.body)).toEqual([]);
     const id = created.body.payload.mutatedEntity.id as string;
-    const split = await request(app).patch(`/process/${id}/splitDone`).set('x-fw-tenant-id', 'doc').send({ subProcesses: [{ processType: 'chunk', args: { i: 1 } }] });
+    const split = await request(app)
+      .patch(`/process/${id}/splitDone`)
+      .set('x-fw-tenant-id', 'doc')
+      .send({ subProcesses: [{ processType: 'chunk', args: { i: 1 } }] });
     expect(problems('ProcessResponseEnvelope', split.body)).toEqual([]);
-    expect(problems('ProcessListEnvelope', (await request(app).get(`/processChildren/${id}`).set('x-fw-tenant-id', 'doc')).body)).toEqual([]);
+    expect(
+      problems(
+        'ProcessListEnvelope',
+        (await request(app).get(`/processChildren/${id}`).set('x-fw-tenant-id', 'doc')).body,
+      ),
+    ).toEqual([]);
     const missing = await request(app).get('/process/00000000-0000-4000-8000-000000000000');
     expect(missing.status).toBe(404);
     expect(problems('ErrorEnvelope', missing.body)).toEqual([]);
@@ -51,15 +62,28 @@ describeEachDatabase('process router: the OpenAPI description is what it does', 
       ['/process/completed', { processId: 'nope', processType: 'first' }, 'P003', "'processId' must be a UUID"],
     ];
     for (const [path, body, code, description] of cases) {
-      const res = await request(app).post(path).send(body as object);
-      expect({ path, body, status: res.status, code: res.body.subErrorCode, description: res.body.description }).toEqual({ path, body, status: 400, code, description });
+      const res = await request(app)
+        .post(path)
+        .send(body as object);
+      expect({
+        path,
+        body,
+        status: res.status,
+        code: res.body.subErrorCode,
+        description: res.body.description,
+      }).toEqual({ path, body, status: 400, code, description });
     }
     const created = await request(app).post('/process').send({ processDefName: 'leafJob' });
     const id = created.body.payload.mutatedEntity.id as string;
     const badPercent = await request(app).patch(`/process/${id}/statusUpdate`).send({ percentComplete: 101 });
-    expect(badPercent.body).toMatchObject({ code: 400, subErrorCode: 'P003', description: "'percentComplete' must be at most 100" });
+    expect(badPercent.body).toMatchObject({
+      code: 400,
+      subErrorCode: 'P003',
+      description: "'percentComplete' must be at most 100",
+    });
     // Names of Object.prototype are events like any other unknown one.
-    for (const event of ['constructor', '__proto__', 'toString']) expect((await request(app).patch(`/process/${id}/${event}`).send({})).body.subErrorCode).toBe('P405');
+    for (const event of ['constructor', '__proto__', 'toString'])
+      expect((await request(app).patch(`/process/${id}/${event}`).send({})).body.subErrorCode).toBe('P405');
   });
 
   it('answers 405 with Allow to a method a documented path does not take', async () => {
@@ -72,9 +96,21 @@ describeEachDatabase('process router: the OpenAPI description is what it does', 
     ];
     for (const [method, path, allow] of cases) {
       const res = await request(app)[method](path).send({});
-      expect({ method, path, status: res.status, allow: res.headers.allow, code: res.body.subErrorCode }).toEqual({ method, path, status: 405, allow, code: 'FW405' });
+      expect({ method, path, status: res.status, allow: res.headers.allow, code: res.body.subErrorCode }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+        code: 'FW405',
+      });
       expect(problems('ErrorEnvelope', res.body)).toEqual([]);
     }
-    expect(PROCESS_API_OPERATIONS.map((op) => `${op.method} ${op.path}`)).toEqual(['POST /process', 'GET /process/{id}', 'PATCH /process/{id}/{eventID}', 'GET /processChildren/{id}', 'POST /process/completed']);
+    expect(PROCESS_API_OPERATIONS.map((op) => `${op.method} ${op.path}`)).toEqual([
+      'POST /process',
+      'GET /process/{id}',
+      'PATCH /process/{id}/{eventID}',
+      'GET /processChildren/{id}',
+      'POST /process/completed',
+    ]);
   });
 });

@@ -13,10 +13,16 @@ describe('process flow file', () => {
 
   it('declares the documented transition table', async () => {
     const flow = await makeProcessFlow();
-    const allowed = (stateId: string) => flow.allowedActions({ flowId: 'process-flow', stateId }).map((a) => a.allowedAction);
+    const allowed = (stateId: string) =>
+      flow.allowedActions({ flowId: 'process-flow', stateId }).map((a) => a.allowedAction);
     expect(flow.definition.initialState).toBe('isThisLeafNode');
     expect(allowed('EXECUTING')).toEqual(['doneSuccessfully', 'doneWithErrors', 'statusUpdate']);
-    expect(allowed('SPLIT_PENDING')).toEqual(['splitPartiallyDone', 'splitDone', 'splitDoneWithErrors', 'statusUpdate']);
+    expect(allowed('SPLIT_PENDING')).toEqual([
+      'splitPartiallyDone',
+      'splitDone',
+      'splitDoneWithErrors',
+      'statusUpdate',
+    ]);
     expect(allowed('SUB_PROCESSES_PENDING')).toEqual([
       'splitPartiallyDone',
       'splitDone',

@@ -25,15 +25,29 @@ describeEachDatabase('process router', (getDb) => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, code: 200 });
     const p = entity(res.body);
-    expect(p).toMatchObject({ processType: 'batch', tenant: 'acme', triggerId: 'hdr-trigger', description: 'nightly', input: { n: 2 }, state: { flowId: 'process-flow', stateId: 'SPLIT_PENDING' } });
+    expect(p).toMatchObject({
+      processType: 'batch',
+      tenant: 'acme',
+      triggerId: 'hdr-trigger',
+      description: 'nightly',
+      input: { n: 2 },
+      state: { flowId: 'process-flow', stateId: 'SPLIT_PENDING' },
+    });
     expect(res.body.payload.allowedActionsAndMetadata.map((a: { allowedAction: string }) => a.allowedAction)).toEqual([
       'splitPartiallyDone',
       'splitDone',
       'splitDoneWithErrors',
       'statusUpdate',
     ]);
-    expect(res.body.payload.allowedActionsAndMetadata[0]).toEqual({ allowedAction: 'splitPartiallyDone', stateId: 'SPLIT_PENDING', metadata: { payloadType: 'SplitPayload' } });
-    const body = await request(app).post('/process').send({ processDefName: 'leafJob', triggerId: 'body-trigger' }).set('x-fw-trigger-id', 'hdr');
+    expect(res.body.payload.allowedActionsAndMetadata[0]).toEqual({
+      allowedAction: 'splitPartiallyDone',
+      stateId: 'SPLIT_PENDING',
+      metadata: { payloadType: 'SplitPayload' },
+    });
+    const body = await request(app)
+      .post('/process')
+      .send({ processDefName: 'leafJob', triggerId: 'body-trigger' })
+      .set('x-fw-trigger-id', 'hdr');
     expect(entity(body.body).triggerId).toBe('body-trigger');
   });
 
@@ -47,14 +61,19 @@ describeEachDatabase('process router', (getDb) => {
   });
 
   it('GET /process/:id and PATCH /process/:id/:eventID drive a process to the end', async () => {
-    const created = entity((await request(app).post('/process').set('x-fw-tenant-id', 't1').send({ processDefName: 'leafJob' })).body);
+    const created = entity(
+      (await request(app).post('/process').set('x-fw-tenant-id', 't1').send({ processDefName: 'leafJob' })).body,
+    );
     const got = await request(app).get(`/process/${created.id}`).set('x-fw-tenant-id', 't1');
     expect(got.status).toBe(200);
     expect(entity(got.body)).toEqual(created);
     const other = await request(app).get(`/process/${created.id}`).set('x-fw-tenant-id', 't2');
     expect(other.status).toBe(404);
     expect(other.body.subErrorCode).toBe('P404');
-    const done = await request(app).patch(`/process/${created.id}/doneSuccessfully`).set('x-fw-tenant-id', 't1').send({ output: { ok: true } });
+    const done = await request(app)
+      .patch(`/process/${created.id}/doneSuccessfully`)
+      .set('x-fw-tenant-id', 't1')
+      .send({ output: { ok: true } });
     expect(done.status).toBe(200);
     expect(entity(done.body)).toMatchObject({ state: { stateId: 'PROCESSED' }, output: { ok: true } });
     expect(done.body.payload.allowedActionsAndMetadata).toEqual([]);
@@ -75,14 +94,23 @@ describeEachDatabase('process router', (getDb) => {
   });
 
   it('GET /processChildren/:id returns the process first, recursively on request', async () => {
-    const root = entity((await request(app).post('/process').set('x-fw-tenant-id', 'kids').send({ processDefName: 'batch' })).body);
-    await request(app).patch(`/process/${root.id}/splitDone`).set('x-fw-tenant-id', 'kids').send({ subProcesses: [{ processType: 'nested' }, { processType: 'chunk', args: { i: 1 } }] }).expect(200);
+    const root = entity(
+      (await request(app).post('/process').set('x-fw-tenant-id', 'kids').send({ processDefName: 'batch' })).body,
+    );
+    await request(app)
+      .patch(`/process/${root.id}/splitDone`)
+      .set('x-fw-tenant-id', 'kids')
+      .send({ subProcesses: [{ processType: 'nested' }, { processType: 'chunk', args: { i: 1 } }] })
+      .expect(200);
     const direct = await request(app).get(`/processChildren/${root.id}`).set('x-fw-tenant-id', 'kids');
     expect(direct.status).toBe(200);
     const list = direct.body.payload as Process[];
     expect(list.map((p) => p.processType)).toEqual(['batch', 'nested', 'chunk']);
     expect(list.slice(1).every((p) => p.tenant === 'kids' && p.parentId === root.id)).toBe(true);
-    await request(app).patch(`/process/${list[1]!.id}/splitDone`).send({ subProcesses: [{ processType: 'part' }] }).expect(200);
+    await request(app)
+      .patch(`/process/${list[1]!.id}/splitDone`)
+      .send({ subProcesses: [{ processType: 'part' }] })
+      .expect(200);
     const flat = await request(app).get(`/processChildren/${root.id}`);
     expect(flat.body.payload).toHaveLength(3);
     const deep = await request(app).get(`/processChildren/${root.id}?recursive=true`);
@@ -91,9 +119,16 @@ describeEachDatabase('process router', (getDb) => {
   });
 
   it('POST /process/completed starts successors and validates its body', async () => {
-    const res = await request(app)
-      .post('/process/completed')
-      .send({ processId: '3d2b7c8e-1111-4a4a-8b8b-123456789abc', processType: 'first', tenantId: 'tz', triggerId: 'tr', state: 'PROCESSED', input: 1, output: 2, successful: true });
+    const res = await request(app).post('/process/completed').send({
+      processId: '3d2b7c8e-1111-4a4a-8b8b-123456789abc',
+      processType: 'first',
+      tenantId: 'tz',
+      triggerId: 'tr',
+      state: 'PROCESSED',
+      input: 1,
+      output: 2,
+      successful: true,
+    });
     expect(res.status).toBe(200);
     expect((res.body.payload as Process[]).map((p) => [p.processType, p.input, p.tenant])).toEqual([
       ['afterBoth', { input: 1, output: 2 }, 'tz'],
@@ -104,7 +139,11 @@ describeEachDatabase('process router', (getDb) => {
       .post('/process/completed')
       .set('x-fw-tenant-id', 'hdr-tenant')
       .send({ processId: '3d2b7c8e-2222-4a4a-8b8b-123456789abc', processType: 'first', state: 'PROCESSED', output: 3 });
-    expect((fromHeader.body.payload as Process[]).map((p) => p.tenant)).toEqual(['hdr-tenant', 'hdr-tenant', 'hdr-tenant']);
+    expect((fromHeader.body.payload as Process[]).map((p) => p.tenant)).toEqual([
+      'hdr-tenant',
+      'hdr-tenant',
+      'hdr-tenant',
+    ]);
     const bad = await request(app).post('/process/completed').send({ processType: 'first' });
     expect(bad.status).toBe(400);
     expect(bad.body.subErrorCode).toBe('P003');

@@ -25,7 +25,11 @@ describeEachDatabase('process transitions', (getDb) => {
   });
 
   const completionRows = async (processId: string) =>
-    processDb(getDb().database).selectFrom('fw_process_completion_event').selectAll().where('process_id', '=', processId).execute();
+    processDb(getDb().database)
+      .selectFrom('fw_process_completion_event')
+      .selectAll()
+      .where('process_id', '=', processId)
+      .execute();
 
   /** A batch in SUB_PROCESSES_PENDING with `n` chunk children (split not final). */
   async function splitInto(n: number): Promise<{ parent: Process; childIds: string[] }> {
@@ -65,17 +69,46 @@ describeEachDatabase('process transitions', (getDb) => {
     const events = await completionRows(p.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ state: 'PROCESSED', successful: true, process_type: 'leafJob' });
-    expect(events[0]?.payload).toMatchObject({ processId: p.id, input: { a: 2 }, output: { rows: 3 }, successful: true, processDefName: 'leafJob' });
+    expect(events[0]?.payload).toMatchObject({
+      processId: p.id,
+      input: { a: 2 },
+      output: { rows: 3 },
+      successful: true,
+      processDefName: 'leafJob',
+    });
   });
 
   it('EXECUTING + doneWithErrors: PROCESSED_WITH_ERRORS with the error recorded', async () => {
     const p = await create(h.manager, 'leafJob');
-    const failed = await send(h.manager, p.id, 'doneWithErrors', { errors: ['disk full'], exceptionMessage: 'IOError', stackTrace: 'at x' });
+    const failed = await send(h.manager, p.id, 'doneWithErrors', {
+      errors: ['disk full'],
+      exceptionMessage: 'IOError',
+      stackTrace: 'at x',
+    });
     expect(failed.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-    expect(failed.errors).toEqual([{ processId: p.id, timeOfCompletion: expect.any(String), errors: ['disk full'], exceptionMessage: 'IOError', stackTrace: 'at x' }]);
+    expect(failed.errors).toEqual([
+      {
+        processId: p.id,
+        timeOfCompletion: expect.any(String),
+        errors: ['disk full'],
+        exceptionMessage: 'IOError',
+        stackTrace: 'at x',
+      },
+    ]);
     expect((await get(h.manager, p.id)).errors).toEqual(failed.errors);
-    const rows = await processDb(getDb().database).selectFrom('fw_process_error').selectAll().where('owner_id', '=', p.id).execute();
-    expect(rows).toEqual([expect.objectContaining({ process_id: p.id, errors: ['disk full'], exception_message: 'IOError', stack_trace: 'at x' })]);
+    const rows = await processDb(getDb().database)
+      .selectFrom('fw_process_error')
+      .selectAll()
+      .where('owner_id', '=', p.id)
+      .execute();
+    expect(rows).toEqual([
+      expect.objectContaining({
+        process_id: p.id,
+        errors: ['disk full'],
+        exception_message: 'IOError',
+        stack_trace: 'at x',
+      }),
+    ]);
     const events = await completionRows(p.id);
     expect(events[0]).toMatchObject({ state: 'PROCESSED_WITH_ERRORS', successful: false });
   });
@@ -88,14 +121,21 @@ describeEachDatabase('process transitions', (getDb) => {
     expect(childIds).toHaveLength(3);
     for (const id of childIds) {
       const child = await get(h.manager, id);
-      expect(child).toMatchObject({ parentId: parent.id, processType: 'chunk', leaf: true, state: { stateId: 'EXECUTING' } });
+      expect(child).toMatchObject({
+        parentId: parent.id,
+        processType: 'chunk',
+        leaf: true,
+        state: { stateId: 'EXECUTING' },
+      });
       expect(h.starter.launchesOf(id).map((w) => w.workerType)).toEqual(['EXECUTOR']);
     }
   });
 
   it('SPLIT_PENDING + splitDone with children: SUB_PROCESSES_PENDING, split final', async () => {
     const p = await create(h.manager, 'batch');
-    const after = await send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk' }, { processType: 'nested' }] });
+    const after = await send(h.manager, p.id, 'splitDone', {
+      subProcesses: [{ processType: 'chunk' }, { processType: 'nested' }],
+    });
     expect(after.state.stateId).toBe('SUB_PROCESSES_PENDING');
     expect(after.splitCompleted).toBe(true);
     expect(after.numSubProcesses).toBe(2);
@@ -106,9 +146,14 @@ describeEachDatabase('process transitions', (getDb) => {
     ]);
   });
 
-  it('a split payload may override the child definition\'s leaf flag', async () => {
+  it("a split payload may override the child definition's leaf flag", async () => {
     const p = await create(h.manager, 'batch');
-    await send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk', leaf: false }, { processType: 'nested', leaf: true }] });
+    await send(h.manager, p.id, 'splitDone', {
+      subProcesses: [
+        { processType: 'chunk', leaf: false },
+        { processType: 'nested', leaf: true },
+      ],
+    });
     const children = (await h.manager.getProcessTree(p.id, { tenant: null })).slice(1);
     expect(children.map((c) => [c.processType, c.leaf, c.state.stateId])).toEqual([
       ['chunk', false, 'SPLIT_PENDING'],
@@ -148,7 +193,9 @@ describeEachDatabase('process transitions', (getDb) => {
     const after = await send(h.manager, parent.id, 'splitDone', {});
     expect(after.state.stateId).toBe('AGGREGATION_PENDING');
     const aggregator = h.starter.launchesOf(parent.id, 'AGGREGATOR')[0];
-    expect(aggregator?.subProcessResults?.map((r) => [r.processId, r.output, r.successful])).toEqual(childIds.map((id) => [id, id, true]));
+    expect(aggregator?.subProcessResults?.map((r) => [r.processId, r.output, r.successful])).toEqual(
+      childIds.map((id) => [id, id, true]),
+    );
   });
 
   it('SUB_PROCESSES_PENDING: the last child reporting after splitDone starts aggregation', async () => {
@@ -182,7 +229,9 @@ describeEachDatabase('process transitions', (getDb) => {
     await send(h.manager, bad!.id, 'doneWithErrors', { errors: ['boom'], exceptionMessage: 'Boom' });
     const parent = await get(h.manager, p.id);
     expect(parent.state.stateId).toBe('AGGREGATION_PENDING');
-    expect(parent.errors).toEqual([expect.objectContaining({ processId: bad!.id, errors: ['boom'], exceptionMessage: 'Boom' })]);
+    expect(parent.errors).toEqual([
+      expect.objectContaining({ processId: bad!.id, errors: ['boom'], exceptionMessage: 'Boom' }),
+    ]);
     const results = h.starter.launchesOf(p.id, 'AGGREGATOR')[0]?.subProcessResults;
     expect(results?.map((r) => r.successful)).toEqual([true, false]);
     const done = await send(h.manager, p.id, 'aggregationDone', { output: 'partial' });
@@ -220,8 +269,16 @@ describeEachDatabase('process transitions', (getDb) => {
   it('refuses an event not allowed in the state with 422 P422 and changes nothing', async () => {
     const p = await create(h.manager, 'leafJob');
     const launches = h.starter.started.length;
-    await expectRefused(send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk' }] }), 422, ProcessErrorCodes.eventNotAllowed);
-    await expectRefused(send(h.manager, p.id, 'aggregationDone', { output: 1 }), 422, ProcessErrorCodes.eventNotAllowed);
+    await expectRefused(
+      send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk' }] }),
+      422,
+      ProcessErrorCodes.eventNotAllowed,
+    );
+    await expectRefused(
+      send(h.manager, p.id, 'aggregationDone', { output: 1 }),
+      422,
+      ProcessErrorCodes.eventNotAllowed,
+    );
     expect(await get(h.manager, p.id)).toEqual(p);
     expect(await h.manager.getProcessTree(p.id, { tenant: null })).toHaveLength(1);
     expect(h.starter.started.length).toBe(launches);
@@ -234,11 +291,27 @@ describeEachDatabase('process transitions', (getDb) => {
   it('refuses unknown events (422 P405), bad payloads (400 P003), unknown ids (404) and types (400 P002)', async () => {
     const p = await create(h.manager, 'batch');
     await expectRefused(send(h.manager, p.id, 'explode', {}), 422, ProcessErrorCodes.unknownEvent);
-    await expectRefused(send(h.manager, p.id, 'splitDone', { subProcesses: 'x' }), 400, ProcessErrorCodes.invalidPayload);
-    await expectRefused(send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'nope' }] }), 400, ProcessErrorCodes.unknownProcessType);
-    await expectRefused(send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk', childId: 'not-a-uuid' }] }), 400, ProcessErrorCodes.invalidPayload);
+    await expectRefused(
+      send(h.manager, p.id, 'splitDone', { subProcesses: 'x' }),
+      400,
+      ProcessErrorCodes.invalidPayload,
+    );
+    await expectRefused(
+      send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'nope' }] }),
+      400,
+      ProcessErrorCodes.unknownProcessType,
+    );
+    await expectRefused(
+      send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'chunk', childId: 'not-a-uuid' }] }),
+      400,
+      ProcessErrorCodes.invalidPayload,
+    );
     expect(await get(h.manager, p.id)).toEqual(p);
-    await expectRefused(send(h.manager, '6f1c7a52-0f2a-4d0e-9c53-1b9a1d1f0e11', 'splitDone', {}), 404, ProcessErrorCodes.processNotFound);
+    await expectRefused(
+      send(h.manager, '6f1c7a52-0f2a-4d0e-9c53-1b9a1d1f0e11', 'splitDone', {}),
+      404,
+      ProcessErrorCodes.processNotFound,
+    );
     await expectRefused(h.manager.createProcess({ args: {} }), 400, ProcessErrorCodes.processDefNameMissing);
     await expectRefused(h.manager.createProcess({ processDefName: 'nope' }), 400, ProcessErrorCodes.unknownProcessType);
   });
@@ -252,14 +325,20 @@ describeEachDatabase('process transitions', (getDb) => {
     expect(again.numSubProcesses).toBe(2);
     expect((await h.manager.getProcessTree(p.id, { tenant: null })).slice(1).map((c) => c.id)).toEqual(ids);
     const other = await create(h.manager, 'batch');
-    await expectRefused(send(h.manager, other.id, 'splitDone', { subProcesses: [{ childId: ids[0], processType: 'chunk' }] }), 409, ProcessErrorCodes.childIdConflict);
+    await expectRefused(
+      send(h.manager, other.id, 'splitDone', { subProcesses: [{ childId: ids[0], processType: 'chunk' }] }),
+      409,
+      ProcessErrorCodes.childIdConflict,
+    );
   });
 
   it('returns the recursive tree with the process first', async () => {
     const p = await create(h.manager, 'batch');
     await send(h.manager, p.id, 'splitDone', { subProcesses: [{ processType: 'nested' }] });
     const [, nested] = await h.manager.getProcessTree(p.id, { tenant: null });
-    await send(h.manager, nested!.id, 'splitDone', { subProcesses: [{ processType: 'part' }, { processType: 'part' }] });
+    await send(h.manager, nested!.id, 'splitDone', {
+      subProcesses: [{ processType: 'part' }, { processType: 'part' }],
+    });
     const direct = await h.manager.getProcessTree(p.id, { tenant: null });
     expect(direct.map((x) => x.id)).toEqual([p.id, nested!.id]);
     const all = await h.manager.getProcessTree(p.id, { tenant: null, recursive: true });

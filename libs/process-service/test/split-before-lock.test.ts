@@ -26,7 +26,10 @@ describePostgres('split events and the parent lock [postgres]', () => {
    * Holds the parent's row lock (as a transaction counting children holds it) in a transaction of
    * its own; `inside` runs while it is held, `release` commits.
    */
-  function holdParentLock(parentId: string, inside: (trx: ReturnType<typeof processDb>) => Promise<void> = async () => undefined): { locked: Promise<void>; release(): void; done: Promise<void> } {
+  function holdParentLock(
+    parentId: string,
+    inside: (trx: ReturnType<typeof processDb>) => Promise<void> = async () => undefined,
+  ): { locked: Promise<void>; release(): void; done: Promise<void> } {
     let release: () => void = () => undefined;
     let locked: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -79,7 +82,9 @@ describePostgres('split events and the parent lock [postgres]', () => {
   it('refuses the split (422) and keeps none of its children when the parent left the state meanwhile', async () => {
     const parent = await create(h.manager, 'batch');
     const holder = holdParentLock(parent.id, async (trx) => {
-      await sql`update fw_process set state_id = 'PROCESSED', version = version + 1 where id = ${parent.id}`.execute(trx);
+      await sql`update fw_process set state_id = 'PROCESSED', version = version + 1 where id = ${parent.id}`.execute(
+        trx,
+      );
     });
     await holder.locked;
     const split = send(h.manager, parent.id, 'splitPartiallyDone', { subProcesses: chunks(2) }).then(

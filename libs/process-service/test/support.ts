@@ -4,7 +4,14 @@
  */
 import { isFwError, type FwError } from '@fw/core';
 import type { Process, ProcessDef, WorkerDto, WorkerStarter, WorkerType } from '@fw/process-api';
-import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessManagerOptions, type ProcessTransaction } from '@fw/process-service';
+import {
+  makeJsonProcessConfigurator,
+  makeProcessManager,
+  processDb,
+  type ProcessManager,
+  type ProcessManagerOptions,
+  type ProcessTransaction,
+} from '@fw/process-service';
 import type { TestDatabase } from '@fw/test-support';
 
 export interface RecordingStarter extends WorkerStarter<ProcessTransaction> {
@@ -25,14 +32,17 @@ export function makeRecordingStarter(): RecordingStarter {
     calls: 0,
     startWorker(worker, context) {
       starter.calls += 1;
-      if (context.transaction === undefined || context.transaction === null) throw new Error('no transaction given to the starter');
+      if (context.transaction === undefined || context.transaction === null)
+        throw new Error('no transaction given to the starter');
       starter.onStart?.(worker);
       context.afterCommit(() => {
         started.push(worker);
       });
     },
     launchesOf(processId, workerType) {
-      return started.filter((w) => w.processId === processId && (workerType === undefined || w.workerType === workerType));
+      return started.filter(
+        (w) => w.processId === processId && (workerType === undefined || w.workerType === workerType),
+      );
     },
   };
   return starter;
@@ -68,7 +78,12 @@ export function makeHarness(testDb: TestDatabase, overrides: Partial<ProcessMana
 }
 
 /** Creates a process and returns it. */
-export async function create(manager: ProcessManager, processDefName: string, args: unknown = {}, tenant: string | null = null): Promise<Process> {
+export async function create(
+  manager: ProcessManager,
+  processDefName: string,
+  args: unknown = {},
+  tenant: string | null = null,
+): Promise<Process> {
   return (await manager.createProcess({ processDefName, args }, { tenant })).mutatedEntity;
 }
 
@@ -77,7 +92,12 @@ export async function get(manager: ProcessManager, id: string): Promise<Process>
 }
 
 /** Sends an event without tenant scoping. */
-export async function send(manager: ProcessManager, id: string, eventId: string, payload: unknown = {}): Promise<Process> {
+export async function send(
+  manager: ProcessManager,
+  id: string,
+  eventId: string,
+  payload: unknown = {},
+): Promise<Process> {
   return (await manager.sendEvent(id, eventId, payload, { tenant: null })).mutatedEntity;
 }
 

@@ -1,7 +1,22 @@
-export { WorkerFailureKinds, WorkerPayloadError, isWorkerPayloadError, NonRetryableError, isNonRetryableError, failureOf, errorPayloadOf } from './errors/worker-failure';
+export {
+  WorkerFailureKinds,
+  WorkerPayloadError,
+  isWorkerPayloadError,
+  NonRetryableError,
+  isNonRetryableError,
+  failureOf,
+  errorPayloadOf,
+} from './errors/worker-failure';
 export type { WorkerFailureKind, WorkerFailure } from './errors/worker-failure';
 export { shape, listOf, optional, requireObject } from './payload/payload-schema';
-export type { PayloadSchema, PayloadType, FieldKind, FieldSpec, ShapeType, OptionalSchema } from './payload/payload-schema';
+export type {
+  PayloadSchema,
+  PayloadType,
+  FieldKind,
+  FieldSpec,
+  ShapeType,
+  OptionalSchema,
+} from './payload/payload-schema';
 export type { ProcessEventSink, EventDelivery, ChildResultsLoader } from './ports/process-event-sink';
 export { makeManagerEventSink } from './sinks/manager-event-sink';
 export type { ProcessEventReceiver } from './sinks/manager-event-sink';

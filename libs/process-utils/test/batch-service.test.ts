@@ -34,8 +34,23 @@ function recordingSink(refuse?: (eventId: string) => unknown): ProcessEventSink 
 
 const PID = '5b0c7a52-3a39-4a8e-9b55-8e6f1a3c0d11';
 
-function message(processType: string, workerType: WorkerDto['workerType'], input: unknown, extra: Partial<WorkerDto> = {}): WorkerDto {
-  return { processId: PID, processType, workerType, tenant: 't1', triggerId: 'trg-1', parentId: null, input, config: { size: '2' }, ...extra };
+function message(
+  processType: string,
+  workerType: WorkerDto['workerType'],
+  input: unknown,
+  extra: Partial<WorkerDto> = {},
+): WorkerDto {
+  return {
+    processId: PID,
+    processType,
+    workerType,
+    tenant: 't1',
+    triggerId: 'trg-1',
+    parentId: null,
+    input,
+    config: { size: '2' },
+    ...extra,
+  };
 }
 
 class Numbers extends SplitterBase<{ n: number }, { i: number }> {
@@ -43,7 +58,11 @@ class Numbers extends SplitterBase<{ n: number }, { i: number }> {
   override readonly batchSize = 2;
   override readonly inputSchema = shape({ n: 'integer' });
   split(input: { n: number }): ChildSpec<{ i: number }>[] {
-    return Array.from({ length: input.n }, (_, i) => ({ processType: 'number', args: { i }, ...(i === 0 ? { childId: '00000000-0000-4000-8000-000000000000' } : {}) }));
+    return Array.from({ length: input.n }, (_, i) => ({
+      processType: 'number',
+      args: { i },
+      ...(i === 0 ? { childId: '00000000-0000-4000-8000-000000000000' } : {}),
+    }));
   }
 }
 
@@ -58,9 +77,14 @@ class Pages extends SplitterBase<unknown, { page: number }> {
 
 class Echo extends ExecutorBase<unknown, unknown> {
   readonly processType = 'echo';
-  seen: Array<{ tenant: string | undefined; trigger: string | undefined; config: Readonly<Record<string, string>> }> = [];
+  seen: Array<{ tenant: string | undefined; trigger: string | undefined; config: Readonly<Record<string, string>> }> =
+    [];
   async execute(input: unknown, ctx: WorkerContext): Promise<unknown> {
-    this.seen.push({ tenant: currentTenantId(), trigger: currentContext()?.headers['x-fw-trigger-id'], config: ctx.config });
+    this.seen.push({
+      tenant: currentTenantId(),
+      trigger: currentContext()?.headers['x-fw-trigger-id'],
+      config: ctx.config,
+    });
     await ctx.reportProgress(50);
     return input;
   }
@@ -74,17 +98,29 @@ class Total extends AggregatorBase<unknown, { v: number }, { total: number }> {
   }
 }
 
-const results = (outputs: unknown[]) => outputs.map((output, i) => ({ processId: `c${i}`, processType: 'x', stateId: 'PROCESSED', successful: true, output }));
+const results = (outputs: unknown[]) =>
+  outputs.map((output, i) => ({
+    processId: `c${i}`,
+    processType: 'x',
+    stateId: 'PROCESSED',
+    successful: true,
+    output,
+  }));
 
 describe('batch service', () => {
   it('cuts a split into batches: splitPartiallyDone for all but the last, then splitDone', async () => {
     const sink = recordingSink();
     const service = makeBatchService({ workers: [new Numbers()], sink });
     const outcome = await service.run(message('numbers', 'SPLITTER', { n: 5 }));
-    expect(outcome).toMatchObject({ status: 'succeeded', events: ['splitPartiallyDone', 'splitPartiallyDone', 'splitDone'] });
+    expect(outcome).toMatchObject({
+      status: 'succeeded',
+      events: ['splitPartiallyDone', 'splitPartiallyDone', 'splitDone'],
+    });
     const sizes = sink.delivered.map((d) => (d.payload as { subProcesses: unknown[] }).subProcesses.length);
     expect(sizes).toEqual([2, 2, 1]);
-    const ids = sink.delivered.flatMap((d) => (d.payload as { subProcesses: Array<{ childId: string }> }).subProcesses.map((c) => c.childId));
+    const ids = sink.delivered.flatMap((d) =>
+      (d.payload as { subProcesses: Array<{ childId: string }> }).subProcesses.map((c) => c.childId),
+    );
     expect(ids[0]).toBe('00000000-0000-4000-8000-000000000000');
     expect(ids[3]).toBe(deterministicChildId(PID, 3));
     expect(new Set(ids).size).toBe(5);
@@ -102,7 +138,8 @@ describe('batch service', () => {
     const seen: string[] = [];
     const sink: ProcessEventSink = {
       async deliver(_processId, eventId) {
-        if (eventId !== 'splitPartiallyDone') return void seen.push(`${eventId} with ${onTheirWay} batch(es) on their way`);
+        if (eventId !== 'splitPartiallyDone')
+          return void seen.push(`${eventId} with ${onTheirWay} batch(es) on their way`);
         onTheirWay++;
         most = Math.max(most, onTheirWay);
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -110,10 +147,21 @@ describe('batch service', () => {
         seen.push(eventId);
       },
     };
-    const outcome = await makeBatchService({ workers: [new Numbers()], sink }).run(message('numbers', 'SPLITTER', { n: 9 }));
-    expect(outcome).toMatchObject({ status: 'succeeded', events: ['splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitDone'] });
+    const outcome = await makeBatchService({ workers: [new Numbers()], sink }).run(
+      message('numbers', 'SPLITTER', { n: 9 }),
+    );
+    expect(outcome).toMatchObject({
+      status: 'succeeded',
+      events: ['splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitDone'],
+    });
     expect(most).toBe(2);
-    expect(seen).toEqual(['splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitPartiallyDone', 'splitDone with 0 batch(es) on their way']);
+    expect(seen).toEqual([
+      'splitPartiallyDone',
+      'splitPartiallyDone',
+      'splitPartiallyDone',
+      'splitPartiallyDone',
+      'splitDone with 0 batch(es) on their way',
+    ]);
   });
 
   it('a split batch that fails ends the split once the batch still on its way has settled (no splitDone)', async () => {
@@ -129,7 +177,9 @@ describe('batch service', () => {
         sent.push(eventId);
       },
     };
-    const outcome = await makeBatchService({ workers: [new Numbers()], sink }).run(message('numbers', 'SPLITTER', { n: 9 }));
+    const outcome = await makeBatchService({ workers: [new Numbers()], sink }).run(
+      message('numbers', 'SPLITTER', { n: 9 }),
+    );
     // The second batch was already on its way when the first failed: it is waited for and counted.
     expect(outcome).toMatchObject({ status: 'undeliverable', events: ['splitPartiallyDone'] });
     expect(sent).toEqual(['splitPartiallyDone']);
@@ -145,9 +195,16 @@ describe('batch service', () => {
   it('a splitter failing after a partial batch reports splitDoneWithErrors (the batch not yet sent is dropped)', async () => {
     const sink = recordingSink();
     const outcome = await makeBatchService({ workers: [new Pages()], sink }).run(message('pages', 'SPLITTER', null));
-    expect(outcome).toMatchObject({ status: 'failed', events: ['splitPartiallyDone', 'splitDoneWithErrors'], failure: { kind: 'INVOCATION_FAILURE' } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      events: ['splitPartiallyDone', 'splitDoneWithErrors'],
+      failure: { kind: 'INVOCATION_FAILURE' },
+    });
     expect(sink.delivered[0]?.payload).toMatchObject({ subProcesses: [{ processType: 'page', args: { page: 1 } }] });
-    expect(sink.delivered[1]?.payload).toMatchObject({ errors: ['INVOCATION_FAILURE: page source closed'], exceptionMessage: 'Error: page source closed' });
+    expect(sink.delivered[1]?.payload).toMatchObject({
+      errors: ['INVOCATION_FAILURE: page source closed'],
+      exceptionMessage: 'Error: page source closed',
+    });
   });
 
   it('runs author code in the tenant context with a frozen copy of the config and reports progress', async () => {
@@ -164,7 +221,11 @@ describe('batch service', () => {
 
   it('aggregates subProcessResults, or loads them when the message has none', async () => {
     const sink = recordingSink();
-    const service = makeBatchService({ workers: [new Total()], sink, loadChildResults: async (id, tenant) => (id === PID && tenant === 't1' ? results([{ v: 10 }, { v: 5 }]) : []) });
+    const service = makeBatchService({
+      workers: [new Total()],
+      sink,
+      loadChildResults: async (id, tenant) => (id === PID && tenant === 't1' ? results([{ v: 10 }, { v: 5 }]) : []),
+    });
     await service.run(message('total', 'AGGREGATOR', null, { subProcessResults: results([{ v: 1 }, { v: 2 }]) }));
     await service.run(message('total', 'AGGREGATOR', null));
     expect(sink.delivered.map((d) => d.payload)).toEqual([{ output: { total: 3 } }, { output: { total: 15 } }]);
@@ -173,8 +234,14 @@ describe('batch service', () => {
   it('reports a child output of the wrong type and a missing subProcessResults', async () => {
     const sink = recordingSink();
     const service = makeBatchService({ workers: [new Total()], sink });
-    const bad = await service.run(message('total', 'AGGREGATOR', null, { subProcessResults: results([{ v: 1 }, { v: 'two' }]) }));
-    expect(bad).toMatchObject({ status: 'failed', events: ['aggregationDoneWithErrors'], failure: { kind: 'INCOMPATIBLE_FIELD_TYPE', field: 'subProcessResults[1].output.v' } });
+    const bad = await service.run(
+      message('total', 'AGGREGATOR', null, { subProcessResults: results([{ v: 1 }, { v: 'two' }]) }),
+    );
+    expect(bad).toMatchObject({
+      status: 'failed',
+      events: ['aggregationDoneWithErrors'],
+      failure: { kind: 'INCOMPATIBLE_FIELD_TYPE', field: 'subProcessResults[1].output.v' },
+    });
     const missing = await service.run(message('total', 'AGGREGATOR', null));
     expect(missing.failure).toMatchObject({ kind: 'MALFORMED_PAYLOAD', field: 'subProcessResults' });
   });
@@ -182,11 +249,24 @@ describe('batch service', () => {
   it('reports envelope problems it can attribute and refuses the rest', async () => {
     const sink = recordingSink();
     const service = makeBatchService({ workers: [new Echo()], sink });
-    expect(await service.run('{not json')).toMatchObject({ status: 'undeliverable', failure: { kind: 'MALFORMED_PAYLOAD' } });
-    expect(await service.run({ processType: 'echo', workerType: 'EXECUTOR' })).toMatchObject({ status: 'undeliverable' });
-    expect(await service.run({ processId: PID, processType: 'echo', workerType: 'CLEANER' })).toMatchObject({ status: 'undeliverable', failure: { kind: 'MISSING_PAYLOAD_TYPE' } });
-    expect(await service.run({ processId: PID, workerType: 'EXECUTOR', tenant: 't9' })).toMatchObject({ status: 'failed', failure: { kind: 'MISSING_PAYLOAD_TYPE' } });
-    expect(await service.run({ processId: PID, processType: 'echo', workerType: 'EXECUTOR', config: { size: 2 } })).toMatchObject({ status: 'failed', failure: { kind: 'INCOMPATIBLE_FIELD_TYPE', field: 'config.size' } });
+    expect(await service.run('{not json')).toMatchObject({
+      status: 'undeliverable',
+      failure: { kind: 'MALFORMED_PAYLOAD' },
+    });
+    expect(await service.run({ processType: 'echo', workerType: 'EXECUTOR' })).toMatchObject({
+      status: 'undeliverable',
+    });
+    expect(await service.run({ processId: PID, processType: 'echo', workerType: 'CLEANER' })).toMatchObject({
+      status: 'undeliverable',
+      failure: { kind: 'MISSING_PAYLOAD_TYPE' },
+    });
+    expect(await service.run({ processId: PID, workerType: 'EXECUTOR', tenant: 't9' })).toMatchObject({
+      status: 'failed',
+      failure: { kind: 'MISSING_PAYLOAD_TYPE' },
+    });
+    expect(
+      await service.run({ processId: PID, processType: 'echo', workerType: 'EXECUTOR', config: { size: 2 } }),
+    ).toMatchObject({ status: 'failed', failure: { kind: 'INCOMPATIBLE_FIELD_TYPE', field: 'config.size' } });
     expect(sink.delivered.map((d) => [d.eventId, d.tenant])).toEqual([
       ['doneWithErrors', 't9'],
       ['doneWithErrors', null],
@@ -195,23 +275,45 @@ describe('batch service', () => {
 
   it('ignores unknown workers when told to, and refuses duplicate registrations', async () => {
     const sink = recordingSink();
-    expect(await makeBatchService({ workers: [], sink, unknownWorkers: 'ignore' }).run(message('echo', 'EXECUTOR', {}))).toMatchObject({ status: 'ignored' });
+    expect(
+      await makeBatchService({ workers: [], sink, unknownWorkers: 'ignore' }).run(message('echo', 'EXECUTOR', {})),
+    ).toMatchObject({ status: 'ignored' });
     expect(sink.delivered).toEqual([]);
-    expect(() => makeBatchService({ workers: [new Echo(), new Echo()], sink })).toThrow("Two EXECUTOR workers registered for process type 'echo'");
+    expect(() => makeBatchService({ workers: [new Echo(), new Echo()], sink })).toThrow(
+      "Two EXECUTOR workers registered for process type 'echo'",
+    );
     expect(makeBatchService({ workers: [new Echo()], sink }).has('echo', 'EXECUTOR')).toBe(true);
   });
 
   it('classifies sink refusals: 422 stale, 400 rejected (then reported), others undeliverable', async () => {
-    const stale = makeBatchService({ workers: [new Echo()], sink: recordingSink(() => new FwError({ code: 422, subErrorCode: 'P422', description: 'not allowed' })) });
+    const stale = makeBatchService({
+      workers: [new Echo()],
+      sink: recordingSink(() => new FwError({ code: 422, subErrorCode: 'P422', description: 'not allowed' })),
+    });
     expect(await stale.run(message('echo', 'EXECUTOR', {}))).toMatchObject({ status: 'stale', events: [] });
 
-    const rejecting = recordingSink((eventId) => (eventId === 'doneSuccessfully' ? new FwError({ code: 400, subErrorCode: 'P003', description: 'bad output' }) : undefined));
-    const rejected = await makeBatchService({ workers: [new Echo()], sink: rejecting }).run(message('echo', 'EXECUTOR', {}));
-    expect(rejected).toMatchObject({ status: 'failed', events: ['statusUpdate', 'doneWithErrors'], failure: { kind: 'EVENT_REJECTED' } });
-    expect(rejecting.delivered[1]?.payload).toMatchObject({ errors: ['EVENT_REJECTED: the process service refused doneSuccessfully: bad output'] });
+    const rejecting = recordingSink((eventId) =>
+      eventId === 'doneSuccessfully'
+        ? new FwError({ code: 400, subErrorCode: 'P003', description: 'bad output' })
+        : undefined,
+    );
+    const rejected = await makeBatchService({ workers: [new Echo()], sink: rejecting }).run(
+      message('echo', 'EXECUTOR', {}),
+    );
+    expect(rejected).toMatchObject({
+      status: 'failed',
+      events: ['statusUpdate', 'doneWithErrors'],
+      failure: { kind: 'EVENT_REJECTED' },
+    });
+    expect(rejecting.delivered[1]?.payload).toMatchObject({
+      errors: ['EVENT_REJECTED: the process service refused doneSuccessfully: bad output'],
+    });
 
     const down = new Error('connection refused');
     const broken = makeBatchService({ workers: [new Numbers()], sink: recordingSink(() => down) });
-    expect(await broken.run(message('numbers', 'SPLITTER', { n: 1 }))).toMatchObject({ status: 'undeliverable', error: down });
+    expect(await broken.run(message('numbers', 'SPLITTER', { n: 1 }))).toMatchObject({
+      status: 'undeliverable',
+      error: down,
+    });
   });
 });

@@ -20,25 +20,39 @@ describe('makeBatchingEventSink', () => {
   it('sends the events delivered in one turn of the event loop in one call, and resolves each', async () => {
     const receiver = recordingReceiver();
     const sink = makeBatchingEventSink(receiver);
-    await Promise.all(Array.from({ length: 10 }, (_, i) => sink.deliver(`p${i}`, 'doneSuccessfully', { output: i }, 't1')));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => sink.deliver(`p${i}`, 'doneSuccessfully', { output: i }, 't1')),
+    );
     expect(receiver.calls).toHaveLength(1);
     expect(receiver.calls[0]).toHaveLength(10);
-    expect(receiver.calls[0][3]).toEqual({ id: 'p3', eventId: 'doneSuccessfully', payload: { output: 3 }, tenant: 't1' });
+    expect(receiver.calls[0][3]).toEqual({
+      id: 'p3',
+      eventId: 'doneSuccessfully',
+      payload: { output: 3 },
+      tenant: 't1',
+    });
   });
 
   it('rejects only the events the receiver refused, with their own errors', async () => {
     const refused = new FwError({ code: 422, subErrorCode: 'P422', description: 'not allowed' });
     const receiver = recordingReceiver((e) => (e.id === 'p1' ? { ok: false, error: refused } : { ok: true }));
     const sink = makeBatchingEventSink(receiver);
-    const results = await Promise.allSettled(['p0', 'p1', 'p2'].map((id) => sink.deliver(id, 'doneSuccessfully', {}, null)));
+    const results = await Promise.allSettled(
+      ['p0', 'p1', 'p2'].map((id) => sink.deliver(id, 'doneSuccessfully', {}, null)),
+    );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toBe(refused);
   });
 
   it('rejects every event of a call that fails as a whole', async () => {
     const sink = makeBatchingEventSink({ sendEvents: async () => Promise.reject(new Error('connection lost')) });
-    const results = await Promise.allSettled([sink.deliver('a', 'doneSuccessfully', {}, null), sink.deliver('b', 'doneSuccessfully', {}, null)]);
-    expect(results.every((r) => r.status === 'rejected' && (r.reason as Error).message === 'connection lost')).toBe(true);
+    const results = await Promise.allSettled([
+      sink.deliver('a', 'doneSuccessfully', {}, null),
+      sink.deliver('b', 'doneSuccessfully', {}, null),
+    ]);
+    expect(results.every((r) => r.status === 'rejected' && (r.reason as Error).message === 'connection lost')).toBe(
+      true,
+    );
   });
 
   it('caps batches at maxBatch and runs at most `concurrency` batches at once', async () => {
@@ -70,7 +84,9 @@ describe('makeBatchingEventSink', () => {
     const leaves = Array.from({ length: 3 }, (_, i) => sink.deliver(`l${i}`, 'doneSuccessfully', {}, null));
     const split = sink.deliver('root', 'splitPartiallyDone', { subProcesses: [] }, null);
     await Promise.all([...leaves, split]);
-    expect(receiver.calls[0]).toEqual([{ id: 'root', eventId: 'splitPartiallyDone', payload: { subProcesses: [] }, tenant: null }]);
+    expect(receiver.calls[0]).toEqual([
+      { id: 'root', eventId: 'splitPartiallyDone', payload: { subProcesses: [] }, tenant: null },
+    ]);
     expect(receiver.calls[1]).toHaveLength(3);
   });
 });

@@ -25,7 +25,12 @@ describeEachDatabase('process-utils end to end on the in-VM starter', (getDb) =>
     const root = await h.run('library', LIBRARY);
     expect(root.state.stateId).toBe('PROCESSED');
     expect(root.errors).toEqual([]);
-    expect(root).toMatchObject({ splitCompleted: true, numSubProcesses: 3, numCompletedSubProcesses: 3, completedPercent: 100 });
+    expect(root).toMatchObject({
+      splitCompleted: true,
+      numSubProcesses: 3,
+      numCompletedSubProcesses: 3,
+      completedPercent: 100,
+    });
     const output = root.output as LibraryOutput;
     expect(output.totalWords).toBe(12);
     expect(output.books).toEqual([
@@ -42,7 +47,9 @@ describeEachDatabase('process-utils end to end on the in-VM starter', (getDb) =>
     expect(tree.every((p) => p.state.stateId === 'PROCESSED')).toBe(true);
     const bookA = books.find((b) => (b.input as { title: string }).title === 'A');
     expect(bookA).toMatchObject({ splitCompleted: true, numSubProcesses: 3, numCompletedSubProcesses: 3 });
-    expect(chapters.map((c) => c.output)).toEqual(expect.arrayContaining([{ words: 3 }, { words: 2 }, { words: 1 }, { words: 4 }]));
+    expect(chapters.map((c) => c.output)).toEqual(
+      expect.arrayContaining([{ words: 3 }, { words: 2 }, { words: 1 }, { words: 4 }]),
+    );
 
     const successors = await successorsOf(getDb(), root.id);
     expect(successors).toHaveLength(1);
@@ -61,7 +68,16 @@ describeEachDatabase('process-utils end to end on the in-VM starter', (getDb) =>
     const [successor] = await successorsOf(getDb(), root.id);
     expect((await h.get(successor!.id)).tenant).toBe('acme');
     const steps = seenTenants.map((s) => s.step);
-    expect(steps).toEqual(expect.arrayContaining(['library/SPLITTER', 'book/SPLITTER', 'chapter/EXECUTOR', 'book/AGGREGATOR', 'library/AGGREGATOR', 'report/EXECUTOR']));
+    expect(steps).toEqual(
+      expect.arrayContaining([
+        'library/SPLITTER',
+        'book/SPLITTER',
+        'chapter/EXECUTOR',
+        'book/AGGREGATOR',
+        'library/AGGREGATOR',
+        'report/EXECUTOR',
+      ]),
+    );
     expect(seenTenants.every((s) => s.tenant === 'acme' && s.ctxTenant === 'acme')).toBe(true);
     // scoped delivery: the process is invisible to another tenant
     await expect(h.manager.getProcess(root.id, { tenant: 'other' })).rejects.toMatchObject({ code: 404 });
@@ -71,7 +87,11 @@ describeEachDatabase('process-utils end to end on the in-VM starter', (getDb) =>
     const p = await h.run('chapter', 'just text');
     expect(p.state.stateId).toBe('PROCESSED_WITH_ERRORS');
     expect(p.errors).toHaveLength(1);
-    expect(p.errors[0]).toMatchObject({ processId: p.id, errors: ["MALFORMED_PAYLOAD: 'input' must be a JSON object, got a string"], stackTrace: null });
+    expect(p.errors[0]).toMatchObject({
+      processId: p.id,
+      errors: ["MALFORMED_PAYLOAD: 'input' must be a JSON object, got a string"],
+      stackTrace: null,
+    });
   });
 
   it('an incompatible known-field type is recorded as such', async () => {
@@ -89,18 +109,28 @@ describeEachDatabase('process-utils end to end on the in-VM starter', (getDb) =>
   it('a missing payload type (no worker registered) is recorded', async () => {
     const p = await h.run('orphan', {});
     expect(p.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-    expect(p.errors[0]?.errors).toEqual(["MISSING_PAYLOAD_TYPE: no EXECUTOR worker is registered for process type 'orphan'"]);
+    expect(p.errors[0]?.errors).toEqual([
+      "MISSING_PAYLOAD_TYPE: no EXECUTOR worker is registered for process type 'orphan'",
+    ]);
   });
 
   it('an invocation failure records the exception message and the author stack', async () => {
     const p = await h.run('chapter', { text: 'it went boom' });
     expect(p.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-    expect(p.errors[0]).toMatchObject({ errors: ['INVOCATION_FAILURE: chapter exploded: it went boom'], exceptionMessage: 'TypeError: chapter exploded: it went boom' });
+    expect(p.errors[0]).toMatchObject({
+      errors: ['INVOCATION_FAILURE: chapter exploded: it went boom'],
+      exceptionMessage: 'TypeError: chapter exploded: it went boom',
+    });
     expect(p.errors[0]?.stackTrace).toContain('CountWords.execute');
   });
 
   it('a failing leaf makes its parents see the child error and end PROCESSED_WITH_ERRORS after aggregation', async () => {
-    const root = await h.run('library', { books: [{ title: 'ok', chapters: ['a'] }, { title: 'bad', chapters: ['x y', 'boom'] }] });
+    const root = await h.run('library', {
+      books: [
+        { title: 'ok', chapters: ['a'] },
+        { title: 'bad', chapters: ['x y', 'boom'] },
+      ],
+    });
     expect(root.state.stateId).toBe('PROCESSED_WITH_ERRORS');
     const tree = await h.tree(root.id);
     const bad = byType(tree, 'book').find((b) => (b.input as { title: string }).title === 'bad')!;
@@ -123,7 +153,11 @@ describeEachDatabase('process-utils end to end on the in-VM starter', (getDb) =>
   it('an aggregator failure ends in PROCESSED_WITH_ERRORS through aggregationDoneWithErrors', async () => {
     const root = await h.run('book', { title: 'Z', chapters: ['a', 'b c'], failAggregation: true });
     expect(root.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-    expect(root.errors[0]).toMatchObject({ processId: root.id, errors: ['INVOCATION_FAILURE: cannot sum Z'], exceptionMessage: 'Error: cannot sum Z' });
+    expect(root.errors[0]).toMatchObject({
+      processId: root.id,
+      errors: ['INVOCATION_FAILURE: cannot sum Z'],
+      exceptionMessage: 'Error: cannot sum Z',
+    });
     expect(root.numCompletedSubProcesses).toBe(2);
     const outcome = h.outcomes.find((o) => o.processId === root.id && o.workerType === 'AGGREGATOR');
     expect(outcome).toMatchObject({ status: 'failed', events: ['aggregationDoneWithErrors'] });
@@ -132,14 +166,25 @@ describeEachDatabase('process-utils end to end on the in-VM starter', (getDb) =>
   it('a result refused by the service (child of an unknown type) is reported as EVENT_REJECTED', async () => {
     const root = await h.run('library', { books: [{ title: 'A', chapters: ['a'] }], badChild: true });
     expect(root.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-    expect(root.errors[0]?.errors[0]).toMatch(/^EVENT_REJECTED: the process service refused splitDone: No process definition named 'no-such-type'/);
+    expect(root.errors[0]?.errors[0]).toMatch(
+      /^EVENT_REJECTED: the process service refused splitDone: No process definition named 'no-such-type'/,
+    );
     expect(root.numSubProcesses).toBe(0);
   });
 
   it('a redelivered worker message is answered as stale and changes nothing', async () => {
     const p = await h.run('chapter', { text: 'a b' });
     const before = await h.get(p.id);
-    const outcome = await h.batchService.run({ processId: p.id, processType: 'chapter', workerType: 'EXECUTOR', tenant: null, triggerId: null, parentId: null, input: { text: 'a b' }, config: {} });
+    const outcome = await h.batchService.run({
+      processId: p.id,
+      processType: 'chapter',
+      workerType: 'EXECUTOR',
+      tenant: null,
+      triggerId: null,
+      parentId: null,
+      input: { text: 'a b' },
+      config: {},
+    });
     expect(outcome.status).toBe('stale');
     expect(await h.get(p.id)).toEqual(before);
   });

@@ -18,9 +18,16 @@ export interface Harness {
 }
 
 export function makeHarness(testDb: TestDatabase): Harness {
-  const starter = makeInVmProcessStarter({ concurrency: 4, onDispatched: (_w, outcome) => outcomes.push(outcome as WorkerOutcome) });
+  const starter = makeInVmProcessStarter({
+    concurrency: 4,
+    onDispatched: (_w, outcome) => outcomes.push(outcome as WorkerOutcome),
+  });
   const outcomes: WorkerOutcome[] = [];
-  const manager = makeProcessManager({ db: processDb(testDb.database), configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }), workerStarter: starter });
+  const manager = makeProcessManager({
+    db: processDb(testDb.database),
+    configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }),
+    workerStarter: starter,
+  });
   const batchService = makeBatchService({ workers: exampleWorkers(), sink: makeManagerEventSink(manager) });
   starter.bind(batchService);
   const get = async (id: string) => (await manager.getProcess(id, { tenant: null })).mutatedEntity;

@@ -17,7 +17,11 @@ describeEachDatabase('workers reporting over HTTP through @fw/process-delegate',
   const starter = makeInVmProcessStarter({ concurrency: 2 });
 
   beforeAll(async () => {
-    manager = makeProcessManager({ db: processDb(getDb().database), configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }), workerStarter: starter });
+    manager = makeProcessManager({
+      db: processDb(getDb().database),
+      configurator: makeJsonProcessConfigurator({ definitions: DEFINITIONS }),
+      workerStarter: starter,
+    });
     const app = express();
     app.use(makeProcessRouter({ manager }));
     server = await new Promise<Server>((resolve) => {
@@ -43,19 +47,27 @@ describeEachDatabase('workers reporting over HTTP through @fw/process-delegate',
 
   it('runs the tree with every event delivered by PATCH under the tenant', async () => {
     seenTenants.length = 0;
-    const created = await manager.createProcess({ processDefName: 'library', args: { books: [{ title: 'H', chapters: ['a b', 'c d e', 'f'] }] } }, { tenant: 'remote-t' });
+    const created = await manager.createProcess(
+      { processDefName: 'library', args: { books: [{ title: 'H', chapters: ['a b', 'c d e', 'f'] }] } },
+      { tenant: 'remote-t' },
+    );
     await starter.idle();
     const root = (await manager.getProcess(created.mutatedEntity.id, { tenant: 'remote-t' })).mutatedEntity;
     expect(root.state.stateId).toBe('PROCESSED');
     expect((root.output as LibraryOutput).totalWords).toBe(6);
     expect(outcomes.every((o) => o.status === 'succeeded')).toBe(true);
-    expect(outcomes.flatMap((o) => o.events)).toEqual(expect.arrayContaining(['splitDone', 'splitPartiallyDone', 'doneSuccessfully', 'aggregationDone']));
+    expect(outcomes.flatMap((o) => o.events)).toEqual(
+      expect.arrayContaining(['splitDone', 'splitPartiallyDone', 'doneSuccessfully', 'aggregationDone']),
+    );
     expect(seenTenants.length).toBeGreaterThan(0);
     expect(seenTenants.every((s) => s.tenant === 'remote-t')).toBe(true);
   });
 
   it('records a remote worker failure on the process', async () => {
-    const created = await manager.createProcess({ processDefName: 'chapter', args: { text: 7 } }, { tenant: 'remote-t' });
+    const created = await manager.createProcess(
+      { processDefName: 'chapter', args: { text: 7 } },
+      { tenant: 'remote-t' },
+    );
     await starter.idle();
     const p = (await manager.getProcess(created.mutatedEntity.id, { tenant: null })).mutatedEntity;
     expect(p.state.stateId).toBe('PROCESSED_WITH_ERRORS');

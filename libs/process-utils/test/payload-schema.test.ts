@@ -19,7 +19,12 @@ function failure(fn: () => unknown): { kind: string; message: string; field?: st
 
 describe('payload schemas', () => {
   const item = shape({ sku: 'string', qty: 'integer' });
-  const order = shape({ id: 'string', note: 'string?', items: listOf(item), meta: optional(shape({ source: 'string' })) });
+  const order = shape({
+    id: 'string',
+    note: 'string?',
+    items: listOf(item),
+    meta: optional(shape({ source: 'string' })),
+  });
   type Order = PayloadType<typeof order>;
 
   it('accepts valid payloads, tolerates unknown fields and never changes the raw value', () => {
@@ -31,16 +36,31 @@ describe('payload schemas', () => {
   });
 
   it('names the kind and the field of every failure', () => {
-    expect(failure(() => order.parse([], 'input'))).toEqual({ kind: 'MALFORMED_PAYLOAD', message: "'input' must be a JSON object, got an array", field: 'input' });
-    expect(failure(() => order.parse({ items: [] }, 'input'))).toMatchObject({ kind: 'MALFORMED_PAYLOAD', field: 'input.id' });
+    expect(failure(() => order.parse([], 'input'))).toEqual({
+      kind: 'MALFORMED_PAYLOAD',
+      message: "'input' must be a JSON object, got an array",
+      field: 'input',
+    });
+    expect(failure(() => order.parse({ items: [] }, 'input'))).toMatchObject({
+      kind: 'MALFORMED_PAYLOAD',
+      field: 'input.id',
+    });
     expect(failure(() => order.parse({ id: 'o', items: [{ sku: 'a', qty: 1.5 }] }, 'input'))).toEqual({
       kind: 'INCOMPATIBLE_FIELD_TYPE',
       message: "'input.items[0].qty' must be an integer, got a number",
       field: 'input.items[0].qty',
     });
-    expect(failure(() => order.parse({ id: 'o', items: {} }, 'input'))).toMatchObject({ kind: 'INCOMPATIBLE_FIELD_TYPE', field: 'input.items' });
-    expect(failure(() => order.parse({ id: 'o', items: [], meta: { source: 1 } }, 'input'))).toMatchObject({ kind: 'INCOMPATIBLE_FIELD_TYPE', field: 'input.meta.source' });
-    expect(failure(() => shape({ n: 'number' }).parse({ n: Number.NaN }, 'x'))).toMatchObject({ kind: 'INCOMPATIBLE_FIELD_TYPE' });
+    expect(failure(() => order.parse({ id: 'o', items: {} }, 'input'))).toMatchObject({
+      kind: 'INCOMPATIBLE_FIELD_TYPE',
+      field: 'input.items',
+    });
+    expect(failure(() => order.parse({ id: 'o', items: [], meta: { source: 1 } }, 'input'))).toMatchObject({
+      kind: 'INCOMPATIBLE_FIELD_TYPE',
+      field: 'input.meta.source',
+    });
+    expect(failure(() => shape({ n: 'number' }).parse({ n: Number.NaN }, 'x'))).toMatchObject({
+      kind: 'INCOMPATIBLE_FIELD_TYPE',
+    });
   });
 
   describe('listOf a primitive kind', () => {
@@ -53,28 +73,45 @@ describe('payload schemas', () => {
       { kind: 'array', good: [[], [1, 'x']], bad: {}, expected: 'must be an array, got an object' },
     ];
 
-    it.each(cases)('listOf($kind) accepts good items and names a bad one by its index', ({ kind, good, bad, expected }) => {
-      const list = listOf(kind);
-      expect(list.parse(good, 'input.values')).toEqual(good);
-      expect(list.parse([], 'input.values')).toEqual([]);
-      expect(failure(() => list.parse([...good, bad], 'input.values'))).toEqual({
-        kind: 'INCOMPATIBLE_FIELD_TYPE',
-        message: `'input.values[${good.length}]' ${expected}`,
-        field: `input.values[${good.length}]`,
-      });
-      expect(failure(() => list.parse([good[0], null], 'input.values'))?.message).toBe(`'input.values[1]' must be ${expected.split(', got')[0]?.replace('must be ', '')}, got null`);
-    });
+    it.each(cases)(
+      'listOf($kind) accepts good items and names a bad one by its index',
+      ({ kind, good, bad, expected }) => {
+        const list = listOf(kind);
+        expect(list.parse(good, 'input.values')).toEqual(good);
+        expect(list.parse([], 'input.values')).toEqual([]);
+        expect(failure(() => list.parse([...good, bad], 'input.values'))).toEqual({
+          kind: 'INCOMPATIBLE_FIELD_TYPE',
+          message: `'input.values[${good.length}]' ${expected}`,
+          field: `input.values[${good.length}]`,
+        });
+        expect(failure(() => list.parse([good[0], null], 'input.values'))?.message).toBe(
+          `'input.values[1]' must be ${expected.split(', got')[0]?.replace('must be ', '')}, got null`,
+        );
+      },
+    );
 
     it("listOf('unknown') takes any item, and a list of the wrong type is INCOMPATIBLE_FIELD_TYPE", () => {
       expect(listOf('unknown').parse([1, 'a', null], 'x')).toEqual([1, 'a', null]);
-      expect(failure(() => listOf('number').parse({ 0: 1 }, 'input.numbers'))).toEqual({ kind: 'INCOMPATIBLE_FIELD_TYPE', message: "'input.numbers' must be an array, got an object", field: 'input.numbers' });
-      expect(failure(() => listOf('number').parse('1,2', 'input.numbers'))?.message).toBe("'input.numbers' must be an array, got a string");
+      expect(failure(() => listOf('number').parse({ 0: 1 }, 'input.numbers'))).toEqual({
+        kind: 'INCOMPATIBLE_FIELD_TYPE',
+        message: "'input.numbers' must be an array, got an object",
+        field: 'input.numbers',
+      });
+      expect(failure(() => listOf('number').parse('1,2', 'input.numbers'))?.message).toBe(
+        "'input.numbers' must be an array, got a string",
+      );
     });
 
     it('names the index of a bad item inside a shape, also in a list of lists', () => {
       const input = shape({ numbers: listOf('number'), grid: listOf(listOf('integer')) });
-      expect(failure(() => input.parse({ numbers: [1, 2, 'three'], grid: [] }, 'input'))).toEqual({ kind: 'INCOMPATIBLE_FIELD_TYPE', message: "'input.numbers[2]' must be a number, got a string", field: 'input.numbers[2]' });
-      expect(failure(() => input.parse({ numbers: [], grid: [[1], [2, 2.5]] }, 'input'))?.field).toBe('input.grid[1][1]');
+      expect(failure(() => input.parse({ numbers: [1, 2, 'three'], grid: [] }, 'input'))).toEqual({
+        kind: 'INCOMPATIBLE_FIELD_TYPE',
+        message: "'input.numbers[2]' must be a number, got a string",
+        field: 'input.numbers[2]',
+      });
+      expect(failure(() => input.parse({ numbers: [], grid: [[1], [2, 2.5]] }, 'input'))?.field).toBe(
+        'input.grid[1][1]',
+      );
       expect(input.parse({ numbers: [1], grid: [[1, 2]] }, 'input')).toEqual({ numbers: [1], grid: [[1, 2]] });
     });
 
@@ -85,8 +122,25 @@ describe('payload schemas', () => {
       const flags: boolean[] = listOf('boolean').parse([true], 'f');
       const objects: Record<string, unknown>[] = listOf('object').parse([{}], 'o');
       expect([numbers, integers, words, flags, objects]).toEqual([[1], [1], ['a'], [true], [{}]]);
-      const input = shape({ numbers: listOf('number'), items: listOf(item), nested: shape({ a: 'string' }), maybe: optional(listOf('string')), note: 'string?' });
-      typeIs<Same<PayloadType<typeof input>, { numbers: number[]; items: Array<{ sku: string; qty: number }>; nested: { a: string }; maybe?: string[]; note?: string }>>();
+      const input = shape({
+        numbers: listOf('number'),
+        items: listOf(item),
+        nested: shape({ a: 'string' }),
+        maybe: optional(listOf('string')),
+        note: 'string?',
+      });
+      typeIs<
+        Same<
+          PayloadType<typeof input>,
+          {
+            numbers: number[];
+            items: Array<{ sku: string; qty: number }>;
+            nested: { a: string };
+            maybe?: string[];
+            note?: string;
+          }
+        >
+      >();
       const numberList = listOf('number');
       const itemList = listOf(item);
       typeIs<Same<PayloadType<typeof numberList>, number[]>>();
@@ -114,17 +168,36 @@ describe('payload schemas', () => {
     const complete = { count: 1, numbers: [1], words: ['w'], items: [], nested: { a: 'x' } };
     const required = ['count', 'numbers', 'words', 'items', 'nested'] as const;
 
-    it.each(required.flatMap((field) => [undefined, null].map((absent) => ({ field, absent }))))('$field: $absent', ({ field, absent }) => {
-      const raw: Record<string, unknown> = { ...complete, [field]: absent };
-      if (absent === undefined) delete raw[field];
-      expect(failure(() => input.parse(raw, 'input'))).toEqual({ kind: 'MALFORMED_PAYLOAD', message: `'input.${field}' is required`, field: `input.${field}` });
-    });
+    it.each(required.flatMap((field) => [undefined, null].map((absent) => ({ field, absent }))))(
+      '$field: $absent',
+      ({ field, absent }) => {
+        const raw: Record<string, unknown> = { ...complete, [field]: absent };
+        if (absent === undefined) delete raw[field];
+        expect(failure(() => input.parse(raw, 'input'))).toEqual({
+          kind: 'MALFORMED_PAYLOAD',
+          message: `'input.${field}' is required`,
+          field: `input.${field}`,
+        });
+      },
+    );
 
     it('inside nested objects and list items too', () => {
-      expect(failure(() => input.parse({ ...complete, nested: {} }, 'input'))).toEqual({ kind: 'MALFORMED_PAYLOAD', message: "'input.nested.a' is required", field: 'input.nested.a' });
-      expect(failure(() => input.parse({ ...complete, items: [{ sku: 'a', qty: 1 }, { qty: 1 }] }, 'input'))).toEqual({ kind: 'MALFORMED_PAYLOAD', message: "'input.items[1].sku' is required", field: 'input.items[1].sku' });
+      expect(failure(() => input.parse({ ...complete, nested: {} }, 'input'))).toEqual({
+        kind: 'MALFORMED_PAYLOAD',
+        message: "'input.nested.a' is required",
+        field: 'input.nested.a',
+      });
+      expect(failure(() => input.parse({ ...complete, items: [{ sku: 'a', qty: 1 }, { qty: 1 }] }, 'input'))).toEqual({
+        kind: 'MALFORMED_PAYLOAD',
+        message: "'input.items[1].sku' is required",
+        field: 'input.items[1].sku',
+      });
       const deep = shape({ outer: shape({ inner: shape({ list: listOf('number') }) }) });
-      expect(failure(() => deep.parse({ outer: { inner: {} } }, 'input'))).toEqual({ kind: 'MALFORMED_PAYLOAD', message: "'input.outer.inner.list' is required", field: 'input.outer.inner.list' });
+      expect(failure(() => deep.parse({ outer: { inner: {} } }, 'input'))).toEqual({
+        kind: 'MALFORMED_PAYLOAD',
+        message: "'input.outer.inner.list' is required",
+        field: 'input.outer.inner.list',
+      });
     });
 
     it('optional nested fields may be absent (undefined or null)', () => {
@@ -132,7 +205,10 @@ describe('payload schemas', () => {
       const parsed = input.parse({ ...complete, maybe: null, maybeList: null }, 'input');
       expect(parsed.maybe).toBeUndefined();
       expect(parsed.maybeList).toBeUndefined();
-      expect(input.parse({ ...complete, maybe: { b: true }, maybeList: [2] }, 'input')).toMatchObject({ maybe: { b: true }, maybeList: [2] });
+      expect(input.parse({ ...complete, maybe: { b: true }, maybeList: [2] }, 'input')).toMatchObject({
+        maybe: { b: true },
+        maybeList: [2],
+      });
     });
 
     it('a present field of the wrong type stays INCOMPATIBLE_FIELD_TYPE, nested objects and list items included', () => {
@@ -149,12 +225,20 @@ describe('payload schemas', () => {
         [{ maybeList: [1, true] }, 'input.maybeList[1]', 'must be a number, got a boolean'],
       ];
       for (const [change, field, message] of cases) {
-        expect(failure(() => input.parse({ ...complete, ...change }, 'input'))).toEqual({ kind: 'INCOMPATIBLE_FIELD_TYPE', message: `'${field}' ${message}`, field });
+        expect(failure(() => input.parse({ ...complete, ...change }, 'input'))).toEqual({
+          kind: 'INCOMPATIBLE_FIELD_TYPE',
+          message: `'${field}' ${message}`,
+          field,
+        });
       }
     });
 
     it('the payload itself not being an object stays MALFORMED_PAYLOAD', () => {
-      expect(failure(() => input.parse(null, 'input'))).toEqual({ kind: 'MALFORMED_PAYLOAD', message: "'input' must be a JSON object, got null", field: 'input' });
+      expect(failure(() => input.parse(null, 'input'))).toEqual({
+        kind: 'MALFORMED_PAYLOAD',
+        message: "'input' must be a JSON object, got null",
+        field: 'input',
+      });
       expect(failure(() => optional(input).parse('x', 'input'))?.kind).toBe('MALFORMED_PAYLOAD');
     });
   });
@@ -172,7 +256,9 @@ describe('payload schemas', () => {
     expect(message([])).toBe("'x' must be a JSON object, got an array");
     expect(failure(() => listOf('number').parse(undefined, 'x'))?.message).toBe("'x' must be an array, got undefined");
     expect(failure(() => listOf('number').parse(null, 'x'))?.message).toBe("'x' must be an array, got null");
-    expect(failure(() => listOf('boolean').parse([undefined], 'x'))?.message).toBe("'x[0]' must be a boolean, got undefined");
+    expect(failure(() => listOf('boolean').parse([undefined], 'x'))?.message).toBe(
+      "'x[0]' must be a boolean, got undefined",
+    );
     expect(failure(() => shape({ n: 'number' }).parse({}, 'x'))?.message).toBe("'x.n' is required");
   });
 });

@@ -15,7 +15,12 @@ describeEachDatabase('redelivered worker messages', (getDb) => {
       workerStarter: { startWorker: (w, ctx) => (launched.push(structuredClone(w)), starter.startWorker(w, ctx)) },
     });
     const batchService = makeBatchService({ workers: exampleWorkers(), sink: makeManagerEventSink(manager) });
-    const book = (await manager.createProcess({ processDefName: 'book', args: { title: 'R', chapters: ['a', 'b c', 'd e f'] } }, { tenant: 'r' })).mutatedEntity;
+    const book = (
+      await manager.createProcess(
+        { processDefName: 'book', args: { title: 'R', chapters: ['a', 'b c', 'd e f'] } },
+        { tenant: 'r' },
+      )
+    ).mutatedEntity;
     const splitter = launched.find((w) => w.processId === book.id && w.workerType === 'SPLITTER')!;
 
     const first = await batchService.run(splitter);
@@ -23,12 +28,21 @@ describeEachDatabase('redelivered worker messages', (getDb) => {
     expect(first.events).toEqual(['splitPartiallyDone', 'splitDone']);
     expect(second).toMatchObject({ status: 'succeeded', events: ['splitPartiallyDone', 'splitDone'] });
     const pending = (await manager.getProcess(book.id, { tenant: 'r' })).mutatedEntity;
-    expect(pending).toMatchObject({ state: { stateId: 'SUB_PROCESSES_PENDING' }, numSubProcesses: 3, numCompletedSubProcesses: 0 });
+    expect(pending).toMatchObject({
+      state: { stateId: 'SUB_PROCESSES_PENDING' },
+      numSubProcesses: 3,
+      numCompletedSubProcesses: 0,
+    });
 
     starter.bind(batchService); // now the queued launches run, including the original splitter message
     await starter.idle();
     const done = (await manager.getProcess(book.id, { tenant: 'r' })).mutatedEntity;
-    expect(done).toMatchObject({ state: { stateId: 'PROCESSED' }, numSubProcesses: 3, numCompletedSubProcesses: 3, output: { title: 'R', chapters: 3, words: 6 } });
+    expect(done).toMatchObject({
+      state: { stateId: 'PROCESSED' },
+      numSubProcesses: 3,
+      numCompletedSubProcesses: 3,
+      output: { title: 'R', chapters: 3, words: 6 },
+    });
     expect(await manager.getProcessTree(book.id, { tenant: 'r' })).toHaveLength(4);
   });
 });

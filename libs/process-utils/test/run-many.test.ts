@@ -15,7 +15,10 @@ import {
 } from '@fw/process-utils';
 
 /** A sink that records every event and refuses the ones `refuse` names (by process id). */
-function recordingSink(refuse: (processId: string, eventId: string) => unknown = () => undefined, withMany = false): ProcessEventSink & { delivered: EventDelivery[]; manyCalls: number[] } {
+function recordingSink(
+  refuse: (processId: string, eventId: string) => unknown = () => undefined,
+  withMany = false,
+): ProcessEventSink & { delivered: EventDelivery[]; manyCalls: number[] } {
   const delivered: EventDelivery[] = [];
   const manyCalls: number[] = [];
   const one = async (e: EventDelivery): Promise<void> => {
@@ -31,7 +34,14 @@ function recordingSink(refuse: (processId: string, eventId: string) => unknown =
   if (withMany) {
     sink.deliverMany = async (events) => {
       manyCalls.push(events.length);
-      return Promise.all(events.map((e) => one(e).then(() => ({ ok: true as const }), (error: unknown) => ({ ok: false as const, error }))));
+      return Promise.all(
+        events.map((e) =>
+          one(e).then(
+            () => ({ ok: true as const }),
+            (error: unknown) => ({ ok: false as const, error }),
+          ),
+        ),
+      );
     };
   }
   return sink;
@@ -39,8 +49,22 @@ function recordingSink(refuse: (processId: string, eventId: string) => unknown =
 
 const pid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-function message(n: number, processType: string, input: unknown, workerType: WorkerDto['workerType'] = 'EXECUTOR'): WorkerDto {
-  return { processId: pid(n), processType, workerType, tenant: `t${n % 3}`, triggerId: null, parentId: null, input, config: {} };
+function message(
+  n: number,
+  processType: string,
+  input: unknown,
+  workerType: WorkerDto['workerType'] = 'EXECUTOR',
+): WorkerDto {
+  return {
+    processId: pid(n),
+    processType,
+    workerType,
+    tenant: `t${n % 3}`,
+    triggerId: null,
+    parentId: null,
+    input,
+    config: {},
+  };
 }
 
 class Double extends ExecutorBase<{ v: number }, { v: number }> {
@@ -74,7 +98,10 @@ class Nothing extends ExecutorBase<unknown, undefined> {
 class Two extends SplitterBase<unknown, null> {
   readonly processType = 'two';
   split(): ChildSpec<null>[] {
-    return [{ processType: 'double', args: null }, { processType: 'double', args: null }];
+    return [
+      { processType: 'double', args: null },
+      { processType: 'double', args: null },
+    ];
   }
 }
 
@@ -110,7 +137,14 @@ function refusals(processId: string, eventId: string): unknown {
 
 /** An outcome without the error objects (compared by their messages). */
 function comparable(o: WorkerOutcome): unknown {
-  return { status: o.status, processId: o.processId, workerType: o.workerType, events: o.events, failure: o.failure && { kind: o.failure.kind, message: o.failure.message }, error: o.error instanceof Error ? o.error.message : o.error };
+  return {
+    status: o.status,
+    processId: o.processId,
+    workerType: o.workerType,
+    events: o.events,
+    failure: o.failure && { kind: o.failure.kind, message: o.failure.message },
+    error: o.error instanceof Error ? o.error.message : o.error,
+  };
 }
 
 const workers = () => [new Double(), new Later(), new Nothing(), new Two()];
@@ -131,11 +165,26 @@ describe('BatchService.runMany', () => {
 
     expect(outcomes.map(comparable)).toEqual(expected.map(comparable));
     // Stack traces name the path's own frames; everything else must be the same.
-    const key = (e: EventDelivery) => `${e.processId} ${e.eventId} ${JSON.stringify({ ...(e.payload as object), stackTrace: undefined })} ${e.tenant}`;
+    const key = (e: EventDelivery) =>
+      `${e.processId} ${e.eventId} ${JSON.stringify({ ...(e.payload as object), stackTrace: undefined })} ${e.tenant}`;
     expect(manySink.delivered.map(key).sort()).toEqual(oneSink.delivered.map(key).sort());
     // Spot checks that the comparison is about something.
     expect(outcomes.map((o) => o.status)).toEqual([
-      'succeeded', 'succeeded', 'retry', 'failed', 'failed', 'failed', 'retry', 'succeeded', 'failed', 'succeeded', 'undeliverable', 'succeeded', 'stale', 'failed', 'undeliverable',
+      'succeeded',
+      'succeeded',
+      'retry',
+      'failed',
+      'failed',
+      'failed',
+      'retry',
+      'succeeded',
+      'failed',
+      'succeeded',
+      'undeliverable',
+      'succeeded',
+      'stale',
+      'failed',
+      'undeliverable',
     ]);
     expect(manySink.delivered.find((e) => e.processId === pid(1))?.payload).toEqual({ output: { v: 2 } });
     expect(manySink.delivered.find((e) => e.processId === pid(8))?.payload).toEqual({ output: null });
@@ -155,10 +204,20 @@ describe('BatchService.runMany', () => {
     const receiver = {
       async sendEvents(events: ReadonlyArray<{ id: string; eventId: string }>) {
         calls.push(events.length);
-        return events.map((e) => (e.id === pid(3) ? { ok: false as const, error: new FwError({ code: 422, subErrorCode: 'P422', description: 'done already' }) } : { ok: true as const }));
+        return events.map((e) =>
+          e.id === pid(3)
+            ? {
+                ok: false as const,
+                error: new FwError({ code: 422, subErrorCode: 'P422', description: 'done already' }),
+              }
+            : { ok: true as const },
+        );
       },
     };
-    const service = makeBatchService({ workers: [new Double()], sink: makeBatchingEventSink(receiver, { maxBatch: 500 }) });
+    const service = makeBatchService({
+      workers: [new Double()],
+      sink: makeBatchingEventSink(receiver, { maxBatch: 500 }),
+    });
     const outcomes = await service.runMany([1, 2, 3, 4, 5].map((n) => ({ message: message(n, 'double', { v: n }) })));
     expect(calls).toEqual([5]);
     expect(outcomes.map((o) => o.status)).toEqual(['succeeded', 'succeeded', 'stale', 'succeeded', 'succeeded']);

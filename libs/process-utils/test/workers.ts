@@ -5,7 +5,17 @@
  */
 import { currentTenantId } from '@fw/core';
 import type { ProcessDef } from '@fw/process-api';
-import { AggregatorBase, ExecutorBase, listOf, shape, SplitterBase, type ChildResult, type ChildSpec, type PayloadType, type WorkerContext } from '@fw/process-utils';
+import {
+  AggregatorBase,
+  ExecutorBase,
+  listOf,
+  shape,
+  SplitterBase,
+  type ChildResult,
+  type ChildSpec,
+  type PayloadType,
+  type WorkerContext,
+} from '@fw/process-utils';
 
 /** Tenants seen by author code, by "<processType>/<workerType>". */
 export const seenTenants: Array<{ step: string; tenant: string | undefined; ctxTenant: string | null }> = [];
@@ -71,7 +81,11 @@ export class SumBook extends AggregatorBase<BookInput, ChapterOutput, BookOutput
   aggregate(input: BookInput, chapters: ChildResult<ChapterOutput>[], ctx: WorkerContext): BookOutput {
     see(ctx);
     if (input.failAggregation) throw new Error(`cannot sum ${input.title}`);
-    return { title: input.title, chapters: chapters.length, words: chapters.reduce((sum, c) => sum + (c.output?.words ?? 0), 0) };
+    return {
+      title: input.title,
+      chapters: chapters.length,
+      words: chapters.reduce((sum, c) => sum + (c.output?.words ?? 0), 0),
+    };
   }
 }
 

@@ -41,7 +41,12 @@ async function listen(listener: RequestListener): Promise<Server> {
 
 beforeAll(async () => {
   service = await makeQueryService({
-    config: { defaultTenantId: 't1', datasources: { t1: { jdbcUrl: 'pglite:memory:' }, t2: { jdbcUrl: 'pglite:memory:' } }, definitionFiles: 'definitions.json', provider: 'memory' },
+    config: {
+      defaultTenantId: 't1',
+      datasources: { t1: { jdbcUrl: 'pglite:memory:' }, t2: { jdbcUrl: 'pglite:memory:' } },
+      definitionFiles: 'definitions.json',
+      provider: 'memory',
+    },
     baseDir: path.join(__dirname, 'fixtures'),
     providers: [makeInMemoryQueryProvider({ datasets: { 'space.planets': PLANETS, 'space.secrets': [{ code: 42 }] } })],
     logger,
@@ -80,11 +85,16 @@ interface Answer {
 function send(server: Server, exchange: Exchange): Promise<Answer> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: exchange.method ?? 'POST', path: exchange.path, headers: exchange.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: exchange.method ?? 'POST', path: exchange.path, headers: exchange.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     const body = exchange.body;
     for (const chunk of Array.isArray(body) ? body : body === undefined ? [] : [body]) req.write(chunk);
@@ -105,15 +115,23 @@ async function same(exchange: Exchange, expectFastPath: boolean): Promise<Answer
   expect(fastCount - before).toBe(expectFastPath ? 1 : 0);
   const reference = await send(routerOnly, exchange);
   expect({ status: fast.status, text: fast.text }).toEqual({ status: reference.status, text: reference.text });
-  for (const name of ['content-type', 'content-length', 'etag', 'x-powered-by', 'connection']) expect(fast.headers[name]).toEqual(reference.headers[name]);
+  for (const name of ['content-type', 'content-length', 'etag', 'x-powered-by', 'connection'])
+    expect(fast.headers[name]).toEqual(reference.headers[name]);
   return fast;
 }
 
 describe('makeQueryRequestHandler', () => {
   it('answers a search exactly like the router', async () => {
-    const res = await same(json(JSON.stringify({ filters: { moons: [1, 100] }, sortCriteria: [{ name: 'moons', ascendingOrder: false }] })), true);
+    const res = await same(
+      json(JSON.stringify({ filters: { moons: [1, 100] }, sortCriteria: [{ name: 'moons', ascendingOrder: false }] })),
+      true,
+    );
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text).payload.list.map((r: { row: { name: string } }) => r.row.name)).toEqual(['Jupiter', 'Mars', 'Earth']);
+    expect(JSON.parse(res.text).payload.list.map((r: { row: { name: string } }) => r.row.name)).toEqual([
+      'Jupiter',
+      'Mars',
+      'Earth',
+    ]);
     await same({ ...json('{}'), path: '/q/planets?debug=1' }, true);
     await same(json('{}', { 'content-type': 'application/json; charset=UTF-8' }), true);
   });
@@ -124,7 +142,14 @@ describe('makeQueryRequestHandler', () => {
     const text = JSON.stringify({ filters: { name: 'Märs' } });
     const bytes = Buffer.from(text);
     const split = text.indexOf('ä') + 1; // in the middle of the two bytes of ä
-    await same({ path: '/q/planets', headers: { 'content-type': 'application/json' }, body: [bytes.subarray(0, split), bytes.subarray(split)] }, true);
+    await same(
+      {
+        path: '/q/planets',
+        headers: { 'content-type': 'application/json' },
+        body: [bytes.subarray(0, split), bytes.subarray(split)],
+      },
+      true,
+    );
   });
 
   it('answers the same errors: tenant, unknown query, validation, ACL', async () => {
@@ -134,7 +159,9 @@ describe('makeQueryRequestHandler', () => {
     expect((await same(json('{"pageSize":1,"numRowsInPage":"x"}'), true)).status).toBe(400);
     expect((await same(json('{"filters":{"moons":{"a":1}},"sortCriteria":[{"name":"x"}]}'), true)).status).toBe(400);
     expect((await same(json('[1,2]'), true)).status).toBe(400);
-    expect((await same(json('{"sortCriteria":[{"name":"moons"}]}', { 'x-fw-tenant-id': 't2' }), true)).status).toBe(400);
+    expect((await same(json('{"sortCriteria":[{"name":"moons"}]}', { 'x-fw-tenant-id': 't2' }), true)).status).toBe(
+      400,
+    );
     expect((await same({ ...json('{}'), path: '/q/secrets' }, true)).status).toBe(403);
     expect((await same({ ...json('{}', { 'x-role': 'ADMIN' }), path: '/q/secrets' }, true)).status).toBe(200);
   });
@@ -148,12 +175,26 @@ describe('makeQueryRequestHandler', () => {
     const big = JSON.stringify({ filters: { name: 'x'.repeat(300) } });
     expect((await same(json(big), true)).status).toBe(413);
     // Without Content-Length the limit is found while reading; the connection stays usable.
-    const chunked = await same({ path: '/q/planets', headers: { 'content-type': 'application/json' }, body: [big.slice(0, 150), big.slice(150)] }, true);
+    const chunked = await same(
+      {
+        path: '/q/planets',
+        headers: { 'content-type': 'application/json' },
+        body: [big.slice(0, 150), big.slice(150)],
+      },
+      true,
+    );
     expect(JSON.parse(chunked.text).subErrorCode).toBe('FW413');
   });
 
   it('leaves every other request to express', async () => {
-    expect((await same({ path: '/q/planets', headers: { 'content-type': 'text/plain', 'content-length': '2' }, body: '{}' }, false)).status).toBe(415);
+    expect(
+      (
+        await same(
+          { path: '/q/planets', headers: { 'content-type': 'text/plain', 'content-length': '2' }, body: '{}' },
+          false,
+        )
+      ).status,
+    ).toBe(415);
     expect((await same({ path: '/q/planets' }, false)).status).toBe(415);
     expect((await same(json('{}', { 'content-type': 'application/json; charset=latin1' }), false)).status).toBe(415);
     expect((await same({ ...json('{}'), path: '/q/no%20such' }, false)).status).toBe(404);

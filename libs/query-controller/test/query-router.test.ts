@@ -30,7 +30,12 @@ function memoryLogger() {
 let service: QueryService;
 beforeAll(async () => {
   service = await makeQueryService({
-    config: { defaultTenantId: 't1', datasources: { t1: { jdbcUrl: 'pglite:memory:' }, t2: { jdbcUrl: 'pglite:memory:' } }, definitionFiles: 'definitions.json', provider: 'memory' },
+    config: {
+      defaultTenantId: 't1',
+      datasources: { t1: { jdbcUrl: 'pglite:memory:' }, t2: { jdbcUrl: 'pglite:memory:' } },
+      definitionFiles: 'definitions.json',
+      provider: 'memory',
+    },
     baseDir: path.join(__dirname, 'fixtures'),
     providers: [makeInMemoryQueryProvider({ datasets: { 'space.planets': PLANETS, 'space.secrets': [{ code: 42 }] } })],
     logger: createLogger({ name: 'test', level: 'silent' }),
@@ -38,7 +43,13 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-function appWith(options: { authorizer?: QueryAuthorizer; withTenantContext?: boolean; logger?: ReturnType<typeof memoryLogger>['logger'] } = {}): Express {
+function appWith(
+  options: {
+    authorizer?: QueryAuthorizer;
+    withTenantContext?: boolean;
+    logger?: ReturnType<typeof memoryLogger>['logger'];
+  } = {},
+): Express {
   const logger = options.logger ?? memoryLogger().logger;
   const app = express();
   app.use(express.json());
@@ -57,11 +68,18 @@ const search = (app: Express, name: string, body: unknown, headers: Record<strin
 
 describe('makeQueryRouter', () => {
   it('answers POST /q/{name} with the envelope around the SearchResponse', async () => {
-    const res = await search(appWith(), 'planets', { filters: { moons: [1, 100] }, sortCriteria: [{ name: 'moons', ascendingOrder: false }] });
+    const res = await search(appWith(), 'planets', {
+      filters: { moons: [1, 100] },
+      sortCriteria: [{ name: 'moons', ascendingOrder: false }],
+    });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     expect(res.body.code).toBe(200);
-    expect(res.body.payload.list.map((r: { row: { name: string } }) => r.row.name)).toEqual(['Jupiter', 'Mars', 'Earth']);
+    expect(res.body.payload.list.map((r: { row: { name: string } }) => r.row.name)).toEqual([
+      'Jupiter',
+      'Mars',
+      'Earth',
+    ]);
   });
 
   it('logs once, at creation, that acls are not enforced when there is no authorizer', async () => {
@@ -101,7 +119,12 @@ describe('makeQueryRouter', () => {
   it('routes by x-fw-tenant-id, with or without the tenant context middleware', async () => {
     for (const withTenantContext of [true, false]) {
       const app = appWith({ withTenantContext });
-      const t2 = await search(app, 'planets', { sortCriteria: [{ name: 'moons', ascendingOrder: true }] }, { 'x-fw-tenant-id': 't2' });
+      const t2 = await search(
+        app,
+        'planets',
+        { sortCriteria: [{ name: 'moons', ascendingOrder: true }] },
+        { 'x-fw-tenant-id': 't2' },
+      );
       expect(t2.status).toBe(400); // t2's override does not allow sorting on moons
       expect(t2.body.subErrorCode).toBe('Q726');
       const t1 = await search(app, 'planets', { sortCriteria: [{ name: 'moons', ascendingOrder: true }] });

@@ -20,12 +20,21 @@ function post(server: Server, name: string, body: unknown, headers: Record<strin
   const { port } = server.address() as AddressInfo;
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: `/q/${name}`, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers } }, (res) => {
-      let data = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (data += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/q/${name}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers },
+      },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (data += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
+      },
+    );
     req.on('error', reject);
     req.end(text);
   });
@@ -35,12 +44,21 @@ function post(server: Server, name: string, body: unknown, headers: Record<strin
 function readFirstChunkAndLeave(server: Server, name: string): Promise<string> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: `/q/${name}`, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 2, accept: 'application/x-ndjson' } }, (res) => {
-      res.once('data', (chunk: Buffer) => {
-        req.destroy();
-        resolve(chunk.toString('utf8'));
-      });
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/q/${name}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': 2, accept: 'application/x-ndjson' },
+      },
+      (res) => {
+        res.once('data', (chunk: Buffer) => {
+          req.destroy();
+          resolve(chunk.toString('utf8'));
+        });
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? undefined : reject(err)));
     req.end('{}');
   });
@@ -66,14 +84,25 @@ describeEachDatabase('streamed and cached answers over HTTP', (getDb) => {
         begin raise exception 'canceling statement due to statement timeout' using errcode = 'query_canceled'; end $$;`),
     );
     service = await makeQueryService({
-      config: { defaultTenantId: 't1', datasources: { t1: { jdbcUrl: 'postgres://db-host/t1' } }, mapperFiles: 'scale.xml', definitionFiles: 'scale.json' },
+      config: {
+        defaultTenantId: 't1',
+        datasources: { t1: { jdbcUrl: 'postgres://db-host/t1' } },
+        mapperFiles: 'scale.xml',
+        definitionFiles: 'scale.json',
+      },
       baseDir: path.join(__dirname, 'fixtures', 'scale'),
       databaseFactory: (_o: DatabaseOptions) => ({ ...database, close: async () => undefined }),
       logger,
     });
     const app = express();
     app.set('etag', false);
-    app.use(express.json(), requireJsonBody(), makeQueryRouter({ queryService: service, logger }), makeNotFoundHandler(), makeErrorMiddleware(logger));
+    app.use(
+      express.json(),
+      requireJsonBody(),
+      makeQueryRouter({ queryService: service, logger }),
+      makeNotFoundHandler(),
+      makeErrorMiddleware(logger),
+    );
     servers.router = await listen(app);
     const fast = makeQueryRequestHandler({ queryService: service, logger, app });
     servers.fast = await listen((req, res) => fast(req, res, () => app(req, res)));
@@ -86,10 +115,18 @@ describeEachDatabase('streamed and cached answers over HTTP', (getDb) => {
   for (const via of ['router', 'fast'] as const) {
     describe(`through the ${via === 'router' ? 'express router' : 'fast path'}`, () => {
       it('streams NDJSON rows then the summary; maxRows truncates', async () => {
-        const reply = await post(servers[via], 'items', { filters: { id: [1, 120] }, sortCriteria: [{ name: 'id' }] }, { accept: 'application/x-ndjson' });
+        const reply = await post(
+          servers[via],
+          'items',
+          { filters: { id: [1, 120] }, sortCriteria: [{ name: 'id' }] },
+          { accept: 'application/x-ndjson' },
+        );
         expect(reply.status).toBe(200);
         expect(reply.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-        const lines = reply.body.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+        const lines = reply.body
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
         expect(lines).toHaveLength(121);
         expect(lines[0]).toEqual({ id: 1, name: 'item 1' });
         expect(lines[120]).toEqual({ _summary: { rows: 120, truncated: false } });
@@ -117,10 +154,20 @@ describeEachDatabase('streamed and cached answers over HTTP', (getDb) => {
         expect(first.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
         const again = await post(servers[via], 'hits', {}, { authorization: `Bearer ${via}-ann` });
         expect(again.body).toBe(first.body);
-        const notModified = await post(servers[via], 'hits', {}, { authorization: `Bearer ${via}-ann`, 'if-none-match': etag });
+        const notModified = await post(
+          servers[via],
+          'hits',
+          {},
+          { authorization: `Bearer ${via}-ann`, 'if-none-match': etag },
+        );
         expect(notModified).toMatchObject({ status: 304, body: '' });
         expect(notModified.headers.etag).toBe(etag);
-        const other = await post(servers[via], 'hits', {}, { authorization: `Bearer ${via}-bob`, 'if-none-match': etag });
+        const other = await post(
+          servers[via],
+          'hits',
+          {},
+          { authorization: `Bearer ${via}-bob`, 'if-none-match': etag },
+        );
         expect(other.status).toBe(200);
         expect(other.body).not.toBe(first.body);
       });
@@ -134,7 +181,9 @@ describeEachDatabase('streamed and cached answers over HTTP', (getDb) => {
         if (target === 'postgres') {
           // The FETCH of rows that sleep 5 s each is cancelled: nothing of the stream is left on the server.
           for (;;) {
-            const busy = await database.query?.<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'FETCH FORWARD%' and state <> 'idle'");
+            const busy = await database.query?.<{ n: number }>(
+              "select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'FETCH FORWARD%' and state <> 'idle'",
+            );
             if (busy?.[0].n === 0) break;
             expect(Date.now() - left).toBeLessThan(2000);
             await new Promise((resolve) => setTimeout(resolve, 10));

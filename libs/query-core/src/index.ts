@@ -22,7 +22,13 @@ export { checkMappersMain, CHECK_MAPPERS_USAGE } from './check/check-mappers-cli
 
 // Service facade.
 export { makeQueryService } from './service/query-service';
-export type { QueryService, QueryServiceOptions, QuerySummary, SearchContext, SearchAnswer } from './service/query-service-types';
+export type {
+  QueryService,
+  QueryServiceOptions,
+  QuerySummary,
+  SearchContext,
+  SearchAnswer,
+} from './service/query-service-types';
 export type { SearchStream, StreamSummary } from './service/search-stream';
 export { buildSearchResponse, publicColumnMetadata } from './service/search-response-builder';
 export { serializeSearchResponse } from './service/search-response-serializer';
@@ -35,15 +41,38 @@ export type { QueryErrorCode, QueryProblem } from './errors/query-error-codes';
 // Config.
 export { parseQueryConfig } from './config/query-config-parser';
 export { QUERY_CONFIG_DEFAULTS } from './config/query-config-types';
-export type { QueryConfig, QueryHostConfigParts, DataSourceConfig, TenantDataSourceConfig, PaginationConfig, JdbcCatalogConfig, CannedReportsConfig, CannedReportStoreKind, MapperSettingsConfig } from './config/query-config-types';
+export type {
+  QueryConfig,
+  QueryHostConfigParts,
+  DataSourceConfig,
+  TenantDataSourceConfig,
+  PaginationConfig,
+  JdbcCatalogConfig,
+  CannedReportsConfig,
+  CannedReportStoreKind,
+  MapperSettingsConfig,
+} from './config/query-config-types';
 export { splitPatterns, resolvePatterns } from './config/file-patterns';
 
 // Definitions.
-export { parseDefinitionFile, parseDefinitionObject, FIELD_NAME_PATTERN, COLUMN_NAME_PATTERN } from './definition/query-definition-parser';
+export {
+  parseDefinitionFile,
+  parseDefinitionObject,
+  FIELD_NAME_PATTERN,
+  COLUMN_NAME_PATTERN,
+} from './definition/query-definition-parser';
 export { makeQueryDefinitionStore } from './definition/query-definition-store';
 export type { QueryDefinitionStore } from './definition/query-definition-store';
 export { COLUMN_TYPES, COUNT_MODES } from './definition/query-definition-types';
-export type { QueryDefinition, ColumnMetadata, ColumnType, SourcedDefinition, CountMode, KeysetSpec, CacheSpec } from './definition/query-definition-types';
+export type {
+  QueryDefinition,
+  ColumnMetadata,
+  ColumnType,
+  SourcedDefinition,
+  CountMode,
+  KeysetSpec,
+  CacheSpec,
+} from './definition/query-definition-types';
 
 // Scale: keyset cursors, statement timeouts, planned counts, the answer cache.
 export { encodeKeysetCursor, decodeKeysetCursor } from './keyset/keyset-cursor';
@@ -80,7 +109,13 @@ export { makeSqlQueryProvider, COUNT_STATEMENT_SUFFIX } from './provider/sql-que
 export type { SqlQueryProviderOptions, StatementLookup } from './provider/sql-query-provider';
 export { makeInMemoryQueryProvider } from './provider/in-memory-query-provider';
 export type { InMemoryQueryProviderOptions } from './provider/in-memory-query-provider';
-export type { QueryExecutionProvider, QueryExecutionRequest, QueryExecutionResult, ExecutionMode, RowBatchStream } from './provider/query-provider-types';
+export type {
+  QueryExecutionProvider,
+  QueryExecutionRequest,
+  QueryExecutionResult,
+  ExecutionMode,
+  RowBatchStream,
+} from './provider/query-provider-types';
 
 // Tenant routing.
 export { makeTenantRouter, databaseOptions } from './tenant/tenant-router';

@@ -26,19 +26,42 @@ describeEachDatabase('query service with query.cannedReports.store "database"', 
 
   const optionsWith = (reports: TestDatabase, extra: Partial<QueryServiceOptions> = {}) => {
     const { database } = getDb();
-    const databases = fixedDatabaseFactory({ 'postgres://db-host/t1': database, 'postgres://db-host/t2': database, [REPORTS_URL]: reports.database });
-    const options: QueryServiceOptions = { config: libraryConfig(DATABASE_STORE), dataSources: { reports: { jdbcUrl: REPORTS_URL } }, baseDir: FIXTURES, databaseFactory: databases.factory, ...extra };
+    const databases = fixedDatabaseFactory({
+      'postgres://db-host/t1': database,
+      'postgres://db-host/t2': database,
+      [REPORTS_URL]: reports.database,
+    });
+    const options: QueryServiceOptions = {
+      config: libraryConfig(DATABASE_STORE),
+      dataSources: { reports: { jdbcUrl: REPORTS_URL } },
+      baseDir: FIXTURES,
+      databaseFactory: databases.factory,
+      ...extra,
+    };
     return { options, databases };
   };
 
   it('keeps reports across a service restart on the same database', async () => {
     const first = await makeQueryService(optionsWith(getDb()).options);
-    await first.search('books', { cannedReportName: 'by price', saveChangesToCannedReport: true, sortCriteria: [{ name: 'price', ascendingOrder: false }], fields: ['id'] }, { tenantId: 't1', userId: 'ann' });
+    await first.search(
+      'books',
+      {
+        cannedReportName: 'by price',
+        saveChangesToCannedReport: true,
+        sortCriteria: [{ name: 'price', ascendingOrder: false }],
+        fields: ['id'],
+      },
+      { tenantId: 't1', userId: 'ann' },
+    );
     await first.close();
 
     const second = await makeQueryService(optionsWith(getDb()).options);
     try {
-      const applied = await second.search('books', { cannedReportName: 'by price', numRowsInPage: 3 }, { tenantId: 't1', userId: 'ann' });
+      const applied = await second.search(
+        'books',
+        { cannedReportName: 'by price', numRowsInPage: 3 },
+        { tenantId: 't1', userId: 'ann' },
+      );
       expect(applied.list.map((r) => r.row)).toEqual([{ id: 7 }, { id: 8 }, { id: 10 }]);
       expect(applied.availableCannedReports).toEqual(['by price']);
       // Still private to its owner after the restart.
@@ -51,7 +74,10 @@ describeEachDatabase('query service with query.cannedReports.store "database"', 
   it('opens the reports database at startup and closes it with the service', async () => {
     const { options, databases } = optionsWith(getDb());
     const service = await makeQueryService(options);
-    expect(databases.opened.find((o) => o.url === REPORTS_URL)).toMatchObject({ applicationName: 'fw-query-canned-reports', maxConnections: 10 });
+    expect(databases.opened.find((o) => o.url === REPORTS_URL)).toMatchObject({
+      applicationName: 'fw-query-canned-reports',
+      maxConnections: 10,
+    });
     await service.close();
     expect(databases.closed).toContain(REPORTS_URL);
   });
@@ -60,13 +86,19 @@ describeEachDatabase('query service with query.cannedReports.store "database"', 
     const { options, databases } = optionsWith(unmigrated);
     const err = await startupError(options);
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toMatch(/^query\.cannedReports\.dataSource 'reports': Database .* is missing table\(s\) fw_query_canned_report: apply the schema with `npx fw-migrate --database-url <url>` \(package @fw\/migrate; `npm run migrate -- --database-url <url>` in the fw checkout\)$/);
+    expect(err.message).toMatch(
+      /^query\.cannedReports\.dataSource 'reports': Database .* is missing table\(s\) fw_query_canned_report: apply the schema with `npx fw-migrate --database-url <url>` \(package @fw\/migrate; `npm run migrate -- --database-url <url>` in the fw checkout\)$/,
+    );
     expect(databases.closed).toContain(REPORTS_URL);
   });
 
   it('refuses a supplied cannedReportStore together with store "database"', async () => {
-    const err = await startupError(optionsWith(getDb(), { cannedReportStore: makeInMemoryCannedReportStore() }).options);
-    expect(err.message).toBe('query.cannedReports.store is "database" and makeQueryService was given a cannedReportStore: use one or the other');
+    const err = await startupError(
+      optionsWith(getDb(), { cannedReportStore: makeInMemoryCannedReportStore() }).options,
+    );
+    expect(err.message).toBe(
+      'query.cannedReports.store is "database" and makeQueryService was given a cannedReportStore: use one or the other',
+    );
   });
 
   it('reports an unreachable reports database as a startup error naming the setting', async () => {
@@ -80,6 +112,8 @@ describeEachDatabase('query service with query.cannedReports.store "database"', 
       databaseFactory: (o) => (o.url.includes('db-host') ? tenants.factory(o) : createDatabase(o)),
     });
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toMatch(/^query\.cannedReports\.dataSource 'reports' \(postgres:\/\/fw@127\.0\.0\.1:1\/reports\) is unavailable: .+/);
+    expect(err.message).toMatch(
+      /^query\.cannedReports\.dataSource 'reports' \(postgres:\/\/fw@127\.0\.0\.1:1\/reports\) is unavailable: .+/,
+    );
   });
 });

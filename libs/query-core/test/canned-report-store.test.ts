@@ -1,14 +1,35 @@
 import { createDatabase, Database, migrateDatabase, readMigrationFolder } from '@fw/core';
-import { createTestDatabase, describeEachDatabase, MIGRATIONS_DIR, postgresServerUrl, TestDatabase } from '@fw/test-support';
+import {
+  createTestDatabase,
+  describeEachDatabase,
+  MIGRATIONS_DIR,
+  postgresServerUrl,
+  TestDatabase,
+} from '@fw/test-support';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { CANNED_REPORT_TABLE, CannedReport, CannedReportStore, makeDatabaseCannedReportStore, makeInMemoryCannedReportStore } from '../src';
+import {
+  CANNED_REPORT_TABLE,
+  CannedReport,
+  CannedReportStore,
+  makeDatabaseCannedReportStore,
+  makeInMemoryCannedReportStore,
+} from '../src';
 
 const AT = '2025-03-04T05:06:07.089Z';
 
 function report(overrides: Partial<CannedReport> = {}): CannedReport {
-  return { tenantId: 't1', queryName: 'books', name: 'cheap', owner: 'ann', public: false, settings: { filters: { price: [0, 10] } }, updatedAt: AT, ...overrides };
+  return {
+    tenantId: 't1',
+    queryName: 'books',
+    name: 'cheap',
+    owner: 'ann',
+    public: false,
+    settings: { filters: { price: [0, 10] } },
+    updatedAt: AT,
+    ...overrides,
+  };
 }
 
 /**
@@ -30,15 +51,32 @@ function cannedReportStoreContract(freshStore: () => Promise<CannedReportStore>)
     const full = report({
       public: true,
       settings: {
-        filters: { title: 'dune', price: [0, 9.99], genre: ['scifi', 'fantasy'], inStock: true, note: null, nested: { a: [1, { b: 'ü "quoted" \\ slash' }] } },
-        sortCriteria: [{ name: 'price', ascendingOrder: false }, { name: 'id', ascendingOrder: true }],
+        filters: {
+          title: 'dune',
+          price: [0, 9.99],
+          genre: ['scifi', 'fantasy'],
+          inStock: true,
+          note: null,
+          nested: { a: [1, { b: 'ü "quoted" \\ slash' }] },
+        },
+        sortCriteria: [
+          { name: 'price', ascendingOrder: false },
+          { name: 'id', ascendingOrder: true },
+        ],
         fields: ['id', 'title'],
         hiddenColumns: ['price'],
       },
     });
     await store.save(full);
     expect(await store.get('t1', 'books', 'cheap')).toEqual(full);
-    const anonymous: CannedReport = { tenantId: 't1', queryName: 'books', name: 'nobody', public: false, settings: {}, updatedAt: AT };
+    const anonymous: CannedReport = {
+      tenantId: 't1',
+      queryName: 'books',
+      name: 'nobody',
+      public: false,
+      settings: {},
+      updatedAt: AT,
+    };
     await store.save(anonymous);
     const found = await store.get('t1', 'books', 'nobody');
     expect(found).toEqual(anonymous);
@@ -48,7 +86,12 @@ function cannedReportStoreContract(freshStore: () => Promise<CannedReportStore>)
 
   it('replaces owner, public, settings and updatedAt of the same tenant, query and name', async () => {
     await store.save(report({ public: true, settings: { filters: { price: [0, 10] }, fields: ['id'] } }));
-    const replacement = report({ owner: 'bob', public: false, settings: { sortCriteria: [{ name: 'title', ascendingOrder: true }] }, updatedAt: '2025-03-05T00:00:00.000Z' });
+    const replacement = report({
+      owner: 'bob',
+      public: false,
+      settings: { sortCriteria: [{ name: 'title', ascendingOrder: true }] },
+      updatedAt: '2025-03-05T00:00:00.000Z',
+    });
     await store.save(replacement);
     // Replaced, not merged: the old filters and fields are gone.
     expect(await store.get('t1', 'books', 'cheap')).toEqual(replacement);
@@ -77,7 +120,8 @@ function cannedReportStoreContract(freshStore: () => Promise<CannedReportStore>)
 
   it('lists every report of the tenant and query, private and public, sorted by localeCompare', async () => {
     const names = ['Zeta', 'beta', 'Ärger', 'alpha', "o'brien", '10 best'];
-    for (const [i, name] of names.entries()) await store.save(report({ name, owner: i % 2 === 0 ? 'ann' : 'bob', public: i % 3 === 0 }));
+    for (const [i, name] of names.entries())
+      await store.save(report({ name, owner: i % 2 === 0 ? 'ann' : 'bob', public: i % 3 === 0 }));
     const listed = await store.list('t1', 'books');
     expect(listed.map((r) => r.name)).toEqual(['10 best', 'alpha', 'Ärger', 'beta', "o'brien", 'Zeta']);
     expect(listed.find((r) => r.name === 'beta')).toEqual(report({ name: 'beta', owner: 'bob', public: false }));
@@ -92,10 +136,12 @@ function cannedReportStoreContract(freshStore: () => Promise<CannedReportStore>)
     (first.settings.filters?.genre as string[]).push('horror');
     first.public = true;
     (await store.list('t1', 'books'))[0].settings.fields?.push('price');
-    expect(await store.get('t1', 'books', 'cheap')).toEqual(report({ settings: { filters: { genre: ['scifi'] }, fields: ['id'] } }));
+    expect(await store.get('t1', 'books', 'cheap')).toEqual(
+      report({ settings: { filters: { genre: ['scifi'] }, fields: ['id'] } }),
+    );
   });
 
-  it('keeps the service\'s updatedAt (Date#toISOString) unchanged', async () => {
+  it("keeps the service's updatedAt (Date#toISOString) unchanged", async () => {
     const updatedAt = new Date().toISOString();
     await store.save(report({ updatedAt }));
     expect((await store.get('t1', 'books', 'cheap'))?.updatedAt).toBe(updatedAt);
@@ -125,7 +171,9 @@ describeEachDatabase('database CannedReportStore', (getDb) => {
         ),
       );
     const [first] = await rowsOf();
-    await store.save(report({ owner: undefined, public: true, settings: { fields: ['id'] }, updatedAt: '2025-02-01T00:00:00.000Z' }));
+    await store.save(
+      report({ owner: undefined, public: true, settings: { fields: ['id'] }, updatedAt: '2025-02-01T00:00:00.000Z' }),
+    );
     const after = await rowsOf();
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ owner: null, public: true, settings: { fields: ['id'] } });
@@ -137,7 +185,9 @@ describeEachDatabase('database CannedReportStore', (getDb) => {
     const { database } = getDb();
     await database.withSession((s) => s.exec(`delete from ${CANNED_REPORT_TABLE}`));
     const store = makeDatabaseCannedReportStore({ database });
-    await expect(store.save(report({ updatedAt: 'yesterday' }))).rejects.toThrow("Canned report 'cheap': updatedAt must be an ISO-8601 date-time (got \"yesterday\")");
+    await expect(store.save(report({ updatedAt: 'yesterday' }))).rejects.toThrow(
+      'Canned report \'cheap\': updatedAt must be an ISO-8601 date-time (got "yesterday")',
+    );
     expect(await store.list('t1', 'books')).toEqual([]);
   });
 });
@@ -200,7 +250,15 @@ describe.each(restartTargets)('database CannedReportStore across a restart [%s]'
 
   it('a new store over a new connection reads what the old one saved', async () => {
     const before = makeDatabaseCannedReportStore({ database: databases.first });
-    const saved = [report(), report({ name: 'all', owner: undefined, public: true, settings: { sortCriteria: [{ name: 'title', ascendingOrder: true }] } })];
+    const saved = [
+      report(),
+      report({
+        name: 'all',
+        owner: undefined,
+        public: true,
+        settings: { sortCriteria: [{ name: 'title', ascendingOrder: true }] },
+      }),
+    ];
     for (const r of saved) await before.save(r);
     const after = makeDatabaseCannedReportStore({ database: await databases.reopen() });
     expect(await after.get('t1', 'books', 'cheap')).toEqual(saved[0]);
@@ -222,19 +280,30 @@ onPostgres('database CannedReportStore under concurrent saves [postgres]', () =>
     const pools = Array.from({ length: 4 }, () => createDatabase({ url: testDb.url, maxConnections: 5 }));
     try {
       const stores = pools.map((database) => makeDatabaseCannedReportStore({ database }));
-      const sameName = Array.from({ length: 40 }, (_, i) => report({ owner: `user${i}`, settings: { fields: [`f${i}`] }, updatedAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString() }));
+      const sameName = Array.from({ length: 40 }, (_, i) =>
+        report({
+          owner: `user${i}`,
+          settings: { fields: [`f${i}`] },
+          updatedAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+        }),
+      );
       const distinct = Array.from({ length: 40 }, (_, i) => report({ name: `r${String(i).padStart(2, '0')}` }));
       await Promise.all([...sameName, ...distinct].map((r, i) => stores[i % stores.length].save(r)));
 
       const counts = await testDb.database.withSession((s) =>
-        s.query<{ name: string; n: number }>(`select name, count(*)::int as n from ${CANNED_REPORT_TABLE} where tenant_id = 't1' and query_name = 'books' group by name`),
+        s.query<{ name: string; n: number }>(
+          `select name, count(*)::int as n from ${CANNED_REPORT_TABLE} where tenant_id = 't1' and query_name = 'books' group by name`,
+        ),
       );
       expect(counts).toHaveLength(41);
       expect(counts.every((c) => c.n === 1)).toBe(true);
       const winner = await stores[0].get('t1', 'books', 'cheap');
       // One whole save won: its owner, settings and time belong together (no mixed row).
       expect(sameName).toContainEqual(winner);
-      expect((await stores[1].list('t1', 'books')).map((r) => r.name)).toEqual(['cheap', ...distinct.map((r) => r.name)]);
+      expect((await stores[1].list('t1', 'books')).map((r) => r.name)).toEqual([
+        'cheap',
+        ...distinct.map((r) => r.name),
+      ]);
     } finally {
       await Promise.all(pools.map((p) => p.close()));
     }

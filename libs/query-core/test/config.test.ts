@@ -18,7 +18,16 @@ describe('parseQueryConfig', () => {
     server: { port: 8081 },
     query: {
       defaultTenantId: 't1',
-      datasources: { t1: { jdbcUrl: 'postgres://h/db', username: 'ro', password: 'pw', maximumPoolSize: 10, connectionTimeout: 5000, idleTimeout: 60000 } },
+      datasources: {
+        t1: {
+          jdbcUrl: 'postgres://h/db',
+          username: 'ro',
+          password: 'pw',
+          maximumPoolSize: 10,
+          connectionTimeout: 5000,
+          idleTimeout: 60000,
+        },
+      },
       mapperFiles: 'mappers/*.xml',
       definitionFiles: ['definitions/*.json'],
       pagination: { countQueryEnabled: false, maxRowsInPage: 50 },
@@ -37,9 +46,13 @@ describe('parseQueryConfig', () => {
 
   it('names the file and key path of a wrong pool size', () => {
     const data = { query: { datasources: { t1: { jdbcUrl: 'postgres://h/db', maximumPoolSize: 0 } } } };
-    expect(configError(() => parseQueryConfig(data, 'config.json'))).toBe('config.json: query.datasources.t1.maximumPoolSize must be an integer ≥ 1');
+    expect(configError(() => parseQueryConfig(data, 'config.json'))).toBe(
+      'config.json: query.datasources.t1.maximumPoolSize must be an integer ≥ 1',
+    );
     const text = { query: { datasources: { t1: { jdbcUrl: 'postgres://h/db', maximumPoolSize: 'ten' } } } };
-    expect(configError(() => parseQueryConfig(text, 'config.json'))).toBe('config.json: query.datasources.t1.maximumPoolSize must be an integer ≥ 1');
+    expect(configError(() => parseQueryConfig(text, 'config.json'))).toBe(
+      'config.json: query.datasources.t1.maximumPoolSize must be an integer ≥ 1',
+    );
   });
 
   it('rejects unknown keys with their path', () => {
@@ -51,7 +64,9 @@ describe('parseQueryConfig', () => {
 
   it('requires query.datasources and jdbcUrl', () => {
     expect(configError(() => parseQueryConfig({ query: {} }, 'c.json'))).toBe('c.json: query.datasources is required');
-    expect(configError(() => parseQueryConfig({ query: { datasources: { t1: {} } } }, 'c.json'))).toBe('c.json: query.datasources.t1.jdbcUrl is required');
+    expect(configError(() => parseQueryConfig({ query: { datasources: { t1: {} } } }, 'c.json'))).toBe(
+      'c.json: query.datasources.t1.jdbcUrl is required',
+    );
   });
 
   it('explains file pattern types', () => {
@@ -60,24 +75,45 @@ describe('parseQueryConfig', () => {
   });
 
   it('checks the catalog datasource is named and exists', () => {
-    expect(configError(() => parseQueryConfig({ query: { datasources: {}, catalog: { jdbc: { enabled: true } } } }, 'c.json'))).toContain('query.catalog.jdbc.dataSource is required');
-    expect(configError(() => parseQueryConfig({ query: { datasources: {}, catalog: { jdbc: { enabled: true, dataSource: 'cat' } } } }, 'c.json'))).toContain(
-      "query.catalog.jdbc.dataSource 'cat' is not an entry of dataSources",
-    );
+    expect(
+      configError(() =>
+        parseQueryConfig({ query: { datasources: {}, catalog: { jdbc: { enabled: true } } } }, 'c.json'),
+      ),
+    ).toContain('query.catalog.jdbc.dataSource is required');
+    expect(
+      configError(() =>
+        parseQueryConfig(
+          { query: { datasources: {}, catalog: { jdbc: { enabled: true, dataSource: 'cat' } } } },
+          'c.json',
+        ),
+      ),
+    ).toContain("query.catalog.jdbc.dataSource 'cat' is not an entry of dataSources");
   });
 
   it('checks query.cannedReports: the store kind, its datasource, no datasource without store "database"', () => {
-    const parse = (cannedReports: unknown, dataSources: unknown = { reports: { jdbcUrl: 'postgres://h/reports' } }) => parseQueryConfig({ query: { datasources: {}, cannedReports }, dataSources }, 'c.json');
-    expect(parse({ store: 'database', dataSource: 'reports' }).query.cannedReports).toEqual({ store: 'database', dataSource: 'reports' });
+    const parse = (cannedReports: unknown, dataSources: unknown = { reports: { jdbcUrl: 'postgres://h/reports' } }) =>
+      parseQueryConfig({ query: { datasources: {}, cannedReports }, dataSources }, 'c.json');
+    expect(parse({ store: 'database', dataSource: 'reports' }).query.cannedReports).toEqual({
+      store: 'database',
+      dataSource: 'reports',
+    });
     expect(parse({ store: 'memory' }).query.cannedReports).toEqual({ store: 'memory' });
     expect(parse({}).query.cannedReports).toEqual({});
-    expect(configError(() => parse({ store: 'postgres' }))).toBe('c.json: query.cannedReports.store must be one of "memory", "database"');
-    expect(configError(() => parse({ store: 'database' }))).toBe('c.json: query.cannedReports.dataSource is required when query.cannedReports.store is "database" (name an entry of dataSources)');
-    expect(configError(() => parse({ store: 'database', dataSource: 'other' }))).toBe("c.json: query.cannedReports.dataSource 'other' is not an entry of dataSources");
+    expect(configError(() => parse({ store: 'postgres' }))).toBe(
+      'c.json: query.cannedReports.store must be one of "memory", "database"',
+    );
+    expect(configError(() => parse({ store: 'database' }))).toBe(
+      'c.json: query.cannedReports.dataSource is required when query.cannedReports.store is "database" (name an entry of dataSources)',
+    );
+    expect(configError(() => parse({ store: 'database', dataSource: 'other' }))).toBe(
+      "c.json: query.cannedReports.dataSource 'other' is not an entry of dataSources",
+    );
     expect(configError(() => parse({ dataSource: 'reports' }))).toBe(
       'c.json: query.cannedReports.dataSource is only used when query.cannedReports.store is "database" (the default "memory" keeps reports in the process)',
     );
-    expect(configError(() => parse({ store: 'database', dataSource: 'reports', table: 'x' }))).toBe('c.json: query.cannedReports.table is not a known property');
+    expect(configError(() => parse({ store: 'database', dataSource: 'reports', table: 'x' }))).toBe(
+      'c.json: query.cannedReports.table is not a known property',
+    );
   });
 });
 
@@ -90,7 +126,13 @@ describe('file patterns', () => {
 
   it('resolves relative to the base folder and fails on a pattern without match', async () => {
     const files = await resolvePatterns('mappers/*.xml, definitions/*.json', FIXTURES, 'query.mapperFiles');
-    expect(files.map((f) => path.relative(FIXTURES, f))).toEqual(['definitions/library.json', 'definitions/tenant-overrides.json', 'mappers/library.xml']);
-    await expect(resolvePatterns('nope/*.xml', FIXTURES, 'query.mapperFiles')).rejects.toThrow(/query.mapperFiles: pattern 'nope\/\*.xml' matches no file/);
+    expect(files.map((f) => path.relative(FIXTURES, f))).toEqual([
+      'definitions/library.json',
+      'definitions/tenant-overrides.json',
+      'mappers/library.xml',
+    ]);
+    await expect(resolvePatterns('nope/*.xml', FIXTURES, 'query.mapperFiles')).rejects.toThrow(
+      /query.mapperFiles: pattern 'nope\/\*.xml' matches no file/,
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { isFwError } from '@fw/core';
-import { decodeKeysetCursor, encodeKeysetCursor, makeInMemoryQueryProvider, QueryDefinition, QueryExecutionRequest } from '../src';
+import {
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  makeInMemoryQueryProvider,
+  QueryDefinition,
+  QueryExecutionRequest,
+} from '../src';
 import { keysetCondition, keysetOrderBy } from '../src/keyset/keyset-sql';
 
 const byAtThenId = [
@@ -26,14 +32,24 @@ describe('keyset SQL', () => {
 
 describe('keyset cursors', () => {
   it('round-trip as opaque URL-safe text', () => {
-    const cursor = { direction: 'prev' as const, sort: [['at', false] as [string, boolean], ['id', true] as [string, boolean]], key: ['2026-01-01T00:00:00.000Z', 7], page: 3, search: 'abc' };
+    const cursor = {
+      direction: 'prev' as const,
+      sort: [['at', false] as [string, boolean], ['id', true] as [string, boolean]],
+      key: ['2026-01-01T00:00:00.000Z', 7],
+      page: 3,
+      search: 'abc',
+    };
     const text = encodeKeysetCursor(cursor);
     expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeKeysetCursor(text)).toEqual(cursor);
   });
 
   it('refuse anything else with 400 Q727 on the cursor field', () => {
-    for (const text of ['%%%', Buffer.from('[1,1,[["id",true]],[1,2],1,"x"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')]) {
+    for (const text of [
+      '%%%',
+      Buffer.from('[1,1,[["id",true]],[1,2],1,"x"]').toString('base64url'),
+      Buffer.from('{"a":1}').toString('base64url'),
+    ]) {
       let caught: unknown;
       try {
         decodeKeysetCursor(text);
@@ -48,7 +64,14 @@ describe('keyset cursors', () => {
 describe('in-memory provider, keyset paging', () => {
   const rows = [5, 3, 1, 4, 2].map((id) => ({ id, name: `n${id}` }));
   const provider = makeInMemoryQueryProvider({ datasets: { 'mem.items': rows } });
-  const definition: QueryDefinition = { name: 'items', id: 'mem.items', paginated: true, acls: [], columnMetadata: {}, keyset: { columns: ['id'] } };
+  const definition: QueryDefinition = {
+    name: 'items',
+    id: 'mem.items',
+    paginated: true,
+    acls: [],
+    columnMetadata: {},
+    keyset: { columns: ['id'] },
+  };
   const request = (keyset: QueryExecutionRequest['keyset']): QueryExecutionRequest => ({
     definition,
     tenantId: 't1',

@@ -38,7 +38,10 @@ describeEachDatabase('query service at scale', (getDb) => {
     service = await makeQueryService({
       config: {
         defaultTenantId: 't1',
-        datasources: { t1: { jdbcUrl: 'postgres://db-host/t1' }, t2: { jdbcUrl: 'postgres://db-host/t2', timeoutMillis: 2000 } },
+        datasources: {
+          t1: { jdbcUrl: 'postgres://db-host/t1' },
+          t2: { jdbcUrl: 'postgres://db-host/t2', timeoutMillis: 2000 },
+        },
         mapperFiles: 'mappers/*.xml',
         definitionFiles: 'definitions/*.json',
       },
@@ -53,15 +56,31 @@ describeEachDatabase('query service at scale', (getDb) => {
       const first = await service.search('items', { numRowsInPage: 20, countMode: 'none' }, {});
       expect(first.list.map((r) => r.row.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       expect(first.pagination).toMatchObject({ nextPageAvailable: true, countMode: 'none', prevCursor: null });
-      const second = await service.search('items', { numRowsInPage: 20, countMode: 'none', cursor: first.pagination.nextCursor }, {});
+      const second = await service.search(
+        'items',
+        { numRowsInPage: 20, countMode: 'none', cursor: first.pagination.nextCursor },
+        {},
+      );
       expect(second.list.map((r) => r.row.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 21));
       expect(second).toMatchObject({ currentPage: 2, startRow: 21, endRow: 40 });
-      const third = await service.search('items', { numRowsInPage: 20, countMode: 'none', cursor: second.pagination.nextCursor }, {});
+      const third = await service.search(
+        'items',
+        { numRowsInPage: 20, countMode: 'none', cursor: second.pagination.nextCursor },
+        {},
+      );
       expect(third.list.map((r) => r.row.id)).toEqual(Array.from({ length: 10 }, (_, i) => i + 41));
       expect(third.pagination).toMatchObject({ nextPageAvailable: false, nextCursor: null });
-      const back = await service.search('items', { numRowsInPage: 20, countMode: 'none', cursor: third.pagination.prevCursor }, {});
+      const back = await service.search(
+        'items',
+        { numRowsInPage: 20, countMode: 'none', cursor: third.pagination.prevCursor },
+        {},
+      );
       expect(back.list.map((r) => r.row.id)).toEqual(second.list.map((r) => r.row.id));
-      const start = await service.search('items', { numRowsInPage: 20, countMode: 'none', cursor: back.pagination.prevCursor }, {});
+      const start = await service.search(
+        'items',
+        { numRowsInPage: 20, countMode: 'none', cursor: back.pagination.prevCursor },
+        {},
+      );
       expect(start).toMatchObject({ currentPage: 1, pagination: { prevCursor: null } });
       expect(start.list.map((r) => r.row.id)).toEqual(first.list.map((r) => r.row.id));
     });
@@ -75,14 +94,22 @@ describeEachDatabase('query service at scale', (getDb) => {
       for (;;) {
         seen.push(...page.list.map((r) => r.row.id));
         // New rows on both sides of the current position: before it (grp 5 sorts first) and after it (grp -1 sorts last).
-        await database.withSession((s) => s.exec(`insert into scale_item values (${extra}, 5, 'new'), (${extra + 1}, -1, 'new')`));
+        await database.withSession((s) =>
+          s.exec(`insert into scale_item values (${extra}, 5, 'new'), (${extra + 1}, -1, 'new')`),
+        );
         extra += 2;
         if (!page.pagination.nextCursor) break;
         // The cursor carries the sort: the request need not repeat it.
-        page = await service.search('items', { numRowsInPage: 7, countMode: 'none', cursor: page.pagination.nextCursor }, {});
+        page = await service.search(
+          'items',
+          { numRowsInPage: 7, countMode: 'none', cursor: page.pagination.nextCursor },
+          {},
+        );
       }
       const original = seen.filter((id) => (id as number) <= 50);
-      expect([...original].sort((a, b) => (a as number) - (b as number))).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect([...original].sort((a, b) => (a as number) - (b as number))).toEqual(
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
       expect(new Set(seen).size).toBe(seen.length);
       // Rows inserted after the position (grp -1) appear; the ones before it (grp 5) do not.
       expect(seen.some((id) => (id as number) >= 1000 && (id as number) % 2 === 1)).toBe(true);
@@ -93,11 +120,25 @@ describeEachDatabase('query service at scale', (getDb) => {
     it('refuses a cursor with another sort, other filters, a damaged cursor or one on an offset query', async () => {
       const first = await service.search('items', { numRowsInPage: 5, filters: { grp: 1 }, countMode: 'none' }, {});
       const cursor = first.pagination.nextCursor;
-      expect(await rejection(service.search('items', { cursor, filters: { grp: 1 }, sortCriteria: [{ name: 'name' }] }, {}))).toMatchObject({ code: 400, subErrorCode: 'Q727', field: 'cursor' });
-      expect(await rejection(service.search('items', { cursor, filters: { grp: 2 } }, {}))).toMatchObject({ code: 400, subErrorCode: 'Q727', field: 'cursor' });
-      expect(await rejection(service.search('items', { cursor: 'bm9wZQ' }, {}))).toMatchObject({ subErrorCode: 'Q727', field: 'cursor' });
-      expect(await rejection(service.search('items', { cursor, pageNum: 2 }, {}))).toMatchObject({ subErrorCode: 'Q727' });
-      expect(await rejection(service.search('itemsOffset', { cursor }, {}))).toMatchObject({ subErrorCode: 'Q727', field: 'cursor' });
+      expect(
+        await rejection(service.search('items', { cursor, filters: { grp: 1 }, sortCriteria: [{ name: 'name' }] }, {})),
+      ).toMatchObject({ code: 400, subErrorCode: 'Q727', field: 'cursor' });
+      expect(await rejection(service.search('items', { cursor, filters: { grp: 2 } }, {}))).toMatchObject({
+        code: 400,
+        subErrorCode: 'Q727',
+        field: 'cursor',
+      });
+      expect(await rejection(service.search('items', { cursor: 'bm9wZQ' }, {}))).toMatchObject({
+        subErrorCode: 'Q727',
+        field: 'cursor',
+      });
+      expect(await rejection(service.search('items', { cursor, pageNum: 2 }, {}))).toMatchObject({
+        subErrorCode: 'Q727',
+      });
+      expect(await rejection(service.search('itemsOffset', { cursor }, {}))).toMatchObject({
+        subErrorCode: 'Q727',
+        field: 'cursor',
+      });
       const same = await service.search('items', { cursor, filters: { grp: 1 }, countMode: 'none' }, {});
       expect(same.list.every((r) => r.row.grp === 1)).toBe(true);
     });
@@ -106,15 +147,31 @@ describeEachDatabase('query service at scale', (getDb) => {
   describe('counts', () => {
     it('answers with the planner estimate, exact only when allowed, none on request', async () => {
       const planned = await service.search('items', { numRowsInPage: 5 }, {});
-      expect(planned.pagination).toMatchObject({ countMode: 'planned', countQueryExecuted: false, totalCountAvailable: true, nextPageAvailable: true });
+      expect(planned.pagination).toMatchObject({
+        countMode: 'planned',
+        countQueryExecuted: false,
+        totalCountAvailable: true,
+        nextPageAvailable: true,
+      });
       expect(typeof planned.maxRows).toBe('number');
       expect(planned.maxRows).toBeGreaterThan(0);
       const none = await service.search('items', { numRowsInPage: 5, countMode: 'none' }, {});
-      expect(none).toMatchObject({ maxRows: null, maxPages: null, pagination: { countMode: 'none', totalCountAvailable: false } });
-      expect(await rejection(service.search('items', { countMode: 'exact' }, {}))).toMatchObject({ code: 400, subErrorCode: 'Q727', field: 'countMode' });
+      expect(none).toMatchObject({
+        maxRows: null,
+        maxPages: null,
+        pagination: { countMode: 'none', totalCountAvailable: false },
+      });
+      expect(await rejection(service.search('items', { countMode: 'exact' }, {}))).toMatchObject({
+        code: 400,
+        subErrorCode: 'Q727',
+        field: 'countMode',
+      });
       const exact = await service.search('itemsOffset', { countMode: 'none' }, {});
       expect(exact.pagination.countMode).toBe('none');
-      expect(await rejection(service.search('items', { countOnly: true, countMode: 'none' }, {}))).toMatchObject({ subErrorCode: 'Q727', field: 'countOnly' });
+      expect(await rejection(service.search('items', { countOnly: true, countMode: 'none' }, {}))).toMatchObject({
+        subErrorCode: 'Q727',
+        field: 'countOnly',
+      });
     });
   });
 
@@ -136,21 +193,30 @@ describeEachDatabase('query service at scale', (getDb) => {
       const few = await service.stream('allItems', { filters: { grp: 0 } }, {});
       expect(await drain(few)).toHaveLength(16);
       expect(few.summary()).toEqual({ rows: 16, truncated: false });
-      expect(await rejection(service.stream('allItems', { pageNum: 2 }, {}))).toMatchObject({ subErrorCode: 'Q727', field: 'pageNum' });
+      expect(await rejection(service.stream('allItems', { pageNum: 2 }, {}))).toMatchObject({
+        subErrorCode: 'Q727',
+        field: 'pageNum',
+      });
     });
 
     it('streams a nested result map: each parent once, with all its rows, across batch boundaries', async () => {
       const rows = await drain(await service.stream('authors', {}, {}));
       expect(rows).toHaveLength(31);
       expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
-      expect(rows.every((r, i) => Array.isArray(r.books) && (r.books as unknown[]).length === (i === 30 ? 0 : 7))).toBe(true);
+      expect(rows.every((r, i) => Array.isArray(r.books) && (r.books as unknown[]).length === (i === 30 ? 0 : 7))).toBe(
+        true,
+      );
       expect(rows.flatMap((r) => (r.books as Row[]).map((b) => b.id)).length).toBe(210);
       // The same objects as the JSON answer's (which has no order of its own).
       const normal = (list: Row[]) =>
-        [...list].sort((a, b) => (a.id as number) - (b.id as number)).map((r) => ({ ...r, books: [...(r.books as Row[])].sort((a, b) => (a.id as number) - (b.id as number)) }));
+        [...list]
+          .sort((a, b) => (a.id as number) - (b.id as number))
+          .map((r) => ({ ...r, books: [...(r.books as Row[])].sort((a, b) => (a.id as number) - (b.id as number)) }));
       const json = await service.search('authors', {}, {});
       expect(normal(json.list.map((r) => r.row))).toEqual(normal(rows));
-      const byName = await drain(await service.stream('authors', { sortCriteria: [{ name: 'name', ascendingOrder: false }] }, {}));
+      const byName = await drain(
+        await service.stream('authors', { sortCriteria: [{ name: 'name', ascendingOrder: false }] }, {}),
+      );
       expect(byName.map((r) => r.name)).toEqual([...rows.map((r) => r.name)].sort().reverse());
     });
 
@@ -170,7 +236,9 @@ describeEachDatabase('query service at scale', (getDb) => {
       await stream.close();
       expect(Date.now() - closing).toBeLessThan(100);
       expect(await pending).toBeDefined();
-      const active = await database.query?.<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'FETCH FORWARD%' and state <> 'idle'");
+      const active = await database.query?.<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and query like 'FETCH FORWARD%' and state <> 'idle'",
+      );
       expect(active?.[0].n).toBe(0);
     });
 
@@ -185,7 +253,8 @@ describeEachDatabase('query service at scale', (getDb) => {
   describe('statement timeouts', () => {
     it('sets the statement timeout for the statement only (mapper timeout, definition, tenant default)', async () => {
       const { database } = getDb();
-      const setting = async (name: string, tenantId = 't1') => (await service.search(name, {}, { tenantId })).list[0].row.statementTimeout;
+      const setting = async (name: string, tenantId = 't1') =>
+        (await service.search(name, {}, { tenantId })).list[0].row.statementTimeout;
       expect(await setting('settings')).toBe('3s');
       expect(await setting('quickSettings')).toBe('250ms');
       const uncached = await service.search('uncachedHits', { customVariables: { label: 'x' } }, { tenantId: 't2' });
@@ -195,10 +264,12 @@ describeEachDatabase('query service at scale', (getDb) => {
       expect(rows?.[0].statement_timeout).toBe('0');
     });
 
-    it("cancels a pg_sleep statement at the mapper's timeout=\"1\" with 504 Q730 and a clean connection (PGlite cannot interrupt a statement: there it runs to its end)", async () => {
+    it('cancels a pg_sleep statement at the mapper\'s timeout="1" with 504 Q730 and a clean connection (PGlite cannot interrupt a statement: there it runs to its end)', async () => {
       const { database, target } = getDb();
       if (target === 'pglite') {
-        expect((await service.search('sleepy', { customVariables: { seconds: 0.01 } }, {})).list).toEqual([{ row: { id: 1, slept: '' }, allowedActions: [] }]);
+        expect((await service.search('sleepy', { customVariables: { seconds: 0.01 } }, {})).list).toEqual([
+          { row: { id: 1, slept: '' }, allowedActions: [] },
+        ]);
         return;
       }
       const started = Date.now();
@@ -206,7 +277,9 @@ describeEachDatabase('query service at scale', (getDb) => {
       expect(err).toMatchObject({ code: 504, subErrorCode: 'Q730' });
       expect(err.description).toMatch(/1000 ms/);
       expect(Date.now() - started).toBeLessThan(3000);
-      const settings = await Promise.all(Array.from({ length: 5 }, () => database.query?.<{ statement_timeout: string }>('show statement_timeout')));
+      const settings = await Promise.all(
+        Array.from({ length: 5 }, () => database.query?.<{ statement_timeout: string }>('show statement_timeout')),
+      );
       expect(settings.map((r) => r?.[0].statement_timeout)).toEqual(['0', '0', '0', '0', '0']);
     });
 

@@ -12,11 +12,20 @@ it('runs the README example', async () => {
             insert into books values (1, 'Dune', 9.99), (2, 'Dune Messiah', 8.5), (3, 'Solaris', 11.4)`),
   );
   const service = await makeQueryService({
-    config: { defaultTenantId: 'demo', datasources: { demo: { jdbcUrl: 'pglite:memory:' } }, mapperFiles: 'mappers/*.xml', definitionFiles: 'definitions/*.json' },
+    config: {
+      defaultTenantId: 'demo',
+      datasources: { demo: { jdbcUrl: 'pglite:memory:' } },
+      mapperFiles: 'mappers/*.xml',
+      definitionFiles: 'definitions/*.json',
+    },
     baseDir: exampleDir,
     databaseFactory: () => database, // default: createDatabase, one pool per tenant
   });
-  const page = await service.search('books', { filters: { title: 'dune' }, sortCriteria: [{ name: 'price', ascendingOrder: false }] }, {});
+  const page = await service.search(
+    'books',
+    { filters: { title: 'dune' }, sortCriteria: [{ name: 'price', ascendingOrder: false }] },
+    {},
+  );
   expect(page.list.map((r) => r.row)).toEqual([
     { id: 1, title: 'Dune', price: 9.99 },
     { id: 2, title: 'Dune Messiah', price: 8.5 },

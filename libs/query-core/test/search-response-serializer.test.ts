@@ -6,8 +6,26 @@ const definition: QueryDefinition = {
   paginated: true,
   acls: [],
   columnMetadata: {
-    title: { name: 'title', columnName: 'b.title', columnType: 'Text', filterable: true, likeQuery: true, containsQuery: false, betweenQuery: false, sortable: true },
-    price: { name: 'price', columnName: 'b.price', columnType: 'Number', filterable: true, likeQuery: false, containsQuery: false, betweenQuery: true, sortable: true },
+    title: {
+      name: 'title',
+      columnName: 'b.title',
+      columnType: 'Text',
+      filterable: true,
+      likeQuery: true,
+      containsQuery: false,
+      betweenQuery: false,
+      sortable: true,
+    },
+    price: {
+      name: 'price',
+      columnName: 'b.price',
+      columnType: 'Number',
+      filterable: true,
+      likeQuery: false,
+      containsQuery: false,
+      betweenQuery: true,
+      sortable: true,
+    },
   },
 };
 const rows = [
@@ -16,7 +34,18 @@ const rows = [
 ];
 
 function build(shape: ResponseShape, extra: Partial<Parameters<typeof buildSearchResponse>[0]> = {}): SearchResponse {
-  return buildSearchResponse({ definition, pageNum: 1, numRowsInPage: 2, hiddenColumns: [], cannedReportName: null, availableCannedReports: [], ...extra }, shape);
+  return buildSearchResponse(
+    {
+      definition,
+      pageNum: 1,
+      numRowsInPage: 2,
+      hiddenColumns: [],
+      cannedReportName: null,
+      availableCannedReports: [],
+      ...extra,
+    },
+    shape,
+  );
 }
 
 describe('serializeSearchResponse', () => {
@@ -26,7 +55,15 @@ describe('serializeSearchResponse', () => {
       build({ kind: 'lookahead', rows: [...rows, rows[0]] }),
       build({ kind: 'all', rows }),
       build({ kind: 'countOnly', total: 0 }),
-      build({ kind: 'counted', rows, total: 2 }, { fields: ['title', 'nope'], hiddenColumns: ['price'], cannedReportName: 'mine', availableCannedReports: ['mine', 'theirs'] }),
+      build(
+        { kind: 'counted', rows, total: 2 },
+        {
+          fields: ['title', 'nope'],
+          hiddenColumns: ['price'],
+          cannedReportName: 'mine',
+          availableCannedReports: ['mine', 'theirs'],
+        },
+      ),
     ];
     for (const response of responses) {
       expect(serializeSearchResponse(response)).toBe(JSON.stringify(response));
@@ -38,7 +75,13 @@ describe('serializeSearchResponse', () => {
 
   it('writes the same JSON for any other object: other key order, extra keys, undefined values, unfrozen metadata', () => {
     const built = build({ kind: 'counted', rows, total: 7 });
-    const reordered = { extra: { deep: [1, 'two'] }, ...built, maxRows: undefined, columnMetadata: { title: { ...built.columnMetadata.title } }, skipped: () => 1 } as unknown as SearchResponse;
+    const reordered = {
+      extra: { deep: [1, 'two'] },
+      ...built,
+      maxRows: undefined,
+      columnMetadata: { title: { ...built.columnMetadata.title } },
+      skipped: () => 1,
+    } as unknown as SearchResponse;
     expect(JSON.parse(serializeSearchResponse(reordered))).toEqual(JSON.parse(JSON.stringify(reordered)));
     const withToJson = { ...built, toJSON: () => ({ replaced: true }) } as unknown as SearchResponse;
     expect(serializeSearchResponse(withToJson)).toBe('{"replaced":true}');

@@ -1,5 +1,14 @@
 import { FwError, isFwError } from '@fw/core';
-import { buildOrderBy, buildPagination, escapeLike, makeSearchRequestParser, planSearch, QueryDefinition, quoteIdentifier, SearchRequest } from '../src';
+import {
+  buildOrderBy,
+  buildPagination,
+  escapeLike,
+  makeSearchRequestParser,
+  planSearch,
+  QueryDefinition,
+  quoteIdentifier,
+  SearchRequest,
+} from '../src';
 
 function fwError(fn: () => unknown): FwError {
   try {
@@ -27,9 +36,21 @@ const books: QueryDefinition = {
   paginated: true,
   acls: [],
   columnMetadata: {
-    title: column('title', { columnName: 'b.title', columnType: 'Text', filterable: true, likeQuery: true, sortable: true }),
+    title: column('title', {
+      columnName: 'b.title',
+      columnType: 'Text',
+      filterable: true,
+      likeQuery: true,
+      sortable: true,
+    }),
     genre: column('genre', { columnType: 'Text', filterable: true, containsQuery: true }),
-    price: column('price', { columnName: 'b.price', columnType: 'Number', filterable: true, betweenQuery: true, sortable: true }),
+    price: column('price', {
+      columnName: 'b.price',
+      columnType: 'Number',
+      filterable: true,
+      betweenQuery: true,
+      sortable: true,
+    }),
     published: column('published', { columnType: 'Date', filterable: true, betweenQuery: true }),
     inStock: column('inStock', { columnType: 'Boolean', filterable: true }),
     isbn: column('isbn', { columnType: 'Text', filterable: false, sortable: false }),
@@ -42,8 +63,17 @@ describe('SearchRequest schema', () => {
 
   it('accepts every documented field and an empty body', () => {
     const request = {
-      pageNum: 2, numRowsInPage: 100, filters: {}, sortCriteria: [{ name: 'title', ascendingOrder: false }, { name: 'price' }], systemFilters: {},
-      customVariables: {}, countOnly: false, fields: ['title'], hiddenColumns: ['price'], cannedReportName: 'mine', saveChangesToCannedReport: false,
+      pageNum: 2,
+      numRowsInPage: 100,
+      filters: {},
+      sortCriteria: [{ name: 'title', ascendingOrder: false }, { name: 'price' }],
+      systemFilters: {},
+      customVariables: {},
+      countOnly: false,
+      fields: ['title'],
+      hiddenColumns: ['price'],
+      cannedReportName: 'mine',
+      saveChangesToCannedReport: false,
       publishCannedReportToEveryone: false,
     };
     expect(parser.parse(request)).toEqual(request);
@@ -52,14 +82,18 @@ describe('SearchRequest schema', () => {
   });
 
   it('reports every problem as Q727 with its field', () => {
-    const err = fwError(() => parser.parse({ pageNum: 0, numRowsInPage: 101, color: 'red', sortCriteria: [{ name: 1 }], filters: [] }));
+    const err = fwError(() =>
+      parser.parse({ pageNum: 0, numRowsInPage: 101, color: 'red', sortCriteria: [{ name: 1 }], filters: [] }),
+    );
     expect(err.code).toBe(400);
     expect(err.subErrorCode).toBe('Q727');
     const fields = err.details.map((d) => d.field).sort();
     expect(fields).toEqual(['color', 'filters', 'numRowsInPage', 'pageNum', 'sortCriteria[0].name']);
     expect(err.details.every((d) => d.subErrorCode === 'Q727')).toBe(true);
     expect(err.details.find((d) => d.field === 'color')?.description).toBe("Unknown request field 'color'");
-    expect(err.details.find((d) => d.field === 'numRowsInPage')?.description).toBe('Invalid request: numRowsInPage must be an integer from 1 to 100');
+    expect(err.details.find((d) => d.field === 'numRowsInPage')?.description).toBe(
+      'Invalid request: numRowsInPage must be an integer from 1 to 100',
+    );
   });
 
   it('refuses non-object bodies and fractional pages', () => {
@@ -74,7 +108,11 @@ describe('planSearch', () => {
   it('wraps like values as %v% with %, _ and \\ escaped', () => {
     expect(plan({ filters: { title: 'dune' } }).parameters.title).toBe('%dune%');
     expect(plan({ filters: { title: '100%_a\\b' } }).parameters.title).toBe('%100\\%\\_a\\\\b%');
-    expect(plan({ filters: { title: 'x' } }).filters[0]).toMatchObject({ operator: 'like', raw: 'x', column: 'b.title' });
+    expect(plan({ filters: { title: 'x' } }).filters[0]).toMatchObject({
+      operator: 'like',
+      raw: 'x',
+      column: 'b.title',
+    });
   });
 
   it('turns contains scalars into lists and between scalars into [v, v]', () => {
@@ -85,7 +123,9 @@ describe('planSearch', () => {
   });
 
   it('converts typed values and drops null filters', () => {
-    const p = plan({ filters: { inStock: 'true', published: ['1960-01-01', '1970-12-31T00:00:00Z'], title: null, anything: 3 } });
+    const p = plan({
+      filters: { inStock: 'true', published: ['1960-01-01', '1970-12-31T00:00:00Z'], title: null, anything: 3 },
+    });
     expect(p.parameters).toEqual({ inStock: true, published: ['1960-01-01', '1970-12-31T00:00:00Z'], anything: 3 });
   });
 
@@ -102,7 +142,9 @@ describe('planSearch', () => {
   });
 
   it('rejects wrong types, objects and between lists of the wrong length with Q727', () => {
-    const err = fwError(() => plan({ filters: { price: [1, 2, 3], title: { $ne: 1 }, inStock: 'yes', published: 'yesterday', genre: [1] } }));
+    const err = fwError(() =>
+      plan({ filters: { price: [1, 2, 3], title: { $ne: 1 }, inStock: 'yes', published: 'yesterday', genre: [1] } }),
+    );
     expect(err.details.map((d) => [d.subErrorCode, d.field, d.description])).toEqual([
       ['Q727', 'filters.price', "Filter 'price' is a range and needs exactly 2 values [from, to], got 3"],
       ['Q727', 'filters.title', "Filter 'title' must be a scalar or a list, not an object"],
@@ -115,7 +157,12 @@ describe('planSearch', () => {
   });
 
   it('rejects sorts on undeclared or non-sortable columns with Q726, collected with filter problems', () => {
-    const err = fwError(() => plan({ filters: { nope: 1 }, sortCriteria: [{ name: 'title' }, { name: 'genre' }, { name: 'title; drop table books' }] }));
+    const err = fwError(() =>
+      plan({
+        filters: { nope: 1 },
+        sortCriteria: [{ name: 'title' }, { name: 'genre' }, { name: 'title; drop table books' }],
+      }),
+    );
     expect(err.details.map((d) => [d.subErrorCode, d.field])).toEqual([
       ['Q725', 'filters.nope'],
       ['Q726', 'sortCriteria[1].name'],
@@ -124,9 +171,15 @@ describe('planSearch', () => {
   });
 
   it('builds the flat parameter map: filters, then systemFilters, then customVariables', () => {
-    const p = plan({ filters: { title: 'a' }, systemFilters: { title: 'sys', region: 'eu' }, customVariables: { region: 'custom', __proto__x: 1 } });
+    const p = plan({
+      filters: { title: 'a' },
+      systemFilters: { title: 'sys', region: 'eu' },
+      customVariables: { region: 'custom', __proto__x: 1 },
+    });
     expect(p.parameters).toEqual({ title: 'sys', region: 'custom', __proto__x: 1 });
-    const polluted = plan({ customVariables: JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown> });
+    const polluted = plan({
+      customVariables: JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>,
+    });
     expect(Object.getPrototypeOf(polluted.parameters)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

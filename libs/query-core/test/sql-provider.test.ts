@@ -14,14 +14,19 @@ function statement(id: string, sql: string, uses: { orderby: boolean; pagination
     usesPagination: uses.pagination,
     source: 'test',
     render(parameters): BoundSql {
-      const text = sql.replace('${orderby}', String(parameters.orderby ?? '')).replace('${pagination}', String(parameters.pagination ?? ''));
+      const text = sql
+        .replace('${orderby}', String(parameters.orderby ?? ''))
+        .replace('${pagination}', String(parameters.pagination ?? ''));
       return { sql: text, values: [parameters.title] };
     },
     mapRows: (rows) => rows.map((r) => ({ ...r, mapped: true })),
   };
 }
 
-function fakeDatabase(answer: (sql: string) => Row[]): { database: Database; seen: Array<{ sql: string; parameters: readonly unknown[] }> } {
+function fakeDatabase(answer: (sql: string) => Row[]): {
+  database: Database;
+  seen: Array<{ sql: string; parameters: readonly unknown[] }>;
+} {
   const seen: Array<{ sql: string; parameters: readonly unknown[] }> = [];
   const db = {
     async executeQuery(query: CompiledQuery) {
@@ -29,7 +34,16 @@ function fakeDatabase(answer: (sql: string) => Row[]): { database: Database; see
       return { rows: answer(query.sql) };
     },
   };
-  return { database: { kind: 'pglite', displayUrl: 'fake', db: db as unknown as Database['db'], withSession: async () => undefined as never, close: async () => undefined }, seen };
+  return {
+    database: {
+      kind: 'pglite',
+      displayUrl: 'fake',
+      db: db as unknown as Database['db'],
+      withSession: async () => undefined as never,
+      close: async () => undefined,
+    },
+    seen,
+  };
 }
 
 const definition: QueryDefinition = { name: 'books', id: 'ns.plain', paginated: true, acls: [], columnMetadata: {} };
@@ -49,10 +63,31 @@ function request(overrides: Partial<QueryExecutionRequest>): QueryExecutionReque
 
 describe('makeSqlQueryProvider', () => {
   const statements = new Map<string, MappedStatement>([
-    ['ns.plain', statement('ns.plain', 'select * from books b where title like $1', { orderby: false, pagination: false })],
-    ['ns.ordered', statement('ns.ordered', 'select * from books b where title like $1 ${orderby}', { orderby: true, pagination: false })],
-    ['ns.full', statement('ns.full', 'select * from books b where title like $1 ${orderby} ${pagination}', { orderby: true, pagination: true })],
-    ['ns.full-count', statement('ns.full-count', 'select count(*) as n from books b where title like $1 ${orderby}', { orderby: true, pagination: false })],
+    [
+      'ns.plain',
+      statement('ns.plain', 'select * from books b where title like $1', { orderby: false, pagination: false }),
+    ],
+    [
+      'ns.ordered',
+      statement('ns.ordered', 'select * from books b where title like $1 ${orderby}', {
+        orderby: true,
+        pagination: false,
+      }),
+    ],
+    [
+      'ns.full',
+      statement('ns.full', 'select * from books b where title like $1 ${orderby} ${pagination}', {
+        orderby: true,
+        pagination: true,
+      }),
+    ],
+    [
+      'ns.full-count',
+      statement('ns.full-count', 'select count(*) as n from books b where title like $1 ${orderby}', {
+        orderby: true,
+        pagination: false,
+      }),
+    ],
   ]);
   const lookup = { getStatement: (id: string) => statements.get(id) };
 
@@ -60,7 +95,10 @@ describe('makeSqlQueryProvider', () => {
     const { database, seen } = fakeDatabase(() => [{ id: 1 }]);
     const provider = makeSqlQueryProvider({ statements: lookup, databaseFor: () => database });
     const result = await provider.execute(request({}));
-    expect(seen[0]).toEqual({ sql: 'select * from (select * from books b where title like $1) q ORDER BY "q"."title" DESC LIMIT 5 OFFSET 10', parameters: ['%a%'] });
+    expect(seen[0]).toEqual({
+      sql: 'select * from (select * from books b where title like $1) q ORDER BY "q"."title" DESC LIMIT 5 OFFSET 10',
+      parameters: ['%a%'],
+    });
     expect(result).toEqual({ rows: [{ id: 1, mapped: true }] });
   });
 
@@ -72,7 +110,7 @@ describe('makeSqlQueryProvider', () => {
     const pending: Array<() => void> = [];
     const withPort: Database = {
       ...database,
-      query: async <R,>(sql: string) => {
+      query: async <R>(sql: string) => {
         calls.push(sql);
         // Both statements must be issued before either answers.
         await new Promise<void>((resolve) => pending.push(resolve));
@@ -101,26 +139,46 @@ describe('makeSqlQueryProvider', () => {
   });
 
   it('counts with <id>-count (first column) or a derived count, without ORDER BY/LIMIT', async () => {
-    const { database, seen } = fakeDatabase((sql) => (sql.includes('as n') ? [{ n: 7 }] : sql.includes('as total') ? [{ total: '42' }] : [{ id: 1 }]));
+    const { database, seen } = fakeDatabase((sql) =>
+      sql.includes('as n') ? [{ n: 7 }] : sql.includes('as total') ? [{ total: '42' }] : [{ id: 1 }],
+    );
     const provider = makeSqlQueryProvider({ statements: lookup, databaseFor: () => database });
-    expect(await provider.execute(request({ definition: { ...definition, id: 'ns.full' }, mode: 'count' }))).toEqual({ rows: [], totalCount: 7 });
+    expect(await provider.execute(request({ definition: { ...definition, id: 'ns.full' }, mode: 'count' }))).toEqual({
+      rows: [],
+      totalCount: 7,
+    });
     expect(seen[0].sql).toBe('select count(*) as n from books b where title like $1 ');
-    expect(await provider.execute(request({ mode: 'both' }))).toEqual({ rows: [{ id: 1, mapped: true }], totalCount: 42 });
-    expect(seen.map((s) => s.sql)).toContain('select count(*) as total from (select * from books b where title like $1) q');
+    expect(await provider.execute(request({ mode: 'both' }))).toEqual({
+      rows: [{ id: 1, mapped: true }],
+      totalCount: 42,
+    });
+    expect(seen.map((s) => s.sql)).toContain(
+      'select count(*) as total from (select * from books b where title like $1) q',
+    );
   });
 
   it('reports failures as Q721/Q722 without internals and logs the real error', async () => {
     const lines: string[] = [];
-    const logger = createLogger({ name: 'test', level: 'error', destination: new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) }) });
+    const logger = createLogger({
+      name: 'test',
+      level: 'error',
+      destination: new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) }),
+    });
     const { database } = fakeDatabase((sql) => {
       if (sql.includes('count')) throw new Error('relation "secret_table" does not exist');
       return [];
     });
     const provider = makeSqlQueryProvider({ statements: lookup, databaseFor: () => database, logger });
     const count = await provider.execute(request({ mode: 'both' })).catch((e: unknown) => e);
-    expect(isFwError(count) && [count.code, count.subErrorCode, count.description]).toEqual([500, 'Q722', "The count for query 'books' failed"]);
+    expect(isFwError(count) && [count.code, count.subErrorCode, count.description]).toEqual([
+      500,
+      'Q722',
+      "The count for query 'books' failed",
+    ]);
     expect(lines.join('')).toContain('secret_table');
-    const missing = await provider.execute(request({ definition: { ...definition, id: 'ns.none' } })).catch((e: unknown) => e);
+    const missing = await provider
+      .execute(request({ definition: { ...definition, id: 'ns.none' } }))
+      .catch((e: unknown) => e);
     expect(isFwError(missing) && missing.subErrorCode).toBe('Q721');
     expect(provider.supportsStatement?.('ns.plain')).toBe(true);
     expect(provider.supportsStatement?.('ns.none')).toBe(false);

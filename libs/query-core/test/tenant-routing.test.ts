@@ -14,7 +14,17 @@ function thrown(fn: () => unknown): FwError {
 }
 
 describe('makeTenantRouter', () => {
-  const datasources = { t1: { jdbcUrl: 'postgres://h/one', maximumPoolSize: 4, connectionTimeout: 1500, idleTimeout: 9000, username: 'ro', password: 'pw' }, t2: { jdbcUrl: 'pglite:memory:' } };
+  const datasources = {
+    t1: {
+      jdbcUrl: 'postgres://h/one',
+      maximumPoolSize: 4,
+      connectionTimeout: 1500,
+      idleTimeout: 9000,
+      username: 'ro',
+      password: 'pw',
+    },
+    t2: { jdbcUrl: 'pglite:memory:' },
+  };
 
   it('resolves the requested tenant, else the default; Q723 without either; Q724 for unknown ids', () => {
     const withDefault = makeTenantRouter({ datasources, defaultTenantId: 't2', baseDir: '.' });
@@ -38,27 +48,44 @@ describe('makeTenantRouter', () => {
       databaseFactory: (o) => {
         opened.push(o.url);
         options.push(o);
-        return { kind: 'postgres', displayUrl: o.url, db: undefined as never, withSession: async () => undefined as never, close: async () => void closed.push(o.url) };
+        return {
+          kind: 'postgres',
+          displayUrl: o.url,
+          db: undefined as never,
+          withSession: async () => undefined as never,
+          close: async () => void closed.push(o.url),
+        };
       },
     });
     expect(opened).toEqual([]);
     expect(router.database('t1')).toBe(router.database('t1'));
     expect(opened).toEqual(['postgres://h/one']);
-    expect(options[0]).toMatchObject({ maxConnections: 4, connectionTimeoutMillis: 1500, idleTimeoutMillis: 9000, username: 'ro', password: 'pw', baseDir: '/srv' });
+    expect(options[0]).toMatchObject({
+      maxConnections: 4,
+      connectionTimeoutMillis: 1500,
+      idleTimeoutMillis: 9000,
+      username: 'ro',
+      password: 'pw',
+      baseDir: '/srv',
+    });
     router.database('t2');
     await router.close();
     expect(closed.sort()).toEqual(['pglite:memory:', 'postgres://h/one']);
   });
 
   it('fails at construction for a bad URL or a default tenant without datasource', () => {
-    expect(() => makeTenantRouter({ datasources: { t1: { jdbcUrl: 'mysql://h/db' } }, baseDir: '.' })).toThrow(/query.datasources.t1.jdbcUrl: Unsupported database URL/);
+    expect(() => makeTenantRouter({ datasources: { t1: { jdbcUrl: 'mysql://h/db' } }, baseDir: '.' })).toThrow(
+      /query.datasources.t1.jdbcUrl: Unsupported database URL/,
+    );
     let error: unknown;
     try {
       makeTenantRouter({ datasources, defaultTenantId: 'zz', baseDir: '.' });
     } catch (err) {
       error = err;
     }
-    expect(isConfigError(error) && error.message).toBe("query.defaultTenantId 'zz' is not a key of query.datasources (configured: t1, t2)");
+    expect(isConfigError(error) && error.message).toBe(
+      "query.defaultTenantId 'zz' is not a key of query.datasources (configured: t1, t2)",
+    );
   });
 });
 
@@ -74,11 +101,20 @@ describe.each(databaseTargets())('two tenants on two databases [%s]', (target) =
     await seedLibrary(two.database);
     // Tenant t2's library differs: one extra book, and Dune renamed.
     await two.database.withSession(async (s) => {
-      await s.query(`insert into books (id, title, author_id, genre, price, published, in_stock) values (13, 'Only In Tenant Two', 1, 'scifi', 1, '2000-01-01', true)`);
+      await s.query(
+        `insert into books (id, title, author_id, genre, price, published, in_stock) values (13, 'Only In Tenant Two', 1, 'scifi', 1, '2000-01-01', true)`,
+      );
       await s.query(`update books set title = 'Dune (t2 edition)' where id = 1`);
     });
-    const { factory } = fixedDatabaseFactory({ 'postgres://db-host/t1': one.database, 'postgres://db-host/t2': two.database });
-    service = await makeQueryService({ config: libraryConfig({ defaultTenantId: null }), baseDir: FIXTURES, databaseFactory: factory });
+    const { factory } = fixedDatabaseFactory({
+      'postgres://db-host/t1': one.database,
+      'postgres://db-host/t2': two.database,
+    });
+    service = await makeQueryService({
+      config: libraryConfig({ defaultTenantId: null }),
+      baseDir: FIXTURES,
+      databaseFactory: factory,
+    });
   });
   afterAll(async () => {
     await service?.close();
@@ -89,21 +125,40 @@ describe.each(databaseTargets())('two tenants on two databases [%s]', (target) =
   it('routes every request to its own tenant database, never mixing', async () => {
     const [a, b, a2, b2] = await Promise.all([
       service.search('authors', { countOnly: true }, { tenantId: 't1' }),
-      service.search('booksNoCount', { sortCriteria: [{ name: 'id', ascendingOrder: false }], numRowsInPage: 1 }, { tenantId: 't2' }),
-      service.search('booksNoCount', { sortCriteria: [{ name: 'id', ascendingOrder: false }], numRowsInPage: 1 }, { tenantId: 't1' }),
-      service.search('books', { filters: { genre: 'scifi' }, sortCriteria: [{ name: 'id' }], numRowsInPage: 1 }, { tenantId: 't2' }),
+      service.search(
+        'booksNoCount',
+        { sortCriteria: [{ name: 'id', ascendingOrder: false }], numRowsInPage: 1 },
+        { tenantId: 't2' },
+      ),
+      service.search(
+        'booksNoCount',
+        { sortCriteria: [{ name: 'id', ascendingOrder: false }], numRowsInPage: 1 },
+        { tenantId: 't1' },
+      ),
+      service.search(
+        'books',
+        { filters: { genre: 'scifi' }, sortCriteria: [{ name: 'id' }], numRowsInPage: 1 },
+        { tenantId: 't2' },
+      ),
     ]);
     expect(a.maxRows).toBe(4);
     expect(b.list[0].row.id).toBe(13);
     expect(a2.list[0].row.id).toBe(12);
     expect(b2.list[0].row.title).toBe('Dune (t2 edition)');
-    const t1Dune = await service.search('books', { filters: { title: 'dune' }, sortCriteria: [{ name: 'id' }] }, { tenantId: 't1' });
+    const t1Dune = await service.search(
+      'books',
+      { filters: { title: 'dune' }, sortCriteria: [{ name: 'id' }] },
+      { tenantId: 't1' },
+    );
     expect(t1Dune.list.map((r) => r.row.title)).toEqual(['Dune', 'Dune Messiah', 'Children of Dune']);
   });
 
   it('requires a tenant when there is no default (Q723) and never falls back (Q724)', async () => {
     await expect(service.search('books', {}, {})).rejects.toMatchObject({ code: 400, subErrorCode: 'Q723' });
-    await expect(service.search('books', {}, { tenantId: 't3' })).rejects.toMatchObject({ code: 400, subErrorCode: 'Q724' });
+    await expect(service.search('books', {}, { tenantId: 't3' })).rejects.toMatchObject({
+      code: 400,
+      subErrorCode: 'Q724',
+    });
     expect(() => service.listQueries({})).toThrow(expect.objectContaining({ subErrorCode: 'Q723' }));
     expect(() => service.listQueries({ tenantId: 'nope' })).toThrow(expect.objectContaining({ subErrorCode: 'Q724' }));
   });

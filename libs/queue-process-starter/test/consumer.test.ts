@@ -2,8 +2,28 @@ import { currentContext, currentTenantId } from '@fw/core';
 import type { WorkerDto } from '@fw/process-api';
 import type { WorkerOutcome } from '@fw/process-utils';
 import type { ChannelModel } from 'amqplib';
-import { makeQueueProcessStarter, makeQueueWorkerConsumer, QueueHeaders, type QueueConsumerEvent, type QueueProcessStarter, type QueueWorkerConsumer, type QueueWorkerConsumerOptions } from '../src';
-import { BROKER_URL, closeConnectionsNamed, connectBroker, deferred, openBrokerRelay, openTestQueues, recordingSink, uniqueConnectionName, waitFor, workerDto, type TestQueues } from './support';
+import {
+  makeQueueProcessStarter,
+  makeQueueWorkerConsumer,
+  QueueHeaders,
+  type QueueConsumerEvent,
+  type QueueProcessStarter,
+  type QueueWorkerConsumer,
+  type QueueWorkerConsumerOptions,
+} from '../src';
+import {
+  BROKER_URL,
+  closeConnectionsNamed,
+  connectBroker,
+  deferred,
+  openBrokerRelay,
+  openTestQueues,
+  recordingSink,
+  uniqueConnectionName,
+  waitFor,
+  workerDto,
+  type TestQueues,
+} from './support';
 
 describe('queue worker consumer (RabbitMQ)', () => {
   let queues: TestQueues;
@@ -25,10 +45,19 @@ describe('queue worker consumer (RabbitMQ)', () => {
   });
 
   /** Starts a consumer (stopped after the test) that records its events. */
-  async function startConsumer(options: Omit<QueueWorkerConsumerOptions, 'url' | 'sink'> & Partial<Pick<QueueWorkerConsumerOptions, 'sink' | 'url'>>) {
+  async function startConsumer(
+    options: Omit<QueueWorkerConsumerOptions, 'url' | 'sink'> &
+      Partial<Pick<QueueWorkerConsumerOptions, 'sink' | 'url'>>,
+  ) {
     const events: QueueConsumerEvent[] = [];
     const sink = options.sink ?? recordingSink();
-    const consumer = makeQueueWorkerConsumer({ url: options.connection ? undefined : BROKER_URL, retryDelay: { baseMillis: 20, maxMillis: 100 }, ...options, sink, onEvent: (e) => events.push(e) });
+    const consumer = makeQueueWorkerConsumer({
+      url: options.connection ? undefined : BROKER_URL,
+      retryDelay: { baseMillis: 20, maxMillis: 100 },
+      ...options,
+      sink,
+      onEvent: (e) => events.push(e),
+    });
     consumers.push(consumer);
     await consumer.start();
     const settled = () => events.filter((e) => e.type === 'acked' || e.type === 'rejected' || e.type === 'requeued');
@@ -37,14 +66,21 @@ describe('queue worker consumer (RabbitMQ)', () => {
 
   it('restores the tenant and trigger id from the headers into the worker context', async () => {
     const queue = queues.name('tenant');
-    const seen: Array<{ tenant: string | null; current: string | undefined; headers: Record<string, string> | undefined }> = [];
+    const seen: Array<{
+      tenant: string | null;
+      current: string | undefined;
+      headers: Record<string, string> | undefined;
+    }> = [];
     const { settled } = await startConsumer({
       queues: [queue],
-      handler: async (worker) => void seen.push({ tenant: worker.tenant, current: currentTenantId(), headers: currentContext()?.headers }),
+      handler: async (worker) =>
+        void seen.push({ tenant: worker.tenant, current: currentTenantId(), headers: currentContext()?.headers }),
     });
     await starter.publish(workerDto({ tenant: 'acme', triggerId: 'manual:acme:42', config: { queue } }));
     await waitFor(() => settled().length === 1, 15_000, 'the message to be acked');
-    expect(seen).toEqual([{ tenant: 'acme', current: 'acme', headers: { 'x-fw-tenant-id': 'acme', 'x-fw-trigger-id': 'manual:acme:42' } }]);
+    expect(seen).toEqual([
+      { tenant: 'acme', current: 'acme', headers: { 'x-fw-tenant-id': 'acme', 'x-fw-trigger-id': 'manual:acme:42' } },
+    ]);
     expect(settled()[0]).toMatchObject({ type: 'acked', reason: 'handled' });
     expect(await queues.depth(queue)).toBe(0);
   });
@@ -55,7 +91,10 @@ describe('queue worker consumer (RabbitMQ)', () => {
     const worker = workerDto({ tenant: null, config: { queue } });
     await queues.publishRaw(queue, JSON.stringify(worker), { [QueueHeaders.tenant]: 'from-header' });
     const tenants: Array<string | null> = [];
-    const { settled } = await startConsumer({ queues: [queue], handler: async (w) => void tenants.push(w.tenant, currentTenantId() ?? null) });
+    const { settled } = await startConsumer({
+      queues: [queue],
+      handler: async (w) => void tenants.push(w.tenant, currentTenantId() ?? null),
+    });
     await waitFor(() => settled().length === 1, 15_000, 'the message to be acked');
     expect(tenants).toEqual(['from-header', 'from-header']);
   });
@@ -67,18 +106,44 @@ describe('queue worker consumer (RabbitMQ)', () => {
     const ran: string[] = [];
     const notJson = workerDto();
     const wrongType = workerDto({ workerType: 'SPLITTER' });
-    const headersOf = (w: WorkerDto) => ({ [QueueHeaders.processId]: w.processId, [QueueHeaders.workerType]: w.workerType, [QueueHeaders.tenant]: 't9' });
+    const headersOf = (w: WorkerDto) => ({
+      [QueueHeaders.processId]: w.processId,
+      [QueueHeaders.workerType]: w.workerType,
+      [QueueHeaders.tenant]: 't9',
+    });
     await queues.publishRaw(queue, '{"processId": oops', headersOf(notJson));
-    await queues.publishRaw(queue, JSON.stringify({ ...wrongType, config: { queue, batchSize: 5 } }), headersOf(wrongType));
+    await queues.publishRaw(
+      queue,
+      JSON.stringify({ ...wrongType, config: { queue, batchSize: 5 } }),
+      headersOf(wrongType),
+    );
     await queues.publishRaw(queue, 'garbage without any headers');
     const good = workerDto({ config: { queue } });
     await queues.publishRaw(queue, JSON.stringify(good));
-    const { settled, consumer } = await startConsumer({ queues: [queue], sink, handler: async (w) => void ran.push(w.processId) });
+    const { settled, consumer } = await startConsumer({
+      queues: [queue],
+      sink,
+      handler: async (w) => void ran.push(w.processId),
+    });
     await waitFor(() => settled().length === 4, 15_000, 'four messages settled');
     expect(ran).toEqual([good.processId]); // the malformed ones never reach the worker code
     expect(sink.events).toEqual([
-      { processId: notJson.processId, eventId: 'doneWithErrors', tenant: 't9', payload: { errors: ['MALFORMED_PAYLOAD: worker message is not valid JSON'], exceptionMessage: 'worker message is not valid JSON', stackTrace: null } },
-      { processId: wrongType.processId, eventId: 'splitDoneWithErrors', tenant: 't9', payload: expect.objectContaining({ errors: ["INCOMPATIBLE_FIELD_TYPE: 'config.batchSize' must be a string"] }) },
+      {
+        processId: notJson.processId,
+        eventId: 'doneWithErrors',
+        tenant: 't9',
+        payload: {
+          errors: ['MALFORMED_PAYLOAD: worker message is not valid JSON'],
+          exceptionMessage: 'worker message is not valid JSON',
+          stackTrace: null,
+        },
+      },
+      {
+        processId: wrongType.processId,
+        eventId: 'splitDoneWithErrors',
+        tenant: 't9',
+        payload: expect.objectContaining({ errors: ["INCOMPATIBLE_FIELD_TYPE: 'config.batchSize' must be a string"] }),
+      },
     ]);
     expect(settled().map((e) => [e.type, e.reason])).toEqual([
       ['acked', 'malformed'],
@@ -105,15 +170,27 @@ describe('queue worker consumer (RabbitMQ)', () => {
     await waitFor(() => settled().length === 1, 15_000, 'the message to be acked');
     expect(settled()[0]).toMatchObject({ type: 'acked', reason: 'handler-failed', delivery: 1 });
     expect(sink.events).toHaveLength(1);
-    expect(sink.events[0]).toMatchObject({ processId: worker.processId, eventId: 'aggregationDoneWithErrors', tenant: 't1' });
-    expect(sink.events[0]?.payload).toMatchObject({ errors: ['INVOCATION_FAILURE: cannot read the import file'], exceptionMessage: 'TypeError: cannot read the import file', stackTrace: expect.stringContaining('TypeError') });
+    expect(sink.events[0]).toMatchObject({
+      processId: worker.processId,
+      eventId: 'aggregationDoneWithErrors',
+      tenant: 't1',
+    });
+    expect(sink.events[0]?.payload).toMatchObject({
+      errors: ['INVOCATION_FAILURE: cannot read the import file'],
+      exceptionMessage: 'TypeError: cannot read the import file',
+      stackTrace: expect.stringContaining('TypeError'),
+    });
   });
 
   it('requeues while a failure cannot be recorded (process service down) and acks once it is', async () => {
     const queue = queues.name('sink-down');
     const sink = recordingSink();
     sink.failNext(Object.assign(new Error('connect ECONNREFUSED'), { code: 503 }), 2);
-    const { settled } = await startConsumer({ queues: [queue], sink, handler: async () => Promise.reject(new Error('boom')) });
+    const { settled } = await startConsumer({
+      queues: [queue],
+      sink,
+      handler: async () => Promise.reject(new Error('boom')),
+    });
     const worker = workerDto({ config: { queue } });
     await starter.publish(worker);
     await waitFor(() => settled().some((e) => e.type === 'acked'), 15_000, 'the message to be acked');
@@ -125,7 +202,10 @@ describe('queue worker consumer (RabbitMQ)', () => {
   it('maps BatchService outcomes: succeeded, failed and stale are acked, undeliverable is requeued', async () => {
     const queue = queues.name('outcomes');
     const statuses: Array<WorkerOutcome['status']> = ['undeliverable', 'succeeded', 'failed', 'stale'];
-    const { settled } = await startConsumer({ queues: [queue], batchService: { run: async () => ({ status: statuses.shift() ?? 'succeeded', events: [] }) } });
+    const { settled } = await startConsumer({
+      queues: [queue],
+      batchService: { run: async () => ({ status: statuses.shift() ?? 'succeeded', events: [] }) },
+    });
     await starter.publish(workerDto({ config: { queue } }));
     await starter.publish(workerDto({ config: { queue } }));
     await starter.publish(workerDto({ config: { queue } }));
@@ -155,14 +235,21 @@ describe('queue worker consumer (RabbitMQ)', () => {
     await starter.publish(worker);
     await firstGot.promise;
     await connection.close(); // the consumer "crashes": no ack was sent
-    await waitFor(() => first.events.some((e) => e.type === 'connection-lost'), 15_000, 'the first consumer to lose its channel');
+    await waitFor(
+      () => first.events.some((e) => e.type === 'connection-lost'),
+      15_000,
+      'the first consumer to lose its channel',
+    );
     expect(first.consumer.stats().consuming).toBe(false);
     // the connection was the caller's: the consumer cannot reopen it
     await waitFor(() => first.consumer.stats().state === 'disconnected', 15_000, 'the first consumer to give up');
     expect(first.events.map((e) => e.type).filter((t) => t === 'disconnected')).toEqual(['disconnected']);
 
     const handled: Array<{ processId: string; delivery: number }> = [];
-    const second = await startConsumer({ queues: [queue], handler: async (w, ctx) => void handled.push({ processId: w.processId, delivery: ctx.delivery }) });
+    const second = await startConsumer({
+      queues: [queue],
+      handler: async (w, ctx) => void handled.push({ processId: w.processId, delivery: ctx.delivery }),
+    });
     await waitFor(() => second.settled().length === 1, 15_000, 'the second consumer to ack');
     expect(handled).toEqual([{ processId: worker.processId, delivery: 2 }]);
 
@@ -179,12 +266,21 @@ describe('queue worker consumer (RabbitMQ)', () => {
     for (let crash = 1; crash <= 2; crash += 1) {
       const connection = await connectBroker();
       const got = deferred();
-      await startConsumer({ connection, queues: [queue], handler: () => (got.resolve(), new Promise<void>(() => undefined)) });
+      await startConsumer({
+        connection,
+        queues: [queue],
+        handler: () => (got.resolve(), new Promise<void>(() => undefined)),
+      });
       await got.promise;
       await connection.close();
     }
     const handled: string[] = [];
-    const last = await startConsumer({ queues: [queue], sink, maxDeliveries: 2, handler: async (w) => void handled.push(w.processId) });
+    const last = await startConsumer({
+      queues: [queue],
+      sink,
+      maxDeliveries: 2,
+      handler: async (w) => void handled.push(w.processId),
+    });
     await waitFor(() => last.settled().length === 1, 15_000, 'the crash-looping message to be settled');
     expect(handled).toEqual([]);
     expect(last.settled()[0]).toMatchObject({ type: 'acked', reason: 'too-many-deliveries', delivery: 3 });
@@ -268,7 +364,11 @@ describe('queue worker consumer (RabbitMQ)', () => {
     await heldStarted.promise;
 
     expect(await closeConnectionsNamed(connectionName)).toBe(1);
-    await waitFor(() => consumer.stats().reconnects === 1 && consumer.stats().state === 'connected', 30_000, 'the consumer to reconnect');
+    await waitFor(
+      () => consumer.stats().reconnects === 1 && consumer.stats().state === 'connected',
+      30_000,
+      'the consumer to reconnect',
+    );
     // RabbitMQ put the unacknowledged message back; the new channel got it again
     await waitFor(() => acked(held.processId) === 1, 30_000, 'the redelivered message to be acked');
     const more = [1, 2, 3, 4, 5].map(() => workerDto({ config: { queue } }));
@@ -287,10 +387,21 @@ describe('queue worker consumer (RabbitMQ)', () => {
       { processId: held.processId, delivery: 2 },
     ]);
     expect(events.find((e) => e.type === 'ack-lost')).toMatchObject({ processId: held.processId, delivery: 1 });
-    const lifecycle = events.map((e) => e.type).filter((t) => t === 'connection-lost' || t === 'reconnected' || t === 'disconnected');
+    const lifecycle = events
+      .map((e) => e.type)
+      .filter((t) => t === 'connection-lost' || t === 'reconnected' || t === 'disconnected');
     expect(lifecycle).toEqual(['connection-lost', 'reconnected']);
-    expect(events.find((e) => e.type === 'reconnecting')).toMatchObject({ attempt: 1, delayMillis: expect.any(Number) });
-    expect(consumer.stats()).toMatchObject({ state: 'connected', consuming: true, reconnects: 1, ackLost: 1, inFlight: 0 });
+    expect(events.find((e) => e.type === 'reconnecting')).toMatchObject({
+      attempt: 1,
+      delayMillis: expect.any(Number),
+    });
+    expect(consumer.stats()).toMatchObject({
+      state: 'connected',
+      consuming: true,
+      reconnects: 1,
+      ackLost: 1,
+      inFlight: 0,
+    });
     expect(await queues.depth(queue)).toBe(0);
   });
 
@@ -304,7 +415,11 @@ describe('queue worker consumer (RabbitMQ)', () => {
       handler: async () => undefined,
     });
     await closeConnectionsNamed(connectionName);
-    await waitFor(() => events.some((e) => e.type === 'reconnecting'), 30_000, 'the consumer to wait for its first reconnect');
+    await waitFor(
+      () => events.some((e) => e.type === 'reconnecting'),
+      30_000,
+      'the consumer to wait for its first reconnect',
+    );
     expect(consumer.stats()).toMatchObject({ state: 'reconnecting', consuming: false });
     const began = Date.now();
     await expect(consumer.stop({ timeoutMillis: 30_000 })).resolves.toEqual({ abandoned: 0 });
@@ -335,7 +450,11 @@ describe('queue worker consumer (RabbitMQ)', () => {
       await starter.publish(workerDto({ config: { queue } }));
       await started.promise;
       relay.cut();
-      await waitFor(() => events.filter((e) => e.type === 'reconnecting').length >= 3, 30_000, 'several failed reconnect attempts');
+      await waitFor(
+        () => events.filter((e) => e.type === 'reconnecting').length >= 3,
+        30_000,
+        'several failed reconnect attempts',
+      );
       expect(abortedOnLoss).toBe(true);
       expect(events.find((e) => e.type === 'reconnecting' && e.attempt === 2)?.error).toBeDefined(); // why the first attempt failed
       expect(consumer.stats()).toMatchObject({ state: 'reconnecting', reconnects: 0, ackLost: 1 });
@@ -353,13 +472,22 @@ describe('queue worker consumer (RabbitMQ)', () => {
     try {
       const queue = queues.name('network-back');
       const handled: string[] = [];
-      const { consumer } = await startConsumer({ url: relay.url, queues: [queue], reconnectDelay: { baseMillis: 20, maxMillis: 200 }, handler: async (w) => void handled.push(w.processId) });
+      const { consumer } = await startConsumer({
+        url: relay.url,
+        queues: [queue],
+        reconnectDelay: { baseMillis: 20, maxMillis: 200 },
+        handler: async (w) => void handled.push(w.processId),
+      });
       relay.cut();
       await waitFor(() => consumer.stats().state === 'reconnecting', 30_000, 'the consumer to notice the drop');
       const worker = workerDto({ config: { queue } });
       await starter.publish(worker); // the starter has its own connection: the message waits in the queue
       relay.restore();
-      await waitFor(() => handled.includes(worker.processId), 30_000, 'the message to be handled after the network came back');
+      await waitFor(
+        () => handled.includes(worker.processId),
+        30_000,
+        'the message to be handled after the network came back',
+      );
       expect(consumer.stats()).toMatchObject({ state: 'connected', reconnects: 1 });
     } finally {
       await relay.close();
@@ -369,19 +497,35 @@ describe('queue worker consumer (RabbitMQ)', () => {
   it('consumes again when RabbitMQ cancels its subscription (queue deleted): the channel is reopened and the queue declared again', async () => {
     const queue = queues.name('cancelled');
     const handled: string[] = [];
-    const { consumer, events } = await startConsumer({ queues: [queue], reconnectDelay: { baseMillis: 20, maxMillis: 200 }, handler: async (w) => void handled.push(w.processId) });
+    const { consumer, events } = await startConsumer({
+      queues: [queue],
+      reconnectDelay: { baseMillis: 20, maxMillis: 200 },
+      handler: async (w) => void handled.push(w.processId),
+    });
     await queues.channel().deleteQueue(queue);
-    await waitFor(() => consumer.stats().reconnects === 1 && consumer.stats().state === 'connected', 30_000, 'the consumer to reopen its channel');
+    await waitFor(
+      () => consumer.stats().reconnects === 1 && consumer.stats().state === 'connected',
+      30_000,
+      'the consumer to reopen its channel',
+    );
     const worker = workerDto({ config: { queue } });
     await starter.publish(worker);
     await waitFor(() => handled.includes(worker.processId), 30_000, 'the message on the re-declared queue');
-    expect(String(events.find((e) => e.type === 'connection-lost')?.error)).toContain(`cancelled the subscription to queue '${queue}'`);
+    expect(String(events.find((e) => e.type === 'connection-lost')?.error)).toContain(
+      `cancelled the subscription to queue '${queue}'`,
+    );
   });
 
   it('checks its options', () => {
     const sink = recordingSink();
-    expect(() => makeQueueWorkerConsumer({ url: BROKER_URL, queues: ['q'], sink })).toThrow(/exactly one of `batchService` and `handler`/);
-    expect(() => makeQueueWorkerConsumer({ url: BROKER_URL, queues: [], sink, handler: async () => undefined })).toThrow(/`queues` is empty/);
-    expect(() => makeQueueWorkerConsumer({ queues: ['q'], sink, handler: async () => undefined })).toThrow(/exactly one of `url` and `connection`/);
+    expect(() => makeQueueWorkerConsumer({ url: BROKER_URL, queues: ['q'], sink })).toThrow(
+      /exactly one of `batchService` and `handler`/,
+    );
+    expect(() =>
+      makeQueueWorkerConsumer({ url: BROKER_URL, queues: [], sink, handler: async () => undefined }),
+    ).toThrow(/`queues` is empty/);
+    expect(() => makeQueueWorkerConsumer({ queues: ['q'], sink, handler: async () => undefined })).toThrow(
+      /exactly one of `url` and `connection`/,
+    );
   });
 });

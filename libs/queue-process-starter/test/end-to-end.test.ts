@@ -1,11 +1,49 @@
 import { currentTenantId } from '@fw/core';
 import { isTerminalState, ProcessEvents, type Process, type ProcessDef, type WorkerStarter } from '@fw/process-api';
-import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager, type ProcessTransaction } from '@fw/process-service';
-import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec, type ProcessEventSink } from '@fw/process-utils';
+import {
+  makeJsonProcessConfigurator,
+  makeProcessManager,
+  processDb,
+  type ProcessManager,
+  type ProcessTransaction,
+} from '@fw/process-service';
+import {
+  AggregatorBase,
+  ExecutorBase,
+  makeBatchService,
+  makeManagerEventSink,
+  SplitterBase,
+  type ChildResult,
+  type ChildSpec,
+  type ProcessEventSink,
+} from '@fw/process-utils';
 import * as path from 'node:path';
-import { createTestDatabase, databaseTargets, describeEachDatabase, spawnScript, stopMidTree, waitForTreeFinished, type SpawnedScript, type TestDatabase } from '@fw/test-support';
-import { makeQueueProcessStarter, makeQueueWorkerConsumer, QueueConfigError, QueueHeaders, type QueueProcessStarter, type QueueWorkerConsumer } from '../src';
-import { BROKER_URL, closeConnectionsNamed, openTestQueues, uniqueConnectionName, waitFor, type TestQueues } from './support';
+import {
+  createTestDatabase,
+  databaseTargets,
+  describeEachDatabase,
+  spawnScript,
+  stopMidTree,
+  waitForTreeFinished,
+  type SpawnedScript,
+  type TestDatabase,
+} from '@fw/test-support';
+import {
+  makeQueueProcessStarter,
+  makeQueueWorkerConsumer,
+  QueueConfigError,
+  QueueHeaders,
+  type QueueProcessStarter,
+  type QueueWorkerConsumer,
+} from '../src';
+import {
+  BROKER_URL,
+  closeConnectionsNamed,
+  openTestQueues,
+  uniqueConnectionName,
+  waitFor,
+  type TestQueues,
+} from './support';
 
 const executedUnder: Array<string | undefined> = [];
 /** How long each executor takes; a test raises it to have steps running when the connection drops. */
@@ -68,7 +106,11 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
       },
     };
     const { database } = getDb();
-    manager = makeProcessManager({ db: processDb(database), configurator: makeJsonProcessConfigurator({ definitions }), workerStarter });
+    manager = makeProcessManager({
+      db: processDb(database),
+      configurator: makeJsonProcessConfigurator({ definitions }),
+      workerStarter,
+    });
     const managerSink = makeManagerEventSink(manager);
     const sink: ProcessEventSink = {
       async deliver(processId, eventId, payload, tenant) {
@@ -97,16 +139,23 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
 
   async function finished(id: string, tenant: string): Promise<Process> {
     let process: Process | undefined;
-    await waitFor(async () => {
-      process = (await manager.getProcess(id, { tenant })).mutatedEntity;
-      return isTerminalState(process.state.stateId);
-    }, 20_000, `process ${id} to finish`);
+    await waitFor(
+      async () => {
+        process = (await manager.getProcess(id, { tenant })).mutatedEntity;
+        return isTerminalState(process.state.stateId);
+      },
+      20_000,
+      `process ${id} to finish`,
+    );
     return process as Process;
   }
 
   it('splits, executes and aggregates, every worker through the broker, under the tenant', async () => {
     executedUnder.length = 0;
-    const created = await manager.createProcess({ processDefName: 'sum', args: { parts: [1, 2, 3, 4] } }, { tenant: 't1' });
+    const created = await manager.createProcess(
+      { processDefName: 'sum', args: { parts: [1, 2, 3, 4] } },
+      { tenant: 't1' },
+    );
     const done = await finished(created.mutatedEntity.id, 't1');
     expect(done.state.stateId).toBe('PROCESSED');
     expect(done.output).toEqual({ total: 20 });
@@ -134,9 +183,17 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
     expect(created.mutatedEntity.state.stateId).toBe('EXECUTING');
     const launched = await queues.get(parkedQueue); // the real launch, published after the commit
     if (launched === false) throw new Error('the EXECUTOR launch was not published');
-    expect(launched.properties.headers).toMatchObject({ [QueueHeaders.processId]: id, [QueueHeaders.tenant]: 't3', [QueueHeaders.workerType]: 'EXECUTOR' });
+    expect(launched.properties.headers).toMatchObject({
+      [QueueHeaders.processId]: id,
+      [QueueHeaders.tenant]: 't3',
+      [QueueHeaders.workerType]: 'EXECUTOR',
+    });
     // the same launch, corrupted on the way, reaches a consumer
-    await queues.publishRaw(doubleQueue, launched.content.toString('utf8').slice(0, 20), launched.properties.headers as Record<string, string>);
+    await queues.publishRaw(
+      doubleQueue,
+      launched.content.toString('utf8').slice(0, 20),
+      launched.properties.headers as Record<string, string>,
+    );
     const done = await finished(id, 't3');
     expect(done.state.stateId).toBe('PROCESSED_WITH_ERRORS');
     expect(done.errors).toHaveLength(1);
@@ -147,21 +204,28 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
 
   it('publishes nothing when the state change that launched the worker rolls back', async () => {
     expect(await queues.depth(parkedQueue)).toBe(0);
-    await expect(manager.createProcess({ processDefName: 'doomed', args: {} }, { tenant: 't4' })).rejects.toThrow('the state change fails after the launch was registered');
+    await expect(manager.createProcess({ processDefName: 'doomed', args: {} }, { tenant: 't4' })).rejects.toThrow(
+      'the state change fails after the launch was registered',
+    );
     await manager.createProcess({ processDefName: 'parked', args: {} }, { tenant: 't4' }); // a committed one, as a marker
     expect(await queues.depth(parkedQueue)).toBe(1);
     const only = await queues.get(parkedQueue);
     expect(only && JSON.parse(only.content.toString('utf8'))).toMatchObject({ processType: 'parked' });
   });
 
-  it('finishes every process, each step exactly once, when the broker closes the consumer\'s connection mid-run', async () => {
-    const create = (n: number) => manager.createProcess({ processDefName: 'sum', args: { parts: [n, n + 1, n + 2] } }, { tenant: 't6' });
+  it("finishes every process, each step exactly once, when the broker closes the consumer's connection mid-run", async () => {
+    const create = (n: number) =>
+      manager.createProcess({ processDefName: 'sum', args: { parts: [n, n + 1, n + 2] } }, { tenant: 't6' });
     executeMillis = 300; // so that steps are still running when the connection goes
     try {
       const before = await Promise.all([1, 2, 3].map(create));
       await waitFor(() => consumer.stats().inFlight > 0, 15_000, 'steps running');
       expect(await closeConnectionsNamed(consumerConnection)).toBe(1);
-      await waitFor(() => consumer.stats().reconnects >= 1 && consumer.stats().state === 'connected', 30_000, 'the consumer to reconnect');
+      await waitFor(
+        () => consumer.stats().reconnects >= 1 && consumer.stats().state === 'connected',
+        30_000,
+        'the consumer to reconnect',
+      );
       const after = await Promise.all([4, 5, 6].map(create));
       for (const [index, created] of [...before, ...after].entries()) {
         const n = index + 1;
@@ -170,10 +234,22 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
         expect(done.output).toEqual({ total: 2 * (3 * n + 3) });
         expect(done).toMatchObject({ numSubProcesses: 3, numCompletedSubProcesses: 3 });
         const tree = await manager.getProcessTree(done.id, { tenant: 't6', recursive: true });
-        const expected = tree.map((p) => [p.id, p.id === done.id ? [ProcessEvents.splitDone, ProcessEvents.aggregationDone] : [ProcessEvents.doneSuccessfully]] as const);
+        const expected = tree.map(
+          (p) =>
+            [
+              p.id,
+              p.id === done.id
+                ? [ProcessEvents.splitDone, ProcessEvents.aggregationDone]
+                : [ProcessEvents.doneSuccessfully],
+            ] as const,
+        );
         const acceptedFor = (id: string) => accepted.filter((e) => e.processId === id).map((e) => e.eventId);
         // the sink records an event once the manager's call returned, which can be a moment after the state is visible
-        await waitFor(() => expected.every(([id, events]) => acceptedFor(id).length >= events.length), 15_000, 'the accepted events to be recorded');
+        await waitFor(
+          () => expected.every(([id, events]) => acceptedFor(id).length >= events.length),
+          15_000,
+          'the accepted events to be recorded',
+        );
         // a step that ran twice (redelivered after the drop) still completed its process once
         for (const [id, events] of expected) expect(acceptedFor(id)).toEqual(events);
       }
@@ -184,7 +260,9 @@ describeEachDatabase('a process tree runs through RabbitMQ', (getDb) => {
   });
 
   it('refuses to start a process whose definition names no queue (the create rolls back)', async () => {
-    const error: unknown = await manager.createProcess({ processDefName: 'queueless', args: {} }, { tenant: 't5' }).catch((e: unknown) => e);
+    const error: unknown = await manager
+      .createProcess({ processDefName: 'queueless', args: {} }, { tenant: 't5' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QueueConfigError);
     expect((error as Error).message).toContain("process type 'queueless' has no config.queue");
   });
@@ -215,7 +293,15 @@ for (const _target of databaseTargets().filter((t) => t === 'postgres')) {
     }, 60_000);
 
     function startHost(stepMillis: number, numbers?: number[]): SpawnedScript {
-      return spawnScript(FIXTURE, [testDb.url, BROKER_URL, queues.name('sum'), queues.name('sum-part'), String(stepMillis), String(DRAIN_MILLIS), ...(numbers ? [numbers.join(',')] : [])]);
+      return spawnScript(FIXTURE, [
+        testDb.url,
+        BROKER_URL,
+        queues.name('sum'),
+        queues.name('sum-part'),
+        String(stepMillis),
+        String(DRAIN_MILLIS),
+        ...(numbers ? [numbers.join(',')] : []),
+      ]);
     }
 
     it('drains, requeues what it held and exits by itself soon after the drain; a second host completes the tree exactly once', async () => {
@@ -230,10 +316,16 @@ for (const _target of databaseTargets().filter((t) => t === 'postgres')) {
       const second = startHost(50);
       try {
         const tree = await waitForTreeFinished(testDb.database, rootId, 30_000, () => second.output());
-        expect(tree).toMatchObject({ stateId: 'PROCESSED', output: { total: NUMBERS.reduce((a, b) => a + b, 0), parts: NUMBERS.length }, numCompletedSubProcesses: NUMBERS.length });
+        expect(tree).toMatchObject({
+          stateId: 'PROCESSED',
+          output: { total: NUMBERS.reduce((a, b) => a + b, 0), parts: NUMBERS.length },
+          numCompletedSubProcesses: NUMBERS.length,
+        });
         expect(tree.childStates).toEqual({ PROCESSED: NUMBERS.length });
         expect(tree.childReports).toEqual({ total: NUMBERS.length, distinctChildren: NUMBERS.length });
-        process.stdout.write(`queue worker host stop: ${stopMillis} ms after SIGTERM (drain ${DRAIN_MILLIS} ms, ${interrupted} step(s) interrupted); tree resumed and finished in ${tree.millis} ms\n`);
+        process.stdout.write(
+          `queue worker host stop: ${stopMillis} ms after SIGTERM (drain ${DRAIN_MILLIS} ms, ${interrupted} step(s) interrupted); tree resumed and finished in ${tree.millis} ms\n`,
+        );
       } finally {
         second.child.kill('SIGTERM');
         expect(await second.exited).toBe(0);

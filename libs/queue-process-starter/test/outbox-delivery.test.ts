@@ -10,7 +10,12 @@ import { makeJsonProcessConfigurator, makeProcessManager, processDb, type Proces
 import { ExecutorBase, makeBatchService, makeManagerEventSink } from '@fw/process-utils';
 import { describeEachDatabase } from '@fw/test-support';
 import { sql } from 'kysely';
-import { makeQueueProcessStarter, makeQueueWorkerConsumer, type QueueProcessStarter, type QueueWorkerConsumer } from '../src';
+import {
+  makeQueueProcessStarter,
+  makeQueueWorkerConsumer,
+  type QueueProcessStarter,
+  type QueueWorkerConsumer,
+} from '../src';
 import { BROKER_URL, openBrokerRelay, openTestQueues, waitFor, type BrokerRelay, type TestQueues } from './support';
 
 type OutboxDispatcher = ReturnType<NonNullable<ProcessManager['outbox']>['makeDispatcher']>;
@@ -36,17 +41,35 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
     relay = await openBrokerRelay();
     const definitions: ProcessDef[] = [{ processType: 'echo', leaf: true, config: { queue: queues.name('echo') } }];
     // A publish gives up fast (2 tries): the outbox, not the starter, carries the launch across a long outage.
-    starter = makeQueueProcessStarter({ url: relay.url, publishAttempts: 2, reconnectDelay: { baseMillis: 20, maxMillis: 50 }, confirmTimeoutMillis: 2000 });
+    starter = makeQueueProcessStarter({
+      url: relay.url,
+      publishAttempts: 2,
+      reconnectDelay: { baseMillis: 20, maxMillis: 50 },
+      confirmTimeoutMillis: 2000,
+    });
     const { database } = getDb();
     manager = makeProcessManager({
       db: processDb(database),
       configurator: makeJsonProcessConfigurator({ definitions }),
       workerStarter: starter,
-      outbox: { enabled: true, runDispatcher: true, pollIntervalMillis: 50, maxAttempts: 6, backoff: () => 150, lockSeconds: 30 },
+      outbox: {
+        enabled: true,
+        runDispatcher: true,
+        pollIntervalMillis: 50,
+        maxAttempts: 6,
+        backoff: () => 150,
+        lockSeconds: 30,
+      },
     });
     const sink = makeManagerEventSink(manager);
     // The consumer talks to the broker directly: only the publishing side loses the broker.
-    consumer = makeQueueWorkerConsumer({ url: BROKER_URL, queues: [queues.name('echo')], batchService: makeBatchService({ workers: [new Echo()], sink }), sink, retryDelay: { baseMillis: 20, maxMillis: 200 } });
+    consumer = makeQueueWorkerConsumer({
+      url: BROKER_URL,
+      queues: [queues.name('echo')],
+      batchService: makeBatchService({ workers: [new Echo()], sink }),
+      sink,
+      retryDelay: { baseMillis: 20, maxMillis: 200 },
+    });
     await consumer.start();
     dispatcher = manager.outbox?.dispatcher;
   });
@@ -62,27 +85,53 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
 
   async function finished(id: string): Promise<Process> {
     let process: Process | undefined;
-    await waitFor(async () => {
-      process = (await manager.getProcess(id, { tenant: 'outbox' })).mutatedEntity;
-      return isTerminalState(process.state.stateId);
-    }, 30_000, `process ${id} to finish`);
+    await waitFor(
+      async () => {
+        process = (await manager.getProcess(id, { tenant: 'outbox' })).mutatedEntity;
+        return isTerminalState(process.state.stateId);
+      },
+      30_000,
+      `process ${id} to finish`,
+    );
     return process as Process;
   }
 
-  async function outboxRowsOf(processId: string): Promise<Array<{ status: string; attempts: number; last_error: string | null }>> {
+  async function outboxRowsOf(
+    processId: string,
+  ): Promise<Array<{ status: string; attempts: number; last_error: string | null }>> {
     const { database } = getDb();
-    const rows = await sql<{ status: string; attempts: number; last_error: string | null }>`select status, attempts, last_error from fw_process_outbox where process_id = ${processId} and command_type = 'START_WORKER'`.execute(database.db);
+    const rows = await sql<{
+      status: string;
+      attempts: number;
+      last_error: string | null;
+    }>`select status, attempts, last_error from fw_process_outbox where process_id = ${processId} and command_type = 'START_WORKER'`.execute(
+      database.db,
+    );
     return rows.rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
   }
 
-  it('rides out an outage shorter than the starter\'s retry window within the first attempt', async () => {
-    const slow = makeQueueProcessStarter({ url: relay.url, publishAttempts: 20, reconnectDelay: { baseMillis: 50, maxMillis: 100 }, confirmTimeoutMillis: 2000 });
+  it("rides out an outage shorter than the starter's retry window within the first attempt", async () => {
+    const slow = makeQueueProcessStarter({
+      url: relay.url,
+      publishAttempts: 20,
+      reconnectDelay: { baseMillis: 50, maxMillis: 100 },
+      confirmTimeoutMillis: 2000,
+    });
     const { database } = getDb();
     const patient = makeProcessManager({
       db: processDb(database),
-      configurator: makeJsonProcessConfigurator({ definitions: [{ processType: 'echo', leaf: true, config: { queue: queues.name('echo') } }] }),
+      configurator: makeJsonProcessConfigurator({
+        definitions: [{ processType: 'echo', leaf: true, config: { queue: queues.name('echo') } }],
+      }),
       workerStarter: slow,
-      outbox: { enabled: true, runDispatcher: true, pollIntervalMillis: 50, maxAttempts: 6, backoff: () => 150, lockSeconds: 30 },
+      outbox: {
+        enabled: true,
+        runDispatcher: true,
+        pollIntervalMillis: 50,
+        maxAttempts: 6,
+        backoff: () => 150,
+        lockSeconds: 30,
+      },
     });
     // Only the patient manager's dispatcher may claim the command: the suite's own (2 publish tries)
     // would fail it during the cut and count attempts of its own.
@@ -93,7 +142,11 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
       setTimeout(() => relay.restore(), 300);
       const done = await finished(created.mutatedEntity.id);
       expect(done.state.stateId).toBe('PROCESSED');
-      await waitFor(async () => (await outboxRowsOf(created.mutatedEntity.id))[0]?.status === 'DONE', 10_000, 'the command to be DONE');
+      await waitFor(
+        async () => (await outboxRowsOf(created.mutatedEntity.id))[0]?.status === 'DONE',
+        10_000,
+        'the command to be DONE',
+      );
       expect(await outboxRowsOf(created.mutatedEntity.id)).toEqual([{ status: 'DONE', attempts: 1, last_error: null }]);
     } finally {
       relay.restore();
@@ -121,7 +174,11 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
     expect(done.state.stateId).toBe('PROCESSED');
     expect(done.output).toEqual({ n: 7 });
     // The worker may finish before the dispatcher's acknowledgement commits: wait for it.
-    await waitFor(async () => (await outboxRowsOf(id))[0]?.status === 'DONE', 10_000, 'the START_WORKER command to be DONE');
+    await waitFor(
+      async () => (await outboxRowsOf(id))[0]?.status === 'DONE',
+      10_000,
+      'the START_WORKER command to be DONE',
+    );
     const rows = await outboxRowsOf(id);
     expect(rows.map((r) => r.status)).toEqual(['DONE']);
     expect(rows[0].attempts).toBeGreaterThanOrEqual(3);
@@ -133,7 +190,9 @@ describeEachDatabase('outbox delivery through RabbitMQ', (getDb) => {
       const created = await manager.createProcess({ processDefName: 'echo', args: { n: 1 } }, { tenant: 'outbox' });
       const done = await finished(created.mutatedEntity.id);
       expect(done.state.stateId).toBe('PROCESSED_WITH_ERRORS');
-      expect(JSON.stringify(done.errors)).toMatch(/EXECUTOR could not be started: outbox command START_WORKER .* is DEAD after 6 attempt\(s\)/);
+      expect(JSON.stringify(done.errors)).toMatch(
+        /EXECUTOR could not be started: outbox command START_WORKER .* is DEAD after 6 attempt\(s\)/,
+      );
       expect((await outboxRowsOf(created.mutatedEntity.id)).map((r) => r.status)).toEqual(['DEAD']);
     } finally {
       relay.restore();

@@ -6,7 +6,9 @@ describe('reconnect backoff', () => {
     expect(delay).toEqual({ baseMillis: 100, maxMillis: 5000 });
     const lowest = () => 0;
     const highest = () => 1;
-    expect([1, 2, 3, 6, 7, 30, 2000].map((attempt) => backoffMillis(attempt, delay, highest))).toEqual([100, 200, 400, 3200, 5000, 5000, 5000]);
+    expect([1, 2, 3, 6, 7, 30, 2000].map((attempt) => backoffMillis(attempt, delay, highest))).toEqual([
+      100, 200, 400, 3200, 5000, 5000, 5000,
+    ]);
     expect([1, 2, 7, 2000].map((attempt) => backoffMillis(attempt, delay, lowest))).toEqual([50, 100, 2500, 2500]);
     for (let attempt = 1; attempt <= 12; attempt += 1) {
       const millis = backoffMillis(attempt, DEFAULT_RECONNECT_DELAY);

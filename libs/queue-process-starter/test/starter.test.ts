@@ -1,5 +1,22 @@
-import { BrokerUnavailableError, makeQueueProcessStarter, QueueConfigError, QueueHeaders, type QueueProcessStarter } from '../src';
-import { BROKER_URL, capturingLogger, closeConnectionsNamed, openBrokerRelay, openTestQueues, transaction, uniqueConnectionName, waitFor, workerDto, type TestQueues } from './support';
+import {
+  BrokerUnavailableError,
+  makeQueueProcessStarter,
+  QueueConfigError,
+  QueueHeaders,
+  type QueueProcessStarter,
+} from '../src';
+import {
+  BROKER_URL,
+  capturingLogger,
+  closeConnectionsNamed,
+  openBrokerRelay,
+  openTestQueues,
+  transaction,
+  uniqueConnectionName,
+  waitFor,
+  workerDto,
+  type TestQueues,
+} from './support';
 
 describe('queue process starter (RabbitMQ)', () => {
   let queues: TestQueues;
@@ -34,7 +51,12 @@ describe('queue process starter (RabbitMQ)', () => {
 
   it('sends a persistent JSON message with the tenant, trigger and step as headers', async () => {
     const queue = queues.name('headers');
-    const worker = workerDto({ tenant: 'tenant-7', triggerId: 'manual:tenant-7:k1', workerType: 'SPLITTER', config: { queue, batchSize: '5' } });
+    const worker = workerDto({
+      tenant: 'tenant-7',
+      triggerId: 'manual:tenant-7:k1',
+      workerType: 'SPLITTER',
+      config: { queue, batchSize: '5' },
+    });
     await starter.publish(worker); // declares the queue itself
     const message = await queues.get(queue);
     if (message === false) throw new Error('no message');
@@ -59,23 +81,36 @@ describe('queue process starter (RabbitMQ)', () => {
     await starter.publish(workerDto({ tenant: null, triggerId: null, config: { queue } }));
     const message = await queues.get(queue);
     if (message === false) throw new Error('no message');
-    expect(Object.keys(message.properties.headers ?? {}).filter((h) => h.startsWith('x-fw-')).sort()).toEqual([QueueHeaders.processId, QueueHeaders.processType, QueueHeaders.workerType].sort());
+    expect(
+      Object.keys(message.properties.headers ?? {})
+        .filter((h) => h.startsWith('x-fw-'))
+        .sort(),
+    ).toEqual([QueueHeaders.processId, QueueHeaders.processType, QueueHeaders.workerType].sort());
   });
 
   it('fails startWorker (so the state change rolls back) when the definition has no config.queue', async () => {
     const context = transaction();
-    expect(() => starter.startWorker(workerDto({ processType: 'no-queue', config: { batchSize: '1' } }), context)).toThrow(QueueConfigError);
+    expect(() =>
+      starter.startWorker(workerDto({ processType: 'no-queue', config: { batchSize: '1' } }), context),
+    ).toThrow(QueueConfigError);
     expect(() => starter.startWorker(workerDto({ processType: 'no-queue', config: {} }), context)).toThrow(
       /process type 'no-queue' has no config\.queue: the queue starter cannot publish its EXECUTOR worker/,
     );
-    expect(() => starter.startWorker(workerDto({ config: { queue: 'amq.reserved' } }), context)).toThrow(/reserved by RabbitMQ/);
+    expect(() => starter.startWorker(workerDto({ config: { queue: 'amq.reserved' } }), context)).toThrow(
+      /reserved by RabbitMQ/,
+    );
     await context.commit(); // nothing was registered
     expect(starter.stats().failed).toBe(0);
   });
 
   it('reports a committed launch it cannot publish (queue missing and not declared) without throwing into the manager', async () => {
     const failures: Array<{ error: unknown; queue: string }> = [];
-    const strict = makeQueueProcessStarter({ url: BROKER_URL, assertQueues: false, publishAttempts: 2, onPublishFailed: (error, _w, queue) => failures.push({ error, queue }) });
+    const strict = makeQueueProcessStarter({
+      url: BROKER_URL,
+      assertQueues: false,
+      publishAttempts: 2,
+      onPublishFailed: (error, _w, queue) => failures.push({ error, queue }),
+    });
     try {
       const queue = queues.name('never-declared');
       const context = transaction();
@@ -120,7 +155,11 @@ describe('queue process starter (RabbitMQ)', () => {
 
   it('retries a committed launch with backoff while the network is down and publishes it once it is back', async () => {
     const relay = await openBrokerRelay();
-    const dropped = makeQueueProcessStarter({ url: relay.url, publishAttempts: 50, reconnectDelay: { baseMillis: 20, maxMillis: 200 } });
+    const dropped = makeQueueProcessStarter({
+      url: relay.url,
+      publishAttempts: 50,
+      reconnectDelay: { baseMillis: 20, maxMillis: 200 },
+    });
     try {
       const queue = queues.name('network-drop');
       await dropped.publish(workerDto({ config: { queue } })); // connected and declared

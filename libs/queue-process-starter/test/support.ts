@@ -57,7 +57,13 @@ export async function openTestQueues(): Promise<TestQueues> {
     get: (queue) => channel.get(queue, { noAck: true }),
     publishRaw(queue, body, headers = {}) {
       return new Promise<void>((resolve, reject) => {
-        channel.publish('', queue, Buffer.from(body, 'utf8'), { persistent: true, headers, messageId: randomUUID() }, (err: unknown) => (err ? reject(err) : resolve()));
+        channel.publish(
+          '',
+          queue,
+          Buffer.from(body, 'utf8'),
+          { persistent: true, headers, messageId: randomUUID() },
+          (err: unknown) => (err ? reject(err) : resolve()),
+        );
       });
     },
     async cleanup() {
@@ -101,7 +107,10 @@ export interface DeliveredEvent {
 }
 
 /** A sink that records events; `fail` makes the next deliveries throw the given error. */
-export function recordingSink(): ProcessEventSink & { events: DeliveredEvent[]; failNext(error: unknown, times: number): void } {
+export function recordingSink(): ProcessEventSink & {
+  events: DeliveredEvent[];
+  failNext(error: unknown, times: number): void;
+} {
   const events: DeliveredEvent[] = [];
   let failure: { error: unknown; times: number } | undefined;
   return {
@@ -120,7 +129,11 @@ export function recordingSink(): ProcessEventSink & { events: DeliveredEvent[]; 
 }
 
 /** Polls `check` until it is true (or fails after `timeoutMillis`). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMillis = 15_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMillis = 15_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
     if (await check()) return;
@@ -163,15 +176,25 @@ async function rabbitmqctl(args: readonly string[]): Promise<string> {
  */
 export async function closeConnectionsNamed(name: string, timeoutMillis = 30_000): Promise<number> {
   let pids: string[] = [];
-  await waitFor(async () => {
-    // one line per connection: "<pid>\t[{"connection_name","…"},{"product","amqplib"},…]"
-    const listing = await rabbitmqctl(['list_connections', 'pid', 'client_properties', '--quiet', '--no-table-headers']);
-    pids = listing
-      .split('\n')
-      .filter((line) => line.includes(`{"connection_name","${name}"}`))
-      .map((line) => line.split('\t')[0] ?? '');
-    return pids.length > 0;
-  }, timeoutMillis, `a connection named '${name}' on the broker`);
+  await waitFor(
+    async () => {
+      // one line per connection: "<pid>\t[{"connection_name","…"},{"product","amqplib"},…]"
+      const listing = await rabbitmqctl([
+        'list_connections',
+        'pid',
+        'client_properties',
+        '--quiet',
+        '--no-table-headers',
+      ]);
+      pids = listing
+        .split('\n')
+        .filter((line) => line.includes(`{"connection_name","${name}"}`))
+        .map((line) => line.split('\t')[0] ?? '');
+      return pids.length > 0;
+    },
+    timeoutMillis,
+    `a connection named '${name}' on the broker`,
+  );
   for (const pid of pids) await rabbitmqctl(['close_connection', pid, 'closed by a queue-process-starter test']);
   return pids.length;
 }
@@ -194,9 +217,18 @@ export async function openBrokerRelay(): Promise<BrokerRelay> {
   const relayed = new URL(BROKER_URL);
   relayed.hostname = '127.0.0.1';
   relayed.port = String(relay.port);
-  return { url: relayed.toString(), cut: () => relay.cut(), restore: () => relay.restore(), close: () => relay.close() };
+  return {
+    url: relayed.toString(),
+    cut: () => relay.cut(),
+    restore: () => relay.restore(),
+    close: () => relay.close(),
+  };
 }
 
 export function capturingLogger(lines: Array<Record<string, unknown>>): Logger {
-  return createLogger({ name: 'queue-process-starter-test', level: 'warn', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+  return createLogger({
+    name: 'queue-process-starter-test',
+    level: 'warn',
+    destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  });
 }

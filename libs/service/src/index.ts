@@ -17,10 +17,26 @@ export type {
 } from './definition/service-definition';
 export { runChain } from './interceptors/interceptor';
 export type { InterceptedCall, Interceptor } from './interceptors/interceptor';
-export { makeApiKeyInterceptor, makeAuditInterceptor, makeCachingInterceptor, makeMetricsInterceptor } from './interceptors/shipped-interceptors';
-export type { ApiKeyInterceptorOptions, CachingInterceptorOptions, OperationMetrics } from './interceptors/shipped-interceptors';
+export {
+  makeApiKeyInterceptor,
+  makeAuditInterceptor,
+  makeCachingInterceptor,
+  makeMetricsInterceptor,
+} from './interceptors/shipped-interceptors';
+export type {
+  ApiKeyInterceptorOptions,
+  CachingInterceptorOptions,
+  OperationMetrics,
+} from './interceptors/shipped-interceptors';
 export { makeServiceRegistry } from './registry/service-registry';
-export type { HealthReport, HostInfo, HostInfoPayload, InvokeOptions, ServiceRegistry, ServiceRegistryOptions } from './registry/service-registry';
+export type {
+  HealthReport,
+  HostInfo,
+  HostInfoPayload,
+  InvokeOptions,
+  ServiceRegistry,
+  ServiceRegistryOptions,
+} from './registry/service-registry';
 export { makeServiceRouter, INFO_KEY_HEADER, MIN_INFO_KEY_LENGTH } from './http/service-router';
 export type { ServiceRouterOptions } from './http/service-router';
 export { buildOpenApiDocument, SAME_HOST_SERVERS } from './openapi/openapi-document';

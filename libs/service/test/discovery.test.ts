@@ -1,5 +1,12 @@
 import { isFwError } from '@fw/core';
-import { makeRegistryDelegate, makeServiceProxy, makeServiceRegistry, makeServiceRegistryService, makeServiceRouter, type ServiceProxy } from '@fw/service';
+import {
+  makeRegistryDelegate,
+  makeServiceProxy,
+  makeServiceRegistry,
+  makeServiceRegistryService,
+  makeServiceRouter,
+  type ServiceProxy,
+} from '@fw/service';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +32,10 @@ async function close(server: Server): Promise<void> {
 }
 
 function registryHost() {
-  const registry = makeServiceRegistry({ host: { name: 'registry-host', version: '1' }, services: [makeServiceRegistryService()] });
+  const registry = makeServiceRegistry({
+    host: { name: 'registry-host', version: '1' },
+    services: [makeServiceRegistryService()],
+  });
   return express().use(makeServiceRouter(registry));
 }
 
@@ -42,15 +52,33 @@ async function eventually<T>(probe: () => Promise<T | undefined>, millis = 10_00
 describe('service registry service and delegate', () => {
   it('registers a host with its services, lists the catalog, refuses a bad registration', async () => {
     const app = registryHost();
-    const ok = await request(app).post('/serviceregistry').send({ baseUrl: 'http://orders:8080/', host: { name: 'orders', version: '2' }, services: [{ name: 'orders', version: '2.0.0', kind: 'http', description: 'Orders', healthCheck: true }] });
+    const ok = await request(app)
+      .post('/serviceregistry')
+      .send({
+        baseUrl: 'http://orders:8080/',
+        host: { name: 'orders', version: '2' },
+        services: [{ name: 'orders', version: '2.0.0', kind: 'http', description: 'Orders', healthCheck: true }],
+      });
     expect(ok.status).toBe(200);
     const list = await request(app).get('/serviceregistry');
     expect(list.body.payload).toEqual([
-      { baseUrl: 'http://orders:8080', host: { name: 'orders', version: '2' }, services: [{ name: 'orders', version: '2.0.0', kind: 'http', description: 'Orders', healthCheck: true }], registeredAt: expect.any(String), lastSeen: expect.any(String) },
+      {
+        baseUrl: 'http://orders:8080',
+        host: { name: 'orders', version: '2' },
+        services: [{ name: 'orders', version: '2.0.0', kind: 'http', description: 'Orders', healthCheck: true }],
+        registeredAt: expect.any(String),
+        lastSeen: expect.any(String),
+      },
     ]);
-    const bad = await request(app).post('/serviceregistry').send({ baseUrl: 'ftp://nope', services: [{ name: '1x' }] });
+    const bad = await request(app)
+      .post('/serviceregistry')
+      .send({ baseUrl: 'ftp://nope', services: [{ name: '1x' }] });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['body.baseUrl', 'body.services[0].name', 'body.services[0].version']);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'body.baseUrl',
+      'body.services[0].name',
+      'body.services[0].version',
+    ]);
   });
 
   it('the delegate retries until the registry answers, and registers again after the registry restarted', async () => {
@@ -58,8 +86,17 @@ describe('service registry service and delegate', () => {
     const probe = await listen(express());
     const port = probe.port;
     await close(probe.server);
-    const local = makeServiceRegistry({ host: { name: 'shop', version: '3' }, services: [ticketService(), echoService] });
-    const delegate = makeRegistryDelegate({ registryUrl: `http://127.0.0.1:${port}`, baseUrl: 'http://shop:8080', registry: local, refreshMillis: 200, retry: { baseMillis: 50, maxMillis: 200 } });
+    const local = makeServiceRegistry({
+      host: { name: 'shop', version: '3' },
+      services: [ticketService(), echoService],
+    });
+    const delegate = makeRegistryDelegate({
+      registryUrl: `http://127.0.0.1:${port}`,
+      baseUrl: 'http://shop:8080',
+      registry: local,
+      refreshMillis: 200,
+      retry: { baseMillis: 50, maxMillis: 200 },
+    });
     delegate.start();
     try {
       // Nothing listens yet: the delegate keeps trying.
@@ -67,13 +104,21 @@ describe('service registry service and delegate', () => {
       expect(delegate.stats().successes).toBe(0);
       let registryServer = (await listen(registryHost(), port)).server;
       await delegate.registered();
-      const names = async () => ((await request(`http://127.0.0.1:${port}`).get('/serviceregistry')).body.payload as Array<{ services: Array<{ name: string }> }>).flatMap((e) => e.services.map((s) => s.name));
+      const names = async () =>
+        (
+          (await request(`http://127.0.0.1:${port}`).get('/serviceregistry')).body.payload as Array<{
+            services: Array<{ name: string }>;
+          }>
+        ).flatMap((e) => e.services.map((s) => s.name));
       expect(await names()).toEqual(['tickets', 'echo']);
       // The registry restarts and forgets everything; the next refresh fills it again.
       await close(registryServer);
       registryServer = (await listen(registryHost(), port)).server;
       expect(await names()).toEqual([]);
-      expect(await eventually(async () => ((await names()).length === 2 ? await names() : undefined))).toEqual(['tickets', 'echo']);
+      expect(await eventually(async () => ((await names()).length === 2 ? await names() : undefined))).toEqual([
+        'tickets',
+        'echo',
+      ]);
       await close(registryServer);
     } finally {
       await delegate.stop();
@@ -91,7 +136,11 @@ describe('service proxy (cloud switch)', () => {
 
   /** One client, written once, run against a local and a remote resolution. */
   async function client(proxy: ServiceProxy) {
-    const created = (await proxy.invoke('tickets', 'create', { title: 'paper jam' }, { tenant: 'acme' })) as { id: number; title: string; tenant: string };
+    const created = (await proxy.invoke('tickets', 'create', { title: 'paper jam' }, { tenant: 'acme' })) as {
+      id: number;
+      title: string;
+      tenant: string;
+    };
     const read = await proxy.invoke('tickets', 'get', { id: created.id });
     const refused = await proxy.invoke('tickets', 'create', { priority: 9 }).catch((e: unknown) => e);
     const missing = await proxy.invoke('tickets', 'get', { id: 999 }).catch((e: unknown) => e);
@@ -118,7 +167,10 @@ describe('service proxy (cloud switch)', () => {
   });
 
   it('answers 404 for an operation the remote service does not have', async () => {
-    const proxy = makeServiceProxy({ registry: makeServiceRegistry({ host: { name: 'l', version: '1' } }), services: { tickets: { url: remote.url } } });
+    const proxy = makeServiceProxy({
+      registry: makeServiceRegistry({ host: { name: 'l', version: '1' } }),
+      services: { tickets: { url: remote.url } },
+    });
     await expect(proxy.invoke('tickets', 'nope', {})).rejects.toMatchObject({ code: 404, subErrorCode: 'SVC404' });
   });
 });

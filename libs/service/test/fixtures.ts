@@ -18,9 +18,15 @@ export function recording(name: string, options: { shortCircuit?: unknown; fail?
   };
 }
 
-const ticket = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, tenant: { type: ['string', 'null'] } } };
+const ticket = {
+  type: 'object',
+  required: ['id', 'title'],
+  properties: { id: { type: 'integer' }, title: { type: 'string' }, tenant: { type: ['string', 'null'] } },
+};
 
-export function ticketService(extra: { interceptors?: Interceptor[]; healthy?: () => boolean; brokenOutput?: boolean } = {}): ServiceDefinition {
+export function ticketService(
+  extra: { interceptors?: Interceptor[]; healthy?: () => boolean; brokenOutput?: boolean } = {},
+): ServiceDefinition {
   const tickets = new Map<number, { id: number; title: string; tenant: string | null }>();
   return defineService({
     name: 'tickets',
@@ -34,7 +40,15 @@ export function ticketService(extra: { interceptors?: Interceptor[]; healthy?: (
         description: 'Opens a ticket',
         method: 'POST',
         path: '/tickets',
-        input: { type: 'object', required: ['title'], additionalProperties: false, properties: { title: { type: 'string', minLength: 1 }, priority: { type: 'integer', minimum: 1, maximum: 5 } } },
+        input: {
+          type: 'object',
+          required: ['title'],
+          additionalProperties: false,
+          properties: {
+            title: { type: 'string', minLength: 1 },
+            priority: { type: 'integer', minimum: 1, maximum: 5 },
+          },
+        },
         output: ticket,
         interceptors: [recording('operation-level')],
         handler: async (input: { title: string }, ctx) => {
@@ -47,7 +61,11 @@ export function ticketService(extra: { interceptors?: Interceptor[]; healthy?: (
         name: 'get',
         method: 'GET',
         path: '/tickets/{id}',
-        input: { type: 'object', required: ['id'], properties: { id: { type: 'integer' }, verbose: { type: 'boolean' } } },
+        input: {
+          type: 'object',
+          required: ['id'],
+          properties: { id: { type: 'integer' }, verbose: { type: 'boolean' } },
+        },
         output: ticket,
         handler: async (input: { id: number }) => {
           const found = tickets.get(input.id);
@@ -71,5 +89,11 @@ export function ticketService(extra: { interceptors?: Interceptor[]; healthy?: (
 export const echoService = defineService({
   name: 'echo',
   version: '0.1.0',
-  operations: [{ name: 'echo', input: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } }, handler: async (input: { text: string }) => input }],
+  operations: [
+    {
+      name: 'echo',
+      input: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
+      handler: async (input: { text: string }) => input,
+    },
+  ],
 });

@@ -1,5 +1,12 @@
 import { createLogger } from '@fw/core';
-import { defineService, makeApiKeyInterceptor, makeAuditInterceptor, makeCachingInterceptor, makeMetricsInterceptor, makeServiceRegistry } from '@fw/service';
+import {
+  defineService,
+  makeApiKeyInterceptor,
+  makeAuditInterceptor,
+  makeCachingInterceptor,
+  makeMetricsInterceptor,
+  makeServiceRegistry,
+} from '@fw/service';
 import { Writable } from 'node:stream';
 
 function memoryLogger() {
@@ -20,7 +27,11 @@ describe('shipped interceptors', () => {
   const service = defineService({
     name: 'accounts',
     version: '1.0.0',
-    interceptors: [metrics, makeAuditInterceptor(), makeApiKeyInterceptor({ keys: [{ key: 'k-alice', principal: { id: 'alice', roles: ['admin'] } }] })],
+    interceptors: [
+      metrics,
+      makeAuditInterceptor(),
+      makeApiKeyInterceptor({ keys: [{ key: 'k-alice', principal: { id: 'alice', roles: ['admin'] } }] }),
+    ],
     operations: [
       {
         name: 'balance',
@@ -36,17 +47,31 @@ describe('shipped interceptors', () => {
   const registry = makeServiceRegistry({ host: { name: 'bank', version: '1' }, services: [service], logger });
 
   it('security: refuses a missing or wrong key with 401 SVC401 without running the handler, and sets the principal', async () => {
-    await expect(registry.invoke('accounts', 'balance', { account: 'a1' })).rejects.toMatchObject({ code: 401, subErrorCode: 'SVC401', description: 'Missing x-api-key header' });
-    await expect(registry.invoke('accounts', 'balance', { account: 'a1' }, { headers: { 'X-Api-Key': 'k-mallory' } })).rejects.toMatchObject({ code: 401, description: 'Invalid x-api-key' });
+    await expect(registry.invoke('accounts', 'balance', { account: 'a1' })).rejects.toMatchObject({
+      code: 401,
+      subErrorCode: 'SVC401',
+      description: 'Missing x-api-key header',
+    });
+    await expect(
+      registry.invoke('accounts', 'balance', { account: 'a1' }, { headers: { 'X-Api-Key': 'k-mallory' } }),
+    ).rejects.toMatchObject({ code: 401, description: 'Invalid x-api-key' });
     expect(handled).toBe(0);
-    expect(await registry.invoke('accounts', 'balance', { account: 'a1' }, { headers: { 'X-Api-Key': 'k-alice' } })).toEqual({ account: 'a1', owner: 'alice', call: 1 });
+    expect(
+      await registry.invoke('accounts', 'balance', { account: 'a1' }, { headers: { 'X-Api-Key': 'k-alice' } }),
+    ).toEqual({ account: 'a1', owner: 'alice', call: 1 });
   });
 
   it('caching: a repeated input is answered from memory; another input or tenant runs the handler', async () => {
     const headers = { 'x-api-key': 'k-alice' };
-    expect(await registry.invoke('accounts', 'balance', { account: 'a1' }, { headers })).toEqual({ account: 'a1', owner: 'alice', call: 1 });
+    expect(await registry.invoke('accounts', 'balance', { account: 'a1' }, { headers })).toEqual({
+      account: 'a1',
+      owner: 'alice',
+      call: 1,
+    });
     expect(await registry.invoke('accounts', 'balance', { account: 'a2' }, { headers })).toMatchObject({ call: 2 });
-    expect(await registry.invoke('accounts', 'balance', { account: 'a1' }, { headers, tenant: 'other' })).toMatchObject({ call: 3 });
+    expect(await registry.invoke('accounts', 'balance', { account: 'a1' }, { headers, tenant: 'other' })).toMatchObject(
+      { call: 3 },
+    );
     expect(handled).toBe(3);
   });
 

@@ -43,7 +43,15 @@ describe('activities', () => {
       { id: 'addNote', mandatory: false },
     ]);
     const built = defineFlow('claim')
-      .manual('OPEN', (s) => s.activity('checkDocuments', { mandatory: true }).activity('callCustomer', { mandatory: true }).activity('addNote').on('comment').on('approve', 'APPROVED').on('reject', 'REJECTED'))
+      .manual('OPEN', (s) =>
+        s
+          .activity('checkDocuments', { mandatory: true })
+          .activity('callCustomer', { mandatory: true })
+          .activity('addNote')
+          .on('comment')
+          .on('approve', 'APPROVED')
+          .on('reject', 'REJECTED'),
+      )
       .final('APPROVED')
       .final('REJECTED')
       .build();
@@ -57,7 +65,8 @@ describe('activities', () => {
     await machine.start(claim, undefined);
     expect(await refused(machine.send(claim, 'approve', {}, undefined))).toEqual({
       code: 'STM_EVENT_NOT_ALLOWED',
-      message: "Flow 'claim', state 'OPEN', event 'approve': the event is not allowed until the mandatory activities are done (missing: checkDocuments, callCustomer)",
+      message:
+        "Flow 'claim', state 'OPEN', event 'approve': the event is not allowed until the mandatory activities are done (missing: checkDocuments, callCustomer)",
     });
     expect(claim.state).toEqual({ flowId: 'claim', stateId: 'OPEN' });
     // internal events and optional activities are not blocked
@@ -66,11 +75,24 @@ describe('activities', () => {
     expect(done.steps).toEqual([{ from: 'OPEN', to: 'OPEN', eventId: 'checkDocuments', internal: true }]);
     await machine.send(claim, 'checkDocuments', {}, undefined);
     expect(claim.state).toEqual({ flowId: 'claim', stateId: 'OPEN', doneActivities: ['checkDocuments'] });
-    expect(await refused(machine.send(claim, 'reject', {}, undefined))).toMatchObject({ message: expect.stringContaining('(missing: callCustomer)') });
-    const allowed = machine.allowedEvents(claim.state as StmState).map((e) => [e.eventId, e.metadata.activity ?? 'event']);
-    expect(allowed).toEqual([['comment', 'event'], ['callCustomer', 'mandatory'], ['addNote', 'optional']]);
+    expect(await refused(machine.send(claim, 'reject', {}, undefined))).toMatchObject({
+      message: expect.stringContaining('(missing: callCustomer)'),
+    });
+    const allowed = machine
+      .allowedEvents(claim.state as StmState)
+      .map((e) => [e.eventId, e.metadata.activity ?? 'event']);
+    expect(allowed).toEqual([
+      ['comment', 'event'],
+      ['callCustomer', 'mandatory'],
+      ['addNote', 'optional'],
+    ]);
     await machine.send(claim, 'callCustomer', {}, undefined);
-    expect(machine.allowedEvents(claim.state as StmState).map((e) => e.eventId)).toEqual(['comment', 'approve', 'reject', 'addNote']);
+    expect(machine.allowedEvents(claim.state as StmState).map((e) => e.eventId)).toEqual([
+      'comment',
+      'approve',
+      'reject',
+      'addNote',
+    ]);
     const result = await machine.send(claim, 'approve', {}, undefined);
     expect(result.isFinal).toBe(true);
     // leaving clears the record: activities belong to the state
@@ -78,13 +100,30 @@ describe('activities', () => {
   });
 
   it('refuses activities outside manual states and ids that clash', () => {
-    expect(() => defineFlow('f').manual('A', (s) => s.activity('x').activity('x').on('go', 'B')).final('B').build()).toThrow(/activity 'x' is declared more than once/);
-    expect(() => defineFlow('f').manual('A', (s) => s.activity('go').on('go', 'B')).final('B').build()).toThrow(/activity 'go' has the id of an event of the state/);
-    expect(() => defineFlow('f').manual('A', (s) => s.on('go', 'B')).final('B', (s) => s.activity('late')).build()).toThrow(/only manual states can have activities/);
+    expect(() =>
+      defineFlow('f')
+        .manual('A', (s) => s.activity('x').activity('x').on('go', 'B'))
+        .final('B')
+        .build(),
+    ).toThrow(/activity 'x' is declared more than once/);
+    expect(() =>
+      defineFlow('f')
+        .manual('A', (s) => s.activity('go').on('go', 'B'))
+        .final('B')
+        .build(),
+    ).toThrow(/activity 'go' has the id of an event of the state/);
+    expect(() =>
+      defineFlow('f')
+        .manual('A', (s) => s.on('go', 'B'))
+        .final('B', (s) => s.activity('late'))
+        .build(),
+    ).toThrow(/only manual states can have activities/);
   });
 
   it('shows the activities in the Mermaid diagram', async () => {
     const { flows } = await parseFlowsXml(CLAIM_XML);
-    expect(renderMermaid(flows[0])).toContain('  note right of OPEN : activities<br/>mandatory: checkDocuments, callCustomer<br/>optional: addNote\n');
+    expect(renderMermaid(flows[0])).toContain(
+      '  note right of OPEN : activities<br/>mandatory: checkDocuments, callCustomer<br/>optional: addNote\n',
+    );
   });
 });

@@ -11,8 +11,21 @@ const review: FlowDefinition = {
   id: 'review',
   initialState: 'DRAFT',
   states: [
-    { id: 'DRAFT', kind: 'manual', onExit: ['leaveDraft', 'stamp'], events: [{ id: 'submit', to: 'checkScore', action: 'record' }] },
-    { id: 'checkScore', kind: 'auto', onEntry: ['enterCheck'], transitions: [{ to: 'checkAgain', condition: 'low', action: 'bump' }, { to: 'checkHigh', condition: '!low' }] },
+    {
+      id: 'DRAFT',
+      kind: 'manual',
+      onExit: ['leaveDraft', 'stamp'],
+      events: [{ id: 'submit', to: 'checkScore', action: 'record' }],
+    },
+    {
+      id: 'checkScore',
+      kind: 'auto',
+      onEntry: ['enterCheck'],
+      transitions: [
+        { to: 'checkAgain', condition: 'low', action: 'bump' },
+        { to: 'checkHigh', condition: '!low' },
+      ],
+    },
     { id: 'checkAgain', kind: 'auto', transitions: [{ to: 'REJECTED', condition: 'low' }, { to: 'checkHigh' }] },
     { id: 'checkHigh', kind: 'auto', transitions: [{ to: 'APPROVED', condition: 'high' }, { to: 'REVIEW' }] },
     { id: 'REVIEW', kind: 'manual', onEntry: ['enterReview'], events: [{ id: 'note', action: 'record' }] },
@@ -26,15 +39,28 @@ const later = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout((
 /** The same machine with synchronous or asynchronous actions and conditions, or a mix (odd ones async). */
 function machineOf(mode: 'sync' | 'async' | 'mixed', failIn?: string) {
   let n = 0;
-  const wrap = <T>(value: T): T | Promise<T> => (mode === 'async' || (mode === 'mixed' && n++ % 2 === 1) ? later(value) : value);
-  const act = (name: string) => ({ entity }: { entity: Doc }) => {
-    entity.log.push(name);
-    if (name === failIn) return mode === 'sync' ? (() => { throw new Error(`${name} failed`); })() : Promise.reject(new Error(`${name} failed`));
-    return wrap(undefined);
-  };
+  const wrap = <T>(value: T): T | Promise<T> =>
+    mode === 'async' || (mode === 'mixed' && n++ % 2 === 1) ? later(value) : value;
+  const act =
+    (name: string) =>
+    ({ entity }: { entity: Doc }) => {
+      entity.log.push(name);
+      if (name === failIn)
+        return mode === 'sync'
+          ? (() => {
+              throw new Error(`${name} failed`);
+            })()
+          : Promise.reject(new Error(`${name} failed`));
+      return wrap(undefined);
+    };
   return makeStateMachine<Doc>({
     flows: [review],
-    actions: Object.fromEntries(['leaveDraft', 'stamp', 'record', 'enterCheck', 'bump', 'enterReview', 'enterApproved'].map((name) => [name, act(name)])),
+    actions: Object.fromEntries(
+      ['leaveDraft', 'stamp', 'record', 'enterCheck', 'bump', 'enterReview', 'enterApproved'].map((name) => [
+        name,
+        act(name),
+      ]),
+    ),
     conditions: {
       low: ({ entity }) => wrap(entity.score < 5),
       high: ({ entity }) => wrap(entity.score > 8),
@@ -65,14 +91,17 @@ describe('actions and conditions that return promises', () => {
     expect((await walk('mixed', 2)).log).toEqual(['leaveDraft', 'stamp', 'record', 'enterCheck', 'bump']);
   });
 
-  it.each(['sync', 'async', 'mixed'] as const)('a failing action (%s) rejects the call and restores the state; later actions do not run', async (mode) => {
-    const machine = machineOf(mode, 'enterCheck');
-    const doc: Doc = { log: [], score: 6 };
-    await machine.start(doc);
-    await expect(machine.send(doc, 'submit', undefined)).rejects.toThrow('enterCheck failed');
-    expect(doc.state).toEqual({ flowId: 'review', stateId: 'DRAFT' });
-    expect(doc.log).toEqual(['leaveDraft', 'stamp', 'record', 'enterCheck']);
-  });
+  it.each(['sync', 'async', 'mixed'] as const)(
+    'a failing action (%s) rejects the call and restores the state; later actions do not run',
+    async (mode) => {
+      const machine = machineOf(mode, 'enterCheck');
+      const doc: Doc = { log: [], score: 6 };
+      await machine.start(doc);
+      await expect(machine.send(doc, 'submit', undefined)).rejects.toThrow('enterCheck failed');
+      expect(doc.state).toEqual({ flowId: 'review', stateId: 'DRAFT' });
+      expect(doc.log).toEqual(['leaveDraft', 'stamp', 'record', 'enterCheck']);
+    },
+  );
 
   it('an event the state does not take is refused before any action runs, whatever the mode', async () => {
     const machine = machineOf('async');

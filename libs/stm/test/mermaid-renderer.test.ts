@@ -5,7 +5,10 @@ describe('renderMermaid', () => {
   const small = defineFlow('review')
     .auto('needsReview', (s) => s.when('large', 'REVIEWING').otherwise('APPROVED'))
     .manual('REVIEWING', (s) =>
-      s.on('approve', 'APPROVED', { action: 'stamp' }).on('reject', 'REJECTED').on('comment', undefined, { enabledBy: 'comments' }),
+      s
+        .on('approve', 'APPROVED', { action: 'stamp' })
+        .on('reject', 'REJECTED')
+        .on('comment', undefined, { enabledBy: 'comments' }),
     )
     .final('APPROVED')
     .final('REJECTED')
@@ -78,7 +81,13 @@ describe('defineFlow', () => {
     const built = defineFlow('door')
       .initial('CLOSED')
       .manual('OPEN', (s) => s.on('close', 'CLOSED').meta('color', 'green'))
-      .manual('CLOSED', (s) => s.onEntry('lock').onExit('unlock').on('open', 'OPEN', { metadata: { key: 'yes' } }).on('burn', 'ASHES'))
+      .manual('CLOSED', (s) =>
+        s
+          .onEntry('lock')
+          .onExit('unlock')
+          .on('open', 'OPEN', { metadata: { key: 'yes' } })
+          .on('burn', 'ASHES'),
+      )
       .final('ASHES', (s) => s.enabledBy('fire'))
       .build();
     expect(built).toEqual({
@@ -91,7 +100,10 @@ describe('defineFlow', () => {
           kind: 'manual',
           onEntry: ['lock'],
           onExit: ['unlock'],
-          events: [{ id: 'open', to: 'OPEN', metadata: { key: 'yes' } }, { id: 'burn', to: 'ASHES' }],
+          events: [
+            { id: 'open', to: 'OPEN', metadata: { key: 'yes' } },
+            { id: 'burn', to: 'ASHES' },
+          ],
         },
         { id: 'ASHES', kind: 'final', enabledBy: 'fire' },
       ],
@@ -99,10 +111,19 @@ describe('defineFlow', () => {
   });
 
   it('validates on build', () => {
-    expect(() => defineFlow('f').manual('A', (s) => s.on('go', 'B')).build()).toThrow(
+    expect(() =>
+      defineFlow('f')
+        .manual('A', (s) => s.on('go', 'B'))
+        .build(),
+    ).toThrow(
       "invalid flow definition (1 problem):\n  - Flow 'f', state 'A', event 'go': target state 'B' does not exist [UNKNOWN_TARGET_STATE]",
     );
-    expect(() => defineFlow('f').auto('d', (s) => s.otherwise('E').when('c', 'E')).final('E').build()).toThrow(
+    expect(() =>
+      defineFlow('f')
+        .auto('d', (s) => s.otherwise('E').when('c', 'E'))
+        .final('E')
+        .build(),
+    ).toThrow(
       "Flow 'f', state 'd': transition #2 (condition 'c') follows the unconditional transition and can never be taken [UNREACHABLE_BRANCH]",
     );
   });

@@ -30,9 +30,11 @@ beforeAll(async () => {
   orderFlow = flows[0] as FlowDefinition;
 });
 
-const tracing = (name: string): StmAction<Order, Ctx> => ({ context, phase, stateId, from, to }) => {
-  context.trace.push(`${phase}:${name}@${stateId} (${from ?? '-'}->${to})`);
-};
+const tracing =
+  (name: string): StmAction<Order, Ctx> =>
+  ({ context, phase, stateId, from, to }) => {
+    context.trace.push(`${phase}:${name}@${stateId} (${from ?? '-'}->${to})`);
+  };
 
 function orderMachine(config: StmConfig = {}): StateMachine<Order, Ctx> {
   return makeStateMachine<Order, Ctx>({
@@ -102,7 +104,8 @@ describe('an order workflow (the library is not tied to processes)', () => {
       flowId: 'order-flow',
       stateId: 'PLACED',
       eventId: 'ship',
-      message: "Flow 'order-flow', state 'PLACED', event 'ship': the event is not allowed in this state (allowed: pay, cancel, sendReminder)",
+      message:
+        "Flow 'order-flow', state 'PLACED', event 'ship': the event is not allowed in this state (allowed: pay, cancel, sendReminder)",
     });
     expect(order.state).toEqual({ flowId: 'order-flow', stateId: 'PLACED' });
     expect(ctx.trace).toEqual([]);
@@ -112,13 +115,19 @@ describe('an order workflow (the library is not tied to processes)', () => {
 describe('config enablement', () => {
   it('everything is enabled when the config does not mention a property', () => {
     const machine = orderMachine();
-    expect(machine.allowedEvents({ flowId: 'order-flow', stateId: 'PAID' }).map((e) => e.eventId)).toEqual(['ship', 'requestWrapping']);
+    expect(machine.allowedEvents({ flowId: 'order-flow', stateId: 'PAID' }).map((e) => e.eventId)).toEqual([
+      'ship',
+      'requestWrapping',
+    ]);
     expect(machine.isAllowed({ flowId: 'order-flow', stateId: 'PLACED' }, 'sendReminder')).toBe(true);
   });
 
   it('a disabled event is refused and not listed', async () => {
     const machine = orderMachine({ reminders: false });
-    expect(machine.allowedEvents({ flowId: 'order-flow', stateId: 'PLACED' }).map((e) => e.eventId)).toEqual(['pay', 'cancel']);
+    expect(machine.allowedEvents({ flowId: 'order-flow', stateId: 'PLACED' }).map((e) => e.eventId)).toEqual([
+      'pay',
+      'cancel',
+    ]);
     const order: Order = { id: 'o4', quantity: 1, state: { flowId: 'order-flow', stateId: 'PLACED' } };
     const error = await machine.send(order, 'sendReminder', undefined, { trace: [] }).catch((e: unknown) => e);
     expect(isStmError(error, StmErrorCodes.eventNotAllowed)).toBe(true);
@@ -129,7 +138,9 @@ describe('config enablement', () => {
     expect(machine.flow('order-flow').states.map((s) => s.id)).not.toContain('WRAPPING');
     expect(machine.allowedEvents({ flowId: 'order-flow', stateId: 'PAID' }).map((e) => e.eventId)).toEqual(['ship']);
     const order: Order = { id: 'o5', quantity: 1, state: { flowId: 'order-flow', stateId: 'PAID' } };
-    await expect(machine.send(order, 'requestWrapping', undefined, { trace: [] })).rejects.toMatchObject({ code: 'STM_EVENT_NOT_ALLOWED' });
+    await expect(machine.send(order, 'requestWrapping', undefined, { trace: [] })).rejects.toMatchObject({
+      code: 'STM_EVENT_NOT_ALLOWED',
+    });
     expect(() => machine.allowedEvents({ flowId: 'order-flow', stateId: 'WRAPPING' })).toThrow(
       "Flow 'order-flow', state 'WRAPPING': no such state in the flow (unknown, or disabled by config)",
     );
@@ -143,8 +154,23 @@ describe('config enablement', () => {
   });
 
   it('disabling the initial state is refused when the machine is made', () => {
-    const flow: FlowDefinition = { ...orderFlow, states: orderFlow.states.map((s) => (s.id === 'checkStock' ? { ...s, enabledBy: 'stock' } : s)) };
-    expect(() => makeStateMachine<Order>({ flows: [flow], conditions: { inStock: () => true }, actions: { notifyCustomer: () => undefined, audit: () => undefined, charge: () => undefined, remind: () => undefined }, config: { stock: false } })).toThrow(
+    const flow: FlowDefinition = {
+      ...orderFlow,
+      states: orderFlow.states.map((s) => (s.id === 'checkStock' ? { ...s, enabledBy: 'stock' } : s)),
+    };
+    expect(() =>
+      makeStateMachine<Order>({
+        flows: [flow],
+        conditions: { inStock: () => true },
+        actions: {
+          notifyCustomer: () => undefined,
+          audit: () => undefined,
+          charge: () => undefined,
+          remind: () => undefined,
+        },
+        config: { stock: false },
+      }),
+    ).toThrow(
       "Flow 'order-flow', state 'checkStock': the initial state is disabled by config property 'stock' (value false)",
     );
   });
@@ -168,7 +194,11 @@ describe('config enablement', () => {
       id: 'f',
       initialState: 'decide',
       states: [
-        { id: 'decide', kind: 'auto', transitions: [{ to: 'FAST', condition: 'always', enabledBy: 'fastTrack' }, { to: 'SLOW' }] },
+        {
+          id: 'decide',
+          kind: 'auto',
+          transitions: [{ to: 'FAST', condition: 'always', enabledBy: 'fastTrack' }, { to: 'SLOW' }],
+        },
         { id: 'FAST', kind: 'final' },
         { id: 'SLOW', kind: 'final' },
       ],

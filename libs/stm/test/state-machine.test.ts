@@ -19,7 +19,14 @@ describe('makeStateMachine: runtime safety', () => {
       id: 'loop',
       initialState: 'A',
       states: [
-        { id: 'A', kind: 'manual', events: [{ id: 'go', to: 'd1' }, { id: 'stop', to: 'END' }] },
+        {
+          id: 'A',
+          kind: 'manual',
+          events: [
+            { id: 'go', to: 'd1' },
+            { id: 'stop', to: 'END' },
+          ],
+        },
         { id: 'd1', kind: 'auto', transitions: [{ to: 'd2', condition: 'again' }, { to: 'A' }] },
         { id: 'd2', kind: 'auto', transitions: [{ to: 'd1' }] },
         { id: 'END', kind: 'final' },
@@ -52,7 +59,12 @@ describe('makeStateMachine: runtime safety', () => {
     const machine = makeStateMachine<Thing>({
       flows: [flow],
       conditions: { more: () => budget > 0 },
-      actions: { dec: ({ entity }) => { budget -= 1; entity.n += 1; } },
+      actions: {
+        dec: ({ entity }) => {
+          budget -= 1;
+          entity.n += 1;
+        },
+      },
     });
     const thing: Thing = { n: 0 };
     const result = await machine.start(thing);
@@ -77,19 +89,38 @@ describe('makeStateMachine: runtime safety', () => {
   });
 
   it('a failed start leaves the entity without state', async () => {
-    const flow = defineFlow('f').auto('d', (s) => s.when('broken', 'E').otherwise('E')).final('E').build();
-    const machine = makeStateMachine<Thing>({ flows: [flow], conditions: { broken: () => { throw new Error('no'); } } });
+    const flow = defineFlow('f')
+      .auto('d', (s) => s.when('broken', 'E').otherwise('E'))
+      .final('E')
+      .build();
+    const machine = makeStateMachine<Thing>({
+      flows: [flow],
+      conditions: {
+        broken: () => {
+          throw new Error('no');
+        },
+      },
+    });
     const thing: Thing = { n: 0 };
     await expect(machine.start(thing)).rejects.toThrow('no');
     expect(thing.state).toBeUndefined();
   });
 
   it('STM_NO_TRANSITION when no branch holds', async () => {
-    const flow = defineFlow('f').auto('d', (s) => s.when('yes', 'E').when('!yes', 'E')).final('E').build();
+    const flow = defineFlow('f')
+      .auto('d', (s) => s.when('yes', 'E').when('!yes', 'E'))
+      .final('E')
+      .build();
     const machine = makeStateMachine<Thing>({ flows: [flow], conditions: { yes: () => false } });
     const thing: Thing = { n: 0 };
-    await expect(machine.start(thing)).resolves.toMatchObject({ state: { stateId: 'E' }, steps: [{ to: 'd' }, { to: 'E', condition: '!yes' }] });
-    const only = defineFlow('g').auto('d', (s) => s.when('yes', 'E')).final('E').build();
+    await expect(machine.start(thing)).resolves.toMatchObject({
+      state: { stateId: 'E' },
+      steps: [{ to: 'd' }, { to: 'E', condition: '!yes' }],
+    });
+    const only = defineFlow('g')
+      .auto('d', (s) => s.when('yes', 'E'))
+      .final('E')
+      .build();
     const strict = makeStateMachine<Thing>({ flows: [only], conditions: { yes: () => false } });
     await expect(strict.start({ n: 0 })).rejects.toMatchObject({
       code: 'STM_NO_TRANSITION',
@@ -128,7 +159,9 @@ describe('makeStateMachine: API errors', () => {
 
   it('refuses an invalid flow when made', () => {
     const bad: FlowDefinition = { id: 'bad', initialState: 'X', states: [{ id: 'A', kind: 'final' }] };
-    expect(() => makeStateMachine({ flows: [bad] })).toThrow("Flow 'bad': initial state 'X' does not exist [UNKNOWN_INITIAL_STATE]");
+    expect(() => makeStateMachine({ flows: [bad] })).toThrow(
+      "Flow 'bad': initial state 'X' does not exist [UNKNOWN_INITIAL_STATE]",
+    );
   });
 
   it('start twice is refused unless restart is asked for', async () => {
@@ -145,11 +178,15 @@ describe('makeStateMachine: API errors', () => {
   it('send without state, unknown flow, unknown state', async () => {
     const machine = makeStateMachine<Thing>({ flows: [door] });
     await expect(machine.send({ n: 0 }, 'open', undefined)).rejects.toMatchObject({ code: 'STM_NO_STATE' });
-    await expect(machine.send({ n: 0, state: { flowId: 'window', stateId: 'CLOSED' } }, 'open', undefined)).rejects.toMatchObject({
+    await expect(
+      machine.send({ n: 0, state: { flowId: 'window', stateId: 'CLOSED' } }, 'open', undefined),
+    ).rejects.toMatchObject({
       code: 'STM_UNKNOWN_FLOW',
       message: "Unknown flow 'window' (known: 'door')",
     });
-    await expect(machine.send({ n: 0, state: { flowId: 'door', stateId: 'AJAR' } }, 'open', undefined)).rejects.toMatchObject({
+    await expect(
+      machine.send({ n: 0, state: { flowId: 'door', stateId: 'AJAR' } }, 'open', undefined),
+    ).rejects.toMatchObject({
       code: 'STM_UNKNOWN_STATE',
     });
   });
@@ -164,11 +201,17 @@ describe('makeStateMachine: API errors', () => {
     await machine.start(b, undefined, { flowId: 'door' });
     expect(b.state).toEqual({ flowId: 'door', stateId: 'CLOSED' });
     const noDefault = makeStateMachine<Thing>({ flows: [door, defineFlow('x').final('X').build()] });
-    await expect(noDefault.start({ n: 0 })).rejects.toMatchObject({ code: 'STM_UNKNOWN_FLOW', message: "No default flow: give a flow id (known: 'door', 'x')" });
+    await expect(noDefault.start({ n: 0 })).rejects.toMatchObject({
+      code: 'STM_UNKNOWN_FLOW',
+      message: "No default flow: give a flow id (known: 'door', 'x')",
+    });
   });
 
   it('works with a custom state accessor (state in two columns) and passes the context through', async () => {
-    interface Row { flow_id: string | null; state_id: string | null }
+    interface Row {
+      flow_id: string | null;
+      state_id: string | null;
+    }
     const columns: StateAccessor<Row> = {
       get: (r) => (r.flow_id !== null && r.state_id !== null ? { flowId: r.flow_id, stateId: r.state_id } : undefined),
       set: (r, s) => {
@@ -177,11 +220,18 @@ describe('makeStateMachine: API errors', () => {
       },
     };
     const seen: string[] = [];
-    const flow = defineFlow('door').manual('CLOSED', (s) => s.on('open', 'OPEN', { action: 'log' })).final('OPEN').build();
+    const flow = defineFlow('door')
+      .manual('CLOSED', (s) => s.on('open', 'OPEN', { action: 'log' }))
+      .final('OPEN')
+      .build();
     const machine = makeStateMachine<Row, { trx: string }>({
       flows: [flow],
       stateAccessor: columns,
-      actions: { log: ({ context, payload }) => { seen.push(`${context.trx}:${String(payload)}`); } },
+      actions: {
+        log: ({ context, payload }) => {
+          seen.push(`${context.trx}:${String(payload)}`);
+        },
+      },
     });
     const row: Row = { flow_id: null, state_id: null };
     await machine.start(row, { trx: 't1' });
@@ -194,11 +244,25 @@ describe('makeStateMachine: API errors', () => {
   it('an external self-transition runs exit and entry; an internal one does not', async () => {
     const trace: string[] = [];
     const flow = defineFlow('self')
-      .manual('S', (s) => s.onEntry('in').onExit('out').on('again', 'S', { action: 't' }).on('ping', undefined, { action: 't' }).on('end', 'E'))
+      .manual('S', (s) =>
+        s
+          .onEntry('in')
+          .onExit('out')
+          .on('again', 'S', { action: 't' })
+          .on('ping', undefined, { action: 't' })
+          .on('end', 'E'),
+      )
       .final('E')
       .build();
-    const log = (name: string) => ({ phase }: { phase: string }): void => { trace.push(`${phase}:${name}`); };
-    const machine = makeStateMachine<Thing>({ flows: [flow], actions: { in: log('in'), out: log('out'), t: log('t') } });
+    const log =
+      (name: string) =>
+      ({ phase }: { phase: string }): void => {
+        trace.push(`${phase}:${name}`);
+      };
+    const machine = makeStateMachine<Thing>({
+      flows: [flow],
+      actions: { in: log('in'), out: log('out'), t: log('t') },
+    });
     const thing: Thing = { n: 0 };
     await machine.start(thing);
     trace.length = 0;

@@ -86,7 +86,9 @@ describe('parseFlowsXml', () => {
 
   it('refuses an unknown target state, naming flow, state and event', async () => {
     const e = await failure(
-      flow('<manual-state id="A" initialState="true"><on eventId="go" newStateId="PROCESED"/></manual-state><end-state id="PROCESSED"/>'),
+      flow(
+        '<manual-state id="A" initialState="true"><on eventId="go" newStateId="PROCESED"/></manual-state><end-state id="PROCESSED"/>',
+      ),
       'f.xml',
     );
     expect(e.code).toBe('STM_INVALID_FLOW');
@@ -99,13 +101,21 @@ describe('parseFlowsXml', () => {
   });
 
   it('refuses an unknown branch target of an auto state', async () => {
-    const e = await failure(flow('<auto-state id="d" initialState="true"><transition to="X" condition="c"/><transition to="E"/></auto-state><end-state id="E"/>'));
-    expect(e.message).toContain("Flow 'f', state 'd': transition #1 (condition 'c'): target state 'X' does not exist [UNKNOWN_TARGET_STATE]");
+    const e = await failure(
+      flow(
+        '<auto-state id="d" initialState="true"><transition to="X" condition="c"/><transition to="E"/></auto-state><end-state id="E"/>',
+      ),
+    );
+    expect(e.message).toContain(
+      "Flow 'f', state 'd': transition #1 (condition 'c'): target state 'X' does not exist [UNKNOWN_TARGET_STATE]",
+    );
   });
 
   it('refuses duplicate state and event ids', async () => {
     const e = await failure(
-      flow('<manual-state id="A" initialState="true"><on eventId="go" newStateId="E"/><on eventId="go" newStateId="E"/></manual-state><end-state id="E"/><end-state id="E"/>'),
+      flow(
+        '<manual-state id="A" initialState="true"><on eventId="go" newStateId="E"/><on eventId="go" newStateId="E"/></manual-state><end-state id="E"/><end-state id="E"/>',
+      ),
     );
     expect(e.issues.map((i) => i.code)).toEqual(['DUPLICATE_STATE', 'DUPLICATE_EVENT']);
     expect(e.message).toContain("Flow 'f', state 'E': state is declared more than once");
@@ -113,7 +123,9 @@ describe('parseFlowsXml', () => {
   });
 
   it('refuses duplicate flow ids', async () => {
-    const e = await failure('<states><flow id="f"><end-state id="E" initialState="true"/></flow><flow id="f"><end-state id="E" initialState="true"/></flow></states>');
+    const e = await failure(
+      '<states><flow id="f"><end-state id="E" initialState="true"/></flow><flow id="f"><end-state id="E" initialState="true"/></flow></states>',
+    );
     expect(e.message).toContain("Flow 'f': flow is declared more than once [DUPLICATE_FLOW]");
   });
 
@@ -125,16 +137,27 @@ describe('parseFlowsXml', () => {
   });
 
   it('refuses a manual state without events (dead end)', async () => {
-    const e = await failure(flow('<manual-state id="A" initialState="true"><on eventId="go" newStateId="B"/></manual-state><manual-state id="B"/><end-state id="E"/>'));
+    const e = await failure(
+      flow(
+        '<manual-state id="A" initialState="true"><on eventId="go" newStateId="B"/></manual-state><manual-state id="B"/><end-state id="E"/>',
+      ),
+    );
     expect(e.issues.map((i) => i.code)).toEqual(['DEAD_END_STATE']);
     expect(e.message).toContain("Flow 'f', state 'B': manual state has no events");
   });
 
   it('refuses unknown elements and attributes, naming where they are', async () => {
     const e = await failure(
-      flow('<manual-state id="A" initialState="true" intialState="true"><on eventId="go" newState="E"/><transition to="E"/></manual-state><end-state id="E"/><wait-state id="W"/>'),
+      flow(
+        '<manual-state id="A" initialState="true" intialState="true"><on eventId="go" newState="E"/><transition to="E"/></manual-state><end-state id="E"/><wait-state id="W"/>',
+      ),
     );
-    expect(e.issues.map((i) => i.code)).toEqual(['UNKNOWN_ATTRIBUTE', 'UNKNOWN_ATTRIBUTE', 'UNKNOWN_ELEMENT', 'UNKNOWN_ELEMENT']);
+    expect(e.issues.map((i) => i.code)).toEqual([
+      'UNKNOWN_ATTRIBUTE',
+      'UNKNOWN_ATTRIBUTE',
+      'UNKNOWN_ELEMENT',
+      'UNKNOWN_ELEMENT',
+    ]);
     expect(e.message).toContain("Flow 'f', state 'A': unknown attribute 'intialState' on <manual-state>");
     expect(e.message).toContain("Flow 'f', state 'A', event 'go': unknown attribute 'newState' on <on>");
     expect(e.message).toContain("Flow 'f', state 'A': element <transition> is not allowed in <manual-state>");
@@ -145,12 +168,16 @@ describe('parseFlowsXml', () => {
     const e = await failure('<states><flow><end-state initialState="yes"/></flow></states>');
     expect(e.issues.map((i) => i.code)).toEqual(['MISSING_ATTRIBUTE', 'MISSING_ATTRIBUTE', 'INVALID_BOOLEAN']);
     expect(e.message).toContain("Flow #1: <flow> needs attribute 'id'");
-    expect(e.message).toContain('Flow #1, state #1: attribute \'initialState\' of <end-state> must be "true" or "false", got "yes"');
+    expect(e.message).toContain(
+      'Flow #1, state #1: attribute \'initialState\' of <end-state> must be "true" or "false", got "yes"',
+    );
   });
 
   it('refuses a branch after the unconditional one, and events on a final state', async () => {
     const e = await failure(
-      flow('<auto-state id="d" initialState="true"><transition to="E"/><transition to="E" condition="c"/></auto-state><end-state id="E"><on eventId="x" newStateId="E"/></end-state>'),
+      flow(
+        '<auto-state id="d" initialState="true"><transition to="E"/><transition to="E" condition="c"/></auto-state><end-state id="E"><on eventId="x" newStateId="E"/></end-state>',
+      ),
     );
     expect(e.message).toContain("Flow 'f', state 'E': element <on> is not allowed in <end-state>");
   });
@@ -161,18 +188,32 @@ describe('parseFlowsXml', () => {
         '<auto-state id="b"><transition to="a"/></auto-state><end-state id="E"/><end-state id="LOST"/>',
     );
     const { warnings } = await parseFlowsXml(xml);
-    expect(warnings.map((w) => `${w.code}:${w.stateId}`)).toEqual(['UNREACHABLE_STATE:LOST', 'AUTO_STATE_CYCLE:a', 'AUTO_STATE_CYCLE:b']);
+    expect(warnings.map((w) => `${w.code}:${w.stateId}`)).toEqual([
+      'UNREACHABLE_STATE:LOST',
+      'AUTO_STATE_CYCLE:a',
+      'AUTO_STATE_CYCLE:b',
+    ]);
     const strict = await parseFlowsXml(xml, { strict: true }).catch((err: unknown) => err);
     expect(isStmError(strict, StmErrorCodes.invalidFlow)).toBe(true);
-    expect((strict as StmError).message).toContain("Flow 'f', state 'LOST': state cannot be reached from the initial state 'a' [UNREACHABLE_STATE]");
+    expect((strict as StmError).message).toContain(
+      "Flow 'f', state 'LOST': state cannot be reached from the initial state 'a' [UNREACHABLE_STATE]",
+    );
   });
 
   it('warns about states from which no final state can be reached', async () => {
     const { warnings } = await parseFlowsXml(
-      flow('<manual-state id="A" initialState="true"><on eventId="a" newStateId="B"/><on eventId="end" newStateId="E"/></manual-state><manual-state id="B"><on eventId="b" newStateId="B"/></manual-state><end-state id="E"/>'),
+      flow(
+        '<manual-state id="A" initialState="true"><on eventId="a" newStateId="B"/><on eventId="end" newStateId="E"/></manual-state><manual-state id="B"><on eventId="b" newStateId="B"/></manual-state><end-state id="E"/>',
+      ),
     );
     expect(warnings).toEqual([
-      { code: 'CANNOT_REACH_FINAL_STATE', message: "Flow 'f', state 'B': no path leads from this state to a final state", flowId: 'f', stateId: 'B', line: 1 },
+      {
+        code: 'CANNOT_REACH_FINAL_STATE',
+        message: "Flow 'f', state 'B': no path leads from this state to a final state",
+        flowId: 'f',
+        stateId: 'B',
+        line: 1,
+      },
     ]);
   });
 });
@@ -198,7 +239,8 @@ const CLAIM = `<?xml version="1.0"?>
 `;
 
 describe('checkFlowsXml', () => {
-  const lineOf = (xml: string, strict = true) => checkFlowsXml(xml, { strict }).errors.map((i) => `${i.line}: ${i.code}: ${i.message}`);
+  const lineOf = (xml: string, strict = true) =>
+    checkFlowsXml(xml, { strict }).errors.map((i) => `${i.line}: ${i.code}: ${i.message}`);
 
   it('reads a valid document, and knows the element of every part', () => {
     const checked = checkFlowsXml(CLAIM);
@@ -213,29 +255,54 @@ describe('checkFlowsXml', () => {
   });
 
   it('names the line of each problem: malformed XML, unknown target, no initial state, unreachable state, dead end, branch order', () => {
-    expect(lineOf(CLAIM.replace('<end-state id="PAID"/>', '<end-state id="PAID">'))).toEqual(['16: MALFORMED_XML: malformed XML (column 3): </flow> closes <end-state> opened on line 15']);
+    expect(lineOf(CLAIM.replace('<end-state id="PAID"/>', '<end-state id="PAID">'))).toEqual([
+      '16: MALFORMED_XML: malformed XML (column 3): </flow> closes <end-state> opened on line 15',
+    ]);
     expect(lineOf(CLAIM.replace('newStateId="PAID"', 'newStateId="PAYED"'), false)).toEqual([
       "13: UNKNOWN_TARGET_STATE: Flow 'claim', state 'APPROVED', event 'pay': target state 'PAYED' does not exist",
     ]);
-    expect(lineOf(CLAIM.replace(' initialState="true"', ''))).toEqual(["3: MISSING_INITIAL_STATE: Flow 'claim': no initial state is declared"]);
-    expect(lineOf(CLAIM.replace('<end-state id="PAID"/>', '<manual-state id="LIMBO"><on eventId="x" newStateId="PAID"/></manual-state>\n    <end-state id="PAID"/>'))).toEqual([
+    expect(lineOf(CLAIM.replace(' initialState="true"', ''))).toEqual([
+      "3: MISSING_INITIAL_STATE: Flow 'claim': no initial state is declared",
+    ]);
+    expect(
+      lineOf(
+        CLAIM.replace(
+          '<end-state id="PAID"/>',
+          '<manual-state id="LIMBO"><on eventId="x" newStateId="PAID"/></manual-state>\n    <end-state id="PAID"/>',
+        ),
+      ),
+    ).toEqual([
       "15: UNREACHABLE_STATE: Flow 'claim', state 'LIMBO': state cannot be reached from the initial state 'DRAFT'",
     ]);
     expect(lineOf(CLAIM.replace('<on eventId="pay" newStateId="PAID"/>', ''), false)[0]).toBe(
       "11: DEAD_END_STATE: Flow 'claim', state 'APPROVED': manual state has no events, so it could never be left (make it a final state or add an event)",
     );
-    expect(lineOf(CLAIM.replace('<transition to="APPROVED"/>', '<transition to="APPROVED"/>\n      <transition to="DRAFT" condition="big"/>'))).toEqual([
+    expect(
+      lineOf(
+        CLAIM.replace(
+          '<transition to="APPROVED"/>',
+          '<transition to="APPROVED"/>\n      <transition to="DRAFT" condition="big"/>',
+        ),
+      ),
+    ).toEqual([
       "10: UNREACHABLE_BRANCH: Flow 'claim', state 'CHECK': transition #3 (condition 'big') follows the unconditional transition (line 9) and can never be taken",
     ]);
   });
 
   it('names the line of structural problems: the attribute, the second initial state, the element', () => {
-    expect(lineOf(CLAIM.replace('<manual-state id="DRAFT" initialState="true">', '<manual-state id="DRAFT"\n      intialState="true">'))).toEqual([
+    expect(
+      lineOf(
+        CLAIM.replace(
+          '<manual-state id="DRAFT" initialState="true">',
+          '<manual-state id="DRAFT"\n      intialState="true">',
+        ),
+      ),
+    ).toEqual([
       "5: UNKNOWN_ATTRIBUTE: Flow 'claim', state 'DRAFT': unknown attribute 'intialState' on <manual-state> (allowed: id, initialState, enabledBy, meta-*)",
     ]);
-    expect(lineOf(CLAIM.replace('<manual-state id="APPROVED">', '<manual-state id="APPROVED" initialState="true">'))).toEqual([
-      "11: MULTIPLE_INITIAL_STATES: Flow 'claim': more than one initial state: 'DRAFT', 'APPROVED'",
-    ]);
+    expect(
+      lineOf(CLAIM.replace('<manual-state id="APPROVED">', '<manual-state id="APPROVED" initialState="true">')),
+    ).toEqual(["11: MULTIPLE_INITIAL_STATES: Flow 'claim': more than one initial state: 'DRAFT', 'APPROVED'"]);
     expect(lineOf(CLAIM.replace('<end-state id="PAID"/>', '<wait-state id="PAID"/>'))).toEqual([
       "15: UNKNOWN_ELEMENT: Flow 'claim': unknown element <wait-state> (expected manual-state, auto-state or end-state)",
     ]);
@@ -246,12 +313,21 @@ describe('checkFlowsXml', () => {
     const noEnd = CLAIM.replace('<end-state id="PAID"/>', '').replace('newStateId="PAID"', 'newStateId="DRAFT"');
     const lenient = checkFlowsXml(noEnd);
     expect(lenient.errors).toEqual([]);
-    expect(lenient.warnings.map((w) => `${w.line}: ${w.code}`)).toEqual(['3: NO_FINAL_STATE', '4: CANNOT_REACH_FINAL_STATE', '7: CANNOT_REACH_FINAL_STATE', '11: CANNOT_REACH_FINAL_STATE']);
+    expect(lenient.warnings.map((w) => `${w.line}: ${w.code}`)).toEqual([
+      '3: NO_FINAL_STATE',
+      '4: CANNOT_REACH_FINAL_STATE',
+      '7: CANNOT_REACH_FINAL_STATE',
+      '11: CANNOT_REACH_FINAL_STATE',
+    ]);
     expect(lineOf(noEnd)[0]).toBe("3: NO_FINAL_STATE: Flow 'claim': the flow has no final state");
   });
 
   it('refuses what the states format does not use, naming the line', () => {
-    expect(lineOf('<states>\n<!DOCTYPE x>\n</states>')).toEqual(['2: MALFORMED_XML: malformed XML (column 1): DOCTYPE and other declarations are not allowed in a states document']);
-    expect(lineOf('<states>\n  <flow id="f"><![CDATA[x]]></flow>\n</states>')[0]).toMatch(/^2: MALFORMED_XML: .*CDATA sections are not allowed/);
+    expect(lineOf('<states>\n<!DOCTYPE x>\n</states>')).toEqual([
+      '2: MALFORMED_XML: malformed XML (column 1): DOCTYPE and other declarations are not allowed in a states document',
+    ]);
+    expect(lineOf('<states>\n  <flow id="f"><![CDATA[x]]></flow>\n</states>')[0]).toMatch(
+      /^2: MALFORMED_XML: .*CDATA sections are not allowed/,
+    );
   });
 });

@@ -28,9 +28,22 @@ export type {
   PageRequest,
   Page,
 } from './model/trigger-model';
-export { validateCronExpression, validateTimezone, validatePayload, validatePage, validateTenant } from './model/trigger-validation';
+export {
+  validateCronExpression,
+  validateTimezone,
+  validatePayload,
+  validatePage,
+  validateTenant,
+} from './model/trigger-validation';
 export { TRIGGER_TABLES, triggerDb } from './schema/trigger-tables';
-export type { TriggerTables, TriggerDb, FwTriggerLogTable, FwTriggerExecutionTable, FwCrontabTable, FwSchedulerLeaseTable } from './schema/trigger-tables';
+export type {
+  TriggerTables,
+  TriggerDb,
+  FwTriggerLogTable,
+  FwTriggerExecutionTable,
+  FwCrontabTable,
+  FwSchedulerLeaseTable,
+} from './schema/trigger-tables';
 export { makeTriggerLogStore } from './repository/trigger-log-store';
 export type { TriggerLogStore, TriggerLogEntry, NewTriggerLogEntry } from './repository/trigger-log-store';
 export { makeExecutionStore } from './repository/execution-store';
@@ -43,7 +56,12 @@ export { processCreateDispatch } from './service/process-create-dispatch';
 export type { ProcessCreateIngress } from './service/process-create-dispatch';
 export { makeSchedulerLease } from './scheduler/scheduler-lease';
 export type { SchedulerLease, SchedulerLeaseOptions } from './scheduler/scheduler-lease';
-export { makeCronScheduler, defaultSchedulerOwnerId, CRON_SCHEDULER_LEASE, DEFAULT_LEASE_SECONDS } from './scheduler/cron-scheduler';
+export {
+  makeCronScheduler,
+  defaultSchedulerOwnerId,
+  CRON_SCHEDULER_LEASE,
+  DEFAULT_LEASE_SECONDS,
+} from './scheduler/cron-scheduler';
 export type { CronScheduler, CronSchedulerOptions, ScheduledRun } from './scheduler/cron-scheduler';
 export { makeTriggerRouter, validateClientTriggerKey } from './http/trigger-router';
 export type { TriggerRouterOptions } from './http/trigger-router';

@@ -1,5 +1,12 @@
 import { describeEachDatabase } from '@fw/test-support';
-import { makeCronScheduler, makeCrontabStore, makeTriggerService, type CronScheduler, type CrontabStore, type TriggerService } from '@fw/trigger';
+import {
+  makeCronScheduler,
+  makeCrontabStore,
+  makeTriggerService,
+  type CronScheduler,
+  type CrontabStore,
+  type TriggerService,
+} from '@fw/trigger';
 import { randomUUID } from 'node:crypto';
 import { freshTenant, makeRecordingDispatch, sleep, waitFor, type RecordingDispatch } from './support';
 
@@ -17,7 +24,13 @@ describeEachDatabase('cron scheduler', (getDb) => {
     crontabs = makeCrontabStore(database);
     recorder = makeRecordingDispatch();
     triggers = makeTriggerService({ database, dispatch: recorder.dispatch });
-    scheduler = makeCronScheduler({ database, crontabs, triggerService: triggers, ownerId: `solo-${randomUUID()}`, leaseSeconds: 5 });
+    scheduler = makeCronScheduler({
+      database,
+      crontabs,
+      triggerService: triggers,
+      ownerId: `solo-${randomUUID()}`,
+      leaseSeconds: 5,
+    });
   });
   afterEach(async () => {
     await scheduler.stop();
@@ -25,12 +38,20 @@ describeEachDatabase('cron scheduler', (getDb) => {
     for (const tab of await crontabs.listEnabled()) await crontabs.update(tab.id, tab.tenant, { enabled: false });
   });
 
-  const firedFor = (crontabId: string) => async () => (await triggers.listExecutions({ tenant: tenantOf.get(crontabId) ?? '', crontabId }, { page: 0, size: 100 })).content;
+  const firedFor = (crontabId: string) => async () =>
+    (await triggers.listExecutions({ tenant: tenantOf.get(crontabId) ?? '', crontabId }, { page: 0, size: 100 }))
+      .content;
   const tenantOf = new Map<string, string>();
 
   it('fires an every-second schedule as CRON triggers with deterministic ids, cron id and scheduled time', async () => {
     const tenant = freshTenant();
-    const tab = await crontabs.add(tenant, { name: 'tick', cronExpression: EVERY_SECOND, timezone: 'UTC', enabled: true, payload: { processDefName: 'import', args: { a: 1 } } });
+    const tab = await crontabs.add(tenant, {
+      name: 'tick',
+      cronExpression: EVERY_SECOND,
+      timezone: 'UTC',
+      enabled: true,
+      payload: { processDefName: 'import', args: { a: 1 } },
+    });
     tenantOf.set(tab.id, tenant);
     await scheduler.start();
     expect(scheduler.isOwner()).toBe(true);
@@ -39,7 +60,12 @@ describeEachDatabase('cron scheduler', (getDb) => {
 
     const executions = await firedFor(tab.id)();
     for (const e of executions) {
-      expect(e).toMatchObject({ source: 'CRON', cronId: tab.id, tenant, payload: { processDefName: 'import', args: { a: 1 } } });
+      expect(e).toMatchObject({
+        source: 'CRON',
+        cronId: tab.id,
+        tenant,
+        payload: { processDefName: 'import', args: { a: 1 } },
+      });
       expect(e.scheduledTime).toMatch(/\.000Z$/); // whole seconds
       expect(e.triggerId).toBe(`cron:${tab.id}:${e.scheduledTime}`);
       expect(e.status === 'COMPLETED' || e.status === 'RUNNING').toBe(true);
@@ -53,7 +79,13 @@ describeEachDatabase('cron scheduler', (getDb) => {
 
   it('stops firing a crontab once it is disabled and reloaded', async () => {
     const tenant = freshTenant();
-    const tab = await crontabs.add(tenant, { name: 'tick', cronExpression: EVERY_SECOND, timezone: 'UTC', enabled: true, payload: { processDefName: 'import' } });
+    const tab = await crontabs.add(tenant, {
+      name: 'tick',
+      cronExpression: EVERY_SECOND,
+      timezone: 'UTC',
+      enabled: true,
+      payload: { processDefName: 'import' },
+    });
     tenantOf.set(tab.id, tenant);
     await scheduler.start();
     await waitFor('a firing', async () => (await firedFor(tab.id)()).length >= 1, 15_000);
@@ -68,7 +100,13 @@ describeEachDatabase('cron scheduler', (getDb) => {
 
   it('reschedules an edited crontab on reload', async () => {
     const tenant = freshTenant();
-    const tab = await crontabs.add(tenant, { name: 'yearly', cronExpression: NEVER_SOON, timezone: 'Europe/Berlin', enabled: true, payload: { processDefName: 'import' } });
+    const tab = await crontabs.add(tenant, {
+      name: 'yearly',
+      cronExpression: NEVER_SOON,
+      timezone: 'Europe/Berlin',
+      enabled: true,
+      payload: { processDefName: 'import' },
+    });
     tenantOf.set(tab.id, tenant);
     await scheduler.start();
     const planned = scheduler.nextRuns().find((r) => r.crontabId === tab.id);
@@ -86,11 +124,23 @@ describeEachDatabase('cron scheduler', (getDb) => {
 
   it('does not fire disabled crontabs and picks up new ones on reload', async () => {
     const tenant = freshTenant();
-    const off = await crontabs.add(tenant, { name: 'off', cronExpression: EVERY_SECOND, timezone: 'UTC', enabled: false, payload: { processDefName: 'import' } });
+    const off = await crontabs.add(tenant, {
+      name: 'off',
+      cronExpression: EVERY_SECOND,
+      timezone: 'UTC',
+      enabled: false,
+      payload: { processDefName: 'import' },
+    });
     tenantOf.set(off.id, tenant);
     await scheduler.start();
     expect(scheduler.nextRuns()).toEqual([]);
-    const added = await crontabs.add(tenant, { name: 'new', cronExpression: EVERY_SECOND, timezone: 'UTC', enabled: true, payload: { processDefName: 'import' } });
+    const added = await crontabs.add(tenant, {
+      name: 'new',
+      cronExpression: EVERY_SECOND,
+      timezone: 'UTC',
+      enabled: true,
+      payload: { processDefName: 'import' },
+    });
     tenantOf.set(added.id, tenant);
     await scheduler.reload();
     expect(scheduler.nextRuns().map((r) => [r.crontabId, r.name, r.tenant])).toEqual([[added.id, 'new', tenant]]);

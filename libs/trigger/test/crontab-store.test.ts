@@ -2,9 +2,17 @@ import { describeEachDatabase } from '@fw/test-support';
 import { isTriggerError, makeCrontabStore, type CrontabStore, type NewCrontab } from '@fw/trigger';
 import { freshTenant } from './support';
 
-const base: NewCrontab = { name: 'nightly', cronExpression: '0 0 2 * * *', timezone: 'Europe/Berlin', enabled: true, payload: { processDefName: 'import', args: { full: true } } };
+const base: NewCrontab = {
+  name: 'nightly',
+  cronExpression: '0 0 2 * * *',
+  timezone: 'Europe/Berlin',
+  enabled: true,
+  payload: { processDefName: 'import', args: { full: true } },
+};
 
-async function errorOf(p: Promise<unknown>): Promise<{ reason: string; code: number; field?: string; message: string }> {
+async function errorOf(
+  p: Promise<unknown>,
+): Promise<{ reason: string; code: number; field?: string; message: string }> {
   const error = await p.then(
     () => undefined,
     (e: unknown) => e,
@@ -22,9 +30,24 @@ describeEachDatabase('crontab store', (getDb) => {
   it('adds, reads and lists crontabs of a tenant, newest first', async () => {
     const tenant = freshTenant();
     const first = await store.add(tenant, base);
-    expect(first).toMatchObject({ tenant, name: 'nightly', cronExpression: '0 0 2 * * *', timezone: 'Europe/Berlin', enabled: true, payload: base.payload, lastFiredAt: null, lastScheduledTime: null });
+    expect(first).toMatchObject({
+      tenant,
+      name: 'nightly',
+      cronExpression: '0 0 2 * * *',
+      timezone: 'Europe/Berlin',
+      enabled: true,
+      payload: base.payload,
+      lastFiredAt: null,
+      lastScheduledTime: null,
+    });
     expect(first.id).toMatch(/^[0-9a-f-]{36}$/);
-    const second = await store.add(tenant, { ...base, name: 'hourly', cronExpression: '  0   0 *  * * * ', timezone: undefined, enabled: undefined });
+    const second = await store.add(tenant, {
+      ...base,
+      name: 'hourly',
+      cronExpression: '  0   0 *  * * * ',
+      timezone: undefined,
+      enabled: undefined,
+    });
     expect(second).toMatchObject({ cronExpression: '0 0 * * * *', timezone: 'UTC', enabled: true });
     expect(await store.get(first.id, tenant)).toEqual(first);
     const page = await store.list(tenant, { page: 0, size: 1 });
@@ -54,7 +77,9 @@ describeEachDatabase('crontab store', (getDb) => {
 
   it('refuses a missing processDefName, name or a non-boolean enabled', async () => {
     const tenant = freshTenant();
-    expect((await errorOf(store.add(tenant, { ...base, payload: { processDefName: '' } }))).field).toBe('payload.processDefName');
+    expect((await errorOf(store.add(tenant, { ...base, payload: { processDefName: '' } }))).field).toBe(
+      'payload.processDefName',
+    );
     expect((await errorOf(store.add(tenant, { ...base, name: ' ' }))).field).toBe('name');
     expect((await errorOf(store.add(tenant, { ...base, enabled: 'yes' as unknown as boolean }))).field).toBe('enabled');
   });
@@ -75,8 +100,17 @@ describeEachDatabase('crontab store', (getDb) => {
     const disabled = await store.update(tab.id, tenant, { enabled: false });
     expect(disabled).toMatchObject({ enabled: false, cronExpression: base.cronExpression, name: 'nightly' });
     expect(Date.parse(disabled.updatedAt)).toBeGreaterThanOrEqual(Date.parse(tab.updatedAt));
-    const edited = await store.update(tab.id, tenant, { cronExpression: '*/5 * * * * *', timezone: 'America/New_York', payload: { processDefName: 'other' } });
-    expect(edited).toMatchObject({ cronExpression: '*/5 * * * * *', timezone: 'America/New_York', payload: { processDefName: 'other' }, enabled: false });
+    const edited = await store.update(tab.id, tenant, {
+      cronExpression: '*/5 * * * * *',
+      timezone: 'America/New_York',
+      payload: { processDefName: 'other' },
+    });
+    expect(edited).toMatchObject({
+      cronExpression: '*/5 * * * * *',
+      timezone: 'America/New_York',
+      payload: { processDefName: 'other' },
+      enabled: false,
+    });
     expect((await errorOf(store.update(tab.id, tenant, { name: 'taken' }))).reason).toBe('DUPLICATE');
     expect((await errorOf(store.update(tab.id, tenant, { cronExpression: '* * * *' }))).reason).toBe('VALIDATION');
     expect((await errorOf(store.update(tab.id, tenant, { timezone: 'Nowhere/Else' }))).reason).toBe('VALIDATION');
@@ -90,7 +124,10 @@ describeEachDatabase('crontab store', (getDb) => {
     const off = await store.add(tenant, { ...base, name: 'off', enabled: false });
     expect(await store.get(tab.id, other)).toBeUndefined();
     expect(await store.get('not-a-uuid', tenant)).toBeUndefined();
-    expect(await errorOf(store.update(tab.id, other, { enabled: false }))).toMatchObject({ reason: 'NOT_FOUND', code: 404 });
+    expect(await errorOf(store.update(tab.id, other, { enabled: false }))).toMatchObject({
+      reason: 'NOT_FOUND',
+      code: 404,
+    });
     const enabledIds = (await store.listEnabled()).map((c) => c.id);
     expect(enabledIds).toContain(tab.id);
     expect(enabledIds).not.toContain(off.id);

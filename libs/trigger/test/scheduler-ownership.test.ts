@@ -1,12 +1,27 @@
 import { describeEachDatabase } from '@fw/test-support';
-import { makeCronScheduler, makeCrontabStore, makeSchedulerLease, makeTriggerService, type CronScheduler, type TriggerService } from '@fw/trigger';
+import {
+  makeCronScheduler,
+  makeCrontabStore,
+  makeSchedulerLease,
+  makeTriggerService,
+  type CronScheduler,
+  type TriggerService,
+} from '@fw/trigger';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { countingTriggers, freshTenant, makeRecordingDispatch, waitFor, type CountingTriggers } from './support';
 
 describeEachDatabase('scheduler ownership', (getDb) => {
-  async function leaseRow(name: string): Promise<{ owner_id: string; lease_until: Date; acquired_at: Date } | undefined> {
-    const { rows } = await sql<{ owner_id: string; lease_until: Date; acquired_at: Date }>`select owner_id, lease_until, acquired_at from fw_scheduler_lease where name = ${name}`.execute(getDb().database.db);
+  async function leaseRow(
+    name: string,
+  ): Promise<{ owner_id: string; lease_until: Date; acquired_at: Date } | undefined> {
+    const { rows } = await sql<{
+      owner_id: string;
+      lease_until: Date;
+      acquired_at: Date;
+    }>`select owner_id, lease_until, acquired_at from fw_scheduler_lease where name = ${name}`.execute(
+      getDb().database.db,
+    );
     return rows[0];
   }
 
@@ -44,12 +59,28 @@ describeEachDatabase('scheduler ownership', (getDb) => {
       for (const tab of await crontabs.listEnabled()) await crontabs.update(tab.id, tab.tenant, { enabled: false });
     });
 
-    async function setUp(leaseSeconds: number, leaseName: string): Promise<{ tenant: string; crontabId: string; a: CountingTriggers; b: CountingTriggers; sa: CronScheduler; sb: CronScheduler }> {
+    async function setUp(
+      leaseSeconds: number,
+      leaseName: string,
+    ): Promise<{
+      tenant: string;
+      crontabId: string;
+      a: CountingTriggers;
+      b: CountingTriggers;
+      sa: CronScheduler;
+      sb: CronScheduler;
+    }> {
       const { database } = getDb();
       const crontabs = makeCrontabStore(database);
       triggers = makeTriggerService({ database, dispatch: makeRecordingDispatch().dispatch });
       const tenant = freshTenant();
-      const tab = await crontabs.add(tenant, { name: 'tick', cronExpression: '*/1 * * * * *', timezone: 'UTC', enabled: true, payload: { processDefName: 'import' } });
+      const tab = await crontabs.add(tenant, {
+        name: 'tick',
+        cronExpression: '*/1 * * * * *',
+        timezone: 'UTC',
+        enabled: true,
+        payload: { processDefName: 'import' },
+      });
       const a = countingTriggers(triggers);
       const b = countingTriggers(triggers);
       const options = { database, crontabs, leaseSeconds, renewIntervalMillis: 250, leaseName };
@@ -99,15 +130,22 @@ describeEachDatabase('scheduler ownership', (getDb) => {
       await waitFor('B to take over', () => sb.isOwner(), 15_000);
       const taken = await leaseRow(leaseName);
       expect(taken?.owner_id).toBe('B');
-      expect(taken?.acquired_at.getTime()).toBeGreaterThanOrEqual(dead?.lease_until.getTime() ?? Number.POSITIVE_INFINITY);
+      expect(taken?.acquired_at.getTime()).toBeGreaterThanOrEqual(
+        dead?.lease_until.getTime() ?? Number.POSITIVE_INFINITY,
+      );
 
       await waitFor('firings by B', () => ownCalls(b, crontabId).length >= 2, 15_000);
       // Stop B so the set of firings is final; a firing is counted when it starts and its history
       // row lands a moment later, so wait for the history to catch up before comparing.
       await sb.stop();
       expect(ownCalls(a, crontabId)).toHaveLength(firedByA);
-      const history = async () => (await triggers.listExecutions({ tenant, crontabId }, { page: 0, size: 100 })).content;
-      await waitFor('the history of every firing', async () => (await history()).length >= firedByA + ownCalls(b, crontabId).length, 10_000);
+      const history = async () =>
+        (await triggers.listExecutions({ tenant, crontabId }, { page: 0, size: 100 })).content;
+      await waitFor(
+        'the history of every firing',
+        async () => (await history()).length >= firedByA + ownCalls(b, crontabId).length,
+        10_000,
+      );
       const executions = await history();
       expect(new Set(executions.map((e) => e.scheduledTime)).size).toBe(executions.length);
       expect(executions.length).toBe(firedByA + ownCalls(b, crontabId).length);

@@ -26,7 +26,12 @@ export function makeRecordingDispatch(): RecordingDispatch {
 }
 
 /** Waits until `check` returns true (polling), failing after `timeoutMillis` with `what`. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMillis = 10_000, pollMillis = 50): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMillis = 10_000,
+  pollMillis = 50,
+): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
     if (await check()) return;

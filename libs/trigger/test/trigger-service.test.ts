@@ -1,20 +1,35 @@
 import { FwError } from '@fw/core';
 import { describeEachDatabase } from '@fw/test-support';
-import { isTriggerError, makeTriggerService, manualTriggerId, type TriggerExecution, type TriggerInput } from '@fw/trigger';
+import {
+  isTriggerError,
+  makeTriggerService,
+  manualTriggerId,
+  type TriggerExecution,
+  type TriggerInput,
+} from '@fw/trigger';
 import { sql } from 'kysely';
 import { freshTenant, makeRecordingDispatch, sleep } from './support';
 
 function manual(tenant: string, key: string, processDefName = 'import'): TriggerInput {
-  return { source: 'MANUAL', triggerId: manualTriggerId(tenant, key), tenant, payload: { processDefName, args: { day: 1 }, description: 'by hand' } };
+  return {
+    source: 'MANUAL',
+    triggerId: manualTriggerId(tenant, key),
+    tenant,
+    payload: { processDefName, args: { day: 1 }, description: 'by hand' },
+  };
 }
 
 describeEachDatabase('trigger service', (getDb) => {
   async function historyOf(triggerId: string): Promise<Array<{ status: string }>> {
-    const { rows } = await sql<{ status: string }>`select status from fw_trigger_execution where trigger_id = ${triggerId}`.execute(getDb().database.db);
+    const { rows } = await sql<{
+      status: string;
+    }>`select status from fw_trigger_execution where trigger_id = ${triggerId}`.execute(getDb().database.db);
     return rows;
   }
   async function logRows(triggerId: string): Promise<number> {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from fw_trigger_log where trigger_id = ${triggerId}`.execute(getDb().database.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*)::int as n from fw_trigger_log where trigger_id = ${triggerId}`.execute(getDb().database.db);
     return rows[0].n;
   }
 
@@ -23,10 +38,18 @@ describeEachDatabase('trigger service', (getDb) => {
     const service = makeTriggerService({ database: getDb().database, dispatch: recorder.dispatch });
     const tenant = freshTenant();
     const result = await service.trigger(manual(tenant, 'k1'));
-    expect(result).toMatchObject({ triggerId: `manual:${tenant}:k1`, dispatched: true, duplicate: false, status: 'COMPLETED', processId: 'p-1' });
+    expect(result).toMatchObject({
+      triggerId: `manual:${tenant}:k1`,
+      dispatched: true,
+      duplicate: false,
+      status: 'COMPLETED',
+      processId: 'p-1',
+    });
     expect(result.eventId).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.logId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(recorder.calls).toEqual([{ processDefName: 'import', args: { day: 1 }, description: 'by hand', triggerId: `manual:${tenant}:k1`, tenant }]);
+    expect(recorder.calls).toEqual([
+      { processDefName: 'import', args: { day: 1 }, description: 'by hand', triggerId: `manual:${tenant}:k1`, tenant },
+    ]);
 
     const page = await service.listExecutions({ tenant }, { page: 0, size: 10 });
     expect(page.totalElements).toBe(1);
@@ -56,7 +79,13 @@ describeEachDatabase('trigger service', (getDb) => {
     const tenant = freshTenant();
     const first = await service.trigger(manual(tenant, 'again'));
     const second = await service.trigger(manual(tenant, 'again', 'otherType'));
-    expect(second).toEqual({ triggerId: first.triggerId, eventId: first.eventId, logId: first.logId, dispatched: false, duplicate: true });
+    expect(second).toEqual({
+      triggerId: first.triggerId,
+      eventId: first.eventId,
+      logId: first.logId,
+      dispatched: false,
+      duplicate: true,
+    });
     expect(recorder.calls).toHaveLength(1);
     expect(await historyOf(first.triggerId)).toHaveLength(1);
     expect(await logRows(first.triggerId)).toBe(1);
@@ -72,12 +101,17 @@ describeEachDatabase('trigger service', (getDb) => {
     expect(results.filter((r) => r.dispatched)).toHaveLength(1);
     expect(results.filter((r) => r.duplicate)).toHaveLength(7);
     const winner = results.find((r) => r.dispatched);
-    for (const r of results) expect({ eventId: r.eventId, logId: r.logId }).toEqual({ eventId: winner?.eventId, logId: winner?.logId });
+    for (const r of results)
+      expect({ eventId: r.eventId, logId: r.logId }).toEqual({ eventId: winner?.eventId, logId: winner?.logId });
     expect(await historyOf(`manual:${tenant}:race`)).toEqual([{ status: 'COMPLETED' }]);
     expect(await logRows(`manual:${tenant}:race`)).toBe(1);
     if (getDb().target === 'postgres') {
       // The calls really ran on several server connections of the pool (idle ones stay open).
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database()`.execute(getDb().database.db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_stat_activity where datname = current_database()`.execute(
+        getDb().database.db,
+      );
       expect(rows[0].n).toBeGreaterThanOrEqual(2);
     }
   });
@@ -114,7 +148,12 @@ describeEachDatabase('trigger service', (getDb) => {
       throw new Error('broker unreachable');
     };
     const failed = await service.trigger(manual(tenant, 'boom'));
-    expect(failed).toMatchObject({ dispatched: false, duplicate: false, status: 'FAILED', failure: { message: 'broker unreachable' } });
+    expect(failed).toMatchObject({
+      dispatched: false,
+      duplicate: false,
+      status: 'FAILED',
+      failure: { message: 'broker unreachable' },
+    });
     const execution = await service.getExecution(failed.executionId ?? '', tenant);
     expect(execution).toMatchObject({ status: 'FAILED', failureMessage: 'broker unreachable', processId: null });
     expect(execution?.failureStack).toContain('broker unreachable');
@@ -125,7 +164,9 @@ describeEachDatabase('trigger service', (getDb) => {
     };
     const rejected = await service.trigger(manual(tenant, 'unknown-type', 'nope'));
     expect(rejected.failure).toEqual({ message: "Unknown process type 'nope'", code: 400, subErrorCode: 'P002' });
-    expect((await service.getExecution(rejected.executionId ?? '', tenant))?.failureMessage).toBe("Unknown process type 'nope'");
+    expect((await service.getExecution(rejected.executionId ?? '', tenant))?.failureMessage).toBe(
+      "Unknown process type 'nope'",
+    );
 
     // The trigger id stays logged: a retry with the same id is a duplicate, not a second attempt.
     recorder.behaviour = undefined;
@@ -138,7 +179,12 @@ describeEachDatabase('trigger service', (getDb) => {
     const recorder = makeRecordingDispatch();
     const service = makeTriggerService({ database: getDb().database, dispatch: recorder.dispatch });
     const [a, b] = [freshTenant('a'), freshTenant('b')];
-    const input: TriggerInput = { source: 'EXTERNAL', triggerId: `shared-${a}`, tenant: a, payload: { processDefName: 'import' } };
+    const input: TriggerInput = {
+      source: 'EXTERNAL',
+      triggerId: `shared-${a}`,
+      tenant: a,
+      payload: { processDefName: 'import' },
+    };
     await service.trigger(input);
     const error = await service.trigger({ ...input, tenant: b }).catch((e: unknown) => e);
     expect(isTriggerError(error) && error.reason).toBe('CONFLICT');
@@ -161,7 +207,11 @@ describeEachDatabase('trigger service', (getDb) => {
     ];
     for (const [override, field] of cases) {
       const error = await service.trigger({ ...manual(tenant, `v-${field}`), ...override }).catch((e: unknown) => e);
-      expect(isTriggerError(error) ? { reason: error.reason, field: error.field, code: error.code } : error).toEqual({ reason: 'VALIDATION', field, code: 400 });
+      expect(isTriggerError(error) ? { reason: error.reason, field: error.field, code: error.code } : error).toEqual({
+        reason: 'VALIDATION',
+        field,
+        code: 400,
+      });
     }
     expect(recorder.calls).toHaveLength(0);
     expect((await service.listExecutions({ tenant }, { page: 0, size: 5 })).totalElements).toBe(0);

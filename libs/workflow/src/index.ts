@@ -1,6 +1,11 @@
 // Public entry point of @fw/workflow. Every export is listed explicitly.
 export { defineWorkflowService, WorkflowErrorCodes } from './service/workflow-service';
-export type { AllowedActionAndMetadata, WorkflowContext, WorkflowResponse, WorkflowServiceOptions } from './service/workflow-service';
+export type {
+  AllowedActionAndMetadata,
+  WorkflowContext,
+  WorkflowResponse,
+  WorkflowServiceOptions,
+} from './service/workflow-service';
 export { makeInMemoryWorkflowStore, copyEntity } from './store/workflow-store';
 export type { WorkflowEntity, WorkflowStore } from './store/workflow-store';
 export { makeDatabaseWorkflowStore, WORKFLOW_ENTITY_TABLE } from './store/database-workflow-store';

@@ -30,34 +30,61 @@ export async function exerciseAdminServer(baseUrl: string, key: string, tenant: 
   const header = { 'x-fw-tenant-id': tenant };
 
   // /process: a free-form args object, the tenant as an optional header.
-  const created = await client.POST('/process', { params: { header }, body: { processDefName: 'word-count', args: { texts: ['to be', 'or not to be'] }, description: 'from the generated client' } });
+  const created = await client.POST('/process', {
+    params: { header },
+    body: {
+      processDefName: 'word-count',
+      args: { texts: ['to be', 'or not to be'] },
+      description: 'from the generated client',
+    },
+  });
   const process = required(created.data, 'created process').payload.mutatedEntity;
   const read = await client.GET('/process/{id}', { params: { path: { id: process.id }, header } });
   const readBack = required(read.data, 'process').payload.mutatedEntity;
 
   // The administration API: a manual trigger, then the processes of the tenant.
-  const triggered = await client.POST('/process-management/api/triggers', { params: { header }, body: { triggerId: `client-${process.id}`, payload: { processDefName: 'word-count', args: { texts: ['a b c'] } } } });
+  const triggered = await client.POST('/process-management/api/triggers', {
+    params: { header },
+    body: { triggerId: `client-${process.id}`, payload: { processDefName: 'word-count', args: { texts: ['a b c'] } } },
+  });
   const trigger = required(triggered.data, 'trigger result');
-  const listed = await client.GET('/process-management/api/processes', { params: { header, query: { processType: 'word-count', size: 10 } } });
+  const listed = await client.GET('/process-management/api/processes', {
+    params: { header, query: { processType: 'word-count', size: 10 } },
+  });
   const page = required(listed.data, 'process page');
 
   // A crontab: created with only what it needs (time zone and enabled left to the server), moved
   // to another zone, then disabled by a partial update that keeps that zone.
   const added = await client.POST('/process-management/api/crontabs', {
     params: { header },
-    body: { name: `nightly-${process.id}`, cronExpression: '0 0 3 * * *', payload: { processDefName: 'word-count', args: { texts: ['nightly'] } } },
+    body: {
+      name: `nightly-${process.id}`,
+      cronExpression: '0 0 3 * * *',
+      payload: { processDefName: 'word-count', args: { texts: ['nightly'] } },
+    },
   });
   const crontab = required(added.data, 'crontab');
   const crontabPath = { header, path: { id: crontab.id } };
-  await client.PUT('/process-management/api/crontabs/{id}', { params: crontabPath, body: { timezone: 'Europe/Berlin' } });
-  const updated = await client.PUT('/process-management/api/crontabs/{id}', { params: crontabPath, body: { enabled: false } });
+  await client.PUT('/process-management/api/crontabs/{id}', {
+    params: crontabPath,
+    body: { timezone: 'Europe/Berlin' },
+  });
+  const updated = await client.PUT('/process-management/api/crontabs/{id}', {
+    params: crontabPath,
+    body: { enabled: false },
+  });
   const updatedCrontab = required(updated.data, 'updated crontab');
   await client.DELETE('/process-management/api/crontabs/{id}', { params: crontabPath });
 
   // A definition with a free-form input schema and config.
   const defined = await client.POST('/process-management/api/definitions', {
     params: { header },
-    body: { processType: `client-type-${process.id}`, leaf: true, config: { size: '10' }, inputSchema: { type: 'object', properties: { texts: { type: 'array' } } } },
+    body: {
+      processType: `client-type-${process.id}`,
+      leaf: true,
+      config: { size: '10' },
+      inputSchema: { type: 'object', properties: { texts: { type: 'array' } } },
+    },
   });
   const definition = required(defined.data, 'definition');
 

@@ -16,7 +16,14 @@ export interface QueryExercise {
 /** Runs the `books` query with a filter, a sort and a page, and reads the host's description. */
 export async function exerciseQueryHost(baseUrl: string, tenant: string): Promise<QueryExercise> {
   const client = createClient<paths>({ baseUrl, headers: { 'x-fw-tenant-id': tenant } });
-  const books = await client.POST('/q/books', { body: { filters: { genre: ['scifi', 'fantasy'] }, sortCriteria: [{ name: 'title', ascendingOrder: true }], pageNum: 1, numRowsInPage: 5 } });
+  const books = await client.POST('/q/books', {
+    body: {
+      filters: { genre: ['scifi', 'fantasy'] },
+      sortCriteria: [{ name: 'title', ascendingOrder: true }],
+      pageNum: 1,
+      numRowsInPage: 5,
+    },
+  });
   if (books.data === undefined) throw new Error(`books answered ${books.response.status}`);
   const rows = books.data.payload.list.map((item) => item.row);
   const info = await client.GET('/info');

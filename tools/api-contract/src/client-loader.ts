@@ -9,7 +9,11 @@ import { CLIENTS_DIR } from './generated-client';
 
 /** What the admin server's client exports. */
 export interface AdminClientModule {
-  exerciseAdminServer(baseUrl: string, key: string, tenant: string): Promise<{
+  exerciseAdminServer(
+    baseUrl: string,
+    key: string,
+    tenant: string,
+  ): Promise<{
     createdId: string;
     createdArgs: unknown;
     triggerId: string;
@@ -23,12 +27,16 @@ export interface AdminClientModule {
 
 /** What the query host's client exports. */
 export interface QueryClientModule {
-  exerciseQueryHost(baseUrl: string, tenant: string): Promise<{ titles: unknown[]; rowKeys: string[]; services: string[] }>;
+  exerciseQueryHost(
+    baseUrl: string,
+    tenant: string,
+  ): Promise<{ titles: unknown[]; rowKeys: string[]; services: string[] }>;
 }
 
 function load(host: string, exported: string): Record<string, unknown> {
   const loaded = require(path.join(CLIENTS_DIR, `${host}-client`)) as Record<string, unknown>;
-  if (typeof loaded[exported] !== 'function') throw new Error(`clients/${host}-client.ts exports no function ${exported}`);
+  if (typeof loaded[exported] !== 'function')
+    throw new Error(`clients/${host}-client.ts exports no function ${exported}`);
   return loaded;
 }
 

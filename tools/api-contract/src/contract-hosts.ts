@@ -42,7 +42,16 @@ export async function startAdminHost(testDb: TestDatabase): Promise<ContractHost
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fw-api-contract-'));
   await seedDefinitions(testDb.database, WORD_COUNT_DEFINITIONS);
   const server = await createAdminServer({
-    config: { profile: 'dev', port: 0, bindAddress: '127.0.0.1', database: { url: testDb.url }, apiKey: ADMIN_KEY, baseDir: dataDir, dataDir, dashboardEnabled: false },
+    config: {
+      profile: 'dev',
+      port: 0,
+      bindAddress: '127.0.0.1',
+      database: { url: testDb.url },
+      apiKey: ADMIN_KEY,
+      baseDir: dataDir,
+      dataDir,
+      dashboardEnabled: false,
+    },
     database: testDb.database,
     ownerId: 'api-contract',
     exampleWorkers: false,
@@ -83,6 +92,7 @@ export async function startQueryHost(): Promise<ContractHost> {
 /** `GET /openapi.json` of the host, or another document it serves (any answer but 200 is an error). */
 export async function fetchDocument(host: ContractHost, path = '/openapi.json'): Promise<OpenApiJson> {
   const answer = await fetch(`${host.url}${path}`, { headers: host.headers });
-  if (answer.status !== 200) throw new Error(`${host.name} answered ${answer.status} to GET ${path}: ${await answer.text()}`);
+  if (answer.status !== 200)
+    throw new Error(`${host.name} answered ${answer.status} to GET ${path}: ${await answer.text()}`);
   return (await answer.json()) as OpenApiJson;
 }

@@ -60,7 +60,9 @@ export function documentOperations(document: OpenApiJson): DocumentOperation[] {
     for (const method of METHODS) {
       const op = item[method] as { parameters?: Schema[]; requestBody?: Schema } | undefined;
       if (op === undefined) continue;
-      const parameters = (op.parameters ?? []).map((p) => (typeof p.$ref === 'string' ? resolveRef(document, p.$ref) : p)) as DocumentOperation['parameters'];
+      const parameters = (op.parameters ?? []).map((p) =>
+        typeof p.$ref === 'string' ? resolveRef(document, p.$ref) : p,
+      ) as DocumentOperation['parameters'];
       const content = (op.requestBody?.content ?? {}) as Record<string, { schema?: Schema }>;
       operations.push({ method, template, parameters, body: content['application/json']?.schema });
     }
@@ -81,7 +83,12 @@ function text(value: JsonValue): string {
 const headerSafe = (value: string): boolean => /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
 
 /** Requests for `op`: every required parameter, some optional ones, and a body from its schema. */
-export function requestArbitrary(document: OpenApiJson, op: DocumentOperation, allHints: RequestHints, baseHeaders: Record<string, string>): fc.Arbitrary<GeneratedRequest> {
+export function requestArbitrary(
+  document: OpenApiJson,
+  op: DocumentOperation,
+  allHints: RequestHints,
+  baseHeaders: Record<string, string>,
+): fc.Arbitrary<GeneratedRequest> {
   const operation = `${op.method.toUpperCase()} ${op.template}`;
   const hints = hintsFor(operation, allHints);
   const options: SchemaArbitraryOptions = { document, hints };
@@ -96,7 +103,8 @@ export function requestArbitrary(document: OpenApiJson, op: DocumentOperation, a
     }
     let value = hints[key] ?? schemaArbitrary(p.schema, options);
     if (p.in === 'header') value = value.filter((v) => v === undefined || headerSafe(text(v)));
-    if (p.in === 'path') value = value.filter((v) => v === undefined || (text(v) !== '' && text(v) !== '.' && text(v) !== '..'));
+    if (p.in === 'path')
+      value = value.filter((v) => v === undefined || (text(v) !== '' && text(v) !== '.' && text(v) !== '..'));
     parameterValues[key] = p.required ? value : fc.option(value, { nil: undefined });
   }
   const body = op.body === undefined ? fc.constant(undefined) : schemaArbitrary(op.body, options);
@@ -112,7 +120,13 @@ export function requestArbitrary(document: OpenApiJson, op: DocumentOperation, a
       else headers[p.name] = text(v);
     }
     const search = query.toString();
-    return { operation, method: op.method.toUpperCase(), path: search === '' ? path : `${path}?${search}`, headers, body: value };
+    return {
+      operation,
+      method: op.method.toUpperCase(),
+      path: search === '' ? path : `${path}?${search}`,
+      headers,
+      body: value,
+    };
   });
 }
 
@@ -125,7 +139,10 @@ export interface SentRequest {
 
 /** Sends `request` to the host at `baseUrl`. */
 export async function sendRequest(baseUrl: string, request: GeneratedRequest): Promise<SentRequest> {
-  const init: RequestInit = { method: request.method, headers: request.body === undefined ? request.headers : { ...request.headers, 'Content-Type': 'application/json' } };
+  const init: RequestInit = {
+    method: request.method,
+    headers: request.body === undefined ? request.headers : { ...request.headers, 'Content-Type': 'application/json' },
+  };
   if (request.body !== undefined) init.body = JSON.stringify(request.body);
   const response = await fetch(`${baseUrl}${request.path}`, init);
   return { request, status: response.status, answer: (await response.text()).slice(0, 400) };

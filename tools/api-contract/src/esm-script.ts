@@ -14,9 +14,14 @@ const PACKAGE_DIR = path.resolve(__dirname, '..');
 /** `node --input-type=module -e script …args`; rejects with its stderr when it fails. */
 export function runEsmScript(script: string, args: readonly string[]): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script, ...args], { cwd: PACKAGE_DIR, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (err, out, errOut) => {
-      if (err) reject(new Error(`the script failed: ${errOut || err.message}`));
-      else resolve(out);
-    });
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', script, ...args],
+      { cwd: PACKAGE_DIR, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (err, out, errOut) => {
+        if (err) reject(new Error(`the script failed: ${errOut || err.message}`));
+        else resolve(out);
+      },
+    );
   });
 }

@@ -71,7 +71,11 @@ export function compileClients(hosts: readonly string[]): string[] {
   writeFileSync(project, JSON.stringify({ compilerOptions: STRICT_COMPILER_OPTIONS, files }, null, 2));
   const tsc = require.resolve('typescript/bin/tsc', { paths: [ROOT] });
   try {
-    execFileSync(process.execPath, [tsc, '-p', project, '--pretty', 'false'], { cwd: PACKAGE_DIR, encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(process.execPath, [tsc, '-p', project, '--pretty', 'false'], {
+      cwd: PACKAGE_DIR,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
     return [];
   } catch (err) {
     const output = (err as { stdout?: string }).stdout ?? String(err);

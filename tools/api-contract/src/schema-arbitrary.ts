@@ -46,7 +46,9 @@ export function resolveRef(document: SchemaArbitraryOptions['document'], ref: st
 
 /** Strings of the formats the documents use (a generator ignoring `format` would make values the server rightly refuses). */
 const FORMATS: Record<string, fc.Arbitrary<JsonValue>> = {
-  'date-time': fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+  'date-time': fc
+    .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59Z'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
   uuid: fc.uuid(),
 };
 
@@ -65,7 +67,9 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<JsonValue> {
     // lookarounds, and keep those the whole pattern matches.
     const generated = new RegExp(schema.pattern.replace(/\(\?<?[=!](?:[^()\\]|\\.)*\)/g, ''), 'u');
     // stringMatching makes any character a class allows, controls included: keep the printable ones.
-    return fc.stringMatching(generated).filter((s) => pattern.test(s) && lengthOk(s) && !/[\u0000-\u001f\u007f]/u.test(s));
+    return fc
+      .stringMatching(generated)
+      .filter((s) => pattern.test(s) && lengthOk(s) && !/[\u0000-\u001f\u007f]/u.test(s));
   }
   const base = fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, 40) }).filter(lengthOk);
   const longest = fc.constant('x'.repeat(maxLength));
@@ -77,7 +81,10 @@ function integerArbitrary(schema: Schema): fc.Arbitrary<JsonValue> {
   const exclusiveMax = numberOf(schema, 'exclusiveMaximum');
   const min = exclusiveMin === undefined ? (numberOf(schema, 'minimum') ?? -1_000_000) : Math.floor(exclusiveMin) + 1;
   const max = exclusiveMax === undefined ? (numberOf(schema, 'maximum') ?? 1_000_000) : Math.ceil(exclusiveMax) - 1;
-  return fc.oneof({ weight: 4, arbitrary: fc.integer({ min, max }) }, { weight: 1, arbitrary: fc.constantFrom(min, max) });
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min, max }) },
+    { weight: 1, arbitrary: fc.constantFrom(min, max) },
+  );
 }
 
 function numberArbitrary(schema: Schema): fc.Arbitrary<JsonValue> {
@@ -85,7 +92,14 @@ function numberArbitrary(schema: Schema): fc.Arbitrary<JsonValue> {
   const exclusiveMax = numberOf(schema, 'exclusiveMaximum');
   const min = exclusiveMin ?? numberOf(schema, 'minimum') ?? -1e9;
   const max = exclusiveMax ?? numberOf(schema, 'maximum') ?? 1e9;
-  return fc.double({ min, max, minExcluded: exclusiveMin !== undefined, maxExcluded: exclusiveMax !== undefined, noNaN: true, noDefaultInfinity: true });
+  return fc.double({
+    min,
+    max,
+    minExcluded: exclusiveMin !== undefined,
+    maxExcluded: exclusiveMax !== undefined,
+    noNaN: true,
+    noDefaultInfinity: true,
+  });
 }
 
 function objectArbitrary(schema: Schema, options: SchemaArbitraryOptions, depth: number): fc.Arbitrary<JsonValue> {
@@ -94,21 +108,33 @@ function objectArbitrary(schema: Schema, options: SchemaArbitraryOptions, depth:
   const additional = schema.additionalProperties;
   if (Object.keys(properties).length === 0) {
     if (additional === false) return fc.constant({});
-    const values = typeof additional === 'object' && additional !== null ? schemaArbitrary(additional as Schema, options, depth + 1) : anyJson;
-    return fc.dictionary(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 }), values, { maxKeys: 4 }) as fc.Arbitrary<JsonValue>;
+    const values =
+      typeof additional === 'object' && additional !== null
+        ? schemaArbitrary(additional as Schema, options, depth + 1)
+        : anyJson;
+    return fc.dictionary(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 }), values, {
+      maxKeys: 4,
+    }) as fc.Arbitrary<JsonValue>;
   }
   const model: Record<string, fc.Arbitrary<JsonValue | undefined>> = {};
-  for (const [name, property] of Object.entries(properties)) model[name] = options.hints[name] ?? schemaArbitrary(property, options, depth + 1);
+  for (const [name, property] of Object.entries(properties))
+    model[name] = options.hints[name] ?? schemaArbitrary(property, options, depth + 1);
   const minProperties = numberOf(schema, 'minProperties') ?? 0;
   // A hint may say "leave it out" (undefined): such keys are dropped.
-  const present = (o: Record<string, JsonValue | undefined>): Record<string, JsonValue> => Object.fromEntries(Object.entries(o).filter((e): e is [string, JsonValue] => e[1] !== undefined));
+  const present = (o: Record<string, JsonValue | undefined>): Record<string, JsonValue> =>
+    Object.fromEntries(Object.entries(o).filter((e): e is [string, JsonValue] => e[1] !== undefined));
   return fc
     .record(model, { requiredKeys: required.filter((r) => r in properties) })
     .map(present)
     .filter((o) => Object.keys(o).length >= minProperties);
 }
 
-function typedArbitrary(type: string, schema: Schema, options: SchemaArbitraryOptions, depth: number): fc.Arbitrary<JsonValue> {
+function typedArbitrary(
+  type: string,
+  schema: Schema,
+  options: SchemaArbitraryOptions,
+  depth: number,
+): fc.Arbitrary<JsonValue> {
   switch (type) {
     case 'string':
       return stringArbitrary(schema);
@@ -121,8 +147,12 @@ function typedArbitrary(type: string, schema: Schema, options: SchemaArbitraryOp
     case 'null':
       return fc.constant(null);
     case 'array': {
-      const items = depth >= MAX_DEPTH ? fc.constant(null) : schemaArbitrary((schema.items ?? {}) as Schema, options, depth + 1);
-      return fc.array(items, { minLength: numberOf(schema, 'minItems') ?? 0, maxLength: Math.min(numberOf(schema, 'maxItems') ?? 4, 4) });
+      const items =
+        depth >= MAX_DEPTH ? fc.constant(null) : schemaArbitrary((schema.items ?? {}) as Schema, options, depth + 1);
+      return fc.array(items, {
+        minLength: numberOf(schema, 'minItems') ?? 0,
+        maxLength: Math.min(numberOf(schema, 'maxItems') ?? 4, 4),
+      });
     }
     case 'object':
       return objectArbitrary(schema, options, depth);
@@ -133,13 +163,24 @@ function typedArbitrary(type: string, schema: Schema, options: SchemaArbitraryOp
 
 /** Values `schema` admits. */
 export function schemaArbitrary(schema: Schema, options: SchemaArbitraryOptions, depth = 0): fc.Arbitrary<JsonValue> {
-  if (typeof schema.$ref === 'string') return schemaArbitrary(resolveRef(options.document, schema.$ref), options, depth);
+  if (typeof schema.$ref === 'string')
+    return schemaArbitrary(resolveRef(options.document, schema.$ref), options, depth);
   for (const key of ['oneOf', 'anyOf'] as const) {
     const branches = schema[key];
     if (!Array.isArray(branches)) continue;
     const { [key]: _branches, ...rest } = schema;
     // Branches beside other keywords add constraints to them (anyOf: [{ required: ['a'] }, …]): merge each in.
-    const merged = (b: Schema): Schema => (Object.keys(rest).length === 0 ? b : { ...rest, ...b, required: [...((rest.required as string[] | undefined) ?? []), ...((b.required as string[] | undefined) ?? [])] });
+    const merged = (b: Schema): Schema =>
+      Object.keys(rest).length === 0
+        ? b
+        : {
+            ...rest,
+            ...b,
+            required: [
+              ...((rest.required as string[] | undefined) ?? []),
+              ...((b.required as string[] | undefined) ?? []),
+            ],
+          };
     return fc.oneof(...(branches as Schema[]).map((b) => schemaArbitrary(merged(b), options, depth)));
   }
   if ('const' in schema) return fc.constant(schema.const as JsonValue);

@@ -8,7 +8,14 @@
 import { describeEachDatabase } from '@fw/test-support';
 import fc from 'fast-check';
 import { fetchDocument, startAdminHost, startQueryHost, TENANT, type ContractHost } from '../src/contract-hosts';
-import { documentOperations, requestArbitrary, sendRequest, takesInput, type RequestHints, type SentRequest } from '../src/document-requests';
+import {
+  documentOperations,
+  requestArbitrary,
+  sendRequest,
+  takesInput,
+  type RequestHints,
+  type SentRequest,
+} from '../src/document-requests';
 import type { JsonValue } from '../src/schema-arbitrary';
 
 const SEED = Number(process.env.FW_PROPERTY_SEED ?? 20_261_126);
@@ -19,13 +26,19 @@ async function sendGenerated(host: ContractHost, hints: RequestHints): Promise<S
   const document = await fetchDocument(host);
   const sent: SentRequest[] = [];
   for (const op of documentOperations(document).filter(takesInput)) {
-    for (const request of fc.sample(requestArbitrary(document, op, hints, host.headers), { seed: SEED, numRuns: RUNS })) sent.push(await sendRequest(host.url, request));
+    for (const request of fc.sample(requestArbitrary(document, op, hints, host.headers), { seed: SEED, numRuns: RUNS }))
+      sent.push(await sendRequest(host.url, request));
   }
   return sent;
 }
 
 function refusals(sent: readonly SentRequest[]): string[] {
-  return sent.filter((s) => s.status === 400 || s.status >= 500).map((s) => `${s.status} ${s.request.method} ${s.request.path} ${JSON.stringify(s.request.body)?.slice(0, 300)} → ${s.answer}`);
+  return sent
+    .filter((s) => s.status === 400 || s.status >= 500)
+    .map(
+      (s) =>
+        `${s.status} ${s.request.method} ${s.request.path} ${JSON.stringify(s.request.body)?.slice(0, 300)} → ${s.answer}`,
+    );
 }
 
 function summary(sent: readonly SentRequest[]): Record<string, number> {
@@ -51,8 +64,13 @@ describeEachDatabase('requests generated from the documents', (getDb) => {
     const rootTypes = ['word-count', 'word-count-report'];
     const allTypes = [...rootTypes, 'word-count-chunk'];
     // Records for the hints: processes and a crontab of the tenant.
-    const created = await fetch(`${admin.url}/process`, { method: 'POST', headers: { ...admin.headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ processDefName: 'word-count', args: { text: 'a b' } }) });
-    const processId = ((await created.json()) as { payload: { mutatedEntity: { id: string } } }).payload.mutatedEntity.id;
+    const created = await fetch(`${admin.url}/process`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ processDefName: 'word-count', args: { text: 'a b' } }),
+    });
+    const processId = ((await created.json()) as { payload: { mutatedEntity: { id: string } } }).payload.mutatedEntity
+      .id;
     const known = fc.constantFrom<JsonValue>(processId);
     const API = '/process-management/api';
     const hints: RequestHints = {
@@ -71,7 +89,11 @@ describeEachDatabase('requests generated from the documents', (getDb) => {
       failed: fc.constantFrom<JsonValue>('P90D', 'PT1S', 'P1Y', 'P2M', null),
       // maxMillis at least baseMillis: a relation between two fields.
       backoff: fc.option(
-        fc.integer({ min: 1, max: 86_400_000 }).chain((base) => fc.integer({ min: base, max: 86_400_000 }).map((max) => ({ baseMillis: base, maxMillis: max }))),
+        fc
+          .integer({ min: 1, max: 86_400_000 })
+          .chain((base) =>
+            fc.integer({ min: base, max: 86_400_000 }).map((max) => ({ baseMillis: base, maxMillis: max })),
+          ),
         { nil: null },
       ),
       'header:x-fw-tenant-id': fc.constant(TENANT),

@@ -12,7 +12,15 @@
  *   API's own (`/process-management/api/openapi.json`).
  */
 import { describeEachDatabase } from '@fw/test-support';
-import { ADMIN_KEY, fetchDocument, startAdminHost, startQueryHost, TENANT, type ContractHost, type OpenApiJson } from '../src/contract-hosts';
+import {
+  ADMIN_KEY,
+  fetchDocument,
+  startAdminHost,
+  startQueryHost,
+  TENANT,
+  type ContractHost,
+  type OpenApiJson,
+} from '../src/contract-hosts';
 import { loadAdminClient, loadQueryClient } from '../src/client-loader';
 import { compileClients, writeGeneratedTypes } from '../src/generated-client';
 import { lintDocument } from '../src/redocly-lint';
@@ -49,8 +57,15 @@ describeEachDatabase('clients generated from the served documents', (getDb) => {
     expect(result.listedTypes.length).toBeGreaterThanOrEqual(2);
     expect(new Set(result.listedTypes)).toEqual(new Set(['word-count']));
     // Left out on create: the server fills UTC and enabled; left out of a partial update: the stored zone stays.
-    expect({ timezone: result.crontab.timezone, enabled: result.crontab.enabled }).toEqual({ timezone: 'UTC', enabled: true });
-    expect({ id: result.updatedCrontab.id, timezone: result.updatedCrontab.timezone, enabled: result.updatedCrontab.enabled }).toEqual({ id: result.crontab.id, timezone: 'Europe/Berlin', enabled: false });
+    expect({ timezone: result.crontab.timezone, enabled: result.crontab.enabled }).toEqual({
+      timezone: 'UTC',
+      enabled: true,
+    });
+    expect({
+      id: result.updatedCrontab.id,
+      timezone: result.updatedCrontab.timezone,
+      enabled: result.updatedCrontab.enabled,
+    }).toEqual({ id: result.crontab.id, timezone: 'Europe/Berlin', enabled: false });
     expect(result.definition.inputSchema).toEqual({ type: 'object', properties: { texts: { type: 'array' } } });
     expect(result.hostServices).toEqual(expect.arrayContaining(['process', 'process-management', 'support-ticket']));
   });
@@ -63,10 +78,13 @@ describeEachDatabase('clients generated from the served documents', (getDb) => {
     expect(result.services).toContain('query');
   });
 
-  it.each(['admin-server', 'query-host', 'process-management'])("%s: Redocly's recommended lint reports no error and no warning", async (name) => {
-    const document = documents.get(name);
-    if (document === undefined) throw new Error(`no document of ${name}`);
-    const problems = await lintDocument(document);
-    expect(problems.map((p) => `${p.severity} ${p.ruleId} ${p.pointer}: ${p.message}`)).toEqual([]);
-  });
+  it.each(['admin-server', 'query-host', 'process-management'])(
+    "%s: Redocly's recommended lint reports no error and no warning",
+    async (name) => {
+      const document = documents.get(name);
+      if (document === undefined) throw new Error(`no document of ${name}`);
+      const problems = await lintDocument(document);
+      expect(problems.map((p) => `${p.severity} ${p.ruleId} ${p.pointer}: ${p.message}`)).toEqual([]);
+    },
+  );
 });

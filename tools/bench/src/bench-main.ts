@@ -10,7 +10,7 @@ export function benchUsage(benchmarks: Readonly<Record<string, BenchRunner>> = B
     'usage: npm run bench -- <name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--leaves N] [--workers K] [--runs N] [--rounds N] [--cpu-prof [DIR]]',
     '',
     `  --warmup N    query: warm-up requests per server (0: none; default: slices of ${WARMUP_SLICE_REQUESTS} until two in a row agree within ${WARMUP_STEADY_DIFFERENCE * 100} %, at most ${WARMUP_MAX_REQUESTS})`,
-    '  --leaves N    fanout: leaf processes of the fan-out (default 10000); fairness: leaves of big\'s fan-out (default 100000)',
+    "  --leaves N    fanout: leaf processes of the fan-out (default 10000); fairness: leaves of big's fan-out (default 100000)",
     '  --rounds N    compare: rounds of fanout, bullmq and graphile, interleaved (default 3)',
     `  --workers K   fanout: run the runners and dispatchers in K worker OS processes (0..${MAX_FANOUT_WORKERS}; default 0: all in this process)`,
     '',
@@ -22,7 +22,11 @@ export function benchUsage(benchmarks: Readonly<Record<string, BenchRunner>> = B
 }
 
 /** Runs the named benchmark; returns the exit code (0 done, 1 failed, 2 bad arguments). */
-export async function benchMain(argv: readonly string[], io: BenchIo & { err(line: string): void }, benchmarks: Readonly<Record<string, BenchRunner>> = BENCHMARKS): Promise<number> {
+export async function benchMain(
+  argv: readonly string[],
+  io: BenchIo & { err(line: string): void },
+  benchmarks: Readonly<Record<string, BenchRunner>> = BENCHMARKS,
+): Promise<number> {
   let parsed: ReturnType<typeof parseBenchArgs>;
   try {
     parsed = parseBenchArgs(argv);

@@ -12,7 +12,8 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
 export class BenchUsageError extends Error {}
 
 function positiveInt(flag: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new BenchUsageError(`${flag} must be a positive integer (got '${value}')`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new BenchUsageError(`${flag} must be a positive integer (got '${value}')`);
   return Number(value);
 }
 
@@ -25,7 +26,8 @@ function nonNegativeInt(flag: string, value: string): number {
 export const MAX_FANOUT_WORKERS = 16;
 
 function workerCount(flag: string, value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > MAX_FANOUT_WORKERS) throw new BenchUsageError(`${flag} must be an integer from 0 to ${MAX_FANOUT_WORKERS} (got '${value}')`);
+  if (!/^\d+$/.test(value) || Number(value) > MAX_FANOUT_WORKERS)
+    throw new BenchUsageError(`${flag} must be an integer from 0 to ${MAX_FANOUT_WORKERS} (got '${value}')`);
   return Number(value);
 }
 

@@ -15,7 +15,16 @@
 import { createDatabase, migrateDatabase, readMigrationFolder, type Database } from '@fw/core';
 import { makeInVmProcessStarter } from '@fw/invm-process-starter';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb } from '@fw/process-service';
-import { AggregatorBase, ExecutorBase, makeBatchService, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec, type WorkerOutcome } from '@fw/process-utils';
+import {
+  AggregatorBase,
+  ExecutorBase,
+  makeBatchService,
+  makeManagerEventSink,
+  SplitterBase,
+  type ChildResult,
+  type ChildSpec,
+  type WorkerOutcome,
+} from '@fw/process-utils';
 import * as path from 'node:path';
 import { openScratchDatabase } from './scratch/scratch-database';
 
@@ -78,12 +87,22 @@ export function parseEngineBenchArgs(argv: readonly string[]): EngineBenchOption
     return n;
   };
   const targets = (value('targets') ?? 'pglite,postgres').split(',').map((t) => t.trim());
-  for (const t of targets) if (t !== 'pglite' && t !== 'postgres') throw new Error(`--targets: unknown target '${t}' (pglite, postgres)`);
-  return { leaves: int('leaves', 10000), concurrency: int('concurrency', 4), batch: int('batch', 1000), targets: targets as EngineBenchOptions['targets'] };
+  for (const t of targets)
+    if (t !== 'pglite' && t !== 'postgres') throw new Error(`--targets: unknown target '${t}' (pglite, postgres)`);
+  return {
+    leaves: int('leaves', 10000),
+    concurrency: int('concurrency', 4),
+    batch: int('batch', 1000),
+    targets: targets as EngineBenchOptions['targets'],
+  };
 }
 
 /** Runs the fan-out once on an open, migrated database. */
-export async function runFanOut(target: string, database: Database, options: EngineBenchOptions): Promise<EngineBenchResult> {
+export async function runFanOut(
+  target: string,
+  database: Database,
+  options: EngineBenchOptions,
+): Promise<EngineBenchResult> {
   const outcomes: WorkerOutcome[] = [];
   let splitDoneAt = 0;
   let aggregatorAt = 0;
@@ -96,7 +115,12 @@ export async function runFanOut(target: string, database: Database, options: Eng
   });
   const manager = makeProcessManager({
     db: processDb(database),
-    configurator: makeJsonProcessConfigurator({ definitions: [{ processType: 'bench-root', leaf: false }, { processType: 'bench-leaf', leaf: true, parentProcessType: 'bench-root' }] }),
+    configurator: makeJsonProcessConfigurator({
+      definitions: [
+        { processType: 'bench-root', leaf: false },
+        { processType: 'bench-leaf', leaf: true, parentProcessType: 'bench-root' },
+      ],
+    }),
     workerStarter: {
       startWorker(worker, ctx) {
         if (worker.workerType === 'AGGREGATOR') ctx.afterCommit(() => void (aggregatorAt = performance.now()));
@@ -104,16 +128,24 @@ export async function runFanOut(target: string, database: Database, options: Eng
       },
     },
   });
-  starter.bind(makeBatchService({ workers: [new FanOut(options.batch), new Leaf(), new Sum()], sink: makeManagerEventSink(manager) }));
+  starter.bind(
+    makeBatchService({
+      workers: [new FanOut(options.batch), new Leaf(), new Sum()],
+      sink: makeManagerEventSink(manager),
+    }),
+  );
 
   const started = performance.now();
-  const root = (await manager.createProcess({ processDefName: 'bench-root', args: { leaves: options.leaves } }, { tenant: 'bench' })).mutatedEntity;
+  const root = (
+    await manager.createProcess({ processDefName: 'bench-root', args: { leaves: options.leaves } }, { tenant: 'bench' })
+  ).mutatedEntity;
   await starter.idle();
   const ended = performance.now();
   const done = (await manager.getProcess(root.id, { tenant: 'bench' })).mutatedEntity;
 
   const failed = outcomes.filter((o) => o.status !== 'succeeded');
-  if (failed.length > 0) throw new Error(`${failed.length} workers did not succeed, first: ${JSON.stringify(failed[0])}`);
+  if (failed.length > 0)
+    throw new Error(`${failed.length} workers did not succeed, first: ${JSON.stringify(failed[0])}`);
   const workerEvents = outcomes.reduce((n, o) => n + o.events.length, 0);
   const processes = done.numCompletedSubProcesses + (done.state.stateId === 'PROCESSED' ? 1 : 0);
   const transitions = options.leaves + 1 + workerEvents + done.numCompletedSubProcesses;
@@ -132,7 +164,11 @@ export async function runFanOut(target: string, database: Database, options: Eng
   };
 }
 
-async function onTarget(target: 'pglite' | 'postgres', options: EngineBenchOptions, serverUrl: string): Promise<EngineBenchResult> {
+async function onTarget(
+  target: 'pglite' | 'postgres',
+  options: EngineBenchOptions,
+  serverUrl: string,
+): Promise<EngineBenchResult> {
   const migrations = readMigrationFolder(MIGRATIONS_DIR);
   if (target === 'pglite') {
     const database = createDatabase({ url: 'pglite:memory:' });
@@ -162,7 +198,11 @@ function format(r: EngineBenchResult): string {
 }
 
 /** Runs the bench on each target of `options`, printing one block per target. */
-export async function runEngineBench(options: EngineBenchOptions, serverUrl: string, print: (line: string) => void): Promise<EngineBenchResult[]> {
+export async function runEngineBench(
+  options: EngineBenchOptions,
+  serverUrl: string,
+  print: (line: string) => void,
+): Promise<EngineBenchResult[]> {
   process.env.FW_LOG_LEVEL ??= 'error';
   const results: EngineBenchResult[] = [];
   for (const target of options.targets) {
@@ -174,7 +214,10 @@ export async function runEngineBench(options: EngineBenchOptions, serverUrl: str
 }
 
 /** Standalone entry: parses `argv` (`--leaves`, `--concurrency`, `--batch`, `--targets`). */
-export function engineBench(argv: readonly string[], print: (line: string) => void = (l) => console.log(l)): Promise<EngineBenchResult[]> {
+export function engineBench(
+  argv: readonly string[],
+  print: (line: string) => void = (l) => console.log(l),
+): Promise<EngineBenchResult[]> {
   return runEngineBench(parseEngineBenchArgs(argv), process.env.FW_BENCH_DATABASE_URL || DEFAULT_SERVER, print);
 }
 
@@ -183,10 +226,18 @@ export function engineBench(argv: readonly string[], print: (line: string) => vo
  * of leaves; the server is FW_BENCH_DATABASE_URL, else `--database-url` (default the local test server).
  */
 export const engineBenchRunner = {
-  description: 'in-VM fan-out of N leaves (--rows N, default 10000) on PGlite and PostgreSQL: state transitions/s, processes/s',
+  description:
+    'in-VM fan-out of N leaves (--rows N, default 10000) on PGlite and PostgreSQL: state transitions/s, processes/s',
   async run(options: { rows: number; databaseUrl: string }, io: { out(line: string): void }): Promise<void> {
-    const engineOptions: EngineBenchOptions = { leaves: options.rows, concurrency: 4, batch: 1000, targets: ['pglite', 'postgres'] };
-    await runEngineBench(engineOptions, process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, (line) => io.out(line));
+    const engineOptions: EngineBenchOptions = {
+      leaves: options.rows,
+      concurrency: 4,
+      batch: 1000,
+      targets: ['pglite', 'postgres'],
+    };
+    await runEngineBench(engineOptions, process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, (line) =>
+      io.out(line),
+    );
   },
 };
 

@@ -15,7 +15,13 @@ import * as path from 'node:path';
 import type { BenchIo, BenchOptions, BenchRunner } from './bench-types';
 import { COORDINATOR_POOL, runFanoutAcrossWorkers } from './fanout/fanout-across-processes';
 import { startFanoutProgress, verifyFanout } from './fanout/fanout-checks';
-import { createFanoutRoot, FANOUT_ROOT_TYPE, fanoutTuningFromEnv, startFanoutNode, type FanoutTuning } from './fanout/fanout-node';
+import {
+  createFanoutRoot,
+  FANOUT_ROOT_TYPE,
+  fanoutTuningFromEnv,
+  startFanoutNode,
+  type FanoutTuning,
+} from './fanout/fanout-node';
 import { fanoutResultOf, type FanoutResult } from './fanout/fanout-result';
 import { openScratchDatabase } from './scratch/scratch-database';
 import { formatCpuSplit, startCpuSplit } from './cpu/cpu-split';
@@ -26,7 +32,12 @@ export type { FanoutResult } from './fanout/fanout-result';
 const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
 
 /** Runs one fan-out of `leaves` in this process on a migrated database, measures and verifies it. */
-export async function runFanout(database: Database, leaves: number, print: (line: string) => void, tuning: FanoutTuning = fanoutTuningFromEnv()): Promise<FanoutResult> {
+export async function runFanout(
+  database: Database,
+  leaves: number,
+  print: (line: string) => void,
+  tuning: FanoutTuning = fanoutTuningFromEnv(),
+): Promise<FanoutResult> {
   let splitDoneAt = 0;
   const node = startFanoutNode(database, tuning, {
     onOutcome: (outcome) => {
@@ -49,11 +60,19 @@ export async function runFanout(database: Database, leaves: number, print: (line
   progress.stop();
   await node.stop();
   const verified = await verifyFanout(database, rootId, leaves);
-  return fanoutResultOf({ leaves, seconds: (ended - started) / 1000, splitSeconds: (splitDoneAt - started) / 1000, ...verified });
+  return fanoutResultOf({
+    leaves,
+    seconds: (ended - started) / 1000,
+    splitSeconds: (splitDoneAt - started) / 1000,
+    ...verified,
+  });
 }
 
 /** A migrated scratch database on the server of `serverUrl`, this process's pool of `pool` on it. */
-export async function openFanoutDatabase(serverUrl: string, pool: number): Promise<Awaited<ReturnType<typeof openScratchDatabase>>> {
+export async function openFanoutDatabase(
+  serverUrl: string,
+  pool: number,
+): Promise<Awaited<ReturnType<typeof openScratchDatabase>>> {
   const scratch = await openScratchDatabase(serverUrl, 'fw_fanout', pool);
   try {
     await migrateDatabase(scratch.database, readMigrationFolder(MIGRATIONS_DIR));
@@ -65,23 +84,34 @@ export async function openFanoutDatabase(serverUrl: string, pool: number): Promi
 }
 
 /** Runs the benchmark on a scratch database of `serverUrl`, in this process or across `workers` processes. */
-export async function fanoutBenchOn(serverUrl: string, leaves: number, io: BenchIo, workers = 0): Promise<FanoutResult> {
+export async function fanoutBenchOn(
+  serverUrl: string,
+  leaves: number,
+  io: BenchIo,
+  workers = 0,
+): Promise<FanoutResult> {
   process.env.FW_LOG_LEVEL ??= 'error';
   const tuning = fanoutTuningFromEnv(workers);
   const scratch = await openFanoutDatabase(serverUrl, workers === 0 ? tuning.pool : COORDINATOR_POOL);
   try {
     io.out(`fanout: ${leaves} leaves through the outbox and the JDBC work-item queue (PostgreSQL)`);
-    io.out(`  batch=${tuning.batch} lanes=${tuning.lanes} pool=${tuning.pool} batching=${tuning.batching} leaf_cpu_ms=${tuning.leafCpuMillis}`);
+    io.out(
+      `  batch=${tuning.batch} lanes=${tuning.lanes} pool=${tuning.pool} batching=${tuning.batching} leaf_cpu_ms=${tuning.leafCpuMillis}`,
+    );
     let r: FanoutResult;
     if (workers === 0) {
       r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning);
     } else {
-      io.out(`  workers=${workers}: each worker process runs manager + outbox dispatcher + work-item runner with its own pool of ${tuning.pool}; this process (pool ${COORDINATOR_POOL}) creates the root and polls its state`);
+      io.out(
+        `  workers=${workers}: each worker process runs manager + outbox dispatcher + work-item runner with its own pool of ${tuning.pool}; this process (pool ${COORDINATOR_POOL}) creates the root and polls its state`,
+      );
       const across = await runFanoutAcrossWorkers(scratch, leaves, workers, (line) => io.out(line), tuning);
       io.out(`  work items per worker: ${across.itemsPerWorker.join(' / ')}`);
       r = across;
     }
-    io.out(`  root ${r.rootState} in ${r.seconds.toFixed(2)} s (split done after ${r.splitSeconds.toFixed(2)} s); ${r.outboxCommands} outbox commands`);
+    io.out(
+      `  root ${r.rootState} in ${r.seconds.toFixed(2)} s (split done after ${r.splitSeconds.toFixed(2)} s); ${r.outboxCommands} outbox commands`,
+    );
     io.out(`  elapsed_s=${r.seconds.toFixed(3)} transitions_per_s=${r.transitionsPerSecond.toFixed(0)}`);
     io.out(`leaves_per_s=${r.leavesPerSecond.toFixed(0)}`);
     return r;
@@ -92,8 +122,14 @@ export async function fanoutBenchOn(serverUrl: string, leaves: number, io: Bench
 
 /** The `fanout` runner of `npm run bench` (`--leaves`, default 10000; `--workers`, default 0; `--database-url`). */
 export const fanoutBench: BenchRunner = {
-  description: 'durable fan-out of N leaves (--leaves N, default 10000; --workers K worker processes, default 0): outbox + JDBC work items on PostgreSQL; last line leaves_per_s=',
+  description:
+    'durable fan-out of N leaves (--leaves N, default 10000; --workers K worker processes, default 0): outbox + JDBC work items on PostgreSQL; last line leaves_per_s=',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
-    await fanoutBenchOn(process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, options.leaves ?? 10_000, io, options.workers ?? 0);
+    await fanoutBenchOn(
+      process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
+      options.leaves ?? 10_000,
+      io,
+      options.workers ?? 0,
+    );
   },
 };

@@ -1,12 +1,23 @@
 import { BENCHMARKS, parseBenchArgs } from '../src';
 import { redisConnectionOf } from '../src/bullmq/bullmq-flow-run';
 import { compareOn } from '../src/compare/compare-bench';
-import { formatCompareSummary, median, roundOrder, summarizeCompare, type CompareRecord } from '../src/compare/compare-stats';
+import {
+  formatCompareSummary,
+  median,
+  roundOrder,
+  summarizeCompare,
+  type CompareRecord,
+} from '../src/compare/compare-stats';
 
 const databaseUrl = process.env.FW_TEST_DATABASE_URL || undefined;
 const redisUrl = process.env.FW_TEST_REDIS_URL || undefined;
 
-function record(round: number, runner: CompareRecord['runner'], rates: Record<string, number>, maxRssMb: number): CompareRecord {
+function record(
+  round: number,
+  runner: CompareRecord['runner'],
+  rates: Record<string, number>,
+  maxRssMb: number,
+): CompareRecord {
   return { round, runner, rates, seconds: 1, splitSeconds: 0.5, maxRssBytes: maxRssMb * 1024 * 1024 };
 }
 
@@ -16,7 +27,10 @@ describe('compare bench', () => {
   });
 
   it('parses --leaves and --rounds; --rounds must be a positive integer', () => {
-    expect(parseBenchArgs(['compare', '--leaves', '100000', '--rounds=5']).options).toMatchObject({ leaves: 100000, rounds: 5 });
+    expect(parseBenchArgs(['compare', '--leaves', '100000', '--rounds=5']).options).toMatchObject({
+      leaves: 100000,
+      rounds: 5,
+    });
     expect(parseBenchArgs(['compare']).options.rounds).toBeUndefined();
     expect(parseBenchArgs(['compare', '--source']).options.source).toBe(true);
     expect(parseBenchArgs(['compare']).options.source).toBeUndefined();
@@ -67,12 +81,20 @@ describe('compare bench', () => {
     ]);
     const lines = formatCompareSummary(s);
     expect(lines[0]).toMatch(/^ {2}fanout +2000 +3000 +4000 +median 3000 leaves\/s$/);
-    expect(lines).toContain('  ratios (fanout median / other median): bullmq 0.60, graphile-counted 2.00, graphile-bare 0.25');
+    expect(lines).toContain(
+      '  ratios (fanout median / other median): bullmq 0.60, graphile-counted 2.00, graphile-bare 0.25',
+    );
     expect(lines).toContain('  peak RSS: fanout 310 MB, bullmq 1400 MB, graphile 130 MB');
   });
 
   it('reads a redis:// URL into connection options', () => {
-    expect(redisConnectionOf('redis://u:p%40ss@10.0.0.1:6380/2')).toMatchObject({ host: '10.0.0.1', port: 6380, db: 2, username: 'u', password: 'p@ss' });
+    expect(redisConnectionOf('redis://u:p%40ss@10.0.0.1:6380/2')).toMatchObject({
+      host: '10.0.0.1',
+      port: 6380,
+      db: 2,
+      username: 'u',
+      password: 'p@ss',
+    });
     expect(redisConnectionOf('redis://127.0.0.1')).toMatchObject({ host: '127.0.0.1', port: 6379, db: 0 });
     expect(() => redisConnectionOf('http://127.0.0.1')).toThrow(/not a redis:\/\/ URL/);
   });
@@ -81,7 +103,10 @@ describe('compare bench', () => {
   if (databaseUrl && redisUrl) {
     it('runs one round of 50 leaves of every runner, each in its own process [postgres, redis]', async () => {
       const out: string[] = [];
-      const s = await compareOn({ leaves: 50, rounds: 1, databaseUrl, redisUrl, code: 'source' }, { out: (line) => out.push(line) });
+      const s = await compareOn(
+        { leaves: 50, rounds: 1, databaseUrl, redisUrl, code: 'source' },
+        { out: (line) => out.push(line) },
+      );
       expect(s.series.map((x) => x.name)).toEqual(['fanout', 'bullmq', 'graphile-counted', 'graphile-bare']);
       for (const x of s.series) expect(x.median).toBeGreaterThan(0);
       expect(s.peakRss.map((p) => p.runner)).toEqual(['fanout', 'bullmq', 'graphile']);

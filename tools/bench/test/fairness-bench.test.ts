@@ -17,6 +17,8 @@ describe('fairness bench', () => {
     const alone = { label: 'big alone', bigSeconds: 50, bigLeavesPerSecond: 2000, smallSeconds: [] };
     const on = { label: 'fair on', bigSeconds: 55, bigLeavesPerSecond: 1800, smallSeconds: [0.5, 0.7, 2.5] };
     expect(formatRun(alone, alone)).toBe('  big alone  big 50.0 s, 2000 leaves/s');
-    expect(formatRun(on, alone)).toBe('  fair on    small trigger→PROCESSED p50=0.70 s p95=2.50 s max=2.50 s; big 55.0 s, 1800 leaves/s (90 % of alone)');
+    expect(formatRun(on, alone)).toBe(
+      '  fair on    small trigger→PROCESSED p50=0.70 s p95=2.50 s max=2.50 s; big 55.0 s, 1800 leaves/s (90 % of alone)',
+    );
   });
 });

@@ -22,8 +22,12 @@ describe('startup bench', () => {
         expect(samples.built![shape][0]).toBeGreaterThan(0);
       }
       expect(out).toHaveLength(STARTUP_SHAPES.length + 1);
-      expect(out[0]).toMatch(/^built JS {2}admin-server production \(PostgreSQL\): min \d+ ms, median \d+ ms, max \d+ ms \(1 runs\)$/);
-      expect(out[out.length - 1]).toMatch(/^startup: spawn to first 2xx, median of 1 run\(s\); production hosts: built JS admin-server \d+ ms, query-host \d+ ms \((within|OVER) 1000 ms\)$/);
+      expect(out[0]).toMatch(
+        /^built JS {2}admin-server production \(PostgreSQL\): min \d+ ms, median \d+ ms, max \d+ ms \(1 runs\)$/,
+      );
+      expect(out[out.length - 1]).toMatch(
+        /^startup: spawn to first 2xx, median of 1 run\(s\); production hosts: built JS admin-server \d+ ms, query-host \d+ ms \((within|OVER) 1000 ms\)$/,
+      );
     });
   }
 });

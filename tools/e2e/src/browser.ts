@@ -12,17 +12,25 @@ export const ROOT = path.resolve(__dirname, '../../..');
 export function chromiumPath(): string {
   const candidate = process.env.FW_CHROMIUM || '/usr/bin/chromium-headless-shell';
   if (!existsSync(candidate)) {
-    throw new Error(`no Chromium at ${candidate}: apt-get install -y chromium-headless-shell, or set FW_CHROMIUM to a Chromium binary`);
+    throw new Error(
+      `no Chromium at ${candidate}: apt-get install -y chromium-headless-shell, or set FW_CHROMIUM to a Chromium binary`,
+    );
   }
   return candidate;
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }
 
 /** A page with a fixed viewport and the colour scheme asked for (screenshots are comparable run to run). */
-export async function openPage(browser: Browser, options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<Page> {
+export async function openPage(
+  browser: Browser,
+  options: { colorScheme?: 'light' | 'dark'; width?: number; height?: number } = {},
+): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
@@ -47,9 +55,25 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   // (script-src 'self') stays on, so the scan sees the app exactly as users get it.
   await page.evaluate(`${axeSource}\n;undefined`);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: unknown,
+          ) => Promise<{
+            violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -20,10 +20,24 @@ export interface RunningHost {
   stop(): Promise<void>;
 }
 
-async function spawnUntil(main: string, args: readonly string[], env: Record<string, string>, ready: RegExp, what: string): Promise<{ child: ChildProcess; dir: string; out: () => string; err: () => string; match: RegExpExecArray }> {
+async function spawnUntil(
+  main: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  what: string,
+): Promise<{ child: ChildProcess; dir: string; out: () => string; err: () => string; match: RegExpExecArray }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fw-e2e-'));
-  const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FW_LOG_LEVEL: 'warn', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json') };
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(ROOT, main), ...args], { cwd: dir, env: { ...base, ...env } });
+  const base: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    FW_LOG_LEVEL: 'warn',
+    TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+  };
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(ROOT, main), ...args], {
+    cwd: dir,
+    env: { ...base, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -73,6 +87,12 @@ export async function startDevAdminServer(env: Record<string, string> = {}): Pro
 
 /** `fw-query-host` without a config: the two-tenant demo on PGlite. */
 export async function startQueryHostDemo(env: Record<string, string> = {}): Promise<RunningHost> {
-  const { child, dir, out, err, match } = await spawnUntil('apps/query-host/src/main.ts', [], { FW_QUERY_PORT: '0', ...env }, /listening on (http:\/\/\S+)/, 'the query host demo');
+  const { child, dir, out, err, match } = await spawnUntil(
+    'apps/query-host/src/main.ts',
+    [],
+    { FW_QUERY_PORT: '0', ...env },
+    /listening on (http:\/\/\S+)/,
+    'the query host demo',
+  );
   return { url: match[1].replace(/[.,;]$/, ''), stdout: out, stderr: err, stop: stopper(child, dir) };
 }

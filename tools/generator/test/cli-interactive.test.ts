@@ -55,11 +55,20 @@ function scripted(steps: Step[], screens: string[]): PromptApi {
   };
 }
 
-async function interactive(steps: Step[], cwd: string, extra: string[] = []): Promise<{ code: number; out: string; err: string; screens: string[] }> {
+async function interactive(
+  steps: Step[],
+  cwd: string,
+  extra: string[] = [],
+): Promise<{ code: number; out: string; err: string; screens: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
   const screens: string[] = [];
-  const code = await runCli(extra, { out: (l) => out.push(l), err: (l) => err.push(l), cwd, prompts: scripted(steps, screens) });
+  const code = await runCli(extra, {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    cwd,
+    prompts: scripted(steps, screens),
+  });
   expect(steps).toEqual([]);
   return { code, out: out.join('\n'), err: err.join('\n'), screens };
 }
@@ -72,7 +81,18 @@ describe('interactive mode', () => {
         { message: /^Configuration$/, actions: [{ expectScreen: /built-in defaults/ }, 'enter'] },
         { message: /^Blueprint$/, actions: [{ expectScreen: /batch[\s\S]*demo/ }, { pick: 'demo' }, 'enter'] },
         // A name that is not safe is refused on the spot; the user erases it and takes another.
-        { message: /\(service\)$/, actions: [{ expectScreen: /\(orderDesk\)/ }, { type: 'bad name' }, 'enter', { expectScreen: /not a safe name/ }, ...Array(8).fill('backspace'), { type: 'shop' }, 'enter'] },
+        {
+          message: /\(service\)$/,
+          actions: [
+            { expectScreen: /\(orderDesk\)/ },
+            { type: 'bad name' },
+            'enter',
+            { expectScreen: /not a safe name/ },
+            ...Array(8).fill('backspace'),
+            { type: 'shop' },
+            'enter',
+          ],
+        },
         { message: /\(serviceVersion\)$/, actions: [{ expectScreen: /\(0\.1\.0\)/ }, 'enter'] },
         { message: /\(destFolder\)$/, actions: [{ expectScreen: /\(\.\/shop\)/ }, 'enter'] },
         { message: /\(greeting\)$/, actions: [{ expectScreen: /\(shopGreeting\)/ }, 'enter'] },
@@ -89,12 +109,25 @@ describe('interactive mode', () => {
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/\[6\/6\] move into place: \d+ files written/);
     const record = JSON.parse(readFileSync(path.join(dir, 'shop/.fw-gen.json'), 'utf8'));
-    expect(record.answers).toEqual({ service: 'shop', serviceVersion: '0.1.0', destFolder: './shop', greeting: 'shopGreeting', jpa: false, flavor: 'fancy', fancyName: 'shopFancy', hookMode: 'ok' });
+    expect(record.answers).toEqual({
+      service: 'shop',
+      serviceVersion: '0.1.0',
+      destFolder: './shop',
+      greeting: 'shopGreeting',
+      jpa: false,
+      flavor: 'fancy',
+      fancyName: 'shopFancy',
+      hookMode: 'ok',
+    });
   });
 
   it('a hidden prompt is not asked; a processSpec file is checked as it is typed', async () => {
     const dir = tempDir();
-    await runCli(['-g', 'fw-process-management', '-o', 'spec.json'], { out: () => undefined, err: () => undefined, cwd: dir });
+    await runCli(['-g', 'fw-process-management', '-o', 'spec.json'], {
+      out: () => undefined,
+      err: () => undefined,
+      cwd: dir,
+    });
     const result = await interactive(
       [
         { message: /^Configuration$/, actions: ['enter'] },
@@ -102,7 +135,10 @@ describe('interactive mode', () => {
         { message: /\(application\)$/, actions: [{ type: 'billing' }, 'enter'] },
         { message: /\(applicationVersion\)$/, actions: ['enter'] },
         { message: /\(destFolder\)$/, actions: [{ expectScreen: /\(\.\/billing\)/ }, 'enter'] },
-        { message: /\(processSpec\)$/, actions: [{ type: 'x' }, 'enter', { expectScreen: /does not exist/ }, 'backspace', 'enter'] },
+        {
+          message: /\(processSpec\)$/,
+          actions: [{ type: 'x' }, 'enter', { expectScreen: /does not exist/ }, 'backspace', 'enter'],
+        },
         { message: /\(definitionSource\)$/, actions: ['down', 'enter'] },
         // registerInServiceRegistry defaults to no, so serviceRegistryUrl is never asked.
         { message: /\(registerInServiceRegistry\)$/, actions: ['enter'] },

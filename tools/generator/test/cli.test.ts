@@ -15,11 +15,23 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; out: st
 describe('fw-gen modes and exit codes', () => {
   it('--help is 0, a usage mistake is 2 with the usage line', async () => {
     const dir = tempDir();
-    expect(await cli(['--help'], dir)).toMatchObject({ code: 0, out: expect.stringContaining('fw-gen -g <blueprint> -o <file>.json') });
+    expect(await cli(['--help'], dir)).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('fw-gen -g <blueprint> -o <file>.json'),
+    });
     expect(await cli(['--version'], dir)).toMatchObject({ code: 0, out: '0.1.0' });
-    expect(await cli(['--bogus'], dir)).toMatchObject({ code: 2, err: expect.stringMatching(/unknown option '--bogus'\nusage: fw-gen/) });
-    expect(await cli(['-g', 'demo'], dir)).toMatchObject({ code: 2, err: expect.stringContaining('-g needs -o <file>.json') });
-    expect(await cli(['-f', 'a.json', '-e'], dir)).toMatchObject({ code: 2, err: expect.stringContaining('give one mode') });
+    expect(await cli(['--bogus'], dir)).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unknown option '--bogus'\nusage: fw-gen/),
+    });
+    expect(await cli(['-g', 'demo'], dir)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('-g needs -o <file>.json'),
+    });
+    expect(await cli(['-f', 'a.json', '-e'], dir)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('give one mode'),
+    });
   });
 
   it('--list names every blueprint with its version and description', async () => {
@@ -35,16 +47,33 @@ describe('fw-gen modes and exit codes', () => {
     expect(sample.code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(dir, 'spec.json'), 'utf8'))).toEqual({
       blueprint: 'fw-process-management',
-      answers: { application: 'orders', applicationVersion: '0.1.0', destFolder: './orders', processSpec: 'process-spec.json', definitionSource: 'database', registerInServiceRegistry: false, serviceRegistryUrl: 'http://127.0.0.1:8080' },
+      answers: {
+        application: 'orders',
+        applicationVersion: '0.1.0',
+        destFolder: './orders',
+        processSpec: 'process-spec.json',
+        definitionSource: 'database',
+        registerInServiceRegistry: false,
+        serviceRegistryUrl: 'http://127.0.0.1:8080',
+      },
     });
     expect(existsSync(path.join(dir, 'process-spec.json'))).toBe(true);
     const generated = await cli(['-f', 'spec.json'], dir);
     expect(generated.code).toBe(0);
-    expect(generated.out).toMatch(/\[1\/6\] load blueprint: fw-process-management 0\.1\.0[\s\S]*\[6\/6\] move into place: \d+ files written to .*orders\ngenerated fw-process-management 0\.1\.0 into /);
-    expect(JSON.parse(readFileSync(path.join(dir, 'orders/.fw-gen.json'), 'utf8'))).toMatchObject({ blueprint: 'fw-process-management', blueprintVersion: '0.1.0', answers: { application: 'orders' } });
+    expect(generated.out).toMatch(
+      /\[1\/6\] load blueprint: fw-process-management 0\.1\.0[\s\S]*\[6\/6\] move into place: \d+ files written to .*orders\ngenerated fw-process-management 0\.1\.0 into /,
+    );
+    expect(JSON.parse(readFileSync(path.join(dir, 'orders/.fw-gen.json'), 'utf8'))).toMatchObject({
+      blueprint: 'fw-process-management',
+      blueprintVersion: '0.1.0',
+      answers: { application: 'orders' },
+    });
     // Again into the same folder: refused (1), the message says what to do, nothing changed.
     const before = snapshot(path.join(dir, 'orders'));
-    expect(await cli(['-f', 'spec.json'], dir)).toMatchObject({ code: 1, err: expect.stringContaining('is not empty: choose another destFolder, empty it, or give --force') });
+    expect(await cli(['-f', 'spec.json'], dir)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('is not empty: choose another destFolder, empty it, or give --force'),
+    });
     expect(snapshot(path.join(dir, 'orders'))).toEqual(before);
   });
 
@@ -54,7 +83,13 @@ describe('fw-gen modes and exit codes', () => {
     const input = JSON.parse(readFileSync(path.join(dir, 'spec.json'), 'utf8'));
     for (const dest of ['one', 'two']) {
       mkdirSync(path.join(dir, dest));
-      writeFileSync(path.join(dir, dest, 'input.json'), JSON.stringify({ ...input, answers: { ...input.answers, destFolder: 'out', processSpec: '../process-spec.json' } }));
+      writeFileSync(
+        path.join(dir, dest, 'input.json'),
+        JSON.stringify({
+          ...input,
+          answers: { ...input.answers, destFolder: 'out', processSpec: '../process-spec.json' },
+        }),
+      );
       expect((await cli(['-f', 'input.json'], path.join(dir, dest))).code).toBe(0);
     }
     expect(snapshot(path.join(dir, 'two/out'))).toEqual(snapshot(path.join(dir, 'one/out')));
@@ -75,20 +110,49 @@ describe('fw-gen modes and exit codes', () => {
     const dir = tempDir();
     expect((await cli(['-e'], dir)).code).toBe(0);
     const file = path.join(dir, 'config/generator.json');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ fwVersion: '2.1.31', package: 'example', version: '0.1.0', destFolder: '.', packageSource: 'registry' });
-    expect(await cli(['-e'], dir)).toMatchObject({ code: 1, err: expect.stringContaining('exists: edit it, or give --force') });
-    writeFileSync(file, JSON.stringify({ fwVersion: '2.1.4', package: 'acme', version: '1.0.0', destFolder: 'out', packageSource: 'registry' }));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      fwVersion: '2.1.31',
+      package: 'example',
+      version: '0.1.0',
+      destFolder: '.',
+      packageSource: 'registry',
+    });
+    expect(await cli(['-e'], dir)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('exists: edit it, or give --force'),
+    });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        fwVersion: '2.1.4',
+        package: 'acme',
+        version: '1.0.0',
+        destFolder: 'out',
+        packageSource: 'registry',
+      }),
+    );
     await cli(['-g', 'fw-process-management', '-o', 'spec.json'], dir);
-    expect(JSON.parse(readFileSync(path.join(dir, 'spec.json'), 'utf8')).answers).toMatchObject({ applicationVersion: '1.0.0', destFolder: 'out/orders' });
+    expect(JSON.parse(readFileSync(path.join(dir, 'spec.json'), 'utf8')).answers).toMatchObject({
+      applicationVersion: '1.0.0',
+      destFolder: 'out/orders',
+    });
     const refused = await cli(['-f', 'spec.json'], dir);
-    expect(refused).toMatchObject({ code: 1, err: expect.stringContaining('needs framework 2.1.31 or newer, the configuration says fwVersion 2.1.4: raise fwVersion') });
+    expect(refused).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(
+        'needs framework 2.1.31 or newer, the configuration says fwVersion 2.1.4: raise fwVersion',
+      ),
+    });
     expect(existsSync(path.join(dir, 'out'))).toBe(false);
   });
 
   it('a broken configuration is refused naming the file and the field', async () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, 'config'));
-    writeFileSync(path.join(dir, 'config/generator.json'), JSON.stringify({ fwVersion: 'two', package: 'acme', version: '1.0.0', destFolder: '.', packageSource: 'ftp:x' }));
+    writeFileSync(
+      path.join(dir, 'config/generator.json'),
+      JSON.stringify({ fwVersion: 'two', package: 'acme', version: '1.0.0', destFolder: '.', packageSource: 'ftp:x' }),
+    );
     const { code, err } = await cli(['--list'], dir);
     expect(code).toBe(1);
     expect(err).toContain(`${path.join(dir, 'config/generator.json')} is not a valid generator configuration`);
@@ -100,7 +164,16 @@ describe('fw-gen modes and exit codes', () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, 'config'));
     mkdirSync(path.join(dir, 'tarballs'));
-    writeFileSync(path.join(dir, 'config/generator.json'), JSON.stringify({ fwVersion: '2.1.31', package: 'acme', version: '1.0.0', destFolder: '.', packageSource: 'local:tarballs' }));
+    writeFileSync(
+      path.join(dir, 'config/generator.json'),
+      JSON.stringify({
+        fwVersion: '2.1.31',
+        package: 'acme',
+        version: '1.0.0',
+        destFolder: '.',
+        packageSource: 'local:tarballs',
+      }),
+    );
     await cli(['-g', 'fw-process-management', '-o', 'spec.json'], dir);
     expect((await cli(['-f', 'spec.json'], dir)).code).toBe(0);
     const service = JSON.parse(readFileSync(path.join(dir, 'orders/orders-service/package.json'), 'utf8'));
@@ -109,7 +182,9 @@ describe('fw-gen modes and exit codes', () => {
     const other = tempDir();
     await cli(['-g', 'fw-process-management', '-o', 'spec.json'], other);
     await cli(['-f', 'spec.json'], other);
-    expect(JSON.parse(readFileSync(path.join(other, 'orders/orders-service/package.json'), 'utf8')).dependencies['@fw/core']).toBe('^0.1.0');
+    expect(
+      JSON.parse(readFileSync(path.join(other, 'orders/orders-service/package.json'), 'utf8')).dependencies['@fw/core'],
+    ).toBe('^0.1.0');
   });
 
   it('-f with a spec that has a cycle: exit 1 naming the cycle, nothing written', async () => {
@@ -129,7 +204,12 @@ describe('fw-gen modes and exit codes', () => {
     const dir = tempDir();
     expect((await cli(['-g', 'demo', '-o', 'demo.json', '--blueprints', FIXTURES], dir)).code).toBe(0);
     expect((await cli(['-f', 'demo.json', '--blueprints', FIXTURES], dir)).code).toBe(0);
-    expect(readFileSync(path.join(dir, 'orderDesk/src/OrderDesk.ts'), 'utf8')).toBe("export const name = 'orderDesk';\n");
-    expect(await cli(['-f', 'demo.json'], dir)).toMatchObject({ code: 1, err: expect.stringContaining("no blueprint named 'demo'") });
+    expect(readFileSync(path.join(dir, 'orderDesk/src/OrderDesk.ts'), 'utf8')).toBe(
+      "export const name = 'orderDesk';\n",
+    );
+    expect(await cli(['-f', 'demo.json'], dir)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining("no blueprint named 'demo'"),
+    });
   });
 });

@@ -10,10 +10,24 @@ describe('generation of the demo blueprint', () => {
   it('renders templates, renames paths, applies conditional folders, copies binaries and records the answers', async () => {
     const out = tempDir();
     const lines: string[] = [];
-    const result = await testGenerator({}, lines).generate({ blueprint: 'demo', answers: { service: 'orderDesk' }, cwd: out });
+    const result = await testGenerator({}, lines).generate({
+      blueprint: 'demo',
+      answers: { service: 'orderDesk' },
+      cwd: out,
+    });
     const dest = path.join(out, 'orderDesk');
     expect(result.destination).toBe(dest);
-    expect(Object.keys(snapshot(dest))).toEqual(['.fw-gen.json', '.gitignore', 'README.md', 'db/schema.sql', 'hook.txt', 'logo.png', 'raw/raw.txt', 'src/OrderDesk.ts', 'src/order-desk/note.txt']);
+    expect(Object.keys(snapshot(dest))).toEqual([
+      '.fw-gen.json',
+      '.gitignore',
+      'README.md',
+      'db/schema.sql',
+      'hook.txt',
+      'logo.png',
+      'raw/raw.txt',
+      'src/OrderDesk.ts',
+      'src/order-desk/note.txt',
+    ]);
     expect(readFileSync(path.join(dest, 'README.md'), 'utf8')).toBe(
       '# orderDesk 0.1.0\n\nGreeting: orderDeskGreeting. Pascal OrderDesk, kebab order-desk.\nWith a database.\nMarkup stays raw: @example <b>&</b>\n',
     );
@@ -21,14 +35,29 @@ describe('generation of the demo blueprint', () => {
     expect(readFileSync(path.join(dest, 'logo.png'))).toEqual(readFileSync(path.join(FIXTURES, 'demo/logo.png')));
     expect(readFileSync(path.join(dest, 'hook.txt'), 'utf8')).toMatch(/^hook ran for orderDesk in out\n$/);
     const record = JSON.parse(readFileSync(path.join(dest, '.fw-gen.json'), 'utf8'));
-    expect(record).toMatchObject({ blueprint: 'demo', blueprintVersion: '1.2.3', answers: { service: 'orderDesk', jpa: true, flavor: 'plain', greeting: 'orderDeskGreeting' } });
+    expect(record).toMatchObject({
+      blueprint: 'demo',
+      blueprintVersion: '1.2.3',
+      answers: { service: 'orderDesk', jpa: true, flavor: 'plain', greeting: 'orderDeskGreeting' },
+    });
     expect(record.answers).not.toHaveProperty('fancyName');
-    expect(lines.map((l) => l.replace(/:.*/, ''))).toEqual(['[1/6] load blueprint', '[2/6] version gate', '[3/6] input validation', '[4/6] render into staging', '[5/6] init hook', '[6/6] move into place']);
+    expect(lines.map((l) => l.replace(/:.*/, ''))).toEqual([
+      '[1/6] load blueprint',
+      '[2/6] version gate',
+      '[3/6] input validation',
+      '[4/6] render into staging',
+      '[5/6] init hook',
+      '[6/6] move into place',
+    ]);
   });
 
   it('drops the folder whose condition does not hold and asks visibleWhen fields only when visible', async () => {
     const out = tempDir();
-    await testGenerator().generate({ blueprint: 'demo', answers: { service: 'shop', jpa: 'n', flavor: 'fancy' }, cwd: out });
+    await testGenerator().generate({
+      blueprint: 'demo',
+      answers: { service: 'shop', jpa: 'n', flavor: 'fancy' },
+      cwd: out,
+    });
     const files = snapshot(path.join(out, 'shop'));
     expect(Object.keys(files)).toContain('memory/store.txt');
     expect(Object.keys(files)).not.toContain('db/schema.sql');
@@ -60,7 +89,9 @@ describe('generation of the demo blueprint', () => {
 
 describe('nothing is written unless every step succeeded', () => {
   async function refusedWith(code: string, request: Record<string, unknown>, config = {}): Promise<void> {
-    await expect(testGenerator(config).generate({ blueprint: 'demo', answers: {}, ...request } as never)).rejects.toMatchObject({ code });
+    await expect(
+      testGenerator(config).generate({ blueprint: 'demo', answers: {}, ...request } as never),
+    ).rejects.toMatchObject({ code });
   }
 
   function existing(): { out: string; dest: string; before: Record<string, string> } {
@@ -78,30 +109,39 @@ describe('nothing is written unless every step succeeded', () => {
     ['input validation: unknown input', GeneratorErrorCodes.INPUT_INVALID, { answers: { servise: 'typo' } }, {}],
     ['init hook fails', GeneratorErrorCodes.HOOK_FAILED, { answers: { hookMode: 'fail' } }, {}],
     ['init hook runs past its time limit', GeneratorErrorCodes.HOOK_TIMEOUT, { answers: { hookMode: 'hang' } }, {}],
-  ])('%s: refused, the destination is untouched (with --force into an existing folder too)', async (_name, code, request, config) => {
-    const { out, dest, before } = existing();
-    await refusedWith(code, { cwd: out, destination: 'fresh', ...request }, config);
-    expect(snapshot(path.join(out, 'fresh'))).toEqual({});
-    await refusedWith(code, { cwd: out, destination: dest, force: true, ...request }, config);
-    expect(snapshot(dest)).toEqual(before);
-  });
+  ])(
+    '%s: refused, the destination is untouched (with --force into an existing folder too)',
+    async (_name, code, request, config) => {
+      const { out, dest, before } = existing();
+      await refusedWith(code, { cwd: out, destination: 'fresh', ...request }, config);
+      expect(snapshot(path.join(out, 'fresh'))).toEqual({});
+      await refusedWith(code, { cwd: out, destination: dest, force: true, ...request }, config);
+      expect(snapshot(dest)).toEqual(before);
+    },
+  );
 
   it('a template Mustache cannot parse: RENDER_FAILED naming the file, nothing written', async () => {
     const out = tempDir();
-    await expect(testGenerator().generate({ blueprint: 'bad-template', answers: {}, cwd: out })).rejects.toThrow(/template file.txt cannot be rendered/);
+    await expect(testGenerator().generate({ blueprint: 'bad-template', answers: {}, cwd: out })).rejects.toThrow(
+      /template file.txt cannot be rendered/,
+    );
     expect(snapshot(out)).toEqual({});
   });
 
   it('the move fails (the destination is under a file): MOVE_FAILED, nothing written', async () => {
     const out = tempDir();
     writeFileSync(path.join(out, 'afile'), 'x');
-    await expect(testGenerator().generate({ blueprint: 'demo', answers: {}, cwd: out, destination: 'afile/sub' })).rejects.toMatchObject({ code: GeneratorErrorCodes.MOVE_FAILED });
+    await expect(
+      testGenerator().generate({ blueprint: 'demo', answers: {}, cwd: out, destination: 'afile/sub' }),
+    ).rejects.toMatchObject({ code: GeneratorErrorCodes.MOVE_FAILED });
     expect(snapshot(out)).toEqual({ afile: Buffer.from('x').toString('base64') });
   });
 
   it('an existing non-empty destination is refused without --force, written over with it', async () => {
     const { out, dest, before } = existing();
-    await expect(testGenerator().generate({ blueprint: 'demo', answers: {}, cwd: out, destination: dest })).rejects.toThrow(/is not empty: choose another destFolder, empty it, or give --force/);
+    await expect(
+      testGenerator().generate({ blueprint: 'demo', answers: {}, cwd: out, destination: dest }),
+    ).rejects.toThrow(/is not empty: choose another destFolder, empty it, or give --force/);
     expect(snapshot(dest)).toEqual(before);
     await testGenerator().generate({ blueprint: 'demo', answers: {}, cwd: out, destination: dest, force: true });
     expect(Object.keys(snapshot(dest))).toEqual(expect.arrayContaining(['mine.txt', 'README.md', 'hook.txt']));
@@ -119,7 +159,7 @@ describe('blueprint descriptors', () => {
       expect(err).toMatchObject({ code: GeneratorErrorCodes.DESCRIPTOR_INVALID });
     }
     expect(message).toContain(path.join(FIXTURES, 'broken/META-INF/blueprint.json'));
-    expect(message).toContain("inputFields.0.type: must be one of");
+    expect(message).toContain('inputFields.0.type: must be one of');
     expect(message).toContain("inputFields.1: unknown property 'colour'");
   });
 
@@ -130,7 +170,9 @@ describe('blueprint descriptors', () => {
   });
 
   it('the built-in catalogue loads every shipped blueprint', () => {
-    const names = makeBlueprintCatalog().list().map((b) => b.descriptor.name);
+    const names = makeBlueprintCatalog()
+      .list()
+      .map((b) => b.descriptor.name);
     expect(names).toEqual(expect.arrayContaining(['fw-process-management']));
   });
 });

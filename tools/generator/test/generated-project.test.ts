@@ -34,7 +34,13 @@ function checkConfig(project: string, scope: string, packages: string[]): string
     file,
     JSON.stringify({
       extends: './tsconfig.base.json',
-      compilerOptions: { noEmit: true, baseUrl: ROOT, paths, typeRoots: [path.join(ROOT, 'node_modules/@types')], types: ['node'] },
+      compilerOptions: {
+        noEmit: true,
+        baseUrl: ROOT,
+        paths,
+        typeRoots: [path.join(ROOT, 'node_modules/@types')],
+        types: ['node'],
+      },
       include: packages.flatMap((p) => [`${p}/src/**/*.ts`, `${p}/test/**/*.ts`]),
     }),
   );
@@ -73,9 +79,17 @@ describe('fw-process-management: the sample generates a project that type-checks
         'orders-package/bin/orders.js',
       ]),
     );
-    const defs = JSON.parse(readFileSync(path.join(project, 'orders-configurations/definitions/process-definitions.json'), 'utf8'));
-    expect(defs.find((d: { processType: string }) => d.processType === 'file-chunk')).toMatchObject({ leaf: true, parentProcessType: 'file-import' });
-    expect(defs.find((d: { processType: string }) => d.processType === 'import-report')).toMatchObject({ predecessorProcessType: 'file-import', predecessorArgs: 'INPUT' });
+    const defs = JSON.parse(
+      readFileSync(path.join(project, 'orders-configurations/definitions/process-definitions.json'), 'utf8'),
+    );
+    expect(defs.find((d: { processType: string }) => d.processType === 'file-chunk')).toMatchObject({
+      leaf: true,
+      parentProcessType: 'file-import',
+    });
+    expect(defs.find((d: { processType: string }) => d.processType === 'import-report')).toMatchObject({
+      predecessorProcessType: 'file-import',
+      predecessorArgs: 'INPUT',
+    });
     typeCheck(checkConfig(project, '@example', ['orders-api', 'orders-configurations', 'orders-service']));
   }, 120_000);
 });
@@ -85,11 +99,20 @@ describe('fw-process-management with registerInServiceRegistry and definitions f
     const dir = tempDir();
     await cli(['-g', 'fw-process-management', '-o', 'spec.json'], dir);
     const input = JSON.parse(readFileSync(path.join(dir, 'spec.json'), 'utf8'));
-    const answers = { ...input.answers, application: 'registered', destFolder: 'reg', definitionSource: 'json', registerInServiceRegistry: true, serviceRegistryUrl: 'http://registry:8080' };
+    const answers = {
+      ...input.answers,
+      application: 'registered',
+      destFolder: 'reg',
+      definitionSource: 'json',
+      registerInServiceRegistry: true,
+      serviceRegistryUrl: 'http://registry:8080',
+    };
     writeFileSync(path.join(dir, 'reg.json'), JSON.stringify({ ...input, answers }));
     expect((await cli(['-f', 'reg.json'], dir)).code).toBe(0);
     const project = path.join(dir, 'reg');
-    expect(readFileSync(path.join(project, 'registered-service/src/registry.ts'), 'utf8')).toContain("DEFAULT_REGISTRY_URL = 'http://registry:8080'");
+    expect(readFileSync(path.join(project, 'registered-service/src/registry.ts'), 'utf8')).toContain(
+      "DEFAULT_REGISTRY_URL = 'http://registry:8080'",
+    );
     expect(Object.keys(snapshot(project))).toContain('registered-service/test/registry.test.ts');
     typeCheck(checkConfig(project, '@example', ['registered-api', 'registered-configurations', 'registered-service']));
   }, 120_000);
@@ -102,12 +125,30 @@ describe('batch: the sample hierarchy generates the same workspaces, type-checke
     expect((await cli(['-f', 'batch-input.json'], dir)).code).toBe(0);
     const project = path.join(dir, 'nightly');
     const files = Object.keys(snapshot(project));
-    expect(files).toEqual(expect.arrayContaining(['nightly-service/src/processes/nightly-close.ts', 'nightly-service/src/processes/post-entries.ts', 'nightly-service/src/processes/archive-chunk.ts']));
-    const defs = JSON.parse(readFileSync(path.join(project, 'nightly-configurations/definitions/process-definitions.json'), 'utf8'));
-    expect(defs.find((d: { processType: string }) => d.processType === 'post-entries')).toMatchObject({ leaf: true, parentProcessType: 'close-ledger' });
-    expect(defs.find((d: { processType: string }) => d.processType === 'nightly-close')).toMatchObject({ config: { ledgers: '3' } });
-    expect(readFileSync(path.join(project, 'nightly-service/src/host.ts'), 'utf8')).toContain("DEFINITION_SOURCE: 'json' | 'database' = 'json'");
-    expect(JSON.parse(readFileSync(path.join(project, '.fw-gen.json'), 'utf8'))).toMatchObject({ blueprint: 'batch', answers: { batch: 'nightly', batchJson: 'batch.json' } });
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'nightly-service/src/processes/nightly-close.ts',
+        'nightly-service/src/processes/post-entries.ts',
+        'nightly-service/src/processes/archive-chunk.ts',
+      ]),
+    );
+    const defs = JSON.parse(
+      readFileSync(path.join(project, 'nightly-configurations/definitions/process-definitions.json'), 'utf8'),
+    );
+    expect(defs.find((d: { processType: string }) => d.processType === 'post-entries')).toMatchObject({
+      leaf: true,
+      parentProcessType: 'close-ledger',
+    });
+    expect(defs.find((d: { processType: string }) => d.processType === 'nightly-close')).toMatchObject({
+      config: { ledgers: '3' },
+    });
+    expect(readFileSync(path.join(project, 'nightly-service/src/host.ts'), 'utf8')).toContain(
+      "DEFINITION_SOURCE: 'json' | 'database' = 'json'",
+    );
+    expect(JSON.parse(readFileSync(path.join(project, '.fw-gen.json'), 'utf8'))).toMatchObject({
+      blueprint: 'batch',
+      answers: { batch: 'nightly', batchJson: 'batch.json' },
+    });
     typeCheck(checkConfig(project, '@example', ['nightly-api', 'nightly-configurations', 'nightly-service']));
   }, 120_000);
 });
@@ -121,7 +162,14 @@ describe('generator-blueprint: a new blueprint module that fw-gen --blueprints r
     expect((await cli(['--list', '--blueprints', blueprints], dir)).out.join('\n')).toMatch(/^my-service\s+0\.1\.0/m);
     expect((await cli(['-g', 'my-service', '-o', 'ms.json', '--blueprints', blueprints], dir)).code).toBe(0);
     expect((await cli(['-f', 'ms.json', '--blueprints', blueprints], dir)).code).toBe(0);
-    expect(readFileSync(path.join(dir, 'greeter/src/greeter.js'), 'utf8')).toContain("`hello ${name}, from greeter`");
-    expect(Object.keys(snapshot(path.join(dir, 'greeter')))).toEqual(['.fw-gen.json', 'README.md', 'db/schema.sql', 'package.json', 'src/greeter.js', 'test/greeter.test.js']);
+    expect(readFileSync(path.join(dir, 'greeter/src/greeter.js'), 'utf8')).toContain('`hello ${name}, from greeter`');
+    expect(Object.keys(snapshot(path.join(dir, 'greeter')))).toEqual([
+      '.fw-gen.json',
+      'README.md',
+      'db/schema.sql',
+      'package.json',
+      'src/greeter.js',
+      'test/greeter.test.js',
+    ]);
   });
 });

@@ -17,7 +17,9 @@ import type { AddressInfo } from 'node:net';
 
 // playwright-core is the workspace's browser driver (tools/e2e); resolved from the root.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { chromium } = require(require.resolve('playwright-core', { paths: [path.resolve(__dirname, '../../..')] })) as typeof import('playwright-core');
+const { chromium } = require(
+  require.resolve('playwright-core', { paths: [path.resolve(__dirname, '../../..')] }),
+) as typeof import('playwright-core');
 
 const WEB_DIR = path.resolve(__dirname, '../dist/portal-web');
 const SPEC_FILE = path.join(BUILTIN_BLUEPRINTS_DIR, 'fw-process-management/META-INF/samples/process-spec.json');
@@ -27,7 +29,8 @@ let url: string;
 const commands: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(path.join(WEB_DIR, 'index.html'))) throw new Error(`the portal page is not built (${WEB_DIR}): run npm run build-web in tools/generator first`);
+  if (!existsSync(path.join(WEB_DIR, 'index.html')))
+    throw new Error(`the portal page is not built (${WEB_DIR}): run npm run build-web in tools/generator first`);
   const portal = makePortalApp({
     catalog: makeBlueprintCatalog(),
     config: DEFAULT_CONFIG,
@@ -57,16 +60,28 @@ async function seriousA11yViolations(page: Page): Promise<Violation[]> {
   const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(`${axeSource}\n;undefined`);
   const violations = await page.evaluate(async () => {
-    type AxeResult = { violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> };
-    const w = globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResult> }; document: unknown };
+    type AxeResult = {
+      violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
+    };
+    const w = globalThis as unknown as {
+      axe: { run: (ctx: unknown, opts: unknown) => Promise<AxeResult> };
+      document: unknown;
+    };
     const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 it('picks a blueprint, fills the prompts, generates, shows the tree, runs the tests and downloads', async () => {
-  const browser = await chromium.launch({ executablePath: process.env.FW_CHROMIUM || '/usr/bin/chromium-headless-shell' });
+  const browser = await chromium.launch({
+    executablePath: process.env.FW_CHROMIUM || '/usr/bin/chromium-headless-shell',
+  });
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
@@ -76,14 +91,17 @@ it('picks a blueprint, fills the prompts, generates, shows the tree, runs the te
     page.on('request', (r) => urls.push(r.url()));
     let token = '';
     page.on('response', async (r) => {
-      if (r.url().endsWith('/api/sessions') && r.request().method() === 'POST') token = ((await r.json()) as { token: string }).token;
+      if (r.url().endsWith('/api/sessions') && r.request().method() === 'POST')
+        token = ((await r.json()) as { token: string }).token;
     });
     await page.goto(url);
     const blueprint = page.getByLabel('Blueprint', { exact: true });
     await blueprint.selectOption('fw-process-management');
     // Defaults: a list has its default chosen, a text field shows its default.
     expect(await page.getByLabel('Where the process definitions live at run time').inputValue()).toBe('database');
-    expect(await page.getByLabel('Application name (package and folder names)').getAttribute('placeholder')).toBe('orders');
+    expect(await page.getByLabel('Application name (package and folder names)').getAttribute('placeholder')).toBe(
+      'orders',
+    );
     // visibleWhen: the registry URL is asked only once registration is ticked.
     const registryUrl = page.getByLabel('Base URL of the service registry');
     const register = page.getByLabel('Register the process services in a service registry');
@@ -95,12 +113,15 @@ it('picks a blueprint, fills the prompts, generates, shows the tree, runs the te
     await page.getByLabel('Application name (package and folder names)').fill('webshop');
     await page.getByLabel('Where the process definitions live at run time').selectOption('json');
     const log = page.getByRole('log');
-    const shows = (locator: ReturnType<Page['locator']>, text: string, timeout = 10_000) => locator.filter({ hasText: text }).waitFor({ timeout });
+    const shows = (locator: ReturnType<Page['locator']>, text: string, timeout = 10_000) =>
+      locator.filter({ hasText: text }).waitFor({ timeout });
     await page.getByLabel('The processSpec JSON file (processes and cronTriggers)').setInputFiles(SPEC_FILE);
     await shows(log, 'uploaded uploads/process-spec.json');
     await page.getByRole('button', { name: 'Generate' }).click();
     await shows(log, '== generation succeeded', 20_000);
-    expect(await log.textContent()).toMatch(/\[4\/6\] render into staging[\s\S]*generated fw-process-management 0\.1\.0 into project\//);
+    expect(await log.textContent()).toMatch(
+      /\[4\/6\] render into staging[\s\S]*generated fw-process-management 0\.1\.0 into project\//,
+    );
     const files = page.getByRole('list', { name: 'Workspace files' });
     await files.getByRole('button', { name: 'project/webshop-service/src/host.ts', exact: true }).click();
     await shows(page.getByRole('region', { name: 'Files' }).locator('pre'), "= 'json'");

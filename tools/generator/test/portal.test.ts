@@ -9,7 +9,9 @@ import { removeTempDirs, tempDir } from './support';
 
 afterAll(removeTempDirs);
 
-const SPEC = readFileSync(path.join(BUILTIN_BLUEPRINTS_DIR, 'fw-process-management/META-INF/samples/process-spec.json'));
+const SPEC = readFileSync(
+  path.join(BUILTIN_BLUEPRINTS_DIR, 'fw-process-management/META-INF/samples/process-spec.json'),
+);
 
 interface Session {
   token: string;
@@ -38,20 +40,49 @@ async function session(p: PortalApp): Promise<Session> {
 }
 
 /** The SSE stream of an operation, read to its end: the log lines and the end event. */
-async function logsOf(p: PortalApp, s: Session, operationId: string): Promise<{ lines: string[]; end: { status: string; failure: string | null } }> {
-  const res = await request(p.app).get(`/api/operations/${operationId}/logs/stream`).set(SESSION_HEADER, s.token).buffer(true).parse((r, done) => {
-    let text = '';
-    r.on('data', (d: Buffer) => (text += d.toString()));
-    r.on('end', () => done(null, text));
-  });
+async function logsOf(
+  p: PortalApp,
+  s: Session,
+  operationId: string,
+): Promise<{ lines: string[]; end: { status: string; failure: string | null } }> {
+  const res = await request(p.app)
+    .get(`/api/operations/${operationId}/logs/stream`)
+    .set(SESSION_HEADER, s.token)
+    .buffer(true)
+    .parse((r, done) => {
+      let text = '';
+      r.on('data', (d: Buffer) => (text += d.toString()));
+      r.on('end', () => done(null, text));
+    });
   expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-  const events = String(res.body).split('\n\n').filter(Boolean).map((block) => ({ event: /^event: (\w+)/.exec(block)![1], data: JSON.parse(block.slice(block.indexOf('data: ') + 6)) }));
-  return { lines: events.filter((e) => e.event === 'log').map((e) => e.data as string), end: events.find((e) => e.event === 'end')!.data };
+  const events = String(res.body)
+    .split('\n\n')
+    .filter(Boolean)
+    .map((block) => ({
+      event: /^event: (\w+)/.exec(block)![1],
+      data: JSON.parse(block.slice(block.indexOf('data: ') + 6)),
+    }));
+  return {
+    lines: events.filter((e) => e.event === 'log').map((e) => e.data as string),
+    end: events.find((e) => e.event === 'end')!.data,
+  };
 }
 
 async function generate(p: PortalApp, s: Session): Promise<string[]> {
-  await request(p.app).post('/api/uploads?name=process-spec.json').set(SESSION_HEADER, s.token).set('content-type', 'application/json').send(SPEC.toString()).expect(201);
-  const started = await request(p.app).post('/api/generations').set(SESSION_HEADER, s.token).send({ blueprint: 'fw-process-management', answers: { application: 'shop', processSpec: 'process-spec.json', destFolder: '../../escape' } }).expect(202);
+  await request(p.app)
+    .post('/api/uploads?name=process-spec.json')
+    .set(SESSION_HEADER, s.token)
+    .set('content-type', 'application/json')
+    .send(SPEC.toString())
+    .expect(201);
+  const started = await request(p.app)
+    .post('/api/generations')
+    .set(SESSION_HEADER, s.token)
+    .send({
+      blueprint: 'fw-process-management',
+      answers: { application: 'shop', processSpec: 'process-spec.json', destFolder: '../../escape' },
+    })
+    .expect(202);
   const { lines, end } = await logsOf(p, s, started.body.operationId);
   expect(end).toEqual({ status: 'succeeded', failure: null });
   return lines;
@@ -69,7 +100,10 @@ describe('portal API', () => {
   it('serves the built page: its index for / with a content security policy, its assets as files', async () => {
     const webDir = tempDir('fw-gen-portal-web-');
     mkdirSync(path.join(webDir, 'assets'));
-    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><html><head><title>fw-gen portal</title><script type="module" src="./assets/index-abc.js"></script></head><body><div id="root"></div></body></html>');
+    writeFileSync(
+      path.join(webDir, 'index.html'),
+      '<!doctype html><html><head><title>fw-gen portal</title><script type="module" src="./assets/index-abc.js"></script></head><body><div id="root"></div></body></html>',
+    );
     writeFileSync(path.join(webDir, 'assets', 'index-abc.js'), 'console.log(1)');
     const { portal: p } = portal({ webDir });
     const res = await request(p.app).get('/').expect(200);
@@ -95,9 +129,22 @@ describe('portal API', () => {
     const lines = await generate(p, s);
     expect(lines[0]).toMatch(/^\[1\/6\] load blueprint: fw-process-management/);
     expect(lines.at(-1)).toMatch(/^generated fw-process-management 0\.1\.0 into project\/ \(\d+ files/);
-    const tree = await request(p.app).get(`/api/workspaces/${s.workspaceId}/tree`).set(SESSION_HEADER, s.token).expect(200);
-    expect(tree.body.files).toEqual(expect.arrayContaining(['uploads/process-spec.json', 'project/.fw-gen.json', 'project/shop-service/src/processes/file-import.ts']));
-    const file = await request(p.app).get(`/api/workspaces/${s.workspaceId}/files`).query({ path: 'project/shop-api/src/index.ts' }).set(SESSION_HEADER, s.token).expect(200);
+    const tree = await request(p.app)
+      .get(`/api/workspaces/${s.workspaceId}/tree`)
+      .set(SESSION_HEADER, s.token)
+      .expect(200);
+    expect(tree.body.files).toEqual(
+      expect.arrayContaining([
+        'uploads/process-spec.json',
+        'project/.fw-gen.json',
+        'project/shop-service/src/processes/file-import.ts',
+      ]),
+    );
+    const file = await request(p.app)
+      .get(`/api/workspaces/${s.workspaceId}/files`)
+      .query({ path: 'project/shop-api/src/index.ts' })
+      .set(SESSION_HEADER, s.token)
+      .expect(200);
     expect(file.text).toContain('export interface FileImportInput');
     expect(existsSync(path.join(p.sessions.touch(s.token)!.dir, '..', '..', 'escape'))).toBe(false);
   });
@@ -107,12 +154,23 @@ describe('portal API', () => {
     const s = await session(p);
     const spec = JSON.parse(SPEC.toString());
     spec.processes.find((x: { processType: string }) => x.processType === 'page-sync').children = ['order-sync'];
-    await request(p.app).post('/api/uploads?name=cyclic.json').set(SESSION_HEADER, s.token).send(JSON.stringify(spec)).expect(201);
-    const started = await request(p.app).post('/api/generations').set(SESSION_HEADER, s.token).send({ blueprint: 'fw-process-management', answers: { processSpec: 'cyclic.json' } }).expect(202);
+    await request(p.app)
+      .post('/api/uploads?name=cyclic.json')
+      .set(SESSION_HEADER, s.token)
+      .send(JSON.stringify(spec))
+      .expect(201);
+    const started = await request(p.app)
+      .post('/api/generations')
+      .set(SESSION_HEADER, s.token)
+      .send({ blueprint: 'fw-process-management', answers: { processSpec: 'cyclic.json' } })
+      .expect(202);
     const { lines, end } = await logsOf(p, s, started.body.operationId);
     expect(end).toEqual({ status: 'failed', failure: 'GEN_SPEC_INVALID' });
     expect(lines.join('\n')).toContain('cycle in children: order-sync → region-sync → page-sync → order-sync');
-    const tree = await request(p.app).get(`/api/workspaces/${s.workspaceId}/tree`).set(SESSION_HEADER, s.token).expect(200);
+    const tree = await request(p.app)
+      .get(`/api/workspaces/${s.workspaceId}/tree`)
+      .set(SESSION_HEADER, s.token)
+      .expect(200);
     expect(tree.body.files).toEqual(['uploads/cyclic.json']);
   });
 
@@ -120,16 +178,34 @@ describe('portal API', () => {
     const { portal: p, commands } = portal();
     const s = await session(p);
     await generate(p, s);
-    const tests = await request(p.app).post(`/api/workspaces/${s.workspaceId}/tests`).set(SESSION_HEADER, s.token).expect(202);
-    expect((await logsOf(p, s, tests.body.operationId)).lines).toEqual(['ran npm install --no-audit --no-fund --prefer-offline', 'ran npm test']);
-    const build = await request(p.app).post(`/api/workspaces/${s.workspaceId}/builds`).set(SESSION_HEADER, s.token).expect(202);
+    const tests = await request(p.app)
+      .post(`/api/workspaces/${s.workspaceId}/tests`)
+      .set(SESSION_HEADER, s.token)
+      .expect(202);
+    expect((await logsOf(p, s, tests.body.operationId)).lines).toEqual([
+      'ran npm install --no-audit --no-fund --prefer-offline',
+      'ran npm test',
+    ]);
+    const build = await request(p.app)
+      .post(`/api/workspaces/${s.workspaceId}/builds`)
+      .set(SESSION_HEADER, s.token)
+      .expect(202);
     await logsOf(p, s, build.body.operationId);
-    expect(commands).toEqual(['npm install --no-audit --no-fund --prefer-offline', 'npm test', 'npm install --no-audit --no-fund --prefer-offline', 'npm run build']);
-    const zip = await request(p.app).get(`/api/workspaces/${s.workspaceId}/download`).set(SESSION_HEADER, s.token).buffer(true).parse((r, done) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (d: Buffer) => chunks.push(d));
-      r.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    expect(commands).toEqual([
+      'npm install --no-audit --no-fund --prefer-offline',
+      'npm test',
+      'npm install --no-audit --no-fund --prefer-offline',
+      'npm run build',
+    ]);
+    const zip = await request(p.app)
+      .get(`/api/workspaces/${s.workspaceId}/download`)
+      .set(SESSION_HEADER, s.token)
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (d: Buffer) => chunks.push(d));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(zip.status).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');
     const bytes = zip.body as Buffer;
@@ -143,12 +219,19 @@ describe('portal API', () => {
     const b = await session(p);
     await generate(p, a);
     for (const bad of ['../../etc/passwd', '/etc/passwd', 'project/../../x']) {
-      const res = await request(p.app).get(`/api/workspaces/${a.workspaceId}/files`).query({ path: bad }).set(SESSION_HEADER, a.token);
+      const res = await request(p.app)
+        .get(`/api/workspaces/${a.workspaceId}/files`)
+        .query({ path: bad })
+        .set(SESSION_HEADER, a.token);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('GEN_PATH_OUTSIDE');
     }
     await request(p.app).get(`/api/workspaces/${a.workspaceId}/tree`).set(SESSION_HEADER, b.token).expect(404);
-    await request(p.app).get(`/api/workspaces/${a.workspaceId}/files`).query({ path: 'project/.fw-gen.json' }).set(SESSION_HEADER, b.token).expect(404);
+    await request(p.app)
+      .get(`/api/workspaces/${a.workspaceId}/files`)
+      .query({ path: 'project/.fw-gen.json' })
+      .set(SESSION_HEADER, b.token)
+      .expect(404);
     await request(p.app).get(`/api/workspaces/${a.workspaceId}/download`).set(SESSION_HEADER, b.token).expect(404);
     await request(p.app).get(`/api/workspaces/${a.workspaceId}/tree`).expect(401);
     await request(p.app).post('/api/uploads?name=../x.json').set(SESSION_HEADER, a.token).send('{}').expect(400);
@@ -157,16 +240,28 @@ describe('portal API', () => {
   it('uploads are size-limited (413)', async () => {
     const { portal: p } = portal();
     const s = await session(p);
-    await request(p.app).post('/api/uploads?name=big.json').set(SESSION_HEADER, s.token).set('content-type', 'application/json').send(' '.repeat(65 * 1024)).expect(413);
+    await request(p.app)
+      .post('/api/uploads?name=big.json')
+      .set(SESSION_HEADER, s.token)
+      .set('content-type', 'application/json')
+      .send(' '.repeat(65 * 1024))
+      .expect(413);
   });
 
   it('an operation of another session is 404', async () => {
     const { portal: p } = portal();
     const a = await session(p);
     const b = await session(p);
-    const started = await request(p.app).post('/api/generations').set(SESSION_HEADER, a.token).send({ blueprint: 'generator-blueprint', answers: {} }).expect(202);
+    const started = await request(p.app)
+      .post('/api/generations')
+      .set(SESSION_HEADER, a.token)
+      .send({ blueprint: 'generator-blueprint', answers: {} })
+      .expect(202);
     await request(p.app).get(`/api/operations/${started.body.operationId}`).set(SESSION_HEADER, b.token).expect(404);
-    await request(p.app).get(`/api/operations/${started.body.operationId}/logs/stream`).set(SESSION_HEADER, b.token).expect(404);
+    await request(p.app)
+      .get(`/api/operations/${started.body.operationId}/logs/stream`)
+      .set(SESSION_HEADER, b.token)
+      .expect(404);
     expect((await logsOf(p, a, started.body.operationId)).end.status).toBe('succeeded');
   });
 

@@ -43,6 +43,10 @@ export function fixtureCatalog(): BlueprintCatalog {
   return makeBlueprintCatalog([FIXTURES], false);
 }
 
-export function testGenerator(config: Partial<GeneratorConfig> = {}, lines: string[] = [], catalog = fixtureCatalog()): Generator {
+export function testGenerator(
+  config: Partial<GeneratorConfig> = {},
+  lines: string[] = [],
+  catalog = fixtureCatalog(),
+): Generator {
   return makeGenerator({ catalog, config: { ...DEFAULT_CONFIG, ...config }, progress: (l) => lines.push(l) });
 }

@@ -22,7 +22,11 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; out: st
 }
 
 function git(cwd: string, ...args: string[]): string {
-  const run = spawnSync('git', ['-c', 'user.name=fw-gen test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+  const run = spawnSync(
+    'git',
+    ['-c', 'user.name=fw-gen test', '-c', 'user.email=test@example.invalid', '-c', 'init.defaultBranch=main', ...args],
+    { cwd, encoding: 'utf8' },
+  );
   if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
   return run.stdout;
 }
@@ -56,13 +60,23 @@ function edit(project: string, file: string, from: string, to: string): void {
 }
 
 const read = (project: string, file: string): string => readFileSync(path.join(project, file), 'utf8');
-const record = (project: string): { blueprintVersion: string; answers: Record<string, unknown>; base: Record<string, unknown> } => JSON.parse(read(project, '.fw-gen.json'));
+const record = (
+  project: string,
+): { blueprintVersion: string; answers: Record<string, unknown>; base: Record<string, unknown> } =>
+  JSON.parse(read(project, '.fw-gen.json'));
 
 describe('the generation record keeps the pristine render', () => {
   it('records every generated file (after the init hook) as base, but not the record itself', async () => {
     const project = await generateV1(false);
     const base = record(project).base;
-    expect(Object.keys(base)).toEqual(['README.md', 'hook.txt', 'kept-old.txt', 'logo.png', 'old-only.txt', 'src/corner.txt']);
+    expect(Object.keys(base)).toEqual([
+      'README.md',
+      'hook.txt',
+      'kept-old.txt',
+      'logo.png',
+      'old-only.txt',
+      'src/corner.txt',
+    ]);
     expect(base['hook.txt']).toBe('hook of 0.1.0 for corner\n');
     expect(base['logo.png']).toEqual({ base64: readFileSync(path.join(project, 'logo.png')).toString('base64') });
   });
@@ -91,7 +105,9 @@ describe('fw-gen update --check', () => {
     rmSync(path.join(project, 'hook.txt'));
     const edited = await cli(['--blueprints', V1, 'update', '--check', project], path.dirname(project));
     expect(edited.code).toBe(1);
-    expect(edited.out).toMatch(/drifted from what upd-demo 0\.1\.0 generates.*; 2 files:\n {2}hook\.txt \(missing\)\n {2}src\/corner\.txt \(differs\)$/);
+    expect(edited.out).toMatch(
+      /drifted from what upd-demo 0\.1\.0 generates.*; 2 files:\n {2}hook\.txt \(missing\)\n {2}src\/corner\.txt \(differs\)$/,
+    );
     git(project, 'checkout', '--', '.');
 
     const changed = await cli(['--blueprints', V2, 'update', '--check'], project);
@@ -123,7 +139,9 @@ describe('fw-gen update', () => {
     expect(result.out).toContain('answer legacy dropped');
     expect(result.out).toMatch(/7 files: 4 merged, 0 conflicted, 1 added, 2 deleted, 0 unchanged/);
 
-    expect(read(project, 'src/corner.txt')).toBe('line 1 of corner\nline 2, edited by the user\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9, changed by 0.2.0\nline 10\n');
+    expect(read(project, 'src/corner.txt')).toBe(
+      'line 1 of corner\nline 2, edited by the user\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nline 9, changed by 0.2.0\nline 10\n',
+    );
     expect(read(project, 'README.md')).toContain('Flavour: plain.');
     expect(read(project, 'README.md')).toContain('Settings come from settings.json.');
     expect(read(project, 'hook.txt')).toBe('hook of 0.2.0 for corner\n');
@@ -132,10 +150,19 @@ describe('fw-gen update', () => {
     expect(read(project, 'mine.txt')).toBe('my own file\n');
     const after = record(project);
     expect(after.blueprintVersion).toBe('0.2.0');
-    expect(after.answers).toEqual({ shop: 'corner', destFolder: './corner', settings: 'settings.json', flavour: 'plain' });
+    expect(after.answers).toEqual({
+      shop: 'corner',
+      destFolder: './corner',
+      settings: 'settings.json',
+      flavour: 'plain',
+    });
     expect(Object.keys(after.base)).toContain('new-file.txt');
     expect(existsSync(path.join(project, 'node_modules'))).toBe(false);
-    expect(git(project, 'status', '--porcelain').split('\n').filter((l) => l.includes('.fw-gen-update-'))).toEqual([]);
+    expect(
+      git(project, 'status', '--porcelain')
+        .split('\n')
+        .filter((l) => l.includes('.fw-gen-update-')),
+    ).toEqual([]);
   });
 
   it('marks a conflict inline, naming both sides, says so in the summary and exits 1', async () => {
@@ -147,7 +174,9 @@ describe('fw-gen update', () => {
     const result = await cli(['--blueprints', V2, 'update'], project);
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/^ {2}conflicted {2}src\/corner\.txt \(1 conflict marked inline\)$/m);
-    expect(result.out).toMatch(/^ {2}conflicted {2}kept-old\.txt \(removed from the blueprint but changed by you: yours kept\)$/m);
+    expect(result.out).toMatch(
+      /^ {2}conflicted {2}kept-old\.txt \(removed from the blueprint but changed by you: yours kept\)$/m,
+    );
     expect(result.out).toMatch(/7 files: 3 merged, 2 conflicted, 1 added, 1 deleted, 0 unchanged/);
     expect(result.err).toMatch(/fw-gen: 2 files conflicted: resolve the <<<<<<< \/ ======= \/ >>>>>>> markers/);
     expect(read(project, 'src/corner.txt')).toBe(
@@ -164,25 +193,37 @@ describe('fw-gen update', () => {
     edit(project, 'README.md', '# corner', '# corner, uncommitted');
     const before = snapshot(project);
     const result = await cli(['--blueprints', V2, 'update'], project);
-    expect(result).toMatchObject({ code: 1, err: expect.stringContaining('has uncommitted changes; commit or stash them first') });
+    expect(result).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('has uncommitted changes; commit or stash them first'),
+    });
     expect(result.err).toContain(' M README.md');
     expect(snapshot(project)).toEqual(before);
 
     // An untracked file counts too: the update could write over it.
     git(project, 'checkout', '--', '.');
     writeFileSync(path.join(project, 'new-file.txt'), 'mine\n');
-    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('?? new-file.txt') });
+    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('?? new-file.txt'),
+    });
   });
 
   it('outside git (or ignored by it) is refused unless --force; with --force it updates in place', async () => {
     const project = await generateV1(false);
     const before = snapshot(project);
-    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('is not in a git work tree') });
+    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('is not in a git work tree'),
+    });
     expect(snapshot(project)).toEqual(before);
     // Inside a repository that ignores it: the same, git holds nothing to go back to.
     git(path.dirname(project), 'init', '-q');
     writeFileSync(path.join(path.dirname(project), '.gitignore'), 'corner/\n');
-    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('is not tracked by git (ignored?)') });
+    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('is not tracked by git (ignored?)'),
+    });
     expect(snapshot(project)).toEqual(before);
     const forced = await cli(['--blueprints', V2, 'update', '--force'], project);
     expect(forced.code).toBe(0);
@@ -204,7 +245,10 @@ describe('fw-gen update', () => {
     const before = snapshot(project);
     process.env.FW_GEN_TEST_HOOK_FAIL = '1';
     try {
-      expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('the hook refuses') });
+      expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('the hook refuses'),
+      });
     } finally {
       delete process.env.FW_GEN_TEST_HOOK_FAIL;
     }
@@ -213,30 +257,46 @@ describe('fw-gen update', () => {
 
   it('is refused for a project without a record, or whose record has no base', async () => {
     const empty = tempDir();
-    expect(await cli(['update'], empty)).toMatchObject({ code: 1, err: expect.stringContaining('holds no .fw-gen.json') });
+    expect(await cli(['update'], empty)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('holds no .fw-gen.json'),
+    });
     const project = await generateV1();
     const old = record(project) as Partial<ReturnType<typeof record>>;
     delete old.base;
     writeFileSync(path.join(project, '.fw-gen.json'), JSON.stringify(old));
     commitAll(project, 'an old record');
-    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({ code: 1, err: expect.stringContaining('has no base') });
+    expect(await cli(['--blueprints', V2, 'update'], project)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('has no base'),
+    });
     // --check needs no base.
     expect((await cli(['--blueprints', V1, 'update', '--check'], project)).code).toBe(0);
   });
 });
 
 describe('the merge rules', () => {
-  const file = (text: string, executable = false): { bytes: Buffer; executable: boolean } => ({ bytes: Buffer.from(text), executable });
+  const file = (text: string, executable = false): { bytes: Buffer; executable: boolean } => ({
+    bytes: Buffer.from(text),
+    executable,
+  });
   const never: PlanInput['merge'] = {
     merge: () => {
       throw new Error('no line merge expected');
     },
   };
-  const plan = (base: Tree, ours: Tree, theirs: Tree) => planUpdate({ base, ours, theirs, merge: never, oldLabel: 'bp 1', newLabel: 'bp 2' });
+  const plan = (base: Tree, ours: Tree, theirs: Tree) =>
+    planUpdate({ base, ours, theirs, merge: never, oldLabel: 'bp 1', newLabel: 'bp 2' });
 
   it('deleted by you and changed by the blueprint: the new version is written and reported as a conflict', () => {
     const p = plan(new Map([['a', file('1')]]), new Map(), new Map([['a', file('2')]]));
-    expect(p.outcomes).toEqual([{ path: 'a', status: 'conflicted', note: "deleted by you, changed by the blueprint: the blueprint's version written" }]);
+    expect(p.outcomes).toEqual([
+      {
+        path: 'a',
+        status: 'conflicted',
+        note: "deleted by you, changed by the blueprint: the blueprint's version written",
+      },
+    ]);
     expect(p.changes).toEqual([{ path: 'a', file: file('2') }]);
   });
 
@@ -246,7 +306,10 @@ describe('the merge rules', () => {
   });
 
   it('a binary file changed on both sides: yours kept, the blueprint version beside it', () => {
-    const bin = (b: number): { bytes: Buffer; executable: boolean } => ({ bytes: Buffer.from([0, b]), executable: false });
+    const bin = (b: number): { bytes: Buffer; executable: boolean } => ({
+      bytes: Buffer.from([0, b]),
+      executable: false,
+    });
     const p = plan(new Map([['logo.png', bin(1)]]), new Map([['logo.png', bin(2)]]), new Map([['logo.png', bin(3)]]));
     expect(p.outcomes[0]).toMatchObject({ status: 'conflicted', note: expect.stringContaining('logo.png.fw-gen-new') });
     expect(p.changes).toEqual([{ path: 'logo.png.fw-gen-new', file: bin(3) }]);
@@ -279,7 +342,9 @@ describe('applying an update', () => {
 
   it('refuses a path that leaves the project', () => {
     const dir = tempDir();
-    expect(() => applyChanges(dir, [{ path: '../x', file: { bytes: Buffer.from(''), executable: false } }])).toThrow(/leaves the project folder/);
+    expect(() => applyChanges(dir, [{ path: '../x', file: { bytes: Buffer.from(''), executable: false } }])).toThrow(
+      /leaves the project folder/,
+    );
   });
 });
 

@@ -10,6 +10,8 @@ const source = path.resolve(here, '../../../migrations');
 const target = path.resolve(here, '../migrations');
 rmSync(target, { recursive: true, force: true });
 mkdirSync(target, { recursive: true });
-const files = readdirSync(source).filter((f) => f.endsWith('.sql')).sort();
+const files = readdirSync(source)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 for (const file of files) copyFileSync(path.join(source, file), path.join(target, file));
 console.log(`copied ${files.length} migrations into ${path.relative(process.cwd(), target) || target}`);

@@ -2,7 +2,11 @@
 // fw-migrate (npm run migrate -- … in the checkout): applies the framework's schema and exits.
 import { migrateMain } from './migrate-cli';
 
-migrateMain(process.argv.slice(2), (line) => console.log(line), (line) => console.error(line)).then(
+migrateMain(
+  process.argv.slice(2),
+  (line) => console.log(line),
+  (line) => console.error(line),
+).then(
   (code) => {
     process.exitCode = code;
   },

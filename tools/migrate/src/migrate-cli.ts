@@ -1,4 +1,14 @@
-import { createDatabase, type DatabasePooler, isConfigError, migrateDatabase, type Migration, MigrationResult, parseDatabasePooler, readMigrationFolder, redactUrl } from '@fw/core';
+import {
+  createDatabase,
+  type DatabasePooler,
+  isConfigError,
+  migrateDatabase,
+  type Migration,
+  MigrationResult,
+  parseDatabasePooler,
+  readMigrationFolder,
+  redactUrl,
+} from '@fw/core';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -7,7 +17,9 @@ import * as path from 'node:path';
  * package (the build copies them there), or the workspace's root `migrations/` when running from
  * the TypeScript sources in the checkout (so an added migration needs no build to be seen).
  */
-export const DEFAULT_MIGRATIONS_DIR = __filename.endsWith('.ts') ? path.resolve(__dirname, '../../../migrations') : path.resolve(__dirname, '../migrations');
+export const DEFAULT_MIGRATIONS_DIR = __filename.endsWith('.ts')
+  ? path.resolve(__dirname, '../../../migrations')
+  : path.resolve(__dirname, '../migrations');
 
 /** The framework's migrations of this release, in name order (see {@link DEFAULT_MIGRATIONS_DIR}). */
 export function readFwMigrations(): Migration[] {
@@ -15,7 +27,9 @@ export function readFwMigrations(): Migration[] {
 }
 
 /** This package's version (`fw-migrate --version`). */
-export const MIGRATE_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }).version;
+export const MIGRATE_VERSION: string = (
+  JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as { version: string }
+).version;
 
 export const MIGRATE_USAGE = `usage: fw-migrate --database-url URL [--username U --password P] [--dir FOLDER] [--pooler transaction]
        (in the workspace checkout: npm run migrate -- …)
@@ -45,7 +59,13 @@ export class UsageError extends Error {
   }
 }
 
-const FLAGS = { '--database-url': 'databaseUrl', '--username': 'username', '--password': 'password', '--dir': 'dir', '--pooler': 'pooler' } as const;
+const FLAGS = {
+  '--database-url': 'databaseUrl',
+  '--username': 'username',
+  '--password': 'password',
+  '--dir': 'dir',
+  '--pooler': 'pooler',
+} as const;
 type Flag = keyof typeof FLAGS;
 
 function isFlag(value: string): value is Flag {
@@ -67,7 +87,8 @@ export function parseMigrateArgs(argv: readonly string[], cwd = process.cwd()): 
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     if (!isFlag(name)) throw new UsageError(`unknown argument '${arg}'`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${name} needs a value`);
+    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--')))
+      throw new UsageError(`${name} needs a value`);
     values[FLAGS[name]] = value;
   }
   if (!values.databaseUrl) throw new UsageError('--database-url is required');
@@ -91,7 +112,14 @@ function parsePooler(raw: string): DatabasePooler {
 /** Applies the migrations of `options.dir` and reports each file through `print`. */
 export async function runMigrate(options: MigrateOptions, print: (line: string) => void): Promise<MigrationResult> {
   const migrations = readMigrationFolder(options.dir);
-  const database = createDatabase({ url: options.databaseUrl, username: options.username, password: options.password, maxConnections: 1, applicationName: 'fw-migrate', pooler: options.pooler });
+  const database = createDatabase({
+    url: options.databaseUrl,
+    username: options.username,
+    password: options.password,
+    maxConnections: 1,
+    applicationName: 'fw-migrate',
+    pooler: options.pooler,
+  });
   try {
     const result = await migrateDatabase(database, migrations);
     for (const name of result.alreadyApplied) print(`already applied  ${name}`);
@@ -107,7 +135,11 @@ export async function runMigrate(options: MigrateOptions, print: (line: string) 
  * The whole CLI: returns the exit code (0 done, 1 migration or connection failure, 2 bad arguments).
  * Output goes through `out`/`err` so tests can capture it.
  */
-export async function migrateMain(argv: readonly string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function migrateMain(
+  argv: readonly string[],
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     out(MIGRATE_USAGE);
     return 0;
@@ -135,7 +167,8 @@ export async function migrateMain(argv: readonly string[], out: (line: string) =
       err(`migrate: ${e.message}`);
     } else {
       const message = e instanceof Error ? e.message : String(e);
-      const code = typeof e === 'object' && e !== null && 'code' in e ? ` (${String((e as { code: unknown }).code)})` : '';
+      const code =
+        typeof e === 'object' && e !== null && 'code' in e ? ` (${String((e as { code: unknown }).code)})` : '';
       err(`migrate: cannot migrate ${redactUrl(options.databaseUrl)}: ${message || 'connection failed'}${code}`);
     }
     return 1;

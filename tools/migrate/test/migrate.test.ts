@@ -12,7 +12,9 @@ const MAIN = path.join(ROOT, 'tools/migrate/src/main.ts');
 
 describe('parseMigrateArgs', () => {
   it('reads flags in both spellings and resolves --dir against the working directory', () => {
-    expect(parseMigrateArgs(['--database-url', 'pglite:memory:', '--username=u', '--password', 'p', '--dir', 'm'], '/w')).toEqual({
+    expect(
+      parseMigrateArgs(['--database-url', 'pglite:memory:', '--username=u', '--password', 'p', '--dir', 'm'], '/w'),
+    ).toEqual({
       databaseUrl: 'pglite:memory:',
       username: 'u',
       password: 'p',
@@ -21,7 +23,9 @@ describe('parseMigrateArgs', () => {
   });
 
   it('reads --pooler (what sits in front of the server)', () => {
-    expect(parseMigrateArgs(['--database-url', 'postgres://b:6432/app', '--pooler', 'transaction']).pooler).toBe('transaction');
+    expect(parseMigrateArgs(['--database-url', 'postgres://b:6432/app', '--pooler', 'transaction']).pooler).toBe(
+      'transaction',
+    );
     expect(parseMigrateArgs(['--database-url', 'postgres://b:6432/app']).pooler).toBeUndefined();
   });
 
@@ -53,7 +57,13 @@ describe('migrateMain', () => {
     // In-memory: a file-backed PGlite keeps Jest's VM-modules runtime from exiting after close.
     const out: string[] = [];
     const err: string[] = [];
-    expect(await migrateMain(['--database-url', 'pglite:memory:'], (l) => out.push(l), (l) => err.push(l))).toBe(0);
+    expect(
+      await migrateMain(
+        ['--database-url', 'pglite:memory:'],
+        (l) => out.push(l),
+        (l) => err.push(l),
+      ),
+    ).toBe(0);
     expect(err).toEqual([]);
     const names = readMigrationFolder(DEFAULT_MIGRATIONS_DIR).map((m) => m.name);
     expect(out.slice(0, -1)).toEqual(names.map((n) => `applied          ${n}`));
@@ -61,26 +71,39 @@ describe('migrateMain', () => {
   });
 
   // Registered only when FW_TEST_DATABASE_URL names a server (like describeEachDatabase).
-  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('applies the workspace migrations once, then reports them as already applied [postgres]', async () => {
-    const testDb = await createTestDatabase('postgres', { migrate: false });
-    await testDb.database.close();
-    try {
-      const count = readMigrationFolder(DEFAULT_MIGRATIONS_DIR).length;
-      const out: string[] = [];
-      const err: string[] = [];
-      expect(await migrateMain(['--database-url', testDb.url], (l) => out.push(l), (l) => err.push(l))).toBe(0);
-      expect(err).toEqual([]);
-      expect(out).toContain('applied          0001_query_catalog.sql');
-      expect(out[out.length - 1]).toMatch(new RegExp(`: ${count} applied, 0 already applied$`));
+  for (const _target of databaseTargets().filter((t) => t === 'postgres'))
+    it('applies the workspace migrations once, then reports them as already applied [postgres]', async () => {
+      const testDb = await createTestDatabase('postgres', { migrate: false });
+      await testDb.database.close();
+      try {
+        const count = readMigrationFolder(DEFAULT_MIGRATIONS_DIR).length;
+        const out: string[] = [];
+        const err: string[] = [];
+        expect(
+          await migrateMain(
+            ['--database-url', testDb.url],
+            (l) => out.push(l),
+            (l) => err.push(l),
+          ),
+        ).toBe(0);
+        expect(err).toEqual([]);
+        expect(out).toContain('applied          0001_query_catalog.sql');
+        expect(out[out.length - 1]).toMatch(new RegExp(`: ${count} applied, 0 already applied$`));
 
-      const again: string[] = [];
-      expect(await migrateMain(['--database-url', testDb.url], (l) => again.push(l), (l) => err.push(l))).toBe(0);
-      expect(again).toContain('already applied  0001_query_catalog.sql');
-      expect(again[again.length - 1]).toMatch(new RegExp(`: 0 applied, ${count} already applied$`));
-    } finally {
-      await testDb.dispose();
-    }
-  });
+        const again: string[] = [];
+        expect(
+          await migrateMain(
+            ['--database-url', testDb.url],
+            (l) => again.push(l),
+            (l) => err.push(l),
+          ),
+        ).toBe(0);
+        expect(again).toContain('already applied  0001_query_catalog.sql');
+        expect(again[again.length - 1]).toMatch(new RegExp(`: 0 applied, ${count} already applied$`));
+      } finally {
+        await testDb.dispose();
+      }
+    });
 
   it('applies a custom folder and reports a failing migration with exit 1', async () => {
     const migrations = path.join(dir, 'custom');
@@ -88,21 +111,33 @@ describe('migrateMain', () => {
     writeFileSync(path.join(migrations, '001_ok.sql'), 'create table ok_probe (id int);');
     writeFileSync(path.join(migrations, '002_bad.sql'), 'create table broken (;');
     const err: string[] = [];
-    const code = await migrateMain(['--database-url', 'pglite:memory:', '--dir', migrations], () => undefined, (l) => err.push(l));
+    const code = await migrateMain(
+      ['--database-url', 'pglite:memory:', '--dir', migrations],
+      () => undefined,
+      (l) => err.push(l),
+    );
     expect(code).toBe(1);
     expect(err.join('\n')).toMatch(/migrate: Migration 002_bad.sql failed on pglite:memory:/);
   });
 
   it('reports an unreachable server with exit 1 and no password', async () => {
     const err: string[] = [];
-    const code = await migrateMain(['--database-url', 'postgres://postgres:hunter2@127.0.0.1:1/x'], () => undefined, (l) => err.push(l));
+    const code = await migrateMain(
+      ['--database-url', 'postgres://postgres:hunter2@127.0.0.1:1/x'],
+      () => undefined,
+      (l) => err.push(l),
+    );
     expect(code).toBe(1);
     expect(err.join('\n')).toMatch(/cannot migrate postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x/);
     expect(err.join('\n')).not.toContain('hunter2');
   });
 
   it('prints the usage and exits 2 on bad arguments (real process)', () => {
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'tools/migrate/src/main.ts'), '--bogus'], { encoding: 'utf8', cwd: ROOT });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'tools/migrate/src/main.ts'), '--bogus'],
+      { encoding: 'utf8', cwd: ROOT },
+    );
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("migrate: unknown argument '--bogus'");
     expect(result.stderr).toContain('usage: fw-migrate --database-url URL');
@@ -121,20 +156,25 @@ describe('migrateMain', () => {
 
   // Registered only when FW_TEST_DATABASE_URL names a server. The pool used to outlive the run by
   // its 30 s idle timeout, so the command printed its result and then hung.
-  for (const _target of databaseTargets().filter((t) => t === 'postgres')) it('exits within seconds (not after the pool idle timeout) once done on an up-to-date database (real process) [postgres]', async () => {
-    const testDb = await createTestDatabase('postgres');
-    await testDb.database.close();
-    try {
-      const started = Date.now();
-      const result = spawnSync(process.execPath, [TSX_CLI, MAIN, '--database-url', testDb.url], { encoding: 'utf8', cwd: ROOT, timeout: 20_000 });
-      const elapsed = Date.now() - started;
-      expect(result.status).toBe(0);
-      expect(result.stdout).toMatch(/: 0 applied, \d+ already applied/);
-      // 10 s, not the 3 s it takes on an idle machine: a cold tsx start on a loaded CI machine is slow,
-      // and the bug this guards against held the process for the pool's 30 s idle timeout.
-      expect(elapsed).toBeLessThan(10_000);
-    } finally {
-      await testDb.dispose();
-    }
-  });
+  for (const _target of databaseTargets().filter((t) => t === 'postgres'))
+    it('exits within seconds (not after the pool idle timeout) once done on an up-to-date database (real process) [postgres]', async () => {
+      const testDb = await createTestDatabase('postgres');
+      await testDb.database.close();
+      try {
+        const started = Date.now();
+        const result = spawnSync(process.execPath, [TSX_CLI, MAIN, '--database-url', testDb.url], {
+          encoding: 'utf8',
+          cwd: ROOT,
+          timeout: 20_000,
+        });
+        const elapsed = Date.now() - started;
+        expect(result.status).toBe(0);
+        expect(result.stdout).toMatch(/: 0 applied, \d+ already applied/);
+        // 10 s, not the 3 s it takes on an idle machine: a cold tsx start on a loaded CI machine is slow,
+        // and the bug this guards against held the process for the pool's 30 s idle timeout.
+        expect(elapsed).toBeLessThan(10_000);
+      } finally {
+        await testDb.dispose();
+      }
+    });
 });

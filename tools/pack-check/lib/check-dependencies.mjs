@@ -15,7 +15,12 @@ function sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...sourceFiles(full));
-    else if (/\.(ts|tsx|mts|cts)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(full);
+    else if (
+      /\.(ts|tsx|mts|cts)$/.test(entry.name) &&
+      !/\.test\.tsx?$/.test(entry.name) &&
+      !entry.name.endsWith('.d.ts')
+    )
+      out.push(full);
   }
   return out;
 }
@@ -52,17 +57,27 @@ export function checkDependencies(pkg, workspace = []) {
   const peersFilled = new Set();
   for (const dep of Object.keys(manifest.dependencies ?? {})) {
     const sibling = workspace.find((p) => p.name === dep);
-    for (const [peer, meta] of Object.entries(sibling?.manifest.peerDependenciesMeta ?? {})) if (meta.optional) peersFilled.add(peer);
+    for (const [peer, meta] of Object.entries(sibling?.manifest.peerDependenciesMeta ?? {}))
+      if (meta.optional) peersFilled.add(peer);
   }
-  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
   const imported = importedPackages(dir);
   const problems = [];
   for (const [name, file] of imported) {
-    if (!declared.has(name) && !declared.has(`@types/${name}`)) problems.push(`${manifest.name}: ${file} imports '${name}', which package.json does not declare in dependencies or peerDependencies`);
+    if (!declared.has(name) && !declared.has(`@types/${name}`))
+      problems.push(
+        `${manifest.name}: ${file} imports '${name}', which package.json does not declare in dependencies or peerDependencies`,
+      );
   }
   for (const name of declared) {
-    const typesOf = name.startsWith('@types/') ? name.slice('@types/'.length).replace(/^(.+)__(.+)$/, '@$1/$2') : undefined;
-    if (!imported.has(name) && !(typesOf && imported.has(typesOf)) && !peersFilled.has(name)) problems.push(`${manifest.name}: package.json declares '${name}', which no shipped source imports`);
+    const typesOf = name.startsWith('@types/')
+      ? name.slice('@types/'.length).replace(/^(.+)__(.+)$/, '@$1/$2')
+      : undefined;
+    if (!imported.has(name) && !(typesOf && imported.has(typesOf)) && !peersFilled.has(name))
+      problems.push(`${manifest.name}: package.json declares '${name}', which no shipped source imports`);
   }
   return problems;
 }

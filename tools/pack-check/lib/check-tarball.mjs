@@ -15,7 +15,11 @@ const FORBIDDEN = [
 
 /** `npm pack --dry-run` of one workspace package: { size, unpackedSize, entryCount, files }. */
 export function packListing(root, name) {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--silent', '-w', name], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--silent', '-w', name], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const [listing] = JSON.parse(out);
   return listing;
 }
@@ -32,7 +36,9 @@ export function checkTarball(pkg, listing) {
     if (hit) problems.push(`${pkg.name}: the tarball ships ${hit[1]}: ${file}`);
   }
   const strip = (p) => p.replace(/^\.\//, '');
-  for (const required of [pkg.manifest.main, pkg.manifest.types, ...Object.values(pkg.manifest.bin ?? {}), 'README.md'].filter(Boolean).map(strip)) {
+  for (const required of [pkg.manifest.main, pkg.manifest.types, ...Object.values(pkg.manifest.bin ?? {}), 'README.md']
+    .filter(Boolean)
+    .map(strip)) {
     if (!paths.includes(required)) problems.push(`${pkg.name}: the tarball lacks ${required}`);
   }
   return problems;

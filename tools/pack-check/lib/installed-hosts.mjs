@@ -46,13 +46,22 @@ export function checkMigrate(app, databaseUrl, expectedCount) {
 
 /** fw-admin-server in production on the migrated database, with PROCESS_DATABASE_PASSWORD=''. */
 export async function checkAdminProduction(app, { host, port, database, user }, baseEnv) {
-  const env = { ...baseEnv, PROCESS_DATABASE_URL: `postgres://${host}:${port}/${database}`, PROCESS_DATABASE_USERNAME: user, PROCESS_DATABASE_PASSWORD: '', PROCESS_MANAGEMENT_API_KEY: KEY, PROCESS_ADMIN_PORT: '0' };
+  const env = {
+    ...baseEnv,
+    PROCESS_DATABASE_URL: `postgres://${host}:${port}/${database}`,
+    PROCESS_DATABASE_USERNAME: user,
+    PROCESS_DATABASE_PASSWORD: '',
+    PROCESS_MANAGEMENT_API_KEY: KEY,
+    PROCESS_ADMIN_PORT: '0',
+  };
   const server = start(bin(app, 'fw-admin-server'), [], { cwd: app, env });
   try {
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
     const health = await request(`${url}/health-check`);
     assert.equal(health.status, 200, JSON.stringify(health.body));
-    const info = await request(`${url}${API}/info`, { headers: { 'X-Process-Management-Key': KEY, 'x-fw-tenant-id': 'pack' } });
+    const info = await request(`${url}${API}/info`, {
+      headers: { 'X-Process-Management-Key': KEY, 'x-fw-tenant-id': 'pack' },
+    });
     assert.equal(info.status, 200, JSON.stringify(info.body));
     assert.equal(info.body.definitionSource, 'database');
     const refused = await request(`${url}${API}/info`, { headers: { 'x-fw-tenant-id': 'pack' } });
@@ -81,23 +90,73 @@ export async function checkQueryHost(app, { host, port, database, user }, baseEn
   );
   writeFileSync(
     path.join(dir, 'definitions', 'shop.json'),
-    JSON.stringify([{ name: 'books', id: 'shop.findBooks', paginated: true, acls: [], columnMetadata: { title: { name: 'title', columnType: 'Text', filterable: true, likeQuery: true, sortable: true }, id: { name: 'id', columnType: 'Number', sortable: true } } }], null, 2),
+    JSON.stringify(
+      [
+        {
+          name: 'books',
+          id: 'shop.findBooks',
+          paginated: true,
+          acls: [],
+          columnMetadata: {
+            title: { name: 'title', columnType: 'Text', filterable: true, likeQuery: true, sortable: true },
+            id: { name: 'id', columnType: 'Number', sortable: true },
+          },
+        },
+      ],
+      null,
+      2,
+    ),
   );
   writeFileSync(
     path.join(dir, 'query-host.json'),
-    JSON.stringify({ server: { port: 0 }, query: { datasources: { shop: { jdbcUrl: `jdbc:postgresql://${host}:${port}/${database}`, username: user, password: '${DB_PASSWORD}' } }, mapperFiles: 'mappers/*.xml', definitionFiles: 'definitions/*.json' } }, null, 2),
+    JSON.stringify(
+      {
+        server: { port: 0 },
+        query: {
+          datasources: {
+            shop: {
+              jdbcUrl: `jdbc:postgresql://${host}:${port}/${database}`,
+              username: user,
+              password: '${DB_PASSWORD}',
+            },
+          },
+          mapperFiles: 'mappers/*.xml',
+          definitionFiles: 'definitions/*.json',
+        },
+      },
+      null,
+      2,
+    ),
   );
-  const server = start(bin(app, 'fw-query-host'), ['--config', path.join(dir, 'query-host.json')], { cwd: app, env: { ...baseEnv, DB_PASSWORD: '' } });
+  const server = start(bin(app, 'fw-query-host'), ['--config', path.join(dir, 'query-host.json')], {
+    cwd: app,
+    env: { ...baseEnv, DB_PASSWORD: '' },
+  });
   try {
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
-    const res = await request(`${url}/q/books`, { method: 'POST', headers: { 'x-fw-tenant-id': 'shop' }, body: { filters: { title: 'dune' }, sortCriteria: [{ name: 'id', ascendingOrder: true }] } });
+    const res = await request(`${url}/q/books`, {
+      method: 'POST',
+      headers: { 'x-fw-tenant-id': 'shop' },
+      body: { filters: { title: 'dune' }, sortCriteria: [{ name: 'id', ascendingOrder: true }] },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.deepEqual(res.body.payload.list.map((r) => r.row), [{ id: 1, title: 'Dune' }, { id: 2, title: 'Dune Messiah' }]);
+    assert.deepEqual(
+      res.body.payload.list.map((r) => r.row),
+      [
+        { id: 1, title: 'Dune' },
+        { id: 2, title: 'Dune Messiah' },
+      ],
+    );
     const info = await request(`${url}/info`);
-    assert.deepEqual(info.body.payload.services.map((s) => `${s.name}:${s.kind}`), ['query:query']);
+    assert.deepEqual(
+      info.body.payload.services.map((s) => `${s.name}:${s.kind}`),
+      ['query:query'],
+    );
     const doc = await request(`${url}/openapi.json`);
     assert.equal(doc.body.paths['/q/books'].post.operationId, 'query.books');
-    console.log('  fw-query-host (config, mapper, definition): POST /q/books → 2 rows; /info lists the query service, /openapi.json documents /q/books');
+    console.log(
+      '  fw-query-host (config, mapper, definition): POST /q/books → 2 rows; /info lists the query service, /openapi.json documents /q/books',
+    );
   } finally {
     assert.equal(await server.stop(), 0, `fw-query-host exit code; stderr: ${server.stderr()}`);
   }
@@ -107,32 +166,63 @@ export async function checkQueryHost(app, { host, port, database, user }, baseEn
 export async function checkAdminDev(app, baseEnv) {
   const cwd = path.join(app, 'dev-run');
   mkdirSync(cwd, { recursive: true });
-  const server = start(bin(app, 'fw-admin-server'), ['--profile', 'dev'], { cwd, env: { ...baseEnv, PROCESS_ADMIN_PORT: '0' } });
+  const server = start(bin(app, 'fw-admin-server'), ['--profile', 'dev'], {
+    cwd,
+    env: { ...baseEnv, PROCESS_ADMIN_PORT: '0' },
+  });
   try {
     const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/, 60_000);
     const [, key] = await server.waitFor(/API key[^:]*: ([0-9a-f]{64})/);
     assert.ok(existsSync(path.join(cwd, '.data', 'admin-api-key')), 'the dev profile keeps its key under ./.data');
     const auth = { 'X-Process-Management-Key': key, 'x-fw-tenant-id': 'demo' };
-    const triggered = await request(`${url}${API}/triggers`, { method: 'POST', headers: auth, body: { triggerId: 'pack-check', payload: { processDefName: 'word-count', args: { text: 'alpha beta alpha gamma alpha beta' } } } });
+    const triggered = await request(`${url}${API}/triggers`, {
+      method: 'POST',
+      headers: auth,
+      body: {
+        triggerId: 'pack-check',
+        payload: { processDefName: 'word-count', args: { text: 'alpha beta alpha gamma alpha beta' } },
+      },
+    });
     assert.equal(triggered.status, 200, JSON.stringify(triggered.body));
     const statuses = await eventually(
       async () => {
-        const page = await request(`${url}${API}/processes?triggerId=${encodeURIComponent('manual:demo:pack-check')}&size=100`, { headers: auth });
+        const page = await request(
+          `${url}${API}/processes?triggerId=${encodeURIComponent('manual:demo:pack-check')}&size=100`,
+          { headers: auth },
+        );
         const roots = page.body.content.filter((p) => p.processType === 'word-count');
-        return roots.length === 1 && roots[0].status === 'PROCESSED' ? page.body.content.map((p) => `${p.processType}:${p.status}`) : undefined;
+        return roots.length === 1 && roots[0].status === 'PROCESSED'
+          ? page.body.content.map((p) => `${p.processType}:${p.status}`)
+          : undefined;
       },
       60_000,
       'the word-count example to reach PROCESSED',
     );
     console.log(`  fw-admin-server --profile dev (PGlite under ./.data): example ${statuses.join(', ')}`);
     const info = await request(`${url}/info`);
-    assert.deepEqual(info.body.payload.services.map((s) => `${s.name}:${s.kind}`), ['process:process', 'process-management:process', 'support-ticket:workflow']);
-    const ticket = await request(`${url}/support-ticket`, { method: 'POST', headers: auth, body: { title: 'from the pack check' } });
+    assert.deepEqual(
+      info.body.payload.services.map((s) => `${s.name}:${s.kind}`),
+      ['process:process', 'process-management:process', 'support-ticket:workflow'],
+    );
+    const ticket = await request(`${url}/support-ticket`, {
+      method: 'POST',
+      headers: auth,
+      body: { title: 'from the pack check' },
+    });
     assert.equal(ticket.status, 200, JSON.stringify(ticket.body));
     const id = ticket.body.payload.mutatedEntity.id;
-    assert.equal((await request(`${url}/support-ticket/${id}/resolve`, { method: 'PATCH', headers: auth, body: {} })).status, 422);
-    assert.equal((await request(`${url}/support-ticket/${id}/assign`, { method: 'PATCH', headers: auth, body: {} })).body.payload.mutatedEntity.state.stateId, 'ASSIGNED');
-    console.log('  fw-admin-server --profile dev: /info lists process, process-management, support-ticket (workflow); a ticket is created, refused resolve on OPENED (422), assigned');
+    assert.equal(
+      (await request(`${url}/support-ticket/${id}/resolve`, { method: 'PATCH', headers: auth, body: {} })).status,
+      422,
+    );
+    assert.equal(
+      (await request(`${url}/support-ticket/${id}/assign`, { method: 'PATCH', headers: auth, body: {} })).body.payload
+        .mutatedEntity.state.stateId,
+      'ASSIGNED',
+    );
+    console.log(
+      '  fw-admin-server --profile dev: /info lists process, process-management, support-ticket (workflow); a ticket is created, refused resolve on OPENED (422), assigned',
+    );
   } finally {
     assert.equal(await server.stop(), 0, `fw-admin-server --profile dev exit code; stderr: ${server.stderr()}`);
   }

@@ -29,7 +29,12 @@ export function start(command, args, options = {}) {
   child.stderr.on('data', (d) => (stderr += d.toString()));
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
   exited.then((code) => {
-    for (const w of waiters) w.reject(new Error(`${command} ${args.join(' ')} exited (${code}) before printing ${w.pattern}; stderr: ${stderr.slice(-2000)}`));
+    for (const w of waiters)
+      w.reject(
+        new Error(
+          `${command} ${args.join(' ')} exited (${code}) before printing ${w.pattern}; stderr: ${stderr.slice(-2000)}`,
+        ),
+      );
     waiters.clear();
   });
   return {
@@ -41,7 +46,11 @@ export function start(command, args, options = {}) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(entry);
-          reject(new Error(`timed out after ${timeoutMillis} ms waiting for ${pattern} from ${command}; stdout: ${stdout.slice(-2000)} stderr: ${stderr.slice(-2000)}`));
+          reject(
+            new Error(
+              `timed out after ${timeoutMillis} ms waiting for ${pattern} from ${command}; stdout: ${stdout.slice(-2000)} stderr: ${stderr.slice(-2000)}`,
+            ),
+          );
         }, timeoutMillis);
         const entry = {
           pattern,

@@ -18,9 +18,30 @@ export function checkStrictConsumer(app, packages, tsc) {
   writeFileSync(path.join(app, 'consumer.ts'), `${lines.join('\n')}\n`);
   writeFileSync(
     path.join(app, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] }, files: ['consumer.ts'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'node16',
+          moduleResolution: 'node16',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      },
+      null,
+      2,
+    ),
   );
   const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app });
-  assert.equal(result.status, 0, `a strict consumer (skipLibCheck: false) does not compile against the tarballs:\n${result.stdout}${result.stderr}`);
-  console.log(`  a strict consumer importing ${entries.length} entry points of ${packages.length} packages compiles (skipLibCheck: false): ${entries.filter((e) => e.split('/').length > 2).join(', ')} besides the main ones`);
+  assert.equal(
+    result.status,
+    0,
+    `a strict consumer (skipLibCheck: false) does not compile against the tarballs:\n${result.stdout}${result.stderr}`,
+  );
+  console.log(
+    `  a strict consumer importing ${entries.length} entry points of ${packages.length} packages compiles (skipLibCheck: false): ${entries.filter((e) => e.split('/').length > 2).join(', ')} besides the main ones`,
+  );
 }

@@ -7,7 +7,16 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { run } from './processes.mjs';
 
-export const WORKER_PACKAGES = ['@fw/core', '@fw/stm', '@fw/process-api', '@fw/leased-queue', '@fw/process-outbox', '@fw/process-service', '@fw/process-utils', '@fw/jdbc-process-starter'];
+export const WORKER_PACKAGES = [
+  '@fw/core',
+  '@fw/stm',
+  '@fw/process-api',
+  '@fw/leased-queue',
+  '@fw/process-outbox',
+  '@fw/process-service',
+  '@fw/process-utils',
+  '@fw/jdbc-process-starter',
+];
 
 /** @returns the folder of the install, for the durable-workers guide to run in. */
 export function checkWorkerInstall(tmp, tarballs, packages) {
@@ -21,9 +30,15 @@ export function checkWorkerInstall(tmp, tarballs, packages) {
     assert.ok(file, `tarball of ${name}`);
     return path.join(tarballs, file);
   });
-  execFileSync('flock', ['/tmp/fw-npm.lock', 'npm', 'install', '--no-audit', '--no-fund', '--silent', ...wanted], { cwd: dir, stdio: 'inherit' });
+  execFileSync('flock', ['/tmp/fw-npm.lock', 'npm', 'install', '--no-audit', '--no-fund', '--silent', ...wanted], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   for (const unwanted of ['@electric-sql/pglite', 'express', '@types/express']) {
-    assert.ok(!existsSync(path.join(dir, 'node_modules', unwanted)), `a worker-only install pulls no ${unwanted} (optional peers of @fw/core and @fw/process-service)`);
+    assert.ok(
+      !existsSync(path.join(dir, 'node_modules', unwanted)),
+      `a worker-only install pulls no ${unwanted} (optional peers of @fw/core and @fw/process-service)`,
+    );
   }
   writeFileSync(
     path.join(dir, 'probe.cjs'),
@@ -34,13 +49,19 @@ try { createDatabase({ url: 'pglite:memory:' }); console.log('opened'); } catch 
   const probe = run(process.execPath, ['probe.cjs'], { cwd: dir });
   assert.match(probe.stdout, /needs the embedded database: install it with `npm install @electric-sql\/pglite`/);
   const size = execFileSync('du', ['-sk', 'node_modules'], { cwd: dir, encoding: 'utf8' }).split('\t')[0];
-  const largest = execFileSync('sh', ['-c', 'du -sk node_modules/* node_modules/@*/* 2>/dev/null | sort -rn | head -5'], { cwd: dir, encoding: 'utf8' })
+  const largest = execFileSync(
+    'sh',
+    ['-c', 'du -sk node_modules/* node_modules/@*/* 2>/dev/null | sort -rn | head -5'],
+    { cwd: dir, encoding: 'utf8' },
+  )
     .trim()
     .split('\n')
     .map((line) => {
       const [kb, name] = line.split('\t');
       return `${name.replace('node_modules/', '')} ${(Number(kb) / 1024).toFixed(1)} MiB`;
     });
-  console.log(`  ${WORKER_PACKAGES.length} worker packages: no PGlite, no express; node_modules ${(Number(size) / 1024).toFixed(1)} MiB (largest: ${largest.join(', ')}); a pglite: URL names the package to install`);
+  console.log(
+    `  ${WORKER_PACKAGES.length} worker packages: no PGlite, no express; node_modules ${(Number(size) / 1024).toFixed(1)} MiB (largest: ${largest.join(', ')}); a pglite: URL names the package to install`,
+  );
   return dir;
 }

@@ -34,7 +34,13 @@ type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'options' | 'head';
 export type CheckedAgent = Record<Method, (url: string) => Test>;
 
 /** Throws naming every problem of `res` (the request was `method url`); `documentName` says whose rules. */
-export function assertConforms(contract: AnswerContract, documentName: string, method: string, url: string, res: Response): void {
+export function assertConforms(
+  contract: AnswerContract,
+  documentName: string,
+  method: string,
+  url: string,
+  res: Response,
+): void {
   const problems = contract.problemsOf({
     method,
     path: new URL(url, 'http://localhost').pathname,
@@ -50,7 +56,18 @@ export function assertConforms(contract: AnswerContract, documentName: string, m
 export function checkedSupertest(contract: AnswerContract, documentName: string): (app: App | string) => CheckedAgent {
   return (app) => {
     const agent = supertest(app);
-    const checked = (method: Method) => (url: string) => agent[method](url).expect((res: Response) => assertConforms(contract, documentName, method.toUpperCase(), url, res));
-    return { get: checked('get'), post: checked('post'), put: checked('put'), delete: checked('delete'), patch: checked('patch'), options: checked('options'), head: checked('head') };
+    const checked = (method: Method) => (url: string) =>
+      agent[method](url).expect((res: Response) =>
+        assertConforms(contract, documentName, method.toUpperCase(), url, res),
+      );
+    return {
+      get: checked('get'),
+      post: checked('post'),
+      put: checked('put'),
+      delete: checked('delete'),
+      patch: checked('patch'),
+      options: checked('options'),
+      head: checked('head'),
+    };
   };
 }

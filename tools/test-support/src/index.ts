@@ -1,4 +1,10 @@
-export { createTestDatabase, describeEachDatabase, databaseTargets, postgresServerUrl, MIGRATIONS_DIR } from './test-database';
+export {
+  createTestDatabase,
+  describeEachDatabase,
+  databaseTargets,
+  postgresServerUrl,
+  MIGRATIONS_DIR,
+} from './test-database';
 export type { DatabaseTarget, TestDatabase, TestDatabaseOptions } from './test-database';
 export { spawnScript, countMatches } from './spawned-script';
 export type { SpawnedScript } from './spawned-script';

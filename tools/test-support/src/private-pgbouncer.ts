@@ -53,7 +53,9 @@ export function pgbouncerBinary(): string {
 }
 
 function missing(): never {
-  throw new Error('pgbouncer is not installed: the pooler tests need Debian\'s pgbouncer (apt-get install -y pgbouncer; .ci/run installs it)');
+  throw new Error(
+    "pgbouncer is not installed: the pooler tests need Debian's pgbouncer (apt-get install -y pgbouncer; .ci/run installs it)",
+  );
 }
 
 async function accepts(port: number): Promise<boolean> {
@@ -95,7 +97,9 @@ export async function startPrivatePgbouncer(options: PrivatePgbouncerOptions): P
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
     chownSync(dir, uid, gid);
   }
-  const child: ChildProcess = spawn(binary, [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(binary, [...(asRoot ? ['-u', 'postgres'] : []), path.join(dir, 'pgbouncer.ini')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
@@ -109,7 +113,7 @@ export async function startPrivatePgbouncer(options: PrivatePgbouncerOptions): P
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  for (const until = Date.now() + 10_000; !(await accepts(port)); ) {
+  for (const until = Date.now() + 10_000; !(await accepts(port));) {
     if (child.exitCode !== null || Date.now() > until) {
       await stop();
       throw new Error(`pgbouncer did not start on 127.0.0.1:${port}:\n${log}`);
@@ -118,7 +122,8 @@ export async function startPrivatePgbouncer(options: PrivatePgbouncerOptions): P
   }
   return {
     port,
-    urlFor: (database, user) => `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    urlFor: (database, user) =>
+      `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
     log: () => log,
     stop,
   };

@@ -45,12 +45,18 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fw-private-pg-'));
   chmodSync(dir, 0o700);
   if (owner) chownSync(dir, owner.uid, owner.gid);
-  const run = (tool: string, args: string[]) => execFileSync(path.join(bin, tool), args, { stdio: 'pipe', ...(owner ? { uid: owner.uid, gid: owner.gid } : {}), env: { ...process.env, LC_ALL: 'C' } });
+  const run = (tool: string, args: string[]) =>
+    execFileSync(path.join(bin, tool), args, {
+      stdio: 'pipe',
+      ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
+      env: { ...process.env, LC_ALL: 'C' },
+    });
   const data = path.join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100`;
-  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+  const start = () =>
+    run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
   const stopServer = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
   start();
   return {

@@ -23,13 +23,30 @@ async function rows<R>(database: Database, text: string, params: unknown[]): Pro
 }
 
 /** Polls until the root reaches PROCESSED or PROCESSED_WITH_ERRORS; fails after `timeoutMillis` with `context()` in the message. */
-export async function waitForTreeFinished(database: Database, rootId: string, timeoutMillis: number, context: () => string = () => ''): Promise<FinishedTree> {
+export async function waitForTreeFinished(
+  database: Database,
+  rootId: string,
+  timeoutMillis: number,
+  context: () => string = () => '',
+): Promise<FinishedTree> {
   const started = Date.now();
   for (;;) {
-    const [root] = await rows<{ state_id: string; output: unknown; num_completed_sub_processes: number }>(database, 'select state_id, output, num_completed_sub_processes from fw_process where id = $1', [rootId]);
+    const [root] = await rows<{ state_id: string; output: unknown; num_completed_sub_processes: number }>(
+      database,
+      'select state_id, output, num_completed_sub_processes from fw_process where id = $1',
+      [rootId],
+    );
     if (root?.state_id === 'PROCESSED' || root?.state_id === 'PROCESSED_WITH_ERRORS') {
-      const states = await rows<{ state_id: string; n: number }>(database, 'select state_id, count(*)::int as n from fw_process where parent_id = $1 group by state_id', [rootId]);
-      const [reports] = await rows<{ total: number; distinct_children: number }>(database, 'select count(*)::int as total, count(distinct child_id)::int as distinct_children from fw_process_child_report where parent_id = $1', [rootId]);
+      const states = await rows<{ state_id: string; n: number }>(
+        database,
+        'select state_id, count(*)::int as n from fw_process where parent_id = $1 group by state_id',
+        [rootId],
+      );
+      const [reports] = await rows<{ total: number; distinct_children: number }>(
+        database,
+        'select count(*)::int as total, count(distinct child_id)::int as distinct_children from fw_process_child_report where parent_id = $1',
+        [rootId],
+      );
       return {
         stateId: root.state_id,
         output: root.output,
@@ -39,7 +56,10 @@ export async function waitForTreeFinished(database: Database, rootId: string, ti
         millis: Date.now() - started,
       };
     }
-    if (Date.now() - started > timeoutMillis) throw new Error(`process ${rootId} did not finish within ${timeoutMillis} ms (state ${root?.state_id}); ${context()}`);
+    if (Date.now() - started > timeoutMillis)
+      throw new Error(
+        `process ${rootId} did not finish within ${timeoutMillis} ms (state ${root?.state_id}); ${context()}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

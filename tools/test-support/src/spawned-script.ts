@@ -24,12 +24,22 @@ export interface SpawnedScript {
 }
 
 /** Runs `script` with `args`; it is killed with SIGKILL after `killAfterMillis` (default 90 s) at the latest. */
-export function spawnScript(script: string, args: readonly string[], options: { env?: Record<string, string>; killAfterMillis?: number } = {}): SpawnedScript {
+export function spawnScript(
+  script: string,
+  args: readonly string[],
+  options: { env?: Record<string, string>; killAfterMillis?: number } = {},
+): SpawnedScript {
   // `node --import tsx` runs the TypeScript in this very process (the tsx CLI would fork a
   // grandchild that a signal to the CLI would not reach).
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
-    env: { ...process.env, FW_LOG_LEVEL: 'warn', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), NODE_OPTIONS: '', ...options.env },
+    env: {
+      ...process.env,
+      FW_LOG_LEVEL: 'warn',
+      TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+      NODE_OPTIONS: '',
+      ...options.env,
+    },
   });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -50,7 +60,10 @@ export function spawnScript(script: string, args: readonly string[], options: { 
       for (;;) {
         const match = pattern.exec(out);
         if (match) return match;
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`${path.basename(script)}: ${child.exitCode !== null ? `exited (${child.exitCode})` : 'timed out'} waiting for ${pattern}; output:\n${out}`);
+        if (Date.now() > until || child.exitCode !== null)
+          throw new Error(
+            `${path.basename(script)}: ${child.exitCode !== null ? `exited (${child.exitCode})` : 'timed out'} waiting for ${pattern}; output:\n${out}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

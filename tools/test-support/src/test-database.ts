@@ -128,7 +128,10 @@ async function createPgliteDatabase(migrate: boolean): Promise<TestDatabase> {
  * const testDb = await createTestDatabase('postgres');
  * afterAll(() => testDb.dispose());
  */
-export async function createTestDatabase(target: DatabaseTarget, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  target: DatabaseTarget,
+  options: TestDatabaseOptions = {},
+): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
   if (target === 'pglite') return createPgliteDatabase(migrate);
   const serverUrl = postgresServerUrl();
@@ -144,7 +147,11 @@ export async function createTestDatabase(target: DatabaseTarget, options: TestDa
  *   it('reads rows', async () => { const { database } = getDb(); ... });
  * });
  */
-export function describeEachDatabase(title: string, suite: (getDb: () => TestDatabase) => void, options: TestDatabaseOptions = {}): void {
+export function describeEachDatabase(
+  title: string,
+  suite: (getDb: () => TestDatabase) => void,
+  options: TestDatabaseOptions = {},
+): void {
   for (const target of databaseTargets()) {
     describe(`${title} [${target}]`, () => {
       let testDb: TestDatabase | undefined;

@@ -16,7 +16,14 @@
  * // { keys: [...], keyRole: 'admin', keyTenants: '*', jwt: { jwksUrl, issuer, audience } }
  */
 import { ConfigError, TENANT_ID_PATTERN } from '@fw/core';
-import { assertManagementKey, isRole, ROLES, type JwtVerifierOptions, type Role, type TenantScope } from '@fw/process-management';
+import {
+  assertManagementKey,
+  isRole,
+  ROLES,
+  type JwtVerifierOptions,
+  type Role,
+  type TenantScope,
+} from '@fw/process-management';
 import * as path from 'node:path';
 
 export interface AdminAccessConfig {
@@ -37,7 +44,8 @@ function listOf(raw: string | undefined): string[] {
 function roleOf(raw: string | undefined): Role {
   if (raw === undefined || raw.trim() === '') return 'admin';
   const value = raw.trim();
-  if (!isRole(value)) throw new ConfigError(`PROCESS_MANAGEMENT_KEY_ROLE must be one of ${ROLES.join(', ')}, got '${raw}'`);
+  if (!isRole(value))
+    throw new ConfigError(`PROCESS_MANAGEMENT_KEY_ROLE must be one of ${ROLES.join(', ')}, got '${raw}'`);
   return value;
 }
 
@@ -45,7 +53,8 @@ function tenantsOf(raw: string | undefined): TenantScope {
   const values = listOf(raw);
   if (values.length === 0 || values.includes('*')) return '*';
   const bad = values.filter((v) => !TENANT_ID_PATTERN.test(v));
-  if (bad.length > 0) throw new ConfigError(`PROCESS_MANAGEMENT_KEY_TENANTS: '${bad[0]}' is not a tenant id ([A-Za-z0-9_.-]{1,128})`);
+  if (bad.length > 0)
+    throw new ConfigError(`PROCESS_MANAGEMENT_KEY_TENANTS: '${bad[0]}' is not a tenant id ([A-Za-z0-9_.-]{1,128})`);
   return values;
 }
 
@@ -53,7 +62,10 @@ function roleNamesOf(raw: string | undefined): Partial<Record<Role, string>> {
   const names: Partial<Record<Role, string>> = {};
   for (const pair of listOf(raw)) {
     const [role, name] = pair.split('=').map((v) => v.trim());
-    if (!isRole(role) || name === undefined || name === '') throw new ConfigError(`PROCESS_MANAGEMENT_JWT_ROLE_NAMES: '${pair}' must be <role>=<claim value> with a role of ${ROLES.join(', ')}`);
+    if (!isRole(role) || name === undefined || name === '')
+      throw new ConfigError(
+        `PROCESS_MANAGEMENT_JWT_ROLE_NAMES: '${pair}' must be <role>=<claim value> with a role of ${ROLES.join(', ')}`,
+      );
     names[role] = name;
   }
   return names;
@@ -63,13 +75,21 @@ function jwtOf(env: NodeJS.ProcessEnv, cwd: string): JwtVerifierOptions | undefi
   const url = env.PROCESS_MANAGEMENT_JWKS_URL?.trim() || undefined;
   const file = env.PROCESS_MANAGEMENT_JWKS_FILE?.trim() || undefined;
   if (url === undefined && file === undefined) return undefined;
-  if (url !== undefined && file !== undefined) throw new ConfigError('Set PROCESS_MANAGEMENT_JWKS_URL or PROCESS_MANAGEMENT_JWKS_FILE, not both');
+  if (url !== undefined && file !== undefined)
+    throw new ConfigError('Set PROCESS_MANAGEMENT_JWKS_URL or PROCESS_MANAGEMENT_JWKS_FILE, not both');
   const issuer = env.PROCESS_MANAGEMENT_JWT_ISSUER?.trim();
   const audience = listOf(env.PROCESS_MANAGEMENT_JWT_AUDIENCE);
-  if (!issuer) throw new ConfigError('PROCESS_MANAGEMENT_JWT_ISSUER is not set: bearer tokens need the issuer they must come from');
-  if (audience.length === 0) throw new ConfigError('PROCESS_MANAGEMENT_JWT_AUDIENCE is not set: bearer tokens need the audience they are issued for');
+  if (!issuer)
+    throw new ConfigError(
+      'PROCESS_MANAGEMENT_JWT_ISSUER is not set: bearer tokens need the issuer they must come from',
+    );
+  if (audience.length === 0)
+    throw new ConfigError(
+      'PROCESS_MANAGEMENT_JWT_AUDIENCE is not set: bearer tokens need the audience they are issued for',
+    );
   const skew = env.PROCESS_MANAGEMENT_JWT_CLOCK_SKEW?.trim();
-  if (skew && !/^\d{1,4}$/.test(skew)) throw new ConfigError(`PROCESS_MANAGEMENT_JWT_CLOCK_SKEW must be a number of seconds (0–9999), got '${skew}'`);
+  if (skew && !/^\d{1,4}$/.test(skew))
+    throw new ConfigError(`PROCESS_MANAGEMENT_JWT_CLOCK_SKEW must be a number of seconds (0–9999), got '${skew}'`);
   return {
     ...(url === undefined ? { jwksFile: path.resolve(cwd, file as string) } : { jwksUrl: url }),
     issuer,
@@ -84,7 +104,14 @@ function jwtOf(env: NodeJS.ProcessEnv, cwd: string): JwtVerifierOptions | undefi
  * @throws ConfigError naming the variable to fix (a short key, a bad role or tenant, a key set without issuer or audience).
  */
 export function accessConfigFromEnv(env: NodeJS.ProcessEnv, cwd: string): AdminAccessConfig {
-  const keys = listOf(env.PROCESS_MANAGEMENT_API_KEYS).map((key) => assertManagementKey(key, 'PROCESS_MANAGEMENT_API_KEYS'));
+  const keys = listOf(env.PROCESS_MANAGEMENT_API_KEYS).map((key) =>
+    assertManagementKey(key, 'PROCESS_MANAGEMENT_API_KEYS'),
+  );
   const jwt = jwtOf(env, cwd);
-  return { keys, keyRole: roleOf(env.PROCESS_MANAGEMENT_KEY_ROLE), keyTenants: tenantsOf(env.PROCESS_MANAGEMENT_KEY_TENANTS), ...(jwt === undefined ? {} : { jwt }) };
+  return {
+    keys,
+    keyRole: roleOf(env.PROCESS_MANAGEMENT_KEY_ROLE),
+    keyTenants: tenantsOf(env.PROCESS_MANAGEMENT_KEY_TENANTS),
+    ...(jwt === undefined ? {} : { jwt }),
+  };
 }

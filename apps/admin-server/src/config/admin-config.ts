@@ -23,7 +23,13 @@
  */
 import { parseProxyAllowedOrigins } from '@fw/admin-ui';
 import { ConfigError, parseDatabasePooler, type DatabasePooler } from '@fw/core';
-import { assertManagementKey, DEFAULT_COUNT_EXACT_LIMIT, parseIsoDuration, retentionSettingsFromEnv, type RetentionSettings } from '@fw/process-management';
+import {
+  assertManagementKey,
+  DEFAULT_COUNT_EXACT_LIMIT,
+  parseIsoDuration,
+  retentionSettingsFromEnv,
+  type RetentionSettings,
+} from '@fw/process-management';
 import * as path from 'node:path';
 import { accessConfigFromEnv, type AdminAccessConfig } from './access-config';
 
@@ -111,7 +117,8 @@ export function parseAdminArgs(argv: readonly string[], env: NodeJS.ProcessEnv):
 
 function portOf(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 8080;
-  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`PROCESS_ADMIN_PORT must be a port number from 0 to 65535, got '${raw}'`);
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535)
+    throw new ConfigError(`PROCESS_ADMIN_PORT must be a port number from 0 to 65535, got '${raw}'`);
   return Number(raw);
 }
 
@@ -123,9 +130,12 @@ function portOf(raw: string | undefined): number {
 function required(env: NodeJS.ProcessEnv, name: string, nonEmpty = false): string {
   const value = env[name];
   if (value === undefined) {
-    throw new ConfigError(`${name} is not set: outside the dev profile the admin server needs PROCESS_DATABASE_URL, PROCESS_DATABASE_USERNAME and PROCESS_DATABASE_PASSWORD (or start with --profile dev)`);
+    throw new ConfigError(
+      `${name} is not set: outside the dev profile the admin server needs PROCESS_DATABASE_URL, PROCESS_DATABASE_USERNAME and PROCESS_DATABASE_PASSWORD (or start with --profile dev)`,
+    );
   }
-  if (nonEmpty && value.trim() === '') throw new ConfigError(`${name} is empty: give a PostgreSQL URL (postgres://host:port/db)`);
+  if (nonEmpty && value.trim() === '')
+    throw new ConfigError(`${name} is empty: give a PostgreSQL URL (postgres://host:port/db)`);
   return value;
 }
 
@@ -143,9 +153,14 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
     ...(infoAccessKey === undefined ? {} : { infoAccessKey }),
     mcpEnabled: booleanOf(env.FW_MCP_ENABLED, 'FW_MCP_ENABLED', profile === 'dev'),
     dashboardEnabled: dashboardOf(env.PROCESS_ADMIN_DASHBOARD),
-    ...(registryUrl === undefined ? {} : { serviceRegistry: { url: registryUrl, ...(baseUrl === undefined ? {} : { baseUrl }) } }),
+    ...(registryUrl === undefined
+      ? {}
+      : { serviceRegistry: { url: registryUrl, ...(baseUrl === undefined ? {} : { baseUrl }) } }),
     ...(proxyOrigins.length === 0 ? {} : { adminUiProxyOrigins: proxyOrigins }),
-    history: { retention: retentionSettingsFromEnv(env), sweepIntervalMillis: sweepIntervalOf(env.PROCESS_HISTORY_SWEEP_INTERVAL) },
+    history: {
+      retention: retentionSettingsFromEnv(env),
+      sweepIntervalMillis: sweepIntervalOf(env.PROCESS_HISTORY_SWEEP_INTERVAL),
+    },
     countExactLimit: countLimitOf(env.FW_COUNT_EXACT_LIMIT),
     access: accessConfigFromEnv(env, cwd),
   };
@@ -161,7 +176,8 @@ function sweepIntervalOf(raw: string | undefined): number | undefined {
 /** `FW_COUNT_EXACT_LIMIT`: a whole number of at least 1 (default 100,000). */
 function countLimitOf(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return DEFAULT_COUNT_EXACT_LIMIT;
-  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new ConfigError(`FW_COUNT_EXACT_LIMIT must be a whole number of at least 1, got '${raw}'`);
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1)
+    throw new ConfigError(`FW_COUNT_EXACT_LIMIT must be a whole number of at least 1, got '${raw}'`);
   return Number(raw);
 }
 
@@ -193,14 +209,18 @@ function booleanOf(raw: string | undefined, name: string, fallback: boolean): bo
 /** An http(s) URL, or undefined when unset or empty. */
 function httpUrlOf(raw: string | undefined, name: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(`${name} must be an http:// or https:// URL, got '${raw}'`);
+  if (!/^https?:\/\/[^\s]+$/.test(raw))
+    throw new ConfigError(`${name} must be an http:// or https:// URL, got '${raw}'`);
   return raw.replace(/\/+$/, '');
 }
 
 /** `FW_INFO_ACCESS_KEY`: unset or empty means the info endpoints are open. */
 function infoKeyOf(raw: string | undefined): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 32) throw new ConfigError(`FW_INFO_ACCESS_KEY is too short (${raw.length} characters): give at least 32, or leave it unset to keep /info, /service-info and /health-check open`);
+  if (raw.length < 32)
+    throw new ConfigError(
+      `FW_INFO_ACCESS_KEY is too short (${raw.length} characters): give at least 32, or leave it unset to keep /info, /service-info and /health-check open`,
+    );
   return raw;
 }
 
@@ -208,8 +228,15 @@ function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): 
   const port = portOf(env.PROCESS_ADMIN_PORT);
   const bindAddress = env.PROCESS_ADMIN_BIND_ADDRESS || '127.0.0.1';
   // Without the single key, the first of the rotation list is the server's own (printed, used by the examples).
-  const rawKey = env.PROCESS_MANAGEMENT_API_KEY || env.PROCESS_MANAGEMENT_API_KEYS?.split(',').map((k) => k.trim()).find((k) => k !== '') || undefined;
-  const pooler = env.PROCESS_DATABASE_POOLER ? parseDatabasePooler(env.PROCESS_DATABASE_POOLER, 'PROCESS_DATABASE_POOLER') : undefined;
+  const rawKey =
+    env.PROCESS_MANAGEMENT_API_KEY ||
+    env.PROCESS_MANAGEMENT_API_KEYS?.split(',')
+      .map((k) => k.trim())
+      .find((k) => k !== '') ||
+    undefined;
+  const pooler = env.PROCESS_DATABASE_POOLER
+    ? parseDatabasePooler(env.PROCESS_DATABASE_POOLER, 'PROCESS_DATABASE_POOLER')
+    : undefined;
   if (profile === 'dev') {
     const dataDir = path.resolve(cwd, '.data');
     const url = env.PROCESS_DATABASE_URL || `pglite:${path.join(dataDir, 'process-db')}`;
@@ -218,7 +245,12 @@ function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): 
       profile,
       port,
       bindAddress,
-      database: { url, username: env.PROCESS_DATABASE_USERNAME || undefined, password: env.PROCESS_DATABASE_PASSWORD || undefined, pooler },
+      database: {
+        url,
+        username: env.PROCESS_DATABASE_USERNAME || undefined,
+        password: env.PROCESS_DATABASE_PASSWORD || undefined,
+        pooler,
+      },
       apiKey,
       dataDir,
       baseDir: cwd,
@@ -231,7 +263,10 @@ function configFor(profile: AdminProfile, env: NodeJS.ProcessEnv, cwd: string): 
     password: required(env, 'PROCESS_DATABASE_PASSWORD') || undefined,
     pooler,
   };
-  if (database.url.startsWith('pglite:')) throw new ConfigError('PROCESS_DATABASE_URL must be a PostgreSQL URL (postgres://host:port/db) outside the dev profile');
+  if (database.url.startsWith('pglite:'))
+    throw new ConfigError(
+      'PROCESS_DATABASE_URL must be a PostgreSQL URL (postgres://host:port/db) outside the dev profile',
+    );
   const apiKey = assertManagementKey(rawKey, 'PROCESS_MANAGEMENT_API_KEY');
   return { profile, port, bindAddress, database, apiKey, baseDir: cwd };
 }

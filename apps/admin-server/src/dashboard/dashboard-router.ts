@@ -13,7 +13,16 @@ import { processDashboardAssetsDir } from '@fw/process-dashboard';
 import type { RequestHandler } from 'express';
 
 /** Paths the server answers itself: never the dashboard's index. */
-export const SERVER_PATH_PREFIXES: readonly string[] = ['/process-management', '/process', '/info', '/service-info', '/health-check', '/openapi.json', '/mcp', '/fw'];
+export const SERVER_PATH_PREFIXES: readonly string[] = [
+  '/process-management',
+  '/process',
+  '/info',
+  '/service-info',
+  '/health-check',
+  '/openapi.json',
+  '/mcp',
+  '/fw',
+];
 
 export interface DashboardRouterOptions {
   /** The built files (default: `@fw/process-dashboard`'s `dist/web`). */

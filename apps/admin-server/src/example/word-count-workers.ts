@@ -13,7 +13,17 @@
  * const batchService = makeBatchService({ workers: wordCountWorkers(), sink: makeManagerEventSink(manager) });
  */
 import type { ProcessDef } from '@fw/process-api';
-import { AggregatorBase, ExecutorBase, shape, SplitterBase, type ChildResult, type ChildSpec, type PayloadType, type Worker, type WorkerContext } from '@fw/process-utils';
+import {
+  AggregatorBase,
+  ExecutorBase,
+  shape,
+  SplitterBase,
+  type ChildResult,
+  type ChildSpec,
+  type PayloadType,
+  type Worker,
+  type WorkerContext,
+} from '@fw/process-utils';
 
 export const WORD_COUNT = 'word-count';
 export const WORD_COUNT_CHUNK = 'word-count-chunk';
@@ -23,7 +33,13 @@ export const WORD_COUNT_REPORT = 'word-count-report';
 export const WORD_COUNT_DEFINITIONS: readonly ProcessDef[] = [
   { processType: WORD_COUNT, leaf: false, config: { chunkWords: '20' } },
   { processType: WORD_COUNT_CHUNK, leaf: true, parentProcessType: WORD_COUNT },
-  { processType: WORD_COUNT_REPORT, leaf: true, predecessorProcessType: WORD_COUNT, predecessorArgs: 'OUTPUT', config: { top: '5' } },
+  {
+    processType: WORD_COUNT_REPORT,
+    leaf: true,
+    predecessorProcessType: WORD_COUNT,
+    predecessorArgs: 'OUTPUT',
+    config: { top: '5' },
+  },
 ];
 
 /** A text the curl of the startup banner sends. */
@@ -53,7 +69,10 @@ export interface WordCountReport {
 }
 
 function wordsOf(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter(Boolean);
 }
 
 function positiveInt(value: string | undefined, fallback: number): number {
@@ -68,7 +87,8 @@ export class SplitText extends SplitterBase<TextInput, TextInput> {
     const size = positiveInt(ctx.config.chunkWords, 20);
     const words = input.text.split(/\s+/).filter(Boolean);
     const children: ChildSpec<TextInput>[] = [];
-    for (let i = 0; i < words.length; i += size) children.push({ processType: WORD_COUNT_CHUNK, args: { text: words.slice(i, i + size).join(' ') } });
+    for (let i = 0; i < words.length; i += size)
+      children.push({ processType: WORD_COUNT_CHUNK, args: { text: words.slice(i, i + size).join(' ') } });
     return children;
   }
 }

@@ -15,17 +15,63 @@
  * // ... later
  * await server.close();
  */
-import { assertTablesExist, ConfigError, createDatabase, createLogger, errorEnvelope, FwError, isConfigError, migrateDatabase, type Database, type Logger } from '@fw/core';
+import {
+  assertTablesExist,
+  ConfigError,
+  createDatabase,
+  createLogger,
+  errorEnvelope,
+  FwError,
+  isConfigError,
+  migrateDatabase,
+  type Database,
+  type Logger,
+} from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
 import { readFwMigrations } from '@fw/migrate';
-import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, WORK_ITEM_TABLES, type WorkItemRunner } from '@fw/jdbc-process-starter';
+import {
+  makeSinkFailureReporter,
+  makeWorkItemRunner,
+  makeWorkItemStarter,
+  WORK_ITEM_TABLES,
+  type WorkItemRunner,
+} from '@fw/jdbc-process-starter';
 import { makeAdminUiRouter } from '@fw/admin-ui';
-import { assertManagementKey, HISTORY_SWEEPER_LEASE, makeAuditStore, makeHistoryRetentionStore, makeHistorySweeper, AUDIT_TABLES, makeAccessGuard, makeProcessManagementRouter, resolveManagementAccess, retentionSettingsFromEnv, type HistorySweeper } from '@fw/process-management';
+import {
+  assertManagementKey,
+  HISTORY_SWEEPER_LEASE,
+  makeAuditStore,
+  makeHistoryRetentionStore,
+  makeHistorySweeper,
+  AUDIT_TABLES,
+  makeAccessGuard,
+  makeProcessManagementRouter,
+  resolveManagementAccess,
+  retentionSettingsFromEnv,
+  type HistorySweeper,
+} from '@fw/process-management';
 import { OUTBOX_TABLES } from '@fw/process-outbox';
-import { makeDatabaseProcessConfigurator, makeProcessEventHandlers, makeProcessManager, PROCESS_TABLES, processDb, type ProcessManager } from '@fw/process-service';
+import {
+  makeDatabaseProcessConfigurator,
+  makeProcessEventHandlers,
+  makeProcessManager,
+  PROCESS_TABLES,
+  processDb,
+  type ProcessManager,
+} from '@fw/process-service';
 import { makeProcessRouter } from '@fw/process-service/http';
 import { makeBatchService, makeManagerEventSink } from '@fw/process-utils';
-import { defaultSchedulerOwnerId, makeCronScheduler, makeCrontabStore, makeSchedulerLease, makeTriggerService, processCreateDispatch, TRIGGER_TABLES, type CronScheduler, type TriggerService } from '@fw/trigger';
+import {
+  defaultSchedulerOwnerId,
+  makeCronScheduler,
+  makeCrontabStore,
+  makeSchedulerLease,
+  makeTriggerService,
+  processCreateDispatch,
+  TRIGGER_TABLES,
+  type CronScheduler,
+  type TriggerService,
+} from '@fw/trigger';
 import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
 import { makeMcpRouter } from '@fw/service/mcp';
 import express, { type Express } from 'express';
@@ -81,7 +127,13 @@ export interface AdminServer {
 }
 
 /** Tables the server needs; outside dev they must exist (`fw-migrate`, or `npm run migrate` in the checkout). */
-export const ADMIN_SERVER_TABLES: readonly string[] = [...PROCESS_TABLES, ...WORK_ITEM_TABLES, ...OUTBOX_TABLES, ...TRIGGER_TABLES, ...AUDIT_TABLES];
+export const ADMIN_SERVER_TABLES: readonly string[] = [
+  ...PROCESS_TABLES,
+  ...WORK_ITEM_TABLES,
+  ...OUTBOX_TABLES,
+  ...TRIGGER_TABLES,
+  ...AUDIT_TABLES,
+];
 
 async function prepareSchema(config: AdminServerConfig, database: Database): Promise<void> {
   if (config.profile === 'dev') {
@@ -92,8 +144,13 @@ async function prepareSchema(config: AdminServerConfig, database: Database): Pro
   try {
     await assertTablesExist(database, ADMIN_SERVER_TABLES);
   } catch (err) {
-    if (isConfigError(err)) throw new ConfigError(`${err.message.replace('<url>', 'PROCESS_DATABASE_URL')} (the admin server never creates schema outside the dev profile)`);
-    throw new ConfigError(`Cannot reach PROCESS_DATABASE_URL ${database.displayUrl}: ${(err as Error).message}`, { cause: err });
+    if (isConfigError(err))
+      throw new ConfigError(
+        `${err.message.replace('<url>', 'PROCESS_DATABASE_URL')} (the admin server never creates schema outside the dev profile)`,
+      );
+    throw new ConfigError(`Cannot reach PROCESS_DATABASE_URL ${database.displayUrl}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 
@@ -101,11 +158,31 @@ async function prepareSchema(config: AdminServerConfig, database: Database): Pro
  * The history sweeper: removes finished trees past their retention, on one admin server of the
  * database at a time (a lease row, as the cron scheduler's). Undefined when the interval is off.
  */
-function makeAdminHistorySweeper(config: AdminServerConfig, database: Database, ownerId: string, definitions: () => Promise<readonly ProcessDef[]>, leaseSeconds: number | undefined, logger: Logger): HistorySweeper | undefined {
+function makeAdminHistorySweeper(
+  config: AdminServerConfig,
+  database: Database,
+  ownerId: string,
+  definitions: () => Promise<readonly ProcessDef[]>,
+  leaseSeconds: number | undefined,
+  logger: Logger,
+): HistorySweeper | undefined {
   const history = config.history ?? { retention: retentionSettingsFromEnv({}), sweepIntervalMillis: 60_000 };
   if (history.sweepIntervalMillis === undefined) return undefined;
-  const lease = makeSchedulerLease({ database, name: HISTORY_SWEEPER_LEASE, ownerId, leaseSeconds: leaseSeconds ?? 60 });
-  return makeHistorySweeper({ store: makeHistoryRetentionStore(database), audit: makeAuditStore(database.db), lease, settings: history.retention, definitions, intervalMillis: history.sweepIntervalMillis, logger });
+  const lease = makeSchedulerLease({
+    database,
+    name: HISTORY_SWEEPER_LEASE,
+    ownerId,
+    leaseSeconds: leaseSeconds ?? 60,
+  });
+  return makeHistorySweeper({
+    store: makeHistoryRetentionStore(database),
+    audit: makeAuditStore(database.db),
+    lease,
+    settings: history.retention,
+    definitions,
+    intervalMillis: history.sweepIntervalMillis,
+    logger,
+  });
 }
 
 /** Builds the server (nothing listens and no timer fires until {@link AdminServer.listen}). */
@@ -122,7 +199,9 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
   const key = assertManagementKey(apiKey, 'PROCESS_MANAGEMENT_API_KEY');
 
   const ownsDatabase = options.database === undefined;
-  const database = options.database ?? createDatabase({ ...config.database, baseDir: config.baseDir, applicationName: 'fw-admin-server' });
+  const database =
+    options.database ??
+    createDatabase({ ...config.database, baseDir: config.baseDir, applicationName: 'fw-admin-server' });
   const examples = options.exampleWorkers ?? config.profile === 'dev';
   try {
     await prepareSchema(config, database);
@@ -140,9 +219,18 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     configurator,
     workerStarter: starter,
     logger,
-    outbox: { enabled: true, runDispatcher: true, pollIntervalMillis: options.outboxPollMillis ?? 1000, workerId: ownerId },
+    outbox: {
+      enabled: true,
+      runDispatcher: true,
+      pollIntervalMillis: options.outboxPollMillis ?? 1000,
+      workerId: ownerId,
+    },
   });
-  const triggerService = makeTriggerService({ database, dispatch: processCreateDispatch(makeProcessEventHandlers(manager)), logger });
+  const triggerService = makeTriggerService({
+    database,
+    dispatch: processCreateDispatch(makeProcessEventHandlers(manager)),
+    logger,
+  });
   const crontabs = makeCrontabStore(database);
   const scheduler = makeCronScheduler({
     database,
@@ -153,11 +241,25 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     ...(options.schedulerLeaseSeconds === undefined ? {} : { leaseSeconds: options.schedulerLeaseSeconds }),
     ...(options.schedulerRenewMillis === undefined ? {} : { renewIntervalMillis: options.schedulerRenewMillis }),
   });
-  const historySweeper = makeAdminHistorySweeper(config, database, ownerId, () => configurator.list(), options.historyLeaseSeconds, logger);
+  const historySweeper = makeAdminHistorySweeper(
+    config,
+    database,
+    ownerId,
+    () => configurator.list(),
+    options.historyLeaseSeconds,
+    logger,
+  );
   let runner: WorkItemRunner | undefined;
   if (examples) {
     const sink = makeManagerEventSink(manager);
-    runner = makeWorkItemRunner({ database, batchService: makeBatchService({ workers: wordCountWorkers(), sink, logger }), onDead: makeSinkFailureReporter(sink), concurrency: 4, pollIntervalMillis: 500, logger });
+    runner = makeWorkItemRunner({
+      database,
+      batchService: makeBatchService({ workers: wordCountWorkers(), sink, logger }),
+      onDead: makeSinkFailureReporter(sink),
+      concurrency: 4,
+      pollIntervalMillis: 500,
+      logger,
+    });
     const wake = runner;
     starter.onEnqueued(() => wake.wake());
   }
@@ -166,36 +268,81 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
   app.disable('x-powered-by');
   app.set('etag', false);
   const registry = makeServiceRegistry({
-    host: { name: 'admin-server', version: adminServerPackage.version, description: 'fw process administration server', license: { name: adminServerPackage.license, identifier: adminServerPackage.license } },
-    services: makeAdminServices({ version: adminServerPackage.version, profile: config.profile, database, manager, exampleWorkers: examples, isSchedulerOwner: () => scheduler.isOwner(), logger }),
+    host: {
+      name: 'admin-server',
+      version: adminServerPackage.version,
+      description: 'fw process administration server',
+      license: { name: adminServerPackage.license, identifier: adminServerPackage.license },
+    },
+    services: makeAdminServices({
+      version: adminServerPackage.version,
+      profile: config.profile,
+      database,
+      manager,
+      exampleWorkers: examples,
+      isSchedulerOwner: () => scheduler.isOwner(),
+      logger,
+    }),
     logger,
   });
   // The admin UI (static, read-only, no data of its own) before the key guard, like the info endpoints it reads.
   app.use(makeAdminUiRouter({ proxyAllowedOrigins: config.adminUiProxyOrigins ?? [] }));
   // Before the key guard: load balancers, orchestrators and the admin UI read these without the
   // management key (behind X-Fw-Info-Key when FW_INFO_ACCESS_KEY is set).
-  app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: config.infoAccessKey, openApi: { operationsGuard: MANAGEMENT_KEY_GUARD }, logger }));
+  app.use(
+    makeServiceRouter(registry, {
+      serve: { operations: false },
+      infoAccessKey: config.infoAccessKey,
+      openApi: { operationsGuard: MANAGEMENT_KEY_GUARD },
+      logger,
+    }),
+  );
   // One key set, token cache and failure count for the administration API and the routes below.
   const access = resolveManagementAccess({
     access: {
-      keys: [key, ...(config.access?.keys ?? [])].map((k) => ({ key: k, role: config.access?.keyRole ?? 'admin', tenants: config.access?.keyTenants ?? '*' })),
+      keys: [key, ...(config.access?.keys ?? [])].map((k) => ({
+        key: k,
+        role: config.access?.keyRole ?? 'admin',
+        tenants: config.access?.keyTenants ?? '*',
+      })),
       ...(config.access?.jwt === undefined ? {} : { jwt: config.access.jwt }),
     },
     logger,
   });
-  app.use(makeProcessManagementRouter({ database, access, definitions: { source: 'database', configurator }, triggerService, crontabs, scheduler, logger, countExactLimit: config.countExactLimit }));
+  app.use(
+    makeProcessManagementRouter({
+      database,
+      access,
+      definitions: { source: 'database', configurator },
+      triggerService,
+      crontabs,
+      scheduler,
+      logger,
+      countExactLimit: config.countExactLimit,
+    }),
+  );
   // The process dashboard at / in both profiles (PROCESS_ADMIN_DASHBOARD=off turns it off): static files
   // holding no data; it asks for the key and every call carries it. Deep links answer its index.
-  if (config.dashboardEnabled !== false) app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()) }));
+  if (config.dashboardEnabled !== false)
+    app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()) }));
   // The /process routes, the registry's services and MCP are not scoped per tenant or operation:
   // they take a credential that is admin over every tenant (the workers' key).
-  const envelope = (status: number, message: string) => errorEnvelope(new FwError({ code: status, subErrorCode: `PM${status}`, description: message }));
+  const envelope = (status: number, message: string) =>
+    errorEnvelope(new FwError({ code: status, subErrorCode: `PM${status}`, description: message }));
   app.use(makeAccessGuard(access, { logger, errorBody: envelope, require: { role: 'admin', allTenants: true } }));
   app.use(makeProcessRouter({ manager, logger }));
   // Services the registry serves itself (the dev profile's support-ticket workflow), behind the key.
   app.use(makeServiceRouter(registry, { serve: { info: false }, logger }));
   // MCP (FW_MCP_ENABLED; on in dev): every operation as a tool, behind the key like the routes.
-  if (config.mcpEnabled) app.use(makeMcpRouter(registry, { instructions: 'fw process administration: processes, definitions, triggers, crontabs' + (config.profile === 'dev' ? ', support tickets' : ''), logger }));
+  if (config.mcpEnabled)
+    app.use(
+      makeMcpRouter(registry, {
+        instructions:
+          'fw process administration: processes, definitions, triggers, crontabs' +
+          (config.profile === 'dev' ? ', support tickets' : ''),
+        logger,
+      }),
+    );
   app.use(makeNotFoundHandler());
   app.use(makeErrorMiddleware(logger));
 
@@ -229,18 +376,35 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
       return new Promise((resolve, reject) => {
         const candidate = app.listen(port, bindAddress);
         candidate.once('error', (err: NodeJS.ErrnoException) => {
-          const why = err.code === 'EADDRINUSE' ? 'is already in use' : err.code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : `cannot be used (${err.message})`;
-          reject(new ConfigError(`PROCESS_ADMIN_BIND_ADDRESS ${bindAddress} port ${port} ${why}: change PROCESS_ADMIN_PORT or PROCESS_ADMIN_BIND_ADDRESS`));
+          const why =
+            err.code === 'EADDRINUSE'
+              ? 'is already in use'
+              : err.code === 'EADDRNOTAVAIL'
+                ? 'is not an address of this machine'
+                : `cannot be used (${err.message})`;
+          reject(
+            new ConfigError(
+              `PROCESS_ADMIN_BIND_ADDRESS ${bindAddress} port ${port} ${why}: change PROCESS_ADMIN_PORT or PROCESS_ADMIN_BIND_ADDRESS`,
+            ),
+          );
         });
         candidate.once('listening', () => {
           server = candidate;
           candidate.keepAliveTimeout = 65_000;
           const address = candidate.address() as AddressInfo;
           const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-          logger.info({ address: address.address, port: address.port, profile: config.profile, database: database.displayUrl }, 'admin server listening');
+          logger.info(
+            { address: address.address, port: address.port, profile: config.profile, database: database.displayUrl },
+            'admin server listening',
+          );
           const url = `http://${host}:${address.port}`;
           if (config.serviceRegistry) {
-            delegate = makeRegistryDelegate({ registryUrl: config.serviceRegistry.url, baseUrl: config.serviceRegistry.baseUrl ?? url, registry, logger });
+            delegate = makeRegistryDelegate({
+              registryUrl: config.serviceRegistry.url,
+              baseUrl: config.serviceRegistry.baseUrl ?? url,
+              registry,
+              logger,
+            });
             delegate.start();
           }
           resolve({ address: address.address, port: address.port, url });

@@ -16,8 +16,21 @@
 import type { Database, Logger } from '@fw/core';
 import { buildOpenApiDocument as buildManagementDocument } from '@fw/process-management';
 import { PROCESS_API_OPERATIONS, PROCESS_API_SCHEMAS, UUID_PATTERN, type ProcessManager } from '@fw/process-service';
-import { defineService, ENVELOPE_METHOD_NOT_ALLOWED, type HttpMethod, type OpenApiObject, type OperationDefinition, type OperationOpenApi, type ServiceDefinition } from '@fw/service';
-import { defineWorkflowService, makeDatabaseWorkflowStore, SUPPORT_TICKET_FLOW, SUPPORT_TICKET_SCHEMA } from '@fw/workflow';
+import {
+  defineService,
+  ENVELOPE_METHOD_NOT_ALLOWED,
+  type HttpMethod,
+  type OpenApiObject,
+  type OperationDefinition,
+  type OperationOpenApi,
+  type ServiceDefinition,
+} from '@fw/service';
+import {
+  defineWorkflowService,
+  makeDatabaseWorkflowStore,
+  SUPPORT_TICKET_FLOW,
+  SUPPORT_TICKET_SCHEMA,
+} from '@fw/workflow';
 import type { AdminProfile } from '../config/admin-config';
 
 /** The name of the process database's probe. */
@@ -43,7 +56,10 @@ export interface AdminServicesOptions {
 async function probeDatabase(database: Database, logger: Logger): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const tooSlow = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${DATABASE_PROBE_TIMEOUT_MILLIS} ms`)), DATABASE_PROBE_TIMEOUT_MILLIS);
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${DATABASE_PROBE_TIMEOUT_MILLIS} ms`)),
+      DATABASE_PROBE_TIMEOUT_MILLIS,
+    );
   });
   try {
     await Promise.race([database.withSession((session) => session.query('select 1 as ok')), tooSlow]);
@@ -63,7 +79,9 @@ const ID = { type: 'string', pattern: UUID_PATTERN };
 const MANAGEMENT_DOCUMENT = buildManagementDocument();
 
 /** The key every operation of this host sits behind, as the security scheme `/openapi.json` names. */
-export const MANAGEMENT_KEY_GUARD: Record<string, OpenApiObject> = { ...MANAGEMENT_DOCUMENT.components.securitySchemes };
+export const MANAGEMENT_KEY_GUARD: Record<string, OpenApiObject> = {
+  ...MANAGEMENT_DOCUMENT.components.securitySchemes,
+};
 
 /**
  * The HTTP exchange of a `/process` operation as the process router describes it, plus what this
@@ -72,7 +90,10 @@ export const MANAGEMENT_KEY_GUARD: Record<string, OpenApiObject> = { ...MANAGEME
 function processExchange(name: string): OperationOpenApi {
   const described = PROCESS_API_OPERATIONS.find((op) => op.name === name);
   if (described === undefined) throw new Error(`@fw/process-service describes no operation '${name}'`);
-  const envelope = (description: string): OpenApiObject => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } });
+  const envelope = (description: string): OpenApiObject => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  });
   return {
     ...described.openapi,
     responses: {
@@ -80,7 +101,9 @@ function processExchange(name: string): OperationOpenApi {
       '401': envelope('Missing or refused credential: X-Process-Management-Key or Authorization: Bearer <JWT> (PM401)'),
       // These routes are neither per tenant nor per operation: only a credential that is admin over every tenant passes.
       '403': envelope('The credential is not admin over every tenant (PM403)'),
-      '429': envelope('Too many refused credentials from this address; try again after the Retry-After seconds (PM429)'),
+      '429': envelope(
+        'Too many refused credentials from this address; try again after the Retry-After seconds (PM429)',
+      ),
     },
     security: MANAGEMENT_DOCUMENT.security,
     methodNotAllowed: ENVELOPE_METHOD_NOT_ALLOWED,
@@ -95,15 +118,40 @@ function processService(options: AdminServicesOptions): ServiceDefinition {
     kind: 'process',
     description: 'Process manager: /process routes (framework envelope, key required)',
     httpBinding: 'host',
-    details: () => ({ profile: options.profile, definitionSource: 'database', outbox: true, workerStarter: 'jdbc-work-items', exampleWorkers: options.exampleWorkers }),
+    details: () => ({
+      profile: options.profile,
+      definitionSource: 'database',
+      outbox: true,
+      workerStarter: 'jdbc-work-items',
+      exampleWorkers: options.exampleWorkers,
+    }),
     healthCheck: async () => {
       const healthy = await probeDatabase(database, logger);
       return { healthy, checks: [{ name: PROCESS_DATABASE_CHECK, healthy }] };
     },
-    openApiComponents: { schemas: { ...PROCESS_API_SCHEMAS }, securitySchemes: MANAGEMENT_DOCUMENT.components.securitySchemes },
+    openApiComponents: {
+      schemas: { ...PROCESS_API_SCHEMAS },
+      securitySchemes: MANAGEMENT_DOCUMENT.components.securitySchemes,
+    },
     operations: [
-      { name: 'create', description: 'ProcessCreate: starts a root process', method: 'POST', path: '/process', input: PROCESS_INPUT, openapi: processExchange('create'), handler: (input: object, ctx) => manager.createProcess(input, { tenant: ctx.tenant ?? null }) },
-      { name: 'get', description: 'A process with its allowed actions', method: 'GET', path: '/process/{id}', openapi: processExchange('get'), input: { type: 'object', required: ['id'], properties: { id: ID } }, handler: (input: { id: string }, ctx) => manager.getProcess(input.id, { tenant: ctx.tenant ?? null }) },
+      {
+        name: 'create',
+        description: 'ProcessCreate: starts a root process',
+        method: 'POST',
+        path: '/process',
+        input: PROCESS_INPUT,
+        openapi: processExchange('create'),
+        handler: (input: object, ctx) => manager.createProcess(input, { tenant: ctx.tenant ?? null }),
+      },
+      {
+        name: 'get',
+        description: 'A process with its allowed actions',
+        method: 'GET',
+        path: '/process/{id}',
+        openapi: processExchange('get'),
+        input: { type: 'object', required: ['id'], properties: { id: ID } },
+        handler: (input: { id: string }, ctx) => manager.getProcess(input.id, { tenant: ctx.tenant ?? null }),
+      },
       {
         name: 'event',
         description: 'Sends a state-machine event (the body is its payload)',
@@ -116,8 +164,24 @@ function processService(options: AdminServicesOptions): ServiceDefinition {
           return manager.sendEvent(id, eventID, payload, { tenant: ctx.tenant ?? null });
         },
       },
-      { name: 'children', description: 'The process and its children (recursive=true: every descendant)', method: 'GET', path: '/processChildren/{id}', openapi: processExchange('children'), input: { type: 'object', required: ['id'], properties: { id: ID, recursive: { type: 'boolean' } } }, handler: (input: { id: string; recursive?: boolean }, ctx) => manager.getProcessTree(input.id, { tenant: ctx.tenant ?? null, recursive: input.recursive === true }) },
-      { name: 'completed', description: 'ProcessCompleted ingress: starts the successors of the completed type', method: 'POST', path: '/process/completed', openapi: processExchange('completed'), handler: (input: unknown) => manager.processCompleted(input) },
+      {
+        name: 'children',
+        description: 'The process and its children (recursive=true: every descendant)',
+        method: 'GET',
+        path: '/processChildren/{id}',
+        openapi: processExchange('children'),
+        input: { type: 'object', required: ['id'], properties: { id: ID, recursive: { type: 'boolean' } } },
+        handler: (input: { id: string; recursive?: boolean }, ctx) =>
+          manager.getProcessTree(input.id, { tenant: ctx.tenant ?? null, recursive: input.recursive === true }),
+      },
+      {
+        name: 'completed',
+        description: 'ProcessCompleted ingress: starts the successors of the completed type',
+        method: 'POST',
+        path: '/process/completed',
+        openapi: processExchange('completed'),
+        handler: (input: unknown) => manager.processCompleted(input),
+      },
     ],
   });
 }
@@ -139,7 +203,13 @@ function managementOperations(): OperationDefinition[] {
         security: MANAGEMENT_DOCUMENT.security,
         ...(item['x-fw-method-not-allowed'] ? { methodNotAllowed: item['x-fw-method-not-allowed'] } : {}),
       };
-      operations.push({ name: op.operationId, description: op.summary, method: method.toUpperCase() as HttpMethod, path, openapi });
+      operations.push({
+        name: op.operationId,
+        description: op.summary,
+        method: method.toUpperCase() as HttpMethod,
+        path,
+        openapi,
+      });
     }
   }
   return operations;
@@ -150,7 +220,8 @@ function managementService(options: AdminServicesOptions): ServiceDefinition {
     name: 'process-management',
     version: options.version,
     kind: 'process',
-    description: 'Administration API under /process-management/api (key required; full schemas in /process-management/api/openapi.json)',
+    description:
+      'Administration API under /process-management/api (key required; full schemas in /process-management/api/openapi.json)',
     httpBinding: 'host',
     details: () => ({ cronAvailable: true, schedulerOwner: options.isSchedulerOwner() }),
     openApiComponents: MANAGEMENT_DOCUMENT.components,
@@ -162,7 +233,16 @@ function managementService(options: AdminServicesOptions): ServiceDefinition {
 export function makeAdminServices(options: AdminServicesOptions): ServiceDefinition[] {
   const services = [processService(options), managementService(options)];
   if (options.profile === 'dev') {
-    services.push(defineWorkflowService({ name: 'support-ticket', version: options.version, description: 'Example workflow service (dev profile): OPENED, ASSIGNED, RESOLVED, CLOSED', flows: [SUPPORT_TICKET_FLOW], entity: SUPPORT_TICKET_SCHEMA, store: makeDatabaseWorkflowStore(options.database) }));
+    services.push(
+      defineWorkflowService({
+        name: 'support-ticket',
+        version: options.version,
+        description: 'Example workflow service (dev profile): OPENED, ASSIGNED, RESOLVED, CLOSED',
+        flows: [SUPPORT_TICKET_FLOW],
+        entity: SUPPORT_TICKET_SCHEMA,
+        store: makeDatabaseWorkflowStore(options.database),
+      }),
+    );
   }
   return services;
 }

@@ -18,7 +18,17 @@ const CRONTAB = {
   lastScheduledTime: null,
 };
 
-const AUDIT_ROW = { id: 'a1', time: '2025-01-02T03:04:05.000Z', actor: 'jwt:otto', credential: 'jwt', tenant: 'demo', action: 'trigger', target: 'manual:demo:run-1', outcome: 'refused', requestId: 'req-1' };
+const AUDIT_ROW = {
+  id: 'a1',
+  time: '2025-01-02T03:04:05.000Z',
+  actor: 'jwt:otto',
+  credential: 'jwt',
+  tenant: 'demo',
+  action: 'trigger',
+  target: 'manual:demo:run-1',
+  outcome: 'refused',
+  requestId: 'req-1',
+};
 
 function readApi() {
   return fakeApi({
@@ -40,7 +50,10 @@ function navLabels(): string[] {
 describe('signing in with a bearer token', () => {
   it('sends the token as Authorization: Bearer (never the key header), and shows the caller and only its views', async () => {
     const api = fakeApi({
-      'GET /me': (req) => (req.headers.Authorization === `Bearer ${TOKEN}` ? { body: CALLERS.viewer } : { status: 401, body: { message: 'The bearer token has expired' } }),
+      'GET /me': (req) =>
+        req.headers.Authorization === `Bearer ${TOKEN}`
+          ? { body: CALLERS.viewer }
+          : { status: 401, body: { message: 'The bearer token has expired' } },
       'GET /info': { body: INFO },
       'GET /processes': { body: page([]) },
       'GET /definitions': { body: page([]) },
@@ -49,7 +62,9 @@ describe('signing in with a bearer token', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'Token' }));
     fireEvent.change(screen.getByLabelText('Bearer token (JWT)'), { target: { value: 'expired.token.value' } });
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('The token was refused (401): The bearer token has expired.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The token was refused (401): The bearer token has expired.',
+    );
     fireEvent.change(screen.getByLabelText('Bearer token (JWT)'), { target: { value: TOKEN } });
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
     await screen.findByRole('heading', { name: 'Processes' });
@@ -67,7 +82,9 @@ describe('signing in with a bearer token', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'Token' }));
     fireEvent.change(screen.getByLabelText('Bearer token (JWT)'), { target: { value: TOKEN } });
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('This credential may not open tenant “acme”. Its tenants: demo.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This credential may not open tenant “acme”. Its tenants: demo.',
+    );
     expect(api.calls.map((c) => c.path)).toEqual(['/me']);
   });
 });
@@ -86,7 +103,11 @@ describe('what each role sees', () => {
     expect(screen.queryByRole('link', { name: 'New definition' })).toBeNull();
     expect(screen.queryByRole('button', { name: "Reload the server's cache" })).toBeNull();
     // The tenant switch offers the caller's tenants only.
-    expect(within(screen.getByLabelText('Tenant')).getAllByRole('option').map((o) => o.textContent)).toEqual(['demo']);
+    expect(
+      within(screen.getByLabelText('Tenant'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['demo']);
   });
 
   it('operator: triggers and switches schedules on and off, nothing more', async () => {
@@ -98,7 +119,9 @@ describe('what each role sees', () => {
     expect(screen.queryByRole('button', { name: 'Delete nightly' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'New schedule' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Disable nightly' }));
-    await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT' && c.path === `/crontabs/${CRONTAB.id}`)).toBe(true));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.method === 'PUT' && c.path === `/crontabs/${CRONTAB.id}`)).toBe(true),
+    );
     expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ enabled: false });
   });
 
@@ -111,10 +134,18 @@ describe('what each role sees', () => {
     expect(within(table).getByText('manual:demo:run-1')).toBeTruthy();
     expect(navLabels()).toEqual(['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Audit']);
     fireEvent.change(screen.getByLabelText('Action'), { target: { value: 'addCrontab' } });
-    await waitFor(() => expect(api.calls.some((c) => c.path === '/audit' && c.query.get('action') === 'addCrontab')).toBe(true));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.path === '/audit' && c.query.get('action') === 'addCrontab')).toBe(true),
+    );
     fireEvent.change(screen.getByLabelText('Actor'), { target: { value: 'jwt:otto' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
-    await waitFor(() => expect(api.calls.some((c) => c.path === '/audit' && c.query.get('actor') === 'jwt:otto' && c.query.get('action') === 'addCrontab')).toBe(true));
+    await waitFor(() =>
+      expect(
+        api.calls.some(
+          (c) => c.path === '/audit' && c.query.get('actor') === 'jwt:otto' && c.query.get('action') === 'addCrontab',
+        ),
+      ).toBe(true),
+    );
   });
 
   it('a non-admin opening the audit link reads why it is not shown', async () => {

@@ -4,7 +4,13 @@ import { DEFINITIONS, fakeApi, INFO, page, renderAt } from './harness';
 
 describe('definitions table', () => {
   it('shows each definition’s concurrency, priority and rate limits', async () => {
-    const limited = { processType: 'call-partner', leaf: true, concurrency: { perTenant: 5, global: 20 }, priority: 7, rateLimit: { perSecond: 10, scope: 'tenant' } };
+    const limited = {
+      processType: 'call-partner',
+      leaf: true,
+      concurrency: { perTenant: 5, global: 20 },
+      priority: 7,
+      rateLimit: { perSecond: 10, scope: 'tenant' },
+    };
     fakeApi({ 'GET /definitions': { body: page([...DEFINITIONS, limited]) }, 'GET /info': { body: INFO } });
     renderAt('/t/demo/definitions');
     const link = await screen.findByRole('link', { name: 'call-partner' });

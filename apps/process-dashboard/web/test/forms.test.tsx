@@ -9,9 +9,18 @@ describe('manual trigger', () => {
       'GET /definitions': { body: page(DEFINITIONS) },
       'POST /triggers': (req) => {
         const body = req.body as { triggerId: string; payload: { args: Record<string, unknown> } };
-        if (body.payload.args.text === 7) return { status: 400, body: { message: "'payload.args.text' must be a string, got a number" } };
+        if (body.payload.args.text === 7)
+          return { status: 400, body: { message: "'payload.args.text' must be a string, got a number" } };
         sent += 1;
-        return { body: { triggerId: `manual:demo:${body.triggerId}`, eventId: 'e', logId: 'l', dispatched: sent === 1, duplicate: sent > 1 } };
+        return {
+          body: {
+            triggerId: `manual:demo:${body.triggerId}`,
+            eventId: 'e',
+            logId: 'l',
+            dispatched: sent === 1,
+            duplicate: sent > 1,
+          },
+        };
       },
     });
     renderAt('/t/demo/trigger');
@@ -26,7 +35,9 @@ describe('manual trigger', () => {
 
     fireEvent.change(args, { target: { value: '{"text": 7}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Trigger' }));
-    expect((await screen.findByText(/must be a string, got a number/)).closest('.field')?.querySelector('textarea')).toBe(args);
+    expect(
+      (await screen.findByText(/must be a string, got a number/)).closest('.field')?.querySelector('textarea'),
+    ).toBe(args);
     expect(args.getAttribute('aria-invalid')).toBe('true');
 
     fireEvent.change(args, { target: { value: '{"text": "to be"}' } });
@@ -45,7 +56,9 @@ describe('manual trigger', () => {
     fakeApi({ 'GET /definitions': { body: page(DEFINITIONS) } });
     renderAt('/t/demo/trigger?definition=word-count-report');
     await screen.findByRole('option', { name: 'word-count-report' });
-    await waitFor(() => expect((screen.getByLabelText('Definition') as HTMLSelectElement).value).toBe('word-count-report'));
+    await waitFor(() =>
+      expect((screen.getByLabelText('Definition') as HTMLSelectElement).value).toBe('word-count-report'),
+    );
     fireEvent.change(screen.getByLabelText('Args (JSON object)'), { target: { value: '{}' } });
     fireEvent.click(screen.getByRole('button', { name: 'Trigger' }));
     expect(await screen.findByText(/Missing required field 'totalWords'/)).toBeTruthy();
@@ -57,7 +70,9 @@ describe('cron editor', () => {
     fakeApi({ 'GET /definitions': { body: page(DEFINITIONS) }, 'GET /info': { body: INFO } });
     renderAt('/t/demo/cron/new');
     await screen.findByRole('option', { name: 'word-count' });
-    fireEvent.change(screen.getByLabelText('Cron expression (six fields, seconds first)'), { target: { value: '0 30 6 * * 1-5' } });
+    fireEvent.change(screen.getByLabelText('Cron expression (six fields, seconds first)'), {
+      target: { value: '0 30 6 * * 1-5' },
+    });
     fireEvent.change(screen.getByLabelText('Time zone (IANA)'), { target: { value: 'America/New_York' } });
     expect(await screen.findByText('At 06:30, Monday through Friday')).toBeTruthy();
     const times = document.querySelectorAll('ol.next-runs li');
@@ -68,7 +83,10 @@ describe('cron editor', () => {
   });
 
   it('shows 409 beside the name, 400 beside the expression and 503 above the form', async () => {
-    let answer: { status: number; body: { message: string } } = { status: 409, body: { message: "A crontab named 'nightly' already exists in tenant demo" } };
+    let answer: { status: number; body: { message: string } } = {
+      status: 409,
+      body: { message: "A crontab named 'nightly' already exists in tenant demo" },
+    };
     fakeApi({ 'GET /definitions': { body: page(DEFINITIONS) }, 'POST /crontabs': () => answer });
     renderAt('/t/demo/cron/new');
     await screen.findByRole('option', { name: 'word-count' });
@@ -78,7 +96,10 @@ describe('cron editor', () => {
     answer = { status: 400, body: { message: "'cronExpression' must have six fields, seconds first" } };
     fireEvent.click(screen.getByRole('button', { name: 'Create schedule' }));
     expect((await screen.findByText(/\(400\): 'cronExpression'/)).id).toBe('cron-expression-error');
-    answer = { status: 503, body: { message: 'The cron scheduler is not configured on this host: crontabs cannot be changed' } };
+    answer = {
+      status: 503,
+      body: { message: 'The cron scheduler is not configured on this host: crontabs cannot be changed' },
+    };
     fireEvent.click(screen.getByRole('button', { name: 'Create schedule' }));
     expect(await screen.findByText(/This server runs no cron scheduler/)).toBeTruthy();
     expect(screen.getByText(/Not available on this server \(503\)/)).toBeTruthy();
@@ -87,7 +108,10 @@ describe('cron editor', () => {
 
 describe('definitions', () => {
   it('is read-only with the reason when the source is JSON', async () => {
-    fakeApi({ 'GET /info': { body: { ...INFO, definitionSource: 'json', definitionsWritable: false } }, 'GET /definitions/{name}': { body: DEFINITIONS[0] } });
+    fakeApi({
+      'GET /info': { body: { ...INFO, definitionSource: 'json', definitionsWritable: false } },
+      'GET /definitions/{name}': { body: DEFINITIONS[0] },
+    });
     renderAt('/t/demo/definitions/word-count');
     expect(await screen.findByText(/Read-only: definitions come from the JSON source/)).toBeTruthy();
     expect((screen.getByLabelText('Definition (JSON, read-only)') as HTMLTextAreaElement).readOnly).toBe(true);
@@ -98,11 +122,16 @@ describe('definitions', () => {
     fakeApi({
       'GET /info': { body: INFO },
       'GET /definitions/{name}': { body: DEFINITIONS[0] },
-      'PUT /definitions/{name}': { status: 400, body: { message: "Definition 'word-count' would close a predecessor cycle: word-count → audit → word-count" } },
+      'PUT /definitions/{name}': {
+        status: 400,
+        body: { message: "Definition 'word-count' would close a predecessor cycle: word-count → audit → word-count" },
+      },
     });
     renderAt('/t/demo/definitions/word-count');
     const editor = await screen.findByLabelText('Definition (JSON)');
-    fireEvent.change(editor, { target: { value: JSON.stringify({ ...DEFINITIONS[0], predecessorProcessType: 'audit' }) } });
+    fireEvent.change(editor, {
+      target: { value: JSON.stringify({ ...DEFINITIONS[0], predecessorProcessType: 'audit' }) },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(await screen.findByText(/predecessor cycle: word-count → audit → word-count/)).toBeTruthy();
     fireEvent.change(editor, { target: { value: '{"leaf": true}' } });

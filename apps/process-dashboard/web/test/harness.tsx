@@ -24,7 +24,12 @@ export interface FakeApi {
 
 /** The part of a fetch Response the client reads (jsdom has no Response). */
 function respond(status: number, body: unknown) {
-  return { ok: status >= 200 && status < 300, status, statusText: String(status), json: async () => JSON.parse(JSON.stringify(body)) };
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    statusText: String(status),
+    json: async () => JSON.parse(JSON.stringify(body)),
+  };
 }
 
 /** Installs a fake global fetch; handlers are tried in order, the first answer wins (404 otherwise). */
@@ -56,21 +61,71 @@ export function fakeApi(handlers: Record<string, Handler | { status?: number; bo
 }
 
 /** Every operation of the API, as `GET /me` lists them for an admin. */
-export const ALL_OPERATIONS = ['openApi', 'info', 'listCrontabs', 'addCrontab', 'getCrontab', 'updateCrontab', 'deleteCrontab', 'trigger', 'listExecutions', 'listDefinitions', 'addDefinition', 'getDefinition', 'updateDefinition', 'deleteDefinition', 'refreshDefinitions', 'listProcesses', 'getProcess', 'deleteProcess', 'trace', 'whoami', 'listAudit'];
-const READS = ['openApi', 'info', 'listCrontabs', 'getCrontab', 'listExecutions', 'listDefinitions', 'getDefinition', 'listProcesses', 'getProcess', 'trace', 'whoami'];
+export const ALL_OPERATIONS = [
+  'openApi',
+  'info',
+  'listCrontabs',
+  'addCrontab',
+  'getCrontab',
+  'updateCrontab',
+  'deleteCrontab',
+  'trigger',
+  'listExecutions',
+  'listDefinitions',
+  'addDefinition',
+  'getDefinition',
+  'updateDefinition',
+  'deleteDefinition',
+  'refreshDefinitions',
+  'listProcesses',
+  'getProcess',
+  'deleteProcess',
+  'trace',
+  'whoami',
+  'listAudit',
+];
+const READS = [
+  'openApi',
+  'info',
+  'listCrontabs',
+  'getCrontab',
+  'listExecutions',
+  'listDefinitions',
+  'getDefinition',
+  'listProcesses',
+  'getProcess',
+  'trace',
+  'whoami',
+];
 
 /** `GET /me` of a caller of each role (as the server answers it). */
 export const CALLERS: Record<'viewer' | 'operator' | 'admin', Caller> = {
   viewer: { actor: 'jwt:vera', credential: 'jwt', role: 'viewer', tenants: ['demo'], operations: READS },
-  operator: { actor: 'jwt:otto', credential: 'jwt', role: 'operator', tenants: ['demo', 'acme'], operations: [...READS, 'trigger', 'updateCrontab'] },
+  operator: {
+    actor: 'jwt:otto',
+    credential: 'jwt',
+    role: 'operator',
+    tenants: ['demo', 'acme'],
+    operations: [...READS, 'trigger', 'updateCrontab'],
+  },
   admin: { actor: 'key:0123456789ab', credential: 'key', role: 'admin', tenants: ['*'], operations: ALL_OPERATIONS },
 };
 
 /** Renders the app at `url`, signed in with `key` as `caller` (key null: not signed in). */
-export function renderAt(url: string, key: string | null = 'test-key-0123456789abcdef0123456789', caller: Caller = CALLERS.admin): RenderResult {
+export function renderAt(
+  url: string,
+  key: string | null = 'test-key-0123456789abcdef0123456789',
+  caller: Caller = CALLERS.admin,
+): RenderResult {
   return render(
     <MemoryRouter initialEntries={[url]}>
-      <App initialSession={key === null ? undefined : { credential: { kind: caller.credential === 'jwt' ? 'token' : 'key', secret: key }, caller }} />
+      <App
+        initialSession={
+          key === null
+            ? undefined
+            : { credential: { kind: caller.credential === 'jwt' ? 'token' : 'key', secret: key }, caller }
+        }
+      />
     </MemoryRouter>,
   );
 }
@@ -79,12 +134,23 @@ export function page<T>(content: T[], page = 0, size = 25, totalElements = conte
   return { content, totalElements, page, size, totalPages: Math.ceil(totalElements / size) };
 }
 
-export const INFO = { definitionSource: 'database', definitionsWritable: true, cronAvailable: true, supportedEvents: ['ProcessCreate'] };
+export const INFO = {
+  definitionSource: 'database',
+  definitionsWritable: true,
+  cronAvailable: true,
+  supportedEvents: ['ProcessCreate'],
+};
 
 export const DEFINITIONS = [
   { processType: 'word-count', leaf: false, config: { chunkWords: '20' } },
   { processType: 'word-count-chunk', leaf: true, parentProcessType: 'word-count' },
-  { processType: 'word-count-report', leaf: true, predecessorProcessType: 'word-count', predecessorArgs: 'OUTPUT', inputSchema: { type: 'object', required: ['totalWords'], properties: { totalWords: { type: 'integer' } } } },
+  {
+    processType: 'word-count-report',
+    leaf: true,
+    predecessorProcessType: 'word-count',
+    predecessorArgs: 'OUTPUT',
+    inputSchema: { type: 'object', required: ['totalWords'], properties: { totalWords: { type: 'integer' } } },
+  },
 ];
 
 let seq = 0;

@@ -7,8 +7,14 @@ const KEY = 'the-right-key-0123456789abcdef012345';
 describe('sign-in', () => {
   it('refuses a wrong key with a clear message and stays on the form; the right key opens the view of the URL', async () => {
     const api = fakeApi({
-      'GET /me': (req) => (req.headers['X-Process-Management-Key'] === KEY ? { body: CALLERS.admin } : { status: 401, body: { message: 'Invalid X-Process-Management-Key' } }),
-      'GET /info': (req) => (req.headers['X-Process-Management-Key'] === KEY ? { body: INFO } : { status: 401, body: { message: 'Invalid X-Process-Management-Key' } }),
+      'GET /me': (req) =>
+        req.headers['X-Process-Management-Key'] === KEY
+          ? { body: CALLERS.admin }
+          : { status: 401, body: { message: 'Invalid X-Process-Management-Key' } },
+      'GET /info': (req) =>
+        req.headers['X-Process-Management-Key'] === KEY
+          ? { body: INFO }
+          : { status: 401, body: { message: 'Invalid X-Process-Management-Key' } },
       'GET /processes': { body: page([]) },
       'GET /definitions': { body: page([]) },
     });
@@ -21,7 +27,14 @@ describe('sign-in', () => {
     fireEvent.change(screen.getByLabelText('Administration key'), { target: { value: KEY } });
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
     await screen.findByRole('heading', { name: 'Processes' });
-    await waitFor(() => expect(api.calls.some((c) => c.path === '/processes' && c.query.get('status') === 'PROCESSED' && c.headers['x-fw-tenant-id'] === 'acme')).toBe(true));
+    await waitFor(() =>
+      expect(
+        api.calls.some(
+          (c) =>
+            c.path === '/processes' && c.query.get('status') === 'PROCESSED' && c.headers['x-fw-tenant-id'] === 'acme',
+        ),
+      ).toBe(true),
+    );
     // The key travels in the header only, never in a URL, and nothing is stored.
     expect(api.fetch.mock.calls.every(([url]) => !String(url).includes(KEY))).toBe(true);
     expect(localStorage.length + sessionStorage.length).toBe(0);
@@ -40,7 +53,10 @@ describe('sign-in', () => {
   });
 
   it('ends the session on a 401 from any view (the key changed on the server)', async () => {
-    fakeApi({ 'GET /processes': { status: 401, body: { message: 'Invalid key' } }, 'GET /definitions': { body: page([]) } });
+    fakeApi({
+      'GET /processes': { status: 401, body: { message: 'Invalid key' } },
+      'GET /definitions': { body: page([]) },
+    });
     renderAt('/t/demo/processes');
     expect((await screen.findByRole('alert')).textContent).toMatch(/refused the key or token \(401\)/);
     expect(screen.getByLabelText('Administration key')).toBeTruthy();

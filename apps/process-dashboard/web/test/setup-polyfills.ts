@@ -10,7 +10,16 @@ g.TextEncoder ??= TextEncoder;
 g.TextDecoder ??= TextDecoder;
 g.ResizeObserver ??= ResizeObserverStub;
 if (typeof window !== 'undefined') {
-  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
   window.confirm = () => true;
   Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 }

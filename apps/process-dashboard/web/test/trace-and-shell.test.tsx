@@ -11,10 +11,38 @@ import { fakeApi, page, renderAt } from './harness';
 const GRAPH: TraceGraph = {
   nodes: [
     { id: 'trigger:t1', kind: 'TRIGGER', label: 't1', status: 'COMPLETED', time: null, data: { triggerId: 't1' } },
-    { id: 'p1', kind: 'PROCESS', label: 'word-count', status: 'PROCESSED', time: '2025-01-01T10:00:00.000Z', data: { parentId: null, lastModifiedTime: '2025-01-01T10:00:04.000Z' } },
-    { id: 'p2', kind: 'PROCESS', label: 'word-count-chunk', status: 'PROCESSED', time: '2025-01-01T10:00:01.000Z', data: { parentId: 'p1', lastModifiedTime: '2025-01-01T10:00:02.000Z' } },
-    { id: 'c1', kind: 'COMPLETION', label: 'ProcessCompleted word-count', status: 'PROCESSED', time: '2025-01-01T10:00:05.000Z', data: { processId: 'p1', processType: 'word-count' } },
-    { id: 'p3', kind: 'PROCESS', label: 'word-count-report', status: 'EXECUTING', time: '2025-01-01T10:00:06.000Z', data: { parentId: null, predecessorId: 'p1' } },
+    {
+      id: 'p1',
+      kind: 'PROCESS',
+      label: 'word-count',
+      status: 'PROCESSED',
+      time: '2025-01-01T10:00:00.000Z',
+      data: { parentId: null, lastModifiedTime: '2025-01-01T10:00:04.000Z' },
+    },
+    {
+      id: 'p2',
+      kind: 'PROCESS',
+      label: 'word-count-chunk',
+      status: 'PROCESSED',
+      time: '2025-01-01T10:00:01.000Z',
+      data: { parentId: 'p1', lastModifiedTime: '2025-01-01T10:00:02.000Z' },
+    },
+    {
+      id: 'c1',
+      kind: 'COMPLETION',
+      label: 'ProcessCompleted word-count',
+      status: 'PROCESSED',
+      time: '2025-01-01T10:00:05.000Z',
+      data: { processId: 'p1', processType: 'word-count' },
+    },
+    {
+      id: 'p3',
+      kind: 'PROCESS',
+      label: 'word-count-report',
+      status: 'EXECUTING',
+      time: '2025-01-01T10:00:06.000Z',
+      data: { parentId: null, predecessorId: 'p1' },
+    },
   ],
   edges: [
     { source: 'trigger:t1', target: 'p1', kind: 'PROCESS_CREATE' },
@@ -29,7 +57,9 @@ describe('trace', () => {
     fakeApi({ 'GET /trace': { status: 413, body: { message: 'The trace has more than 1000 processes' } } });
     renderAt('/t/demo/trace?triggerId=cron%3Ademo%3Anightly');
     expect(await screen.findByRole('heading', { name: 'This trace is too large to draw' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'List the root processes of this trigger' }).getAttribute('href')).toBe('/t/demo/processes?trigger=cron%3Ademo%3Anightly&roots=1');
+    expect(screen.getByRole('link', { name: 'List the root processes of this trigger' }).getAttribute('href')).toBe(
+      '/t/demo/processes?trigger=cron%3Ademo%3Anightly&roots=1',
+    );
     expect(screen.getByLabelText('Id')).toBeTruthy();
   });
 
@@ -37,10 +67,16 @@ describe('trace', () => {
     fakeApi({ 'GET /trace': { body: GRAPH } });
     renderAt('/t/demo/trace?processId=p1&view=timeline');
     await screen.findByRole('region', { name: 'Timeline' });
-    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['word-count p1', 'word-count-report p3']);
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'word-count p1',
+      'word-count-report p3',
+    ]);
     expect(screen.getByRole('link', { name: 'word-count-chunk' }).getAttribute('href')).toBe('/t/demo/processes/p2');
     const timeline = buildTimeline(GRAPH, Date.parse('2025-01-01T10:00:10.000Z'));
-    expect(timeline.groups[0].bars.map((b) => [b.node.id, b.depth, b.end - b.start])).toEqual([['p1', 0, 5000], ['p2', 1, 1000]]);
+    expect(timeline.groups[0].bars.map((b) => [b.node.id, b.depth, b.end - b.start])).toEqual([
+      ['p1', 0, 5000],
+      ['p2', 1, 1000],
+    ]);
     expect(timeline.groups[1].bars[0]).toMatchObject({ running: true, end: Date.parse('2025-01-01T10:00:10.000Z') });
   });
 
@@ -56,7 +92,11 @@ describe('trace', () => {
 
 describe('shell', () => {
   it('lists the shortcuts on ? and opens views with g + letter; switches the theme', async () => {
-    fakeApi({ 'GET /processes': { body: page([]) }, 'GET /definitions': { body: page([]) }, 'GET /executions': { body: page([]) } });
+    fakeApi({
+      'GET /processes': { body: page([]) },
+      'GET /definitions': { body: page([]) },
+      'GET /executions': { body: page([]) },
+    });
     renderAt('/t/demo/processes');
     await screen.findByRole('heading', { name: 'Processes' });
     fireEvent.keyDown(window, { key: '?' });

@@ -44,14 +44,21 @@ function parsePort(value: unknown, source: string): number {
 
 function parseServer(value: unknown, source: string): ServerConfig {
   if (value === undefined || value === null) return { ...SERVER_DEFAULTS };
-  if (!isRecord(value)) throw new ConfigError(`${source}: server must be an object like { "port": 8081, "bindAddress": "127.0.0.1" }`);
+  if (!isRecord(value))
+    throw new ConfigError(`${source}: server must be an object like { "port": 8081, "bindAddress": "127.0.0.1" }`);
   const extra = unknownKeys(value, SERVER_KEYS);
-  if (extra.length > 0) throw new ConfigError(`${source}: ${extra.map((k) => `server.${k}`).join(', ')} ${extra.length === 1 ? 'is not a known setting' : 'are not known settings'} (known: ${SERVER_KEYS.join(', ')})`);
+  if (extra.length > 0)
+    throw new ConfigError(
+      `${source}: ${extra.map((k) => `server.${k}`).join(', ')} ${extra.length === 1 ? 'is not a known setting' : 'are not known settings'} (known: ${SERVER_KEYS.join(', ')})`,
+    );
   const bindAddress = value.bindAddress ?? SERVER_DEFAULTS.bindAddress;
   if (typeof bindAddress !== 'string' || bindAddress.trim() === '') {
     throw new ConfigError(`${source}: server.bindAddress must be a non-empty string such as "127.0.0.1" or "0.0.0.0"`);
   }
-  return { port: value.port === undefined ? SERVER_DEFAULTS.port : parsePort(value.port, source), bindAddress: bindAddress.trim() };
+  return {
+    port: value.port === undefined ? SERVER_DEFAULTS.port : parsePort(value.port, source),
+    bindAddress: bindAddress.trim(),
+  };
 }
 
 /**
@@ -68,8 +75,14 @@ export function parseHostConfig(loaded: LoadedConfig): HostConfig {
   const data = loaded.data;
   if (!isRecord(data)) throw new ConfigError(`${source}: the config must be a JSON object with a "query" section`);
   const extra = unknownKeys(data, TOP_LEVEL_KEYS);
-  if (extra.length > 0) throw new ConfigError(`${source}: unknown top-level key${extra.length === 1 ? '' : 's'} ${extra.map((k) => `'${k}'`).join(', ')} (known: ${TOP_LEVEL_KEYS.join(', ')})`);
+  if (extra.length > 0)
+    throw new ConfigError(
+      `${source}: unknown top-level key${extra.length === 1 ? '' : 's'} ${extra.map((k) => `'${k}'`).join(', ')} (known: ${TOP_LEVEL_KEYS.join(', ')})`,
+    );
   const server = parseServer(data.server, source);
-  const { query, dataSources } = parseQueryConfig({ query: data.query, ...(data.dataSources === undefined ? {} : { dataSources: data.dataSources }) }, source);
+  const { query, dataSources } = parseQueryConfig(
+    { query: data.query, ...(data.dataSources === undefined ? {} : { dataSources: data.dataSources }) },
+    source,
+  );
   return { server, query, dataSources, baseDir: loaded.baseDir, source };
 }

@@ -21,7 +21,9 @@ const TENANT_APPLICATION = /^fw-query:(.+)$/;
 /** An in-memory PGlite database with the demo schema and the tenant's rows (`demo/data/<tenant>.sql`). */
 export async function seedDemoDatabase(tenantId: string): Promise<Database> {
   const database = createDatabase({ url: 'pglite:memory:' });
-  const script = ['schema.sql', `${tenantId}.sql`].map((f) => readFileSync(path.join(DEMO_DIR, 'data', f), 'utf8')).join('\n');
+  const script = ['schema.sql', `${tenantId}.sql`]
+    .map((f) => readFileSync(path.join(DEMO_DIR, 'data', f), 'utf8'))
+    .join('\n');
   try {
     await database.withSession((s) => s.exec(script));
   } catch (err) {

@@ -22,7 +22,10 @@ const PROBE_TIMEOUT_MS = 3_000;
 async function probe(database: Database): Promise<{ healthy: boolean; message?: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<{ healthy: boolean; message: string }>((resolve) => {
-    timer = setTimeout(() => resolve({ healthy: false, message: `no answer within ${PROBE_TIMEOUT_MS} ms` }), PROBE_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ healthy: false, message: `no answer within ${PROBE_TIMEOUT_MS} ms` }),
+      PROBE_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([
@@ -38,7 +41,10 @@ async function probe(database: Database): Promise<{ healthy: boolean; message?: 
 }
 
 /** Wraps `base` (default `createDatabase`) so each pool is created once and probed by `/health-check`. */
-export function makeHostDatabases(config: HostConfig, base: DatabaseFactory = (o: DatabaseOptions) => createDatabase(o)): HostDatabases {
+export function makeHostDatabases(
+  config: HostConfig,
+  base: DatabaseFactory = (o: DatabaseOptions) => createDatabase(o),
+): HostDatabases {
   const pools = new Map<string, Database>();
   const factory: DatabaseFactory = (options) => {
     const key = `${options.applicationName ?? ''}|${options.url}`;
@@ -46,10 +52,13 @@ export function makeHostDatabases(config: HostConfig, base: DatabaseFactory = (o
     if (!database) {
       const opened = base(options);
       // A closed pool (the catalog is closed after startup) is forgotten, so the next use reopens it.
-      database = { ...opened, close: async () => {
-        pools.delete(key);
-        await opened.close();
-      } };
+      database = {
+        ...opened,
+        close: async () => {
+          pools.delete(key);
+          await opened.close();
+        },
+      };
       pools.set(key, database);
     }
     return database;

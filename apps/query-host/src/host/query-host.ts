@@ -4,7 +4,13 @@ import { makeAdminUiRouter } from '@fw/admin-ui';
 import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
 import { makeMcpRouter } from '@fw/service/mcp';
 import { CallerIdentity, makeQueryRequestHandler, makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
-import { DatabaseFactory, makeQueryService, QUERY_CONFIG_DEFAULTS, QueryExecutionProvider, QueryService } from '@fw/query-core';
+import {
+  DatabaseFactory,
+  makeQueryService,
+  QUERY_CONFIG_DEFAULTS,
+  QueryExecutionProvider,
+  QueryService,
+} from '@fw/query-core';
 import express, { Express } from 'express';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -61,8 +67,14 @@ export interface QueryHost {
 /** This package's version and license, as the host describes itself (`/info`, `/openapi.json`). */
 function packageFacts(): { version: string; license: string | undefined } {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown; license?: unknown };
-    return { version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', license: typeof pkg.license === 'string' ? pkg.license : undefined };
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      version?: unknown;
+      license?: unknown;
+    };
+    return {
+      version: typeof pkg.version === 'string' ? pkg.version : '0.0.0',
+      license: typeof pkg.license === 'string' ? pkg.license : undefined,
+    };
   } catch {
     return { version: '0.0.0', license: undefined };
   }
@@ -107,7 +119,12 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
 
   const { version, license } = packageFacts();
   const registry = makeServiceRegistry({
-    host: { name: 'query-host', version, description: 'fw named query host', ...(license === undefined ? {} : { license: { name: license, identifier: license } }) },
+    host: {
+      name: 'query-host',
+      version,
+      description: 'fw named query host',
+      ...(license === undefined ? {} : { license: { name: license, identifier: license } }),
+    },
     services: [
       defineQueryService({
         queryService,
@@ -121,11 +138,24 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
           aclsEnforced: options.authorizer !== undefined,
         }),
         healthCheck: async () => {
-          const checks = await Promise.all(databases.healthChecks().map(async (c) => ({ name: c.name, ...(await c.check().catch((err: unknown) => ({ healthy: false, message: (err as Error).message }))) })));
+          const checks = await Promise.all(
+            databases.healthChecks().map(async (c) => ({
+              name: c.name,
+              ...(await c.check().catch((err: unknown) => ({ healthy: false, message: (err as Error).message }))),
+            })),
+          );
           return { healthy: checks.every((c) => c.healthy), checks };
         },
         // The host's authorizer takes an express request: give it one carrying the call's headers.
-        ...(options.authorizer ? { authorize: (headers: Readonly<Record<string, string>>, acls: readonly string[]) => (options.authorizer as QueryAuthorizer)(Object.assign(Object.create(express.request) as express.Request, { headers }), acls) } : {}),
+        ...(options.authorizer
+          ? {
+              authorize: (headers: Readonly<Record<string, string>>, acls: readonly string[]) =>
+                (options.authorizer as QueryAuthorizer)(
+                  Object.assign(Object.create(express.request) as express.Request, { headers }),
+                  acls,
+                ),
+            }
+          : {}),
         logger,
       }),
     ],
@@ -140,13 +170,29 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
   app.use(rejectControlCharacters());
   app.use(requireJsonBody());
   // The query routes first: the hot path then does not walk the info routes' layers.
-  app.use(makeQueryRouter({ queryService, authorizer: options.authorizer, logger, callerIdentity: options.callerIdentity }));
+  app.use(
+    makeQueryRouter({ queryService, authorizer: options.authorizer, logger, callerIdentity: options.callerIdentity }),
+  );
   app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: options.infoAccessKey, logger }));
   app.use(makeAdminUiRouter({ proxyAllowedOrigins: options.adminUiProxyOrigins ?? [] }));
-  if (options.mcp) app.use(makeMcpRouter(registry, { instructions: 'Named queries: each tool searches one query (filters, sortCriteria, paging) for the tenant of x-fw-tenant-id', logger }));
+  if (options.mcp)
+    app.use(
+      makeMcpRouter(registry, {
+        instructions:
+          'Named queries: each tool searches one query (filters, sortCriteria, paging) for the tenant of x-fw-tenant-id',
+        logger,
+      }),
+    );
   app.use(makeNotFoundHandler());
   app.use(makeErrorMiddleware(logger));
-  const search = makeQueryRequestHandler({ queryService, authorizer: options.authorizer, logger, bodyLimit, app, callerIdentity: options.callerIdentity });
+  const search = makeQueryRequestHandler({
+    queryService,
+    authorizer: options.authorizer,
+    logger,
+    bodyLimit,
+    app,
+    callerIdentity: options.callerIdentity,
+  });
   const listener: RequestListener = (req, res) => search(req, res, () => app(req, res));
 
   let server: Server | undefined;
@@ -165,8 +211,17 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
       return new Promise((resolve, reject) => {
         const candidate = createServer(listener).listen(port, bindAddress);
         candidate.once('error', (err: NodeJS.ErrnoException) => {
-          const why = err.code === 'EADDRINUSE' ? 'is already in use' : err.code === 'EADDRNOTAVAIL' ? 'is not an address of this machine' : `cannot be used (${err.message})`;
-          reject(new ConfigError(`${config.source}: server.bindAddress ${bindAddress} port ${port} ${why}: change server.port or server.bindAddress`));
+          const why =
+            err.code === 'EADDRINUSE'
+              ? 'is already in use'
+              : err.code === 'EADDRNOTAVAIL'
+                ? 'is not an address of this machine'
+                : `cannot be used (${err.message})`;
+          reject(
+            new ConfigError(
+              `${config.source}: server.bindAddress ${bindAddress} port ${port} ${why}: change server.port or server.bindAddress`,
+            ),
+          );
         });
         candidate.once('listening', () => {
           server = candidate;
@@ -177,7 +232,12 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
           logger.info({ address: address.address, port: address.port }, 'query host listening');
           const url = `http://${host}:${address.port}`;
           if (options.serviceRegistry) {
-            delegate = makeRegistryDelegate({ registryUrl: options.serviceRegistry.url, baseUrl: options.serviceRegistry.baseUrl ?? url, registry, logger });
+            delegate = makeRegistryDelegate({
+              registryUrl: options.serviceRegistry.url,
+              baseUrl: options.serviceRegistry.baseUrl ?? url,
+              registry,
+              logger,
+            });
             delegate.start();
           }
           resolve({ address: address.address, port: address.port, url });

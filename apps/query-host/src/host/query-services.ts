@@ -16,7 +16,12 @@ const MAX_FIELD_NAMES = 1000;
 const FIELD_NAME_MAX_LENGTH = 200;
 
 function valueSchema(column: ColumnMetadata): JsonSchema {
-  const scalar: JsonSchema = column.columnType === 'Number' ? { type: 'number' } : column.columnType === 'Boolean' ? { type: 'boolean' } : { type: 'string' };
+  const scalar: JsonSchema =
+    column.columnType === 'Number'
+      ? { type: 'number' }
+      : column.columnType === 'Boolean'
+        ? { type: 'boolean' }
+        : { type: 'string' };
   if (column.betweenQuery) return { anyOf: [scalar, { type: 'array', items: scalar, minItems: 2, maxItems: 2 }] };
   if (column.containsQuery) return { anyOf: [scalar, { type: 'array', items: scalar, minItems: 1 }] };
   return scalar;
@@ -30,19 +35,42 @@ function valueSchema(column: ColumnMetadata): JsonSchema {
 export function searchRequestSchema(summary: QuerySummary, limits: { maxRowsInPage: number }): JsonSchema {
   const filters = Object.fromEntries(summary.columns.filter((c) => c.filterable).map((c) => [c.name, valueSchema(c)]));
   const sortable = summary.columns.filter((c) => c.sortable).map((c) => c.name);
-  const sortItem = { type: 'object', required: ['name'], properties: { name: { enum: sortable }, ascendingOrder: { type: 'boolean' } }, additionalProperties: false };
+  const sortItem = {
+    type: 'object',
+    required: ['name'],
+    properties: { name: { enum: sortable }, ascendingOrder: { type: 'boolean' } },
+    additionalProperties: false,
+  };
   return {
     type: 'object',
     properties: {
       filters: { type: 'object', additionalProperties: false, properties: filters },
       // A query without sortable columns takes no sort criteria at all.
-      sortCriteria: sortable.length > 0 ? { type: 'array', maxItems: MAX_SORT_CRITERIA, items: sortItem } : { type: 'array', maxItems: 0 },
+      sortCriteria:
+        sortable.length > 0
+          ? { type: 'array', maxItems: MAX_SORT_CRITERIA, items: sortItem }
+          : { type: 'array', maxItems: 0 },
       pageNum: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUM },
       numRowsInPage: { type: 'integer', minimum: 1, maximum: limits.maxRowsInPage },
-      fields: { type: 'array', maxItems: MAX_FIELD_NAMES, items: { type: 'string', minLength: 1, maxLength: FIELD_NAME_MAX_LENGTH }, description: 'The fields each row keeps' },
+      fields: {
+        type: 'array',
+        maxItems: MAX_FIELD_NAMES,
+        items: { type: 'string', minLength: 1, maxLength: FIELD_NAME_MAX_LENGTH },
+        description: 'The fields each row keeps',
+      },
       countOnly: { type: 'boolean' },
-      cursor: { type: 'string', minLength: 1, maxLength: 8192, description: 'The nextCursor or prevCursor of an earlier answer (queries with keyset paging), instead of pageNum' },
-      countMode: { type: 'string', enum: [...COUNT_MODES], description: 'How the total is counted; at most what the query allows (exact > planned > none)' },
+      cursor: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 8192,
+        description:
+          'The nextCursor or prevCursor of an earlier answer (queries with keyset paging), instead of pageNum',
+      },
+      countMode: {
+        type: 'string',
+        enum: [...COUNT_MODES],
+        description: 'How the total is counted; at most what the query allows (exact > planned > none)',
+      },
     },
   };
 }
@@ -57,7 +85,15 @@ const SEARCH_RESPONSE: JsonSchema = {
   type: 'object',
   required: ['list', 'pagination'],
   properties: {
-    list: { type: 'array', items: { type: 'object', required: ['row'], properties: { row: { type: 'object', additionalProperties: true, description: 'The columns of one row' } }, additionalProperties: true } },
+    list: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['row'],
+        properties: { row: { type: 'object', additionalProperties: true, description: 'The columns of one row' } },
+        additionalProperties: true,
+      },
+    },
     pagination: { type: 'object', additionalProperties: true },
     maxRows: { type: ['integer', 'null'] },
   },
@@ -107,7 +143,10 @@ export function defineQueryService(options: QueryServiceDefinitionOptions): Serv
     output: SEARCH_RESPONSE,
     handler: (input: unknown, ctx) => {
       const authorize = options.authorize;
-      return queryService.search(q.name, input, { tenantId: ctx.tenant, ...(authorize ? { authorize: (acls: readonly string[]) => authorize(ctx.headers, acls) } : {}) });
+      return queryService.search(q.name, input, {
+        tenantId: ctx.tenant,
+        ...(authorize ? { authorize: (acls: readonly string[]) => authorize(ctx.headers, acls) } : {}),
+      });
     },
   }));
   return defineService({

@@ -10,7 +10,9 @@ export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 
 /** Creates the demo schema and one tenant's demo rows (`demo/data/<rows>.sql`). */
 export async function seedTenant(database: Database, rows: 'demo' | 'acme'): Promise<void> {
-  const script = ['schema.sql', `${rows}.sql`].map((f) => readFileSync(path.join(DEMO_DIR, 'data', f), 'utf8')).join('\n');
+  const script = ['schema.sql', `${rows}.sql`]
+    .map((f) => readFileSync(path.join(DEMO_DIR, 'data', f), 'utf8'))
+    .join('\n');
   await database.withSession((s) => s.exec(script));
 }
 
@@ -34,7 +36,10 @@ export async function createTwoTenants(target: DatabaseTarget): Promise<TwoTenan
  * on PGlite (in memory, so a URL cannot be reopened) the tenant's test database, recognised by
  * the pool's application name `fw-query:<tenant>`.
  */
-export function tenantFactory(target: DatabaseTarget, byTenant: Record<string, TestDatabase>): DatabaseFactory | undefined {
+export function tenantFactory(
+  target: DatabaseTarget,
+  byTenant: Record<string, TestDatabase>,
+): DatabaseFactory | undefined {
   if (target === 'postgres') return undefined;
   return (options: DatabaseOptions) => {
     const tenant = /^fw-query:(.+)$/.exec(options.applicationName ?? '')?.[1];
@@ -52,12 +57,20 @@ export const headerAuthorizer: QueryAuthorizer = (req, acls) => {
 };
 
 /** A host over two tenants with the demo mapper/definitions plus the broken query. */
-export async function createTwoTenantHost(target: DatabaseTarget, tenants: TwoTenants, extra: { authorizer?: QueryAuthorizer; datasources?: Record<string, { jdbcUrl: string }>; mcp?: boolean } = {}): Promise<QueryHost> {
+export async function createTwoTenantHost(
+  target: DatabaseTarget,
+  tenants: TwoTenants,
+  extra: { authorizer?: QueryAuthorizer; datasources?: Record<string, { jdbcUrl: string }>; mcp?: boolean } = {},
+): Promise<QueryHost> {
   const config = configFromObject(
     {
       server: { port: 0 },
       query: {
-        datasources: { t1: { jdbcUrl: tenants.t1.url, maximumPoolSize: 4 }, t2: { jdbcUrl: tenants.t2.url, maximumPoolSize: 4 }, ...extra.datasources },
+        datasources: {
+          t1: { jdbcUrl: tenants.t1.url, maximumPoolSize: 4 },
+          t2: { jdbcUrl: tenants.t2.url, maximumPoolSize: 4 },
+          ...extra.datasources,
+        },
         mapperFiles: [path.join(DEMO_DIR, 'mappers/*.xml'), path.join(FIXTURES, 'broken.xml')],
         definitionFiles: [path.join(DEMO_DIR, 'definitions/*.json'), path.join(FIXTURES, 'broken.json')],
       },

@@ -26,8 +26,12 @@ export function devProxyPlugin(options: { target: string }): Plugin {
         const isProxy = url.pathname === '/proxy';
         if (isProxy || isReadOnlyInfoPath(url.pathname)) {
           if (req.method !== 'GET') return send(res, 405, 'application/json', JSON.stringify({ message: 'GET only' }));
-          const forward = isProxy ? { base: url.searchParams.get('base'), path: url.searchParams.get('path') } : { base: options.target, path: url.pathname };
-          void proxyInfoRequest({ ...forward, infoKey }, { allowOrigin: () => true }).then((answer) => send(res, answer.status, answer.contentType, answer.body));
+          const forward = isProxy
+            ? { base: url.searchParams.get('base'), path: url.searchParams.get('path') }
+            : { base: options.target, path: url.pathname };
+          void proxyInfoRequest({ ...forward, infoKey }, { allowOrigin: () => true }).then((answer) =>
+            send(res, answer.status, answer.contentType, answer.body),
+          );
           return;
         }
         next();

@@ -42,7 +42,14 @@ export function App() {
           <Route path="/services/:svc/:tab" element={<ServicePage />} />
           <Route path="/ecosystem" element={<EcosystemPage />} />
           <Route path="/api-docs" element={<ApiDocsPage />} />
-          <Route path="*" element={<p role="alert">No such view. <NavLink to="/">Back to the services</NavLink></p>} />
+          <Route
+            path="*"
+            element={
+              <p role="alert">
+                No such view. <NavLink to="/">Back to the services</NavLink>
+              </p>
+            }
+          />
         </Routes>
       </main>
     </>

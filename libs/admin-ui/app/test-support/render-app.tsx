@@ -21,15 +21,28 @@ export interface FetchLog {
 }
 
 /** Installs `window.fetch` answering `routes[pathname]` (a function of the request headers, or a fixed answer); 404 otherwise. */
-export function answerFetch(routes: Record<string, FakeAnswer | ((headers: Record<string, string>) => FakeAnswer)>): FetchLog[] {
+export function answerFetch(
+  routes: Record<string, FakeAnswer | ((headers: Record<string, string>) => FakeAnswer)>,
+): FetchLog[] {
   const log: FetchLog[] = [];
   const fake = async (input: string | URL, init?: { headers?: Record<string, string> }) => {
     const url = new URL(String(input), window.location.href);
     const headers = init?.headers ?? {};
     log.push({ url: url.toString(), headers });
-    const route = routes[url.pathname === '/proxy' || url.pathname.endsWith('/proxy') ? `proxy:${url.searchParams.get('base')}${url.searchParams.get('path')}` : url.pathname];
-    const answer = typeof route === 'function' ? route(headers) : (route ?? { status: 404, body: { success: false, code: 404, description: 'Not found' } });
-    return { status: answer.status, text: async () => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)) };
+    const route =
+      routes[
+        url.pathname === '/proxy' || url.pathname.endsWith('/proxy')
+          ? `proxy:${url.searchParams.get('base')}${url.searchParams.get('path')}`
+          : url.pathname
+      ];
+    const answer =
+      typeof route === 'function'
+        ? route(headers)
+        : (route ?? { status: 404, body: { success: false, code: 404, description: 'Not found' } });
+    return {
+      status: answer.status,
+      text: async () => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)),
+    };
   };
   Object.defineProperty(window, 'fetch', { value: fake, configurable: true, writable: true });
   return log;
@@ -39,7 +52,11 @@ export function envelope(payload: unknown): FakeAnswer {
   return { status: 200, body: { success: true, code: 200, payload } };
 }
 
-export function renderAt(path: string, routes: Array<{ path: string; element: ReactElement }>, extra?: ReactElement): RenderResult {
+export function renderAt(
+  path: string,
+  routes: Array<{ path: string; element: ReactElement }>,
+  extra?: ReactElement,
+): RenderResult {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>

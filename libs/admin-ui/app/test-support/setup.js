@@ -6,7 +6,18 @@ globalThis.TextEncoder ??= util.TextEncoder;
 globalThis.TextDecoder ??= util.TextDecoder;
 globalThis.setImmediate ??= timers.setImmediate;
 globalThis.clearImmediate ??= timers.clearImmediate;
-window.matchMedia = window.matchMedia || ((query) => ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false }));
+window.matchMedia =
+  window.matchMedia ||
+  ((query) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener() {},
+    removeEventListener() {},
+    addListener() {},
+    removeListener() {},
+    dispatchEvent: () => false,
+  }));
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 // findBy*/waitFor give up after 1 s by default; a loaded 2-core CI machine can take longer to
 // render, and a slow pass is not a failure. Configured on @testing-library/dom: requiring

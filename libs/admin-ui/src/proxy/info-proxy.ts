@@ -36,7 +36,8 @@ function refusal(status: number, message: string): InfoProxyResponse {
 
 /** Parses the base URL, or says what is wrong with it. */
 export function parseProxyBase(base: unknown): URL | string {
-  if (typeof base !== 'string' || base.length === 0 || base.length > 2048) return "'base' must be a URL such as http://host:8080";
+  if (typeof base !== 'string' || base.length === 0 || base.length > 2048)
+    return "'base' must be a URL such as http://host:8080";
   let url: URL;
   try {
     url = new URL(base);
@@ -76,20 +77,32 @@ export async function proxyInfoRequest(request: InfoProxyRequest, policy: InfoPr
   const base = parseProxyBase(request.base);
   if (typeof base === 'string') return refusal(400, base);
   if (typeof request.path !== 'string' || !isReadOnlyInfoPath(request.path)) {
-    return refusal(400, `'path' must be one of the read-only info paths (/info, /service-info/{svc}, /health-check/{svc}, /serviceregistry, the OpenAPI documents, /{svc}/info/...)`);
+    return refusal(
+      400,
+      `'path' must be one of the read-only info paths (/info, /service-info/{svc}, /health-check/{svc}, /serviceregistry, the OpenAPI documents, /{svc}/info/...)`,
+    );
   }
   if (!policy.allowOrigin(base.origin)) {
     return refusal(403, `This host does not proxy ${base.origin}: list it in the admin UI's proxyAllowedOrigins`);
   }
   const target = new URL(base.pathname.replace(/\/+$/, '') + request.path, base.origin);
   const headers: Record<string, string> = { accept: 'application/json, text/plain;q=0.5' };
-  if (request.infoKey !== undefined && request.infoKey.length > 0 && request.infoKey.length <= 512) headers['x-fw-info-key'] = request.infoKey;
+  if (request.infoKey !== undefined && request.infoKey.length > 0 && request.infoKey.length <= 512)
+    headers['x-fw-info-key'] = request.infoKey;
   let response: Response;
   try {
-    response = await fetch(target, { method: 'GET', headers, redirect: 'manual', signal: AbortSignal.timeout(policy.timeoutMillis ?? 10_000) });
+    response = await fetch(target, {
+      method: 'GET',
+      headers,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(policy.timeoutMillis ?? 10_000),
+    });
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    return refusal(timedOut ? 504 : 502, timedOut ? `${base.origin} did not answer in time` : `${base.origin} cannot be reached`);
+    return refusal(
+      timedOut ? 504 : 502,
+      timedOut ? `${base.origin} did not answer in time` : `${base.origin} cannot be reached`,
+    );
   }
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel();

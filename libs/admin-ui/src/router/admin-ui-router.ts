@@ -30,7 +30,9 @@ export interface AdminUiRouterOptions {
 
 function checkBasePath(basePath: string): string {
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) {
-    throw new TypeError(`makeAdminUiRouter: basePath must start with '/' and hold plain path segments without a trailing '/' (got '${basePath}')`);
+    throw new TypeError(
+      `makeAdminUiRouter: basePath must start with '/' and hold plain path segments without a trailing '/' (got '${basePath}')`,
+    );
   }
   return basePath;
 }
@@ -42,7 +44,9 @@ function normalizeOrigins(origins: readonly string[]): Set<string> {
     try {
       url = new URL(origin);
     } catch {
-      throw new TypeError(`makeAdminUiRouter: proxyAllowedOrigins holds '${origin}', which is not a URL such as http://host:8080`);
+      throw new TypeError(
+        `makeAdminUiRouter: proxyAllowedOrigins holds '${origin}', which is not a URL such as http://host:8080`,
+      );
     }
     normalized.add(url.origin);
   }
@@ -60,7 +64,10 @@ export function makeAdminUiRouter(options: AdminUiRouterOptions = {}): Router {
 
   ui.get('/proxy', async (req: Request, res: Response) => {
     const key = req.get('x-fw-info-key');
-    const answer = await proxyInfoRequest({ base: req.query.base, path: req.query.path, infoKey: key }, { allowOrigin: (origin) => allowed.has(origin) });
+    const answer = await proxyInfoRequest(
+      { base: req.query.base, path: req.query.path, infoKey: key },
+      { allowOrigin: (origin) => allowed.has(origin) },
+    );
     res.status(answer.status).type(answer.contentType).set('Cache-Control', 'no-store').send(answer.body);
   });
   ui.use(
@@ -74,7 +81,9 @@ export function makeAdminUiRouter(options: AdminUiRouterOptions = {}): Router {
       isAppPath: (path) => path !== '/proxy/',
     }),
   );
-  ui.use((req: Request, res: Response, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : methodNotAllowed(res)));
+  ui.use((req: Request, res: Response, next) =>
+    req.method === 'GET' || req.method === 'HEAD' ? next() : methodNotAllowed(res),
+  );
 
   const router = express.Router();
   router.use(basePath, ui);
@@ -90,7 +99,10 @@ export function parseProxyAllowedOrigins(raw: string | undefined, name: string):
   if (raw === undefined || raw.trim() === '') return [];
   return raw.split(',').map((part) => {
     const origin = part.trim();
-    if (!/^https?:\/\/[^\s/]+\/?$/.test(origin)) throw new TypeError(`${name} must list origins such as http://host:8080, comma-separated; '${origin}' is not one`);
+    if (!/^https?:\/\/[^\s/]+\/?$/.test(origin))
+      throw new TypeError(
+        `${name} must list origins such as http://host:8080, comma-separated; '${origin}' is not one`,
+      );
     return origin.replace(/\/$/, '');
   });
 }

@@ -30,20 +30,27 @@ function interpolate(value: unknown, env: NodeJS.ProcessEnv, where: string, file
       // treats empty like unset, as the shell does.
       if (fallback !== undefined) return resolved === undefined || resolved === '' ? fallback : resolved;
       if (resolved !== undefined) return resolved;
-      throw new ConfigError(`${file}: ${where} uses \${${name}}, but environment variable ${name} is not set (set it, or write \${${name}:-default})`);
+      throw new ConfigError(
+        `${file}: ${where} uses \${${name}}, but environment variable ${name} is not set (set it, or write \${${name}:-default})`,
+      );
     });
   }
   if (Array.isArray(value)) return value.map((item, i) => interpolate(item, env, `${where}[${i}]`, file));
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = interpolate(item, env, where ? `${where}.${key}` : key, file);
+    for (const [key, item] of Object.entries(value))
+      out[key] = interpolate(item, env, where ? `${where}.${key}` : key, file);
     return out;
   }
   return value;
 }
 
 /** Builds a {@link LoadedConfig} from an object already in memory (hosts embedded in code, tests). */
-export function configFromObject(data: unknown, baseDir: string = process.cwd(), options: LoadConfigOptions = {}): LoadedConfig {
+export function configFromObject(
+  data: unknown,
+  baseDir: string = process.cwd(),
+  options: LoadConfigOptions = {},
+): LoadedConfig {
   const interpolated = interpolate(data, options.env ?? process.env, '', '<config object>');
   return { data: interpolated, baseDir, resolvePath: (value) => path.resolve(baseDir, value) };
 }

@@ -6,7 +6,14 @@ import { DatabaseLocation, parseDatabaseUrl, redactUrl } from './database-url';
 import { ConfigError } from '../errors/fw-error';
 import { PGLITE_QUERY_OPTIONS, PgliteDialect, type PgliteInstance, serializeParameter } from './pglite-dialect';
 import { SessionTimeoutsDialect } from './session-timeouts-dialect';
-import { capDefaultTimeouts, resolveSessionTimeouts, timeoutSettingsSql, type DatabasePooler, type ResolvedSessionTimeouts, type SessionTimeouts } from './session-settings';
+import {
+  capDefaultTimeouts,
+  resolveSessionTimeouts,
+  timeoutSettingsSql,
+  type DatabasePooler,
+  type ResolvedSessionTimeouts,
+  type SessionTimeouts,
+} from './session-settings';
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';
 
 export interface DatabaseOptions {
@@ -152,7 +159,9 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
     if (!pool.ending) await pool.end();
   };
   const handle = (timeouts: ResolvedSessionTimeouts): Database<DB> => {
-    const db = new Kysely<DB>({ dialect: new SessionTimeoutsDialect({ pool }, timeoutSettingsSql(timeouts.timeouts, 'local', sessionTimeouts)) });
+    const db = new Kysely<DB>({
+      dialect: new SessionTimeoutsDialect({ pool }, timeoutSettingsSql(timeouts.timeouts, 'local', sessionTimeouts)),
+    });
     return {
       kind: 'postgres',
       displayUrl: redactUrl(options.url),
@@ -160,12 +169,14 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
       pooler,
       timeouts: timeouts.timeouts,
       // pool.query checks a client out, runs the statement and releases it, like Kysely does.
-      query: async <R>(text: string, params: readonly unknown[] = []) => (await pool.query(text, params as unknown[])).rows as R[],
+      query: async <R>(text: string, params: readonly unknown[] = []) =>
+        (await pool.query(text, params as unknown[])).rows as R[],
       async withSession(fn) {
         const client = await pool.connect();
         try {
           return await fn({
-            query: async <R>(text: string, params: readonly unknown[] = []) => (await client.query(text, [...params])).rows as R[],
+            query: async <R>(text: string, params: readonly unknown[] = []) =>
+              (await client.query(text, [...params])).rows as R[],
             exec: async (script: string) => {
               await client.query(script);
             },
@@ -196,7 +207,9 @@ function loadPglite(url: string): PgliteConstructor {
     return (require('@electric-sql/pglite') as { PGlite: PgliteConstructor }).PGlite;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
-    throw new ConfigError(`Database URL '${url}' needs the embedded database: install it with \`npm install @electric-sql/pglite\` (an optional peer of @fw/core), or use a postgres:// URL`);
+    throw new ConfigError(
+      `Database URL '${url}' needs the embedded database: install it with \`npm install @electric-sql/pglite\` (an optional peer of @fw/core), or use a postgres:// URL`,
+    );
   }
 }
 
@@ -212,11 +225,13 @@ function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions)
     displayUrl: options.url,
     db,
     // The same mutex as the Kysely driver, so a statement never lands inside another caller's transaction.
-    query: <R>(text: string, params: readonly unknown[] = []) => mutex.run(async () => (await pglite.query<R>(text, params.map(serializeParameter), PGLITE_QUERY_OPTIONS)).rows),
+    query: <R>(text: string, params: readonly unknown[] = []) =>
+      mutex.run(async () => (await pglite.query<R>(text, params.map(serializeParameter), PGLITE_QUERY_OPTIONS)).rows),
     withSession(fn) {
       return mutex.run(() =>
         fn({
-          query: async <R>(text: string, params: readonly unknown[] = []) => (await pglite.query<R>(text, params.map(serializeParameter), PGLITE_QUERY_OPTIONS)).rows,
+          query: async <R>(text: string, params: readonly unknown[] = []) =>
+            (await pglite.query<R>(text, params.map(serializeParameter), PGLITE_QUERY_OPTIONS)).rows,
           exec: async (script: string) => {
             await pglite.exec(script);
           },
@@ -243,5 +258,7 @@ function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions)
  */
 export function createDatabase<DB = unknown>(options: DatabaseOptions): Database<DB> {
   const location = parseDatabaseUrl(options.url, options, options.baseDir);
-  return location.kind === 'postgres' ? createPostgres<DB>(location.connectionString, options) : createPglite<DB>(location.dataDir, options);
+  return location.kind === 'postgres'
+    ? createPostgres<DB>(location.connectionString, options)
+    : createPglite<DB>(location.dataDir, options);
 }

@@ -2,9 +2,7 @@ import * as path from 'node:path';
 import { ConfigError } from '../errors/fw-error';
 
 /** Where a database lives, parsed from a connection URL. */
-export type DatabaseLocation =
-  | { kind: 'postgres'; connectionString: string }
-  | { kind: 'pglite'; dataDir?: string };
+export type DatabaseLocation = { kind: 'postgres'; connectionString: string } | { kind: 'pglite'; dataDir?: string };
 
 /**
  * Parses a database URL.
@@ -16,7 +14,11 @@ export type DatabaseLocation =
  *
  * `username`/`password` given separately are written into the URL (they win over any in it).
  */
-export function parseDatabaseUrl(url: string, credentials: { username?: string; password?: string } = {}, baseDir = process.cwd()): DatabaseLocation {
+export function parseDatabaseUrl(
+  url: string,
+  credentials: { username?: string; password?: string } = {},
+  baseDir = process.cwd(),
+): DatabaseLocation {
   const trimmed = url.trim();
   if (trimmed.startsWith('pglite:')) {
     const rest = trimmed.slice('pglite:'.length).replace(/^\/\/(?=\/)/, '');
@@ -26,7 +28,9 @@ export function parseDatabaseUrl(url: string, credentials: { username?: string; 
   let candidate = trimmed;
   if (candidate.startsWith('jdbc:postgresql:')) candidate = `postgres:${candidate.slice('jdbc:postgresql:'.length)}`;
   if (!/^postgres(ql)?:\/\//.test(candidate)) {
-    throw new ConfigError(`Unsupported database URL '${redactUrl(url)}': use postgres://host:port/db, jdbc:postgresql://host:port/db, pglite:memory: or pglite:<folder>`);
+    throw new ConfigError(
+      `Unsupported database URL '${redactUrl(url)}': use postgres://host:port/db, jdbc:postgresql://host:port/db, pglite:memory: or pglite:<folder>`,
+    );
   }
   let parsed: URL;
   try {

@@ -16,7 +16,15 @@ import { sql, type RawBuilder } from 'kysely';
 /** The column types a recordset may declare (the ones fw's set-based statements use). */
 export type RecordsetColumnType = 'uuid' | 'text' | 'jsonb' | 'integer' | 'bigint' | 'boolean' | 'timestamptz';
 
-const TYPES: ReadonlySet<string> = new Set<RecordsetColumnType>(['uuid', 'text', 'jsonb', 'integer', 'bigint', 'boolean', 'timestamptz']);
+const TYPES: ReadonlySet<string> = new Set<RecordsetColumnType>([
+  'uuid',
+  'text',
+  'jsonb',
+  'integer',
+  'bigint',
+  'boolean',
+  'timestamptz',
+]);
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
 /**
@@ -24,10 +32,17 @@ const NAME = /^[a-z_][a-z0-9_]*$/;
  * code, not input: they must be plain lower-case identifiers (checked, as they are spliced into the
  * statement); the rows are one bound parameter. Keys of a row that are not columns are ignored.
  */
-export function jsonRecordset<K extends string>(rows: ReadonlyArray<Partial<Record<K, unknown>>>, columns: Readonly<Record<K, RecordsetColumnType>>, alias = 'v'): RawBuilder<unknown> {
+export function jsonRecordset<K extends string>(
+  rows: ReadonlyArray<Partial<Record<K, unknown>>>,
+  columns: Readonly<Record<K, RecordsetColumnType>>,
+  alias = 'v',
+): RawBuilder<unknown> {
   const names = Object.keys(columns) as K[];
-  for (const name of [alias, ...names]) if (!NAME.test(name)) throw new TypeError(`jsonRecordset: '${name}' is not a plain identifier`);
-  for (const name of names) if (!TYPES.has(columns[name])) throw new TypeError(`jsonRecordset: column '${name}' has an unsupported type '${String(columns[name])}'`);
+  for (const name of [alias, ...names])
+    if (!NAME.test(name)) throw new TypeError(`jsonRecordset: '${name}' is not a plain identifier`);
+  for (const name of names)
+    if (!TYPES.has(columns[name]))
+      throw new TypeError(`jsonRecordset: column '${name}' has an unsupported type '${String(columns[name])}'`);
   const definition = names.map((name) => `${name} ${columns[name]}`).join(', ');
   return sql`json_to_recordset(${JSON.stringify(rows)}::json) as ${sql.raw(`${alias}(${definition})`)}`;
 }

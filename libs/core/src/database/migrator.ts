@@ -31,7 +31,8 @@ export function readMigrationFolder(dir: string): Migration[] {
     .filter((name) => name.endsWith('.sql'))
     .sort()
     .map((name) => {
-      if (!NAME_PATTERN.test(name)) throw new ConfigError(`Migration file name '${name}' in ${dir} may only use letters, digits, '_', '.', '-'`);
+      if (!NAME_PATTERN.test(name))
+        throw new ConfigError(`Migration file name '${name}' in ${dir} may only use letters, digits, '_', '.', '-'`);
       return { name, sql: readFileSync(path.join(dir, name), 'utf8') };
     });
 }
@@ -48,16 +49,31 @@ export function readMigrationFolder(dir: string): Migration[] {
 export async function migrateDatabase(database: Database, migrations: readonly Migration[]): Promise<MigrationResult> {
   const names = new Set<string>();
   for (const m of migrations) {
-    if (!NAME_PATTERN.test(m.name)) throw new ConfigError(`Migration name '${m.name}' may only use letters, digits, '_', '.', '-' and must end in .sql`);
+    if (!NAME_PATTERN.test(m.name))
+      throw new ConfigError(
+        `Migration name '${m.name}' may only use letters, digits, '_', '.', '-' and must end in .sql`,
+      );
     if (names.has(m.name)) throw new ConfigError(`Migration '${m.name}' is listed twice`);
     names.add(m.name);
   }
   const ordered = [...migrations].sort((a, b) => a.name.localeCompare(b.name));
   return database.withSession(async (session) => {
-    const changed = (name: string) => new ConfigError(`Migration ${name} was changed after it was applied to ${database.displayUrl}; restore it and add a new migration for the change`);
+    const changed = (name: string) =>
+      new ConfigError(
+        `Migration ${name} was changed after it was applied to ${database.displayUrl}; restore it and add a new migration for the change`,
+      );
     // A first look without the lock: on an up-to-date database nothing is locked at all.
-    const [{ ledger }] = await session.query<{ ledger: string | null }>(`select to_regclass('${LEDGER}')::text as ledger`);
-    const recorded = new Map(ledger === null ? [] : (await session.query<{ name: string; checksum: string }>(`select name, checksum from ${LEDGER}`)).map((r) => [r.name, r.checksum]));
+    const [{ ledger }] = await session.query<{ ledger: string | null }>(
+      `select to_regclass('${LEDGER}')::text as ledger`,
+    );
+    const recorded = new Map(
+      ledger === null
+        ? []
+        : (await session.query<{ name: string; checksum: string }>(`select name, checksum from ${LEDGER}`)).map((r) => [
+            r.name,
+            r.checksum,
+          ]),
+    );
     const result: MigrationResult = { applied: [], alreadyApplied: [] };
     for (const migration of ordered) {
       const sum = checksum(migration.sql);
@@ -71,8 +87,12 @@ export async function migrateDatabase(database: Database, migrations: readonly M
       try {
         await session.query('begin');
         await session.query(`select pg_advisory_xact_lock(${LOCK_KEY})`);
-        await session.exec(`create table if not exists ${LEDGER} (name text primary key, checksum text not null, applied_at timestamptz not null default now())`);
-        const [row] = await session.query<{ checksum: string }>(`select checksum from ${LEDGER} where name = $1`, [migration.name]);
+        await session.exec(
+          `create table if not exists ${LEDGER} (name text primary key, checksum text not null, applied_at timestamptz not null default now())`,
+        );
+        const [row] = await session.query<{ checksum: string }>(`select checksum from ${LEDGER} where name = $1`, [
+          migration.name,
+        ]);
         if (row) {
           appliedByOther = row.checksum;
         } else {
@@ -82,7 +102,10 @@ export async function migrateDatabase(database: Database, migrations: readonly M
         await session.query('commit');
       } catch (err) {
         await session.exec('rollback').catch(() => undefined);
-        throw new ConfigError(`Migration ${migration.name} failed on ${database.displayUrl}: ${(err as Error).message}`, { cause: err });
+        throw new ConfigError(
+          `Migration ${migration.name} failed on ${database.displayUrl}: ${(err as Error).message}`,
+          { cause: err },
+        );
       }
       if (appliedByOther === undefined) {
         result.applied.push(migration.name);
@@ -109,6 +132,8 @@ export async function assertTablesExist(database: Database, tables: readonly str
     return rows.filter((r) => r.found === null).map((r) => r.name);
   });
   if (missing.length > 0) {
-    throw new ConfigError(`Database ${database.displayUrl} is missing table(s) ${missing.join(', ')}: apply the schema with \`npx fw-migrate --database-url <url>\` (package @fw/migrate; \`npm run migrate -- --database-url <url>\` in the fw checkout)`);
+    throw new ConfigError(
+      `Database ${database.displayUrl} is missing table(s) ${missing.join(', ')}: apply the schema with \`npx fw-migrate --database-url <url>\` (package @fw/migrate; \`npm run migrate -- --database-url <url>\` in the fw checkout)`,
+    );
   }
 }

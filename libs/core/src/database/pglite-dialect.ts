@@ -21,7 +21,11 @@ import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';
 export interface PgliteInstance {
   readonly waitReady: Promise<void>;
   readonly closed: boolean;
-  query<R>(sql: string, params?: unknown[], options?: typeof PGLITE_QUERY_OPTIONS): Promise<{ rows: R[]; affectedRows?: number; fields?: unknown }>;
+  query<R>(
+    sql: string,
+    params?: unknown[],
+    options?: typeof PGLITE_QUERY_OPTIONS,
+  ): Promise<{ rows: R[]; affectedRows?: number; fields?: unknown }>;
   exec(script: string): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -44,7 +48,11 @@ class PgliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PgliteInstance) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiledQuery.sql, compiledQuery.parameters.map(serializeParameter), PGLITE_QUERY_OPTIONS);
+    const result = await this.pglite.query<R>(
+      compiledQuery.sql,
+      compiledQuery.parameters.map(serializeParameter),
+      PGLITE_QUERY_OPTIONS,
+    );
     const affected = result.affectedRows;
     return MUTATING.test(compiledQuery.sql) && affected !== undefined
       ? { rows: result.rows, numAffectedRows: BigInt(affected) }

@@ -55,7 +55,10 @@ const GUC_OF: Record<keyof SessionTimeouts, string> = {
 
 function checkMillis(value: number | undefined, option: string): void {
   if (value === undefined) return;
-  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${option} must be a whole number of milliseconds ≥ 0 (0 turns it off), got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new ConfigError(
+      `${option} must be a whole number of milliseconds ≥ 0 (0 turns it off), got ${String(value)}`,
+    );
 }
 
 /**
@@ -64,12 +67,18 @@ function checkMillis(value: number | undefined, option: string): void {
  * @throws ConfigError for a negative or fractional value, or for `statementTimeoutMillis` behind a
  *   transaction pooler (it could only bound statements inside transactions there).
  */
-export function resolveSessionTimeouts(options: { statementTimeoutMillis?: number; idleInTransactionTimeoutMillis?: number; lockTimeoutMillis?: number; pooler?: DatabasePooler }): ResolvedSessionTimeouts {
+export function resolveSessionTimeouts(options: {
+  statementTimeoutMillis?: number;
+  idleInTransactionTimeoutMillis?: number;
+  lockTimeoutMillis?: number;
+  pooler?: DatabasePooler;
+}): ResolvedSessionTimeouts {
   checkMillis(options.statementTimeoutMillis, 'statementTimeoutMillis');
   checkMillis(options.idleInTransactionTimeoutMillis, 'idleInTransactionTimeoutMillis');
   checkMillis(options.lockTimeoutMillis, 'lockTimeoutMillis');
   const pooler = options.pooler ?? 'none';
-  if (!DATABASE_POOLERS.includes(pooler)) throw new ConfigError(`pooler must be one of ${DATABASE_POOLERS.join(', ')}, got '${String(pooler)}'`);
+  if (!DATABASE_POOLERS.includes(pooler))
+    throw new ConfigError(`pooler must be one of ${DATABASE_POOLERS.join(', ')}, got '${String(pooler)}'`);
   if (pooler === 'transaction' && options.statementTimeoutMillis !== undefined) {
     throw new ConfigError(
       "statementTimeoutMillis cannot bound every statement behind a transaction pooler (pooler: 'transaction'): set it on the role or the database instead " +
@@ -82,7 +91,10 @@ export function resolveSessionTimeouts(options: { statementTimeoutMillis?: numbe
       idleInTransactionMillis: options.idleInTransactionTimeoutMillis ?? DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MILLIS,
       lockMillis: options.lockTimeoutMillis,
     },
-    explicit: { idleInTransaction: options.idleInTransactionTimeoutMillis !== undefined, lock: options.lockTimeoutMillis !== undefined },
+    explicit: {
+      idleInTransaction: options.idleInTransactionTimeoutMillis !== undefined,
+      lock: options.lockTimeoutMillis !== undefined,
+    },
   };
 }
 
@@ -91,13 +103,17 @@ export function resolveSessionTimeouts(options: { statementTimeoutMillis?: numbe
  * `maxMillis`; a default that is off or unset becomes `maxMillis`.
  */
 export function capDefaultTimeouts(resolved: ResolvedSessionTimeouts, maxMillis: number): ResolvedSessionTimeouts {
-  if (!(Number.isInteger(maxMillis) && maxMillis > 0)) throw new RangeError(`the timeout cap must be a positive whole number of milliseconds, got ${String(maxMillis)}`);
-  const cap = (value: number | undefined) => (value === undefined || value === 0 ? maxMillis : Math.min(value, maxMillis));
+  if (!(Number.isInteger(maxMillis) && maxMillis > 0))
+    throw new RangeError(`the timeout cap must be a positive whole number of milliseconds, got ${String(maxMillis)}`);
+  const cap = (value: number | undefined) =>
+    value === undefined || value === 0 ? maxMillis : Math.min(value, maxMillis);
   const { timeouts, explicit } = resolved;
   return {
     timeouts: {
       ...timeouts,
-      idleInTransactionMillis: explicit.idleInTransaction ? timeouts.idleInTransactionMillis : cap(timeouts.idleInTransactionMillis),
+      idleInTransactionMillis: explicit.idleInTransaction
+        ? timeouts.idleInTransactionMillis
+        : cap(timeouts.idleInTransactionMillis),
       lockMillis: explicit.lock ? timeouts.lockMillis : cap(timeouts.lockMillis),
     },
     explicit,
@@ -108,7 +124,11 @@ export function capDefaultTimeouts(resolved: ResolvedSessionTimeouts, maxMillis:
  * `set [local] <guc> = <ms>` for every timeout that has a value and differs from `unless` (the
  * values the connection already has), joined by `;`; `''` when there is nothing to set.
  */
-export function timeoutSettingsSql(timeouts: SessionTimeouts, scope: 'session' | 'local', unless: SessionTimeouts = {}): string {
+export function timeoutSettingsSql(
+  timeouts: SessionTimeouts,
+  scope: 'session' | 'local',
+  unless: SessionTimeouts = {},
+): string {
   const statements: string[] = [];
   for (const key of Object.keys(GUC_OF) as (keyof SessionTimeouts)[]) {
     const value = timeouts[key];
@@ -130,5 +150,7 @@ export function parseDatabasePooler(raw: string | undefined, source: string): Da
   if (raw === undefined || raw.trim() === '') return 'none';
   const value = raw.trim().toLowerCase();
   if ((DATABASE_POOLERS as readonly string[]).includes(value)) return value as DatabasePooler;
-  throw new ConfigError(`${source} must be one of ${DATABASE_POOLERS.join(', ')} (transaction: behind PgBouncer with pool_mode = transaction), got '${raw}'`);
+  throw new ConfigError(
+    `${source} must be one of ${DATABASE_POOLERS.join(', ')} (transaction: behind PgBouncer with pool_mode = transaction), got '${raw}'`,
+  );
 }

@@ -4,7 +4,15 @@
  * no extra trip to the server), and destroying the Kysely instance leaves the `pg` pool open,
  * because several handles share it and `Database.close` ends it.
  */
-import { CompiledQuery, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig, type TransactionSettings } from 'kysely';
+import {
+  CompiledQuery,
+  PostgresDialect,
+  PostgresDriver,
+  type DatabaseConnection,
+  type Driver,
+  type PostgresDialectConfig,
+  type TransactionSettings,
+} from 'kysely';
 
 class SessionTimeoutsDriver extends PostgresDriver {
   constructor(
@@ -23,7 +31,9 @@ class SessionTimeoutsDriver extends PostgresDriver {
     }
     // Without parameters `pg` sends this as one simple-protocol message, so both statements
     // travel together.
-    await connection.executeQuery(CompiledQuery.raw(this.localSettingsSql ? `${begin}; ${this.localSettingsSql}` : begin));
+    await connection.executeQuery(
+      CompiledQuery.raw(this.localSettingsSql ? `${begin}; ${this.localSettingsSql}` : begin),
+    );
   }
 
   override async destroy(): Promise<void> {

@@ -13,12 +13,20 @@ interface HttpParserError {
 
 /** 400 FW400: the request body is not valid JSON (what a failed `express.json()` parse becomes). */
 export function malformedJsonError(): FwError {
-  return new FwError({ code: 400, subErrorCode: CoreErrorCodes.malformedJson, description: 'The request body is not valid JSON' });
+  return new FwError({
+    code: 400,
+    subErrorCode: CoreErrorCodes.malformedJson,
+    description: 'The request body is not valid JSON',
+  });
 }
 
 /** 413 FW413: the request body is over the size limit. */
 export function payloadTooLargeError(): FwError {
-  return new FwError({ code: 413, subErrorCode: CoreErrorCodes.payloadTooLarge, description: 'The request body is too large' });
+  return new FwError({
+    code: 413,
+    subErrorCode: CoreErrorCodes.payloadTooLarge,
+    description: 'The request body is too large',
+  });
 }
 
 /** Maps body-parser failures (bad JSON, too large, bad charset) to framework errors. */
@@ -26,7 +34,11 @@ function fromParserError(err: HttpParserError): FwError | undefined {
   if (typeof err.status !== 'number' || err.status >= 500 || err.expose !== true) return undefined;
   if (err.type === 'entity.parse.failed') return malformedJsonError();
   if (err.type === 'entity.too.large') return payloadTooLargeError();
-  return new FwError({ code: err.status, subErrorCode: CoreErrorCodes.malformedJson, description: 'The request body could not be read' });
+  return new FwError({
+    code: err.status,
+    subErrorCode: CoreErrorCodes.malformedJson,
+    description: 'The request body could not be read',
+  });
 }
 
 /**
@@ -55,7 +67,13 @@ export function databaseInputError(err: unknown): FwError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const { code, severity } = err as { code?: unknown; severity?: unknown };
   if (typeof code !== 'string' || !INPUT_SQLSTATES.has(code) || typeof severity !== 'string') return undefined;
-  return new FwError({ code: 400, subErrorCode: CoreErrorCodes.invalidValue, description: 'A value of the request cannot be stored (a character the database does not accept, text that is too long, or not a value of its type)', params: [code] });
+  return new FwError({
+    code: 400,
+    subErrorCode: CoreErrorCodes.invalidValue,
+    description:
+      'A value of the request cannot be stored (a character the database does not accept, text that is too long, or not a value of its type)',
+    params: [code],
+  });
 }
 
 export function toFwError(err: unknown, logger: Logger, request: { path: string; method: string }): FwError {

@@ -22,7 +22,12 @@ export function makeErrorMiddleware(logger: Logger): ErrorRequestHandler {
 /** Answers unknown routes with a 404 envelope instead of express's HTML page. */
 export function makeNotFoundHandler(): RequestHandler {
   return (req, res) => {
-    const error = new FwError({ code: 404, subErrorCode: CoreErrorCodes.notFound, description: `No route for ${req.method} ${req.path}`, params: [req.method, req.path] });
+    const error = new FwError({
+      code: 404,
+      subErrorCode: CoreErrorCodes.notFound,
+      description: `No route for ${req.method} ${req.path}`,
+      params: [req.method, req.path],
+    });
     res.status(404).json(errorEnvelope(error));
   };
 }
@@ -35,7 +40,13 @@ export function requireJsonBody(): RequestHandler {
     // The common exact header skips type-is's parse; anything else (+json suffixes, odd casing) is checked properly.
     const plainJson = type === 'application/json' || (type !== undefined && type.startsWith('application/json;'));
     if ((hasBody || req.headers['transfer-encoding'] !== undefined) && !plainJson && !req.is('application/json')) {
-      next(new FwError({ code: 415, subErrorCode: CoreErrorCodes.unsupportedMediaType, description: 'Content-Type must be application/json' }));
+      next(
+        new FwError({
+          code: 415,
+          subErrorCode: CoreErrorCodes.unsupportedMediaType,
+          description: 'Content-Type must be application/json',
+        }),
+      );
       return;
     }
     next();

@@ -29,7 +29,13 @@ export function makeInfoRouter(options: InfoRouterOptions): Router {
   });
   router.get('/service-info/:name', (req, res) => {
     const found = services().find((s) => s.name === req.params.name);
-    if (!found) throw new FwError({ code: 404, subErrorCode: CoreErrorCodes.notFound, description: `No service named '${req.params.name}'`, params: [req.params.name] });
+    if (!found)
+      throw new FwError({
+        code: 404,
+        subErrorCode: CoreErrorCodes.notFound,
+        description: `No service named '${req.params.name}'`,
+        params: [req.params.name],
+      });
     res.json(successEnvelope(found));
   });
   const answerChecks = async (selected: HealthCheck[], res: import('express').Response) => {
@@ -45,13 +51,23 @@ export function makeInfoRouter(options: InfoRouterOptions): Router {
       subErrorCode: CoreErrorCodes.unavailable,
       description: `Unhealthy: ${failing.map((r) => r.name).join(', ')}`,
       params: failing.map((r) => r.name),
-      details: failing.slice(1).map((r) => ({ subErrorCode: CoreErrorCodes.unavailable, description: `${r.name}: ${r.message ?? 'unhealthy'}`, params: [r.name] })),
+      details: failing.slice(1).map((r) => ({
+        subErrorCode: CoreErrorCodes.unavailable,
+        description: `${r.name}: ${r.message ?? 'unhealthy'}`,
+        params: [r.name],
+      })),
     });
   };
   router.get('/health-check', async (_req, res) => answerChecks(checks, res));
   router.get('/health-check/:name', async (req, res) => {
     const check = checks.find((c) => c.name === req.params.name);
-    if (!check) throw new FwError({ code: 404, subErrorCode: CoreErrorCodes.notFound, description: `No health check named '${req.params.name}'`, params: [req.params.name] });
+    if (!check)
+      throw new FwError({
+        code: 404,
+        subErrorCode: CoreErrorCodes.notFound,
+        description: `No health check named '${req.params.name}'`,
+        params: [req.params.name],
+      });
     await answerChecks([check], res);
   });
   return router;

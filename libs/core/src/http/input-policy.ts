@@ -72,7 +72,9 @@ export const MAX_INPUT_DEPTH = 64;
 export function findExcessiveNesting(value: unknown, path = '', depth = 0): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   if (depth >= MAX_INPUT_DEPTH) return path || 'body';
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((item, i) => [i, item]) : Object.entries(value);
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((item, i) => [i, item])
+    : Object.entries(value);
   for (const [key, item] of entries) {
     const hit = findExcessiveNesting(item, join(path, key), depth + 1);
     if (hit !== undefined) return hit;

@@ -15,9 +15,22 @@ export interface MethodNotAllowedOptions {
  * @example
  * router.use(makeMethodNotAllowed([{ method: 'GET', path: '/process/{id}' }]));   // DELETE /process/x → 405, Allow: GET, HEAD
  */
-export function makeMethodNotAllowed(operations: ReadonlyArray<{ method: string; path: string }>, options: MethodNotAllowedOptions = {}): RequestHandler {
+export function makeMethodNotAllowed(
+  operations: ReadonlyArray<{ method: string; path: string }>,
+  options: MethodNotAllowedOptions = {},
+): RequestHandler {
   const templates = pathTemplates(operations);
-  const body = options.body ?? ((message: string, allowed: readonly string[]) => errorEnvelope(new FwError({ code: 405, subErrorCode: CoreErrorCodes.methodNotAllowed, description: message, params: [...allowed] })));
+  const body =
+    options.body ??
+    ((message: string, allowed: readonly string[]) =>
+      errorEnvelope(
+        new FwError({
+          code: 405,
+          subErrorCode: CoreErrorCodes.methodNotAllowed,
+          description: message,
+          params: [...allowed],
+        }),
+      ));
   return (req: Request, res, next) => {
     const allowed = allowedMethods(templates, req.path);
     if (allowed.length === 0 || allowed.includes(req.method)) {

@@ -56,7 +56,10 @@ export function installGracefulShutdown(options: GracefulShutdownOptions): () =>
         logger.info('shutdown complete');
         process.exitCode = 0;
         setTimeout(() => {
-          logger.warn({ stillActive: process.getActiveResourcesInfo() }, 'shutdown complete, but something still keeps the process alive; exiting');
+          logger.warn(
+            { stillActive: process.getActiveResourcesInfo() },
+            'shutdown complete, but something still keeps the process alive; exiting',
+          );
           process.exit(0);
         }, EXIT_GRACE_MILLIS).unref();
       },

@@ -17,10 +17,16 @@ export interface LoggerOptions {
  * Keys are matched at the top level and one or two levels deep.
  */
 const REDACTED_PATHS = [
-  'password', '*.password', '*.*.password',
-  'apiKey', '*.apiKey', '*.*.apiKey',
-  'headers.authorization', 'headers["x-process-management-key"]',
-  'req.headers.authorization', 'req.headers["x-process-management-key"]',
+  'password',
+  '*.password',
+  '*.*.password',
+  'apiKey',
+  '*.apiKey',
+  '*.*.apiKey',
+  'headers.authorization',
+  'headers["x-process-management-key"]',
+  'req.headers.authorization',
+  'req.headers["x-process-management-key"]',
 ];
 
 /**
@@ -32,6 +38,10 @@ const REDACTED_PATHS = [
  */
 export function createLogger(options: LoggerOptions): Logger {
   const level = options.level ?? process.env.FW_LOG_LEVEL ?? (process.env.JEST_WORKER_ID ? 'silent' : 'info');
-  const config: pino.LoggerOptions = { name: options.name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const config: pino.LoggerOptions = {
+    name: options.name,
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
   return options.destination ? pino(config, options.destination) : pino(config);
 }

@@ -27,7 +27,14 @@ export const ERROR_ENVELOPE_SCHEMA: Schema = {
       minItems: 1,
       items: {
         type: 'object',
-        properties: { code: { type: 'string' }, subErrorCode: { type: 'string' }, description: { type: 'string' }, params: { type: 'array' }, field: { type: 'string' }, severity: SEVERITY },
+        properties: {
+          code: { type: 'string' },
+          subErrorCode: { type: 'string' },
+          description: { type: 'string' },
+          params: { type: 'array' },
+          field: { type: 'string' },
+          severity: SEVERITY,
+        },
         required: ['code', 'subErrorCode', 'description', 'params', 'severity'],
         additionalProperties: false,
       },

@@ -27,14 +27,24 @@ function join(base: string, key: string): string {
 /** The field an error is about: `payload.args`, `query.size`, `items[2]`; `body` for the root itself. */
 export function schemaErrorField(base: string, error: SchemaErrorLike): string {
   let field = base;
-  for (const part of error.instancePath.split('/').slice(1)) field = join(field, part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  for (const part of error.instancePath.split('/').slice(1))
+    field = join(field, part.replace(/~1/g, '/').replace(/~0/g, '~'));
   const { missingProperty, additionalProperty } = error.params;
   if (error.keyword === 'required' && typeof missingProperty === 'string') field = join(field, missingProperty);
-  if (error.keyword === 'additionalProperties' && typeof additionalProperty === 'string') field = join(field, additionalProperty);
+  if (error.keyword === 'additionalProperties' && typeof additionalProperty === 'string')
+    field = join(field, additionalProperty);
   return field === '' ? 'body' : field;
 }
 
-const TYPE_PHRASES: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' };
+const TYPE_PHRASES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
 
 function typePhrase(type: unknown): string {
   const types = Array.isArray(type) ? type : [type];
@@ -43,7 +53,10 @@ function typePhrase(type: unknown): string {
 
 function valuesPhrase(values: unknown): string {
   const list = Array.isArray(values) ? values : [];
-  const named = list.filter((v) => v !== null).map(String).join(', ');
+  const named = list
+    .filter((v) => v !== null)
+    .map(String)
+    .join(', ');
   return list.includes(null) ? `${named} (or null)` : named;
 }
 
@@ -51,7 +64,11 @@ function valuesPhrase(values: unknown): string {
  * One sentence for one error. `patternMessages` words a failed `pattern` by the pattern's source
  * (`'^\\S(?:[\\s\\S]*\\S)?$'` → `must not start or end with blanks`), else the pattern is shown.
  */
-export function schemaErrorSentence(field: string, error: SchemaErrorLike, patternMessages: ReadonlyMap<string, string> = new Map()): string {
+export function schemaErrorSentence(
+  field: string,
+  error: SchemaErrorLike,
+  patternMessages: ReadonlyMap<string, string> = new Map(),
+): string {
   const { limit, type, pattern, allowedValues, allowedValue } = error.params;
   switch (error.keyword) {
     case 'required':

@@ -64,7 +64,11 @@ function redirectToSlash(req: Request, res: Response): void {
 
 function makePageAnswer(index: SpaIndex, options: ServeSpaOptions): (req: Request, res: Response) => void {
   const headers = spaPageHeaders(spaContentSecurityPolicy({ inlineStyles: options.inlineStyles === true }));
-  const notBuilt = spaNotBuiltPage({ appName: options.appName, buildCommand: options.buildCommand, ...(options.notBuiltNote === undefined ? {} : { note: options.notBuiltNote }) });
+  const notBuilt = spaNotBuiltPage({
+    appName: options.appName,
+    buildCommand: options.buildCommand,
+    ...(options.notBuiltNote === undefined ? {} : { note: options.notBuiltNote }),
+  });
   return (req, res) => {
     const page = index.pageFor(`${req.baseUrl}/`);
     res.set(headers).type('html');
@@ -94,7 +98,8 @@ export function serveSpa(options: ServeSpaOptions): RequestHandler {
       return answerPage(req, res);
     }
     if (!isAppPath(req.path)) return next();
-    if (req.path.startsWith(ASSETS)) return void files(req, res, () => void res.status(404).type('text/plain').send('Not found'));
+    if (req.path.startsWith(ASSETS))
+      return void files(req, res, () => void res.status(404).type('text/plain').send('Not found'));
     files(req, res, () => (isNavigation(req) ? answerPage(req, res) : next()));
   };
 }

@@ -124,7 +124,10 @@ export function makeInVmProcessStarter(options: InVmProcessStarterOptions = {}):
       options.onDispatched?.(worker, result);
     } catch (error) {
       counters.failed += 1;
-      logger.error({ err: error, processId: worker.processId, workerType: worker.workerType }, 'in-VM worker dispatch failed');
+      logger.error(
+        { err: error, processId: worker.processId, workerType: worker.workerType },
+        'in-VM worker dispatch failed',
+      );
       options.onError?.(error, worker);
     } finally {
       inFlight -= 1;
@@ -136,7 +139,10 @@ export function makeInVmProcessStarter(options: InVmProcessStarterOptions = {}):
   function enqueue(worker: WorkerDto): void {
     if (closed) {
       counters.dropped += 1;
-      logger.warn({ processId: worker.processId, workerType: worker.workerType }, 'in-VM starter closed: worker dropped');
+      logger.warn(
+        { processId: worker.processId, workerType: worker.workerType },
+        'in-VM starter closed: worker dropped',
+      );
       return;
     }
     queue.push(copy ? structuredClone(worker) : worker);

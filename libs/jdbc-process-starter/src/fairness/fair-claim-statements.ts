@@ -44,7 +44,8 @@ export interface GroupPlan extends WorkGroup {
  * The rank of an item: its due time, one minute earlier per priority level — the expression of
  * the index, written the same way so that the planner matches it.
  */
-const rankOf = (alias: string): RawBuilder<unknown> => sql.raw(`((${alias}.run_at at time zone 'UTC') - ${alias}.priority * interval '1 minute')`);
+const rankOf = (alias: string): RawBuilder<unknown> =>
+  sql.raw(`((${alias}.run_at at time zone 'UTC') - ${alias}.priority * interval '1 minute')`);
 const RANK = sql.raw(`((run_at at time zone 'UTC') - priority * interval '1 minute')`);
 const NOW_RANK = sql.raw(`(now() at time zone 'UTC')`);
 const TENANT_KEY = sql.raw(`coalesce(tenant, '')`);
@@ -67,25 +68,34 @@ function nextGroup(type: RawBuilder<unknown>, key: RawBuilder<unknown>, partitio
  * Up to `limit` groups with due work: those after `after` in (type, tenant) order, then from the
  * first group up to `after` (a round-robin cursor). Only as many probes as groups returned.
  */
-export async function walkGroups(db: Kysely<WorkItemTables>, request: { after: WorkGroup | undefined; limit: number; partitions?: readonly string[] }): Promise<WorkGroup[]> {
+export async function walkGroups(
+  db: Kysely<WorkItemTables>,
+  request: { after: WorkGroup | undefined; limit: number; partitions?: readonly string[] },
+): Promise<WorkGroup[]> {
   const start = request.after ?? { processType: '', tenantKey: '' };
   const p = request.partitions;
   const walk = (name: string, from: WorkGroup, until: WorkGroup | undefined) => {
     // The wrap-around walk stops at the cursor instead of probing the groups already walked.
-    const stop = until === undefined ? sql`` : sql` where (${sql.ref(`${name}.process_type`)}, ${sql.ref(`${name}.tenant_key`)}) < (${until.processType}::text, ${until.tenantKey}::text)`;
+    const stop =
+      until === undefined
+        ? sql``
+        : sql` where (${sql.ref(`${name}.process_type`)}, ${sql.ref(`${name}.tenant_key`)}) < (${until.processType}::text, ${until.tenantKey}::text)`;
     return sql`${sql.raw(name)}(process_type, tenant_key) as (
       (${nextGroup(sql`${from.processType}::text`, sql`${from.tenantKey}::text`, p)})
       union all
       select nxt.process_type, nxt.tenant_key from ${sql.raw(name)} cross join lateral (${nextGroup(sql.ref(`${name}.process_type`), sql.ref(`${name}.tenant_key`), p)}) nxt${stop})`;
   };
-  const wrap = request.after === undefined ? sql`` : sql`, ${walk('fw_wrap', { processType: '', tenantKey: '' }, request.after)}`;
+  const wrap =
+    request.after === undefined ? sql`` : sql`, ${walk('fw_wrap', { processType: '', tenantKey: '' }, request.after)}`;
   const wrapped =
     request.after === undefined
       ? sql``
       : sql` union all (select process_type, tenant_key from fw_wrap where (process_type, tenant_key) <= (${request.after.processType}::text, ${request.after.tenantKey}::text) limit ${request.limit})`;
   const result = await sql<{ process_type: string; tenant_key: string }>`
     with recursive ${walk('fw_after', start, undefined)}${wrap}
-    select process_type, tenant_key from ((select process_type, tenant_key from fw_after limit ${request.limit})${wrapped}) as fw_groups limit ${request.limit}`.execute(db);
+    select process_type, tenant_key from ((select process_type, tenant_key from fw_after limit ${request.limit})${wrapped}) as fw_groups limit ${request.limit}`.execute(
+    db,
+  );
   return result.rows.map((r) => ({ processType: r.process_type, tenantKey: r.tenant_key }));
 }
 
@@ -95,7 +105,9 @@ export async function walkGroups(db: Kysely<WorkItemTables>, request: { after: W
  */
 export async function lockGroups(db: Kysely<WorkItemTables>, names: readonly string[]): Promise<void> {
   if (names.length === 0) return;
-  await sql`select pg_advisory_xact_lock(${FAIR_LOCK_CLASS}::integer, h) from (select distinct hashtext(n) as h from unnest(${[...names]}::text[]) as n order by 1) as fw_locks`.execute(db);
+  await sql`select pg_advisory_xact_lock(${FAIR_LOCK_CLASS}::integer, h) from (select distinct hashtext(n) as h from unnest(${[...names]}::text[]) as n order by 1) as fw_locks`.execute(
+    db,
+  );
 }
 
 /** A token bucket as read: tokens and the seconds since its last refill (null: a new bucket). */
@@ -113,11 +125,20 @@ export type BucketKey = Pick<BucketState, 'processType' | 'scope' | 'tenantKey'>
 
 /** Reads the buckets of `keys` (one statement; a missing bucket comes back with null tokens). */
 export async function readBuckets(db: Kysely<WorkItemTables>, keys: readonly BucketKey[]): Promise<BucketState[]> {
-  const result = await sql<{ process_type: string; scope: 'tenant' | 'global'; tenant_key: string; tokens: number | null; elapsed: number | string | null; read_at: Date | string }>`
+  const result = await sql<{
+    process_type: string;
+    scope: 'tenant' | 'global';
+    tenant_key: string;
+    tokens: number | null;
+    elapsed: number | string | null;
+    read_at: Date | string;
+  }>`
     select k.process_type, k.scope, k.tenant_key, r.tokens, extract(epoch from c.read_at - r.refilled_at) as elapsed, c.read_at
       from unnest(${keys.map((k) => k.processType)}::text[], ${keys.map((k) => k.scope)}::text[], ${keys.map((k) => k.tenantKey)}::text[]) as k(process_type, scope, tenant_key)
       cross join (select clock_timestamp() as read_at) as c
-      left join fw_process_work_rate as r on r.process_type = k.process_type and r.scope = k.scope and r.tenant_key = k.tenant_key`.execute(db);
+      left join fw_process_work_rate as r on r.process_type = k.process_type and r.scope = k.scope and r.tenant_key = k.tenant_key`.execute(
+    db,
+  );
   return result.rows.map((r) => ({
     processType: r.process_type,
     scope: r.scope,
@@ -129,17 +150,22 @@ export async function readBuckets(db: Kysely<WorkItemTables>, keys: readonly Buc
 }
 
 /** Writes the buckets back (one statement). */
-export async function writeBuckets(db: Kysely<WorkItemTables>, buckets: ReadonlyArray<BucketKey & { tokens: number; refilledAt: Date }>): Promise<void> {
+export async function writeBuckets(
+  db: Kysely<WorkItemTables>,
+  buckets: ReadonlyArray<BucketKey & { tokens: number; refilledAt: Date }>,
+): Promise<void> {
   if (buckets.length === 0) return;
   await sql`
     insert into fw_process_work_rate (process_type, scope, tenant_key, tokens, refilled_at)
     select * from unnest(${buckets.map((b) => b.processType)}::text[], ${buckets.map((b) => b.scope)}::text[], ${buckets.map((b) => b.tenantKey)}::text[],
                          ${buckets.map((b) => b.tokens)}::double precision[], ${buckets.map((b) => b.refilledAt.toISOString())}::timestamptz[])
-    on conflict (process_type, scope, tenant_key) do update set tokens = excluded.tokens, refilled_at = excluded.refilled_at`.execute(db);
+    on conflict (process_type, scope, tenant_key) do update set tokens = excluded.tokens, refilled_at = excluded.refilled_at`.execute(
+    db,
+  );
 }
 
-
-const nullable = (values: ReadonlyArray<number | null>) => values.map((v) => (v === null ? null : Math.max(0, Math.floor(v))));
+const nullable = (values: ReadonlyArray<number | null>) =>
+  values.map((v) => (v === null ? null : Math.max(0, Math.floor(v))));
 
 /**
  * The groups' due items with what each may take: its share, less what its tenant's RUNNING items
@@ -150,7 +176,8 @@ const nullable = (values: ReadonlyArray<number | null>) => values.map((v) => (v 
  * the planner from pulling the counts up into the per-item rows).
  */
 function candidates(groups: readonly GroupPlan[]) {
-  const running = (where: RawBuilder<unknown>) => sql`(select count(*) from fw_process_work_item r where r.status = 'RUNNING' and ${where})`;
+  const running = (where: RawBuilder<unknown>) =>
+    sql`(select count(*) from fw_process_work_item r where r.status = 'RUNNING' and ${where})`;
   const sameType = sql`r.process_type = g.process_type`;
   const sameGroup = sql`r.process_type = g.process_type and coalesce(r.tenant, '') = g.tenant_key`;
   return sql`
@@ -180,7 +207,13 @@ function candidates(groups: readonly GroupPlan[]) {
  */
 export async function claimGroups(
   db: Kysely<WorkItemTables>,
-  request: { groups: readonly GroupPlan[]; limit: number; workerId: string; leaseMillis: number; partitions?: readonly string[] },
+  request: {
+    groups: readonly GroupPlan[];
+    limit: number;
+    workerId: string;
+    leaseMillis: number;
+    partitions?: readonly string[];
+  },
 ): Promise<ClaimedItemRow[]> {
   const n = request.limit;
   const result = await sql<ClaimedItemRow>`

@@ -15,7 +15,17 @@
 import type { Kysely } from 'kysely';
 import { claimedWorkItemOf, type ClaimedWorkItem, type ClaimOptions } from '../repository/work-item-repository';
 import type { WorkItemTables } from '../schema/work-item-tables';
-import { claimGroups, lockGroups, readBuckets, walkGroups, writeBuckets, type BucketKey, type BucketState, type GroupPlan, type WorkGroup } from './fair-claim-statements';
+import {
+  claimGroups,
+  lockGroups,
+  readBuckets,
+  walkGroups,
+  writeBuckets,
+  type BucketKey,
+  type BucketState,
+  type GroupPlan,
+  type WorkGroup,
+} from './fair-claim-statements';
 import { hasLimits, type WorkLimits, type WorkLimitsByType, type WorkLimitsSource } from './work-limits';
 
 export interface FairClaimer {
@@ -48,7 +58,9 @@ function tokensNow(bucket: BucketState, perSecond: number): number {
 function bucketKeyOf(g: WorkGroup, limits: WorkLimits): BucketKey | undefined {
   const rate = limits.rateLimit;
   if (rate === null || rate === undefined) return undefined;
-  return rate.scope === 'tenant' ? { processType: g.processType, scope: 'tenant', tenantKey: g.tenantKey } : { processType: g.processType, scope: 'global', tenantKey: '' };
+  return rate.scope === 'tenant'
+    ? { processType: g.processType, scope: 'tenant', tenantKey: g.tenantKey }
+    : { processType: g.processType, scope: 'global', tenantKey: '' };
 }
 
 const groupId = (processType: string, tenantKey: string) => `${processType}\u0001${tenantKey}`;
@@ -60,7 +72,14 @@ function planOf(groups: readonly WorkGroup[], limit: number, byType: WorkLimitsB
   const share = Math.max(1, Math.ceil(limit / Math.max(1, tenants)));
   return groups.map((g) => {
     const c = byType.get(g.processType)?.concurrency;
-    return { ...g, share, tenantCap: c?.perTenant ?? null, globalCap: c?.global ?? null, tenantRate: null, globalRate: null };
+    return {
+      ...g,
+      share,
+      tenantCap: c?.perTenant ?? null,
+      globalCap: c?.global ?? null,
+      tenantRate: null,
+      globalRate: null,
+    };
   });
 }
 
@@ -82,7 +101,12 @@ function refillPlan(plan: readonly GroupPlan[], claimed: readonly ClaimedWorkIte
   return full.map((g) => {
     const took = byGroup.get(groupId(g.processType, g.tenantKey)) ?? 0;
     const typeTook = byType.get(g.processType) ?? 0;
-    return { ...g, share, tenantRate: g.tenantRate === null ? null : g.tenantRate - took, globalRate: g.globalRate === null ? null : g.globalRate - typeTook };
+    return {
+      ...g,
+      share,
+      tenantRate: g.tenantRate === null ? null : g.tenantRate - took,
+      globalRate: g.globalRate === null ? null : g.globalRate - typeTook,
+    };
   });
 }
 
@@ -91,9 +115,19 @@ function refillPlan(plan: readonly GroupPlan[], claimed: readonly ClaimedWorkIte
  * than their share and others may have more (two tenants and a batch of 10: 3 + 5, then 2 more
  * of the second). The second statement sees the first's claims in its RUNNING counts.
  */
-async function claimInRounds(db: Kysely<WorkItemTables>, options: ClaimOptions, plan: readonly GroupPlan[]): Promise<ClaimedWorkItem[]> {
+async function claimInRounds(
+  db: Kysely<WorkItemTables>,
+  options: ClaimOptions,
+  plan: readonly GroupPlan[],
+): Promise<ClaimedWorkItem[]> {
   const claim = (groups: readonly GroupPlan[], limit: number) =>
-    claimGroups(db, { groups, limit, workerId: options.workerId, leaseMillis: options.leaseMillis, partitions: options.processTypes }).then((rows) => rows.map(claimedWorkItemOf));
+    claimGroups(db, {
+      groups,
+      limit,
+      workerId: options.workerId,
+      leaseMillis: options.leaseMillis,
+      partitions: options.processTypes,
+    }).then((rows) => rows.map(claimedWorkItemOf));
   const first = await claim(plan, options.limit);
   const more = refillPlan(plan, first, options.limit - first.length);
   return more.length === 0 ? first : [...first, ...(await claim(more, options.limit - first.length))];
@@ -105,7 +139,8 @@ async function claimInRounds(db: Kysely<WorkItemTables>, options: ClaimOptions, 
  */
 function lastServed(groups: readonly WorkGroup[], items: readonly ClaimedWorkItem[]): WorkGroup | undefined {
   const served = new Set(items.map((i) => groupId(i.processType, i.tenant ?? '')));
-  for (let i = groups.length - 1; i >= 0; i--) if (served.has(groupId(groups[i]!.processType, groups[i]!.tenantKey))) return groups[i];
+  for (let i = groups.length - 1; i >= 0; i--)
+    if (served.has(groupId(groups[i]!.processType, groups[i]!.tenantKey))) return groups[i];
   return undefined;
 }
 
@@ -122,7 +157,12 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
     }
     if (keys.size === 0) return async () => undefined;
     const states = await readBuckets(trx, [...keys.values()]);
-    const tokens = new Map(states.map((s) => [bucketId(s), { state: s, tokens: tokensNow(s, byType.get(s.processType)?.rateLimit?.perSecond ?? 1) }]));
+    const tokens = new Map(
+      states.map((s) => [
+        bucketId(s),
+        { state: s, tokens: tokensNow(s, byType.get(s.processType)?.rateLimit?.perSecond ?? 1) },
+      ]),
+    );
     for (const g of plan) {
       const key = bucketKeyOf(g, byType.get(g.processType) ?? {});
       const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
@@ -132,16 +172,27 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
     }
     return async (claimed: readonly ClaimedWorkItem[]) => {
       for (const item of claimed) {
-        const key = bucketKeyOf({ processType: item.processType, tenantKey: item.tenant ?? '' }, byType.get(item.processType) ?? {});
+        const key = bucketKeyOf(
+          { processType: item.processType, tenantKey: item.tenant ?? '' },
+          byType.get(item.processType) ?? {},
+        );
         const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
         if (bucket !== undefined) bucket.tokens -= 1;
       }
-      await writeBuckets(trx, [...tokens.values()].map(({ state, tokens: left }) => ({ ...state, tokens: left, refilledAt: state.readAt })));
+      await writeBuckets(
+        trx,
+        [...tokens.values()].map(({ state, tokens: left }) => ({ ...state, tokens: left, refilledAt: state.readAt })),
+      );
     };
   }
 
   /** The claim of limited groups: locks, budgets, the claim statement, the buckets — one transaction. */
-  async function claimLimited(db: Kysely<WorkItemTables>, options: ClaimOptions, plan: GroupPlan[], byType: WorkLimitsByType): Promise<ClaimedWorkItem[]> {
+  async function claimLimited(
+    db: Kysely<WorkItemTables>,
+    options: ClaimOptions,
+    plan: GroupPlan[],
+    byType: WorkLimitsByType,
+  ): Promise<ClaimedWorkItem[]> {
     const locks = new Set<string>();
     for (const g of plan) {
       const limits = byType.get(g.processType);
@@ -166,7 +217,9 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
       const walk = Math.max(options.limit, MIN_GROUPS_WALKED);
       const groups = await walkGroups(db, { after: cursor, limit: walk, partitions: options.processTypes });
       const plan = planOf(groups, options.limit, byType);
-      const items = plan.some((g) => hasLimits(byType.get(g.processType))) ? await claimLimited(db, options, plan, byType) : await claimInRounds(db, options, plan);
+      const items = plan.some((g) => hasLimits(byType.get(g.processType)))
+        ? await claimLimited(db, options, plan, byType)
+        : await claimInRounds(db, options, plan);
       cursor = lastServed(groups, items);
       return items;
     },

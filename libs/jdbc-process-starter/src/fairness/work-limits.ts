@@ -32,7 +32,10 @@ export const DEFAULT_LIMITS_REFRESH_MILLIS = 10_000;
 export function hasLimits(limits: WorkLimits | undefined): limits is WorkLimits {
   if (limits === undefined) return false;
   const c = limits.concurrency;
-  return (c !== null && c !== undefined && (isSet(c.perTenant) || isSet(c.global))) || (limits.rateLimit !== null && limits.rateLimit !== undefined);
+  return (
+    (c !== null && c !== undefined && (isSet(c.perTenant) || isSet(c.global))) ||
+    (limits.rateLimit !== null && limits.rateLimit !== undefined)
+  );
 }
 
 function isSet(value: number | null | undefined): value is number {
@@ -61,7 +64,10 @@ export function fixedWorkLimits(limits: Readonly<Record<string, WorkLimits>> | W
  * that fails keeps the last limits known and is retried at the next claim; before the first
  * success it fails the claim (never a claim without the limits).
  */
-export function workLimitsOfConfigurator(configurator: Pick<ProcessConfigurator, 'list'>, refreshMillis = DEFAULT_LIMITS_REFRESH_MILLIS): WorkLimitsSource {
+export function workLimitsOfConfigurator(
+  configurator: Pick<ProcessConfigurator, 'list'>,
+  refreshMillis = DEFAULT_LIMITS_REFRESH_MILLIS,
+): WorkLimitsSource {
   let known: WorkLimitsByType = new Map();
   let readAt = -Infinity;
   let reading: Promise<WorkLimitsByType> | undefined;

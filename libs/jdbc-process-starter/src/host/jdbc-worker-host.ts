@@ -16,7 +16,12 @@ import { makeProcessManager, processDb, type ProcessManager, type ProcessOutboxS
 import { makeBatchService, makeManagerEventSink, type Worker } from '@fw/process-utils';
 import { workLimitsOfConfigurator } from '../fairness/work-limits';
 import { makeSinkFailureReporter } from '../reporting/failure-reporter';
-import { makeWorkItemRunner, type StopResult, type WorkItemRunner, type WorkItemRunnerOptions } from '../runner/work-item-runner';
+import {
+  makeWorkItemRunner,
+  type StopResult,
+  type WorkItemRunner,
+  type WorkItemRunnerOptions,
+} from '../runner/work-item-runner';
 import { makeWorkItemStarter, type WorkItemStarter } from '../starter/work-item-starter';
 
 /** Default of {@link JdbcWorkerHostOptions.recoverySeconds}. */
@@ -88,8 +93,17 @@ export interface JdbcWorkerHost {
 export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHost {
   const logger = options.logger ?? createLogger({ name: 'worker-host' });
   const recoverySeconds = options.recoverySeconds ?? DEFAULT_RECOVERY_SECONDS;
-  if (!(Number.isFinite(recoverySeconds) && recoverySeconds > 0)) throw new RangeError(`recoverySeconds must be a positive number of seconds, got ${String(options.recoverySeconds)}`);
-  const leaseMillis = Math.max(1, Math.round(1000 * Math.min(recoverySeconds, options.runner?.leaseSeconds ?? Infinity, options.outbox?.lockSeconds ?? Infinity)));
+  if (!(Number.isFinite(recoverySeconds) && recoverySeconds > 0))
+    throw new RangeError(
+      `recoverySeconds must be a positive number of seconds, got ${String(options.recoverySeconds)}`,
+    );
+  const leaseMillis = Math.max(
+    1,
+    Math.round(
+      1000 *
+        Math.min(recoverySeconds, options.runner?.leaseSeconds ?? Infinity, options.outbox?.lockSeconds ?? Infinity),
+    ),
+  );
   // Everything the host runs goes through the capped handle; `options.database` is still the one closed.
   const database = options.database.capTimeouts?.(leaseMillis) ?? options.database;
   const starter = makeWorkItemStarter({ maxAttempts: options.maxAttempts ?? 5 });
@@ -98,7 +112,12 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
     configurator: options.configurator,
     workerStarter: starter,
     logger,
-    outbox: { lockSeconds: recoverySeconds, ...options.outbox, enabled: true, runDispatcher: options.outbox?.runDispatcher ?? true },
+    outbox: {
+      lockSeconds: recoverySeconds,
+      ...options.outbox,
+      enabled: true,
+      runDispatcher: options.outbox?.runDispatcher ?? true,
+    },
   });
   const sink = makeManagerEventSink(manager);
   const runner = makeWorkItemRunner({

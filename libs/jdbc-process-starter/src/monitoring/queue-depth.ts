@@ -38,8 +38,12 @@ interface DepthRow {
 }
 
 /** Reads the queue depth (optionally for some process types only). */
-export async function queueDepth<DB>(database: { db: Kysely<DB> } | Kysely<DB>, options: { processTypes?: readonly string[] } = {}): Promise<QueueDepth> {
-  const filter = options.processTypes === undefined ? sql`true` : sql`process_type = any(${[...options.processTypes]}::text[])`;
+export async function queueDepth<DB>(
+  database: { db: Kysely<DB> } | Kysely<DB>,
+  options: { processTypes?: readonly string[] } = {},
+): Promise<QueueDepth> {
+  const filter =
+    options.processTypes === undefined ? sql`true` : sql`process_type = any(${[...options.processTypes]}::text[])`;
   const { rows } = await sql<DepthRow>`
     select count(*) filter (where status = 'PENDING') as pending,
            count(*) filter (where status = 'PENDING' and run_at <= now()) as due,
@@ -61,6 +65,7 @@ export async function queueDepth<DB>(database: { db: Kysely<DB> } | Kysely<DB>, 
     success: n(row?.success),
     dead: n(row?.dead),
     unreportedDead: n(row?.unreported_dead),
-    oldestDueAgeSeconds: row?.oldest_due_age === null || row?.oldest_due_age === undefined ? null : Number(row.oldest_due_age),
+    oldestDueAgeSeconds:
+      row?.oldest_due_age === null || row?.oldest_due_age === undefined ? null : Number(row.oldest_due_age),
   };
 }

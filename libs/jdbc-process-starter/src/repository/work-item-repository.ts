@@ -11,7 +11,14 @@
  * if (item) await repo.complete(db, item.id, item.claimToken);
  */
 import { jsonRecordset } from '@fw/core';
-import { leasedClaimOf, makeLeasedQueue, nowPlusMillis, type Claim, type LeasedClaim, type LeaseFields } from '@fw/leased-queue';
+import {
+  leasedClaimOf,
+  makeLeasedQueue,
+  nowPlusMillis,
+  type Claim,
+  type LeasedClaim,
+  type LeaseFields,
+} from '@fw/leased-queue';
 import { DEFAULT_PRIORITY, type WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import { WorkItemStatus, type WorkItemTables } from '../schema/work-item-tables';
@@ -72,14 +79,29 @@ export interface WorkItemRepository {
    * RUNNING → SUCCESS for many items in ONE statement, each fenced by its own claim token; returns
    * the ids completed (an item whose claim was lost is absent).
    */
-  completeMany(db: Kysely<WorkItemTables>, items: ReadonlyArray<{ id: string; claimToken: string }>): Promise<Set<string>>;
+  completeMany(
+    db: Kysely<WorkItemTables>,
+    items: ReadonlyArray<{ id: string; claimToken: string }>,
+  ): Promise<Set<string>>;
   /** RUNNING → PENDING, claimable again after `delayMillis`. */
-  retry(db: Kysely<WorkItemTables>, id: string, claimToken: string, error: string, delayMillis: number): Promise<boolean>;
+  retry(
+    db: Kysely<WorkItemTables>,
+    id: string,
+    claimToken: string,
+    error: string,
+    delayMillis: number,
+  ): Promise<boolean>;
   /**
    * RUNNING → DEAD. With `reported: false` the lease is kept for `leaseMillis` while this runner
    * reports the failure to the process; {@link markReported} finishes it.
    */
-  markDead(db: Kysely<WorkItemTables>, id: string, claimToken: string, error: string, options: { reported: boolean; leaseMillis: number }): Promise<boolean>;
+  markDead(
+    db: Kysely<WorkItemTables>,
+    id: string,
+    claimToken: string,
+    error: string,
+    options: { reported: boolean; leaseMillis: number },
+  ): Promise<boolean>;
   /** Records that a DEAD item's failure reached the process. */
   markReported(db: Kysely<WorkItemTables>, id: string, claimToken: string): Promise<boolean>;
   /** Claims DEAD items whose failure was never reported (the reporter crashed or failed). */
@@ -90,7 +112,10 @@ export interface WorkItemRepository {
    * Deletes up to `limit` SUCCESS items finished more than `olderThanMillis` ago in ONE statement
    * (rows another runner is deleting are skipped); the number deleted. DEAD items are kept.
    */
-  purgeSucceeded(db: Kysely<WorkItemTables>, options: { olderThanMillis: number; limit: number; processTypes?: readonly string[] }): Promise<number>;
+  purgeSucceeded(
+    db: Kysely<WorkItemTables>,
+    options: { olderThanMillis: number; limit: number; processTypes?: readonly string[] },
+  ): Promise<number>;
 }
 
 /** The work-item columns a claim returns besides the lease fields. */
@@ -120,7 +145,12 @@ export type ClaimedItemRow = LeaseFields & ItemFields;
 /** `fw_process_work_item` as a leased queue: a token per item, oldest due first, by process type. */
 const queue = makeLeasedQueue<ItemFields>({
   table: 'fw_process_work_item',
-  statuses: { pending: WorkItemStatus.PENDING, running: WorkItemStatus.RUNNING, done: WorkItemStatus.SUCCESS, dead: WorkItemStatus.DEAD },
+  statuses: {
+    pending: WorkItemStatus.PENDING,
+    running: WorkItemStatus.RUNNING,
+    done: WorkItemStatus.SUCCESS,
+    dead: WorkItemStatus.DEAD,
+  },
   returning: ['idempotency_key', 'process_id', 'process_type', 'worker_type', 'tenant', 'payload'],
   claimOrder: ['run_at', 'created_at'],
   partitionColumn: 'process_type',
@@ -215,16 +245,26 @@ export function makeWorkItemRepository(): WorkItemRepository {
     },
 
     async claim(db, options) {
-      return (await queue.claim(db, { workerId: options.workerId, limit: options.limit, leaseMillis: options.leaseMillis, partitions: options.processTypes })).map(toItem);
+      return (
+        await queue.claim(db, {
+          workerId: options.workerId,
+          limit: options.limit,
+          leaseMillis: options.leaseMillis,
+          partitions: options.processTypes,
+        })
+      ).map(toItem);
     },
 
-    heartbeat: async (db, id, claimToken, leaseMillis) => (await queue.renew(db, one(id, claimToken), leaseMillis)).size > 0,
+    heartbeat: async (db, id, claimToken, leaseMillis) =>
+      (await queue.renew(db, one(id, claimToken), leaseMillis)).size > 0,
 
     heartbeatMany: (db, items, leaseMillis) => queue.renew(db, items, leaseMillis),
 
-    complete: async (db, id, claimToken, note = null) => (await queue.complete(db, one(id, claimToken), { lastError: note })).size > 0,
+    complete: async (db, id, claimToken, note = null) =>
+      (await queue.complete(db, one(id, claimToken), { lastError: note })).size > 0,
 
-    retry: async (db, id, claimToken, error, delayMillis) => (await queue.retry(db, one(id, claimToken), error, delayMillis)).size > 0,
+    retry: async (db, id, claimToken, error, delayMillis) =>
+      (await queue.retry(db, one(id, claimToken), error, delayMillis)).size > 0,
 
     async markDead(db, id, claimToken, error, options) {
       // Unreported, the lease is kept while this runner reports the failure (then markReported).
@@ -277,6 +317,11 @@ export function makeWorkItemRepository(): WorkItemRepository {
 
     release: async (db, id, claimToken) => (await queue.release(db, one(id, claimToken))).size > 0,
 
-    purgeSucceeded: (db, options) => queue.purgeFinished(db, { olderThanMillis: options.olderThanMillis, limit: options.limit, partitions: options.processTypes }),
+    purgeSucceeded: (db, options) =>
+      queue.purgeFinished(db, {
+        olderThanMillis: options.olderThanMillis,
+        limit: options.limit,
+        partitions: options.processTypes,
+      }),
   };
 }

@@ -73,23 +73,39 @@ export function makeAttemptSettlement(deps: AttemptSettlementDeps): AttemptSettl
   async function report(item: ClaimedWorkItem, error: string, stackTrace: string | null): Promise<void> {
     if (deps.onDead === undefined) return;
     try {
-      await deps.onDead({ id: item.id, processId: item.processId, processType: item.processType, workerType: item.workerType, tenant: item.tenant, attempts: item.attempts, error, stackTrace });
+      await deps.onDead({
+        id: item.id,
+        processId: item.processId,
+        processType: item.processType,
+        workerType: item.workerType,
+        tenant: item.tenant,
+        attempts: item.attempts,
+        error,
+        stackTrace,
+      });
       await repo.markReported(db, item.id, item.claimToken);
       itemEvent('reported', item);
     } catch (err) {
-      logger.error({ err, itemId: item.id, processId: item.processId }, 'could not report a DEAD work item; it will be retried');
+      logger.error(
+        { err, itemId: item.id, processId: item.processId },
+        'could not report a DEAD work item; it will be retried',
+      );
       itemEvent('error', item, `report failed: ${errorText(err).message}`);
     }
   }
 
   function staleAck(item: ClaimedWorkItem): void {
     counters.staleAcks++;
-    logger.warn({ itemId: item.id, processId: item.processId }, 'acknowledgement refused: the lease was lost and the item claimed again (or released)');
+    logger.warn(
+      { itemId: item.id, processId: item.processId },
+      'acknowledgement refused: the lease was lost and the item claimed again (or released)',
+    );
     itemEvent('stale-ack', item);
   }
 
   async function markDead(item: ClaimedWorkItem, error: string, stack: string | null): Promise<void> {
-    if (!(await repo.markDead(db, item.id, item.claimToken, error, { reported: false, leaseMillis }))) return staleAck(item);
+    if (!(await repo.markDead(db, item.id, item.claimToken, error, { reported: false, leaseMillis })))
+      return staleAck(item);
     counters.dead++;
     logger.error({ itemId: item.id, processId: item.processId, attempts: item.attempts, error }, 'work item is DEAD');
     itemEvent('dead', item, error);
@@ -109,14 +125,21 @@ export function makeAttemptSettlement(deps: AttemptSettlementDeps): AttemptSettl
     async expiredOnLastAttempt(item) {
       if (!overdue(item)) return false;
       const earlier = item.lastError === null ? '' : ` (earlier error: ${item.lastError})`;
-      await markDead(item, `the lease expired on the last of ${maxAttemptsOf(item)} attempt(s): the runner holding it stopped (crash or kill)${earlier}`, null);
+      await markDead(
+        item,
+        `the lease expired on the last of ${maxAttemptsOf(item)} attempt(s): the runner holding it stopped (crash or kill)${earlier}`,
+        null,
+      );
       return true;
     },
 
     async settle(item, attempt) {
       if (!attempt.failed) {
         const note = attempt.result ? attempt.result.reportedFailure : null;
-        const ok = note === null ? await deps.complete(item) : await repo.markDead(db, item.id, item.claimToken, note, { reported: true, leaseMillis });
+        const ok =
+          note === null
+            ? await deps.complete(item)
+            : await repo.markDead(db, item.id, item.claimToken, note, { reported: true, leaseMillis });
         if (!ok) return staleAck(item);
         if (note === null) return completed(item);
         counters.dead++;
@@ -130,7 +153,10 @@ export function makeAttemptSettlement(deps: AttemptSettlementDeps): AttemptSettl
       const delay = own ? exponentialBackoff(own)(item.attempts) : deps.backoff(item.attempts);
       if (!(await repo.retry(db, item.id, item.claimToken, message, delay))) return staleAck(item);
       counters.retried++;
-      logger.warn({ itemId: item.id, processId: item.processId, attempts: item.attempts, delay, error: message }, 'work item attempt failed; retrying');
+      logger.warn(
+        { itemId: item.id, processId: item.processId, attempts: item.attempts, delay, error: message },
+        'work item attempt failed; retrying',
+      );
       itemEvent('retried', item, message);
     },
 

@@ -39,7 +39,10 @@ export function makePgNotificationListener(options: PgNotificationListenerOption
     const logger = options.logger ?? createLogger({ name: 'pg-notification-listener' });
     return {
       async subscribe() {
-        logger.info({ channel }, "no LISTEN behind a transaction pooler (pooler: 'transaction'): wake-ups come from polling; give the listener a direct or session-pooled URL to have them");
+        logger.info(
+          { channel },
+          "no LISTEN behind a transaction pooler (pooler: 'transaction'): wake-ups come from polling; give the listener a direct or session-pooled URL to have them",
+        );
         return async () => undefined;
       },
     };

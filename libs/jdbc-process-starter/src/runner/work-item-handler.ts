@@ -81,14 +81,26 @@ function messageOf(error: unknown): string {
  * and, at the end, reported by the runner.
  */
 export function batchServiceHandler(batchService: BatchServiceLike): WorkItemHandler {
-  return async (worker, ctx) => resultOfOutcome(await batchService.run(worker, { attempt: ctx.attempt, maxAttempts: ctx.maxAttempts, signal: ctx.signal, previousError: ctx.previousError }), worker);
+  return async (worker, ctx) =>
+    resultOfOutcome(
+      await batchService.run(worker, {
+        attempt: ctx.attempt,
+        maxAttempts: ctx.maxAttempts,
+        signal: ctx.signal,
+        previousError: ctx.previousError,
+      }),
+      worker,
+    );
 }
 
 /**
  * What a handler would answer for a batch-service outcome (see {@link batchServiceHandler}):
  * nothing (SUCCESS), `{ reportedFailure }` (DEAD at once), or it throws (the attempt failed).
  */
-export function resultOfOutcome(outcome: BatchOutcomeLike, worker: { workerType: string; processType: string }): WorkItemResult {
+export function resultOfOutcome(
+  outcome: BatchOutcomeLike,
+  worker: { workerType: string; processType: string },
+): WorkItemResult {
   switch (outcome.status) {
     case 'succeeded':
     case 'stale':
@@ -98,8 +110,13 @@ export function resultOfOutcome(outcome: BatchOutcomeLike, worker: { workerType:
     case 'failed':
       return { reportedFailure: outcome.failure?.message ?? 'worker failed (reported to the process)' };
     case 'ignored':
-      throw new WorkItemAttemptError(`no ${worker.workerType} worker is registered for process type '${worker.processType}' in this runner`);
+      throw new WorkItemAttemptError(
+        `no ${worker.workerType} worker is registered for process type '${worker.processType}' in this runner`,
+      );
     default:
-      throw new WorkItemAttemptError(`worker outcome '${outcome.status}': ${outcome.error === undefined ? outcome.failure?.message ?? 'no detail' : messageOf(outcome.error)}`, outcome.error);
+      throw new WorkItemAttemptError(
+        `worker outcome '${outcome.status}': ${outcome.error === undefined ? (outcome.failure?.message ?? 'no detail') : messageOf(outcome.error)}`,
+        outcome.error,
+      );
   }
 }

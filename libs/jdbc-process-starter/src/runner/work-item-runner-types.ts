@@ -16,7 +16,8 @@ export interface WakeSource {
   subscribe(onWake: () => void): Promise<() => Promise<void>>;
 }
 
-export type WorkItemRunnerEventType = 'claimed' | 'completed' | 'retried' | 'dead' | 'reported' | 'lease-lost' | 'stale-ack' | 'released' | 'error';
+export type WorkItemRunnerEventType =
+  'claimed' | 'completed' | 'retried' | 'dead' | 'reported' | 'lease-lost' | 'stale-ack' | 'released' | 'error';
 
 /** What happened to an item (for metrics, logs and tests). */
 export interface WorkItemRunnerEvent {

@@ -38,10 +38,31 @@ import { makeWorkItemRepository, type ClaimedWorkItem } from '../repository/work
 import { workItemDb } from '../schema/work-item-tables';
 import { exponentialBackoff } from './backoff';
 import { errorText, makeAttemptSettlement, type AttemptResult } from './attempt-settlement';
-import { batchServiceHandler, resultOfOutcome, type BatchOutcomeLike, type BatchServiceLike, type WorkItemHandler } from './work-item-handler';
+import {
+  batchServiceHandler,
+  resultOfOutcome,
+  type BatchOutcomeLike,
+  type BatchServiceLike,
+  type WorkItemHandler,
+} from './work-item-handler';
 
-export type { StopResult, WakeSource, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
-import type { StopResult, WorkItemRunner, WorkItemRunnerEvent, WorkItemRunnerEventType, WorkItemRunnerOptions, WorkItemRunnerStats } from './work-item-runner-types';
+export type {
+  StopResult,
+  WakeSource,
+  WorkItemRunner,
+  WorkItemRunnerEvent,
+  WorkItemRunnerEventType,
+  WorkItemRunnerOptions,
+  WorkItemRunnerStats,
+} from './work-item-runner-types';
+import type {
+  StopResult,
+  WorkItemRunner,
+  WorkItemRunnerEvent,
+  WorkItemRunnerEventType,
+  WorkItemRunnerOptions,
+  WorkItemRunnerStats,
+} from './work-item-runner-types';
 
 interface Running {
   item: ClaimedWorkItem;
@@ -66,7 +87,9 @@ function batchesByTenant(items: readonly ClaimedWorkItem[]): ClaimedWorkItem[][]
 /** The runner's `limits` option as a source (none: an empty one). */
 function limitsSourceOf(limits: WorkItemRunnerOptions<unknown>['limits']): WorkLimitsSource | undefined {
   if (limits === undefined) return undefined;
-  return 'current' in limits && typeof limits.current === 'function' ? (limits as WorkLimitsSource) : fixedWorkLimits(limits as Parameters<typeof fixedWorkLimits>[0]);
+  return 'current' in limits && typeof limits.current === 'function'
+    ? (limits as WorkLimitsSource)
+    : fixedWorkLimits(limits as Parameters<typeof fixedWorkLimits>[0]);
 }
 
 /** Makes a runner; nothing happens until `start()`. */
@@ -75,7 +98,10 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   if (given === undefined) throw new TypeError('makeWorkItemRunner needs a handler or a batchService');
   const handler: WorkItemHandler = given;
   // A batch service that takes whole batches gets each claimed batch in one call (not with a custom handler).
-  const runMany = options.handler === undefined && options.batchService?.runMany !== undefined ? options.batchService.runMany.bind(options.batchService) : undefined;
+  const runMany =
+    options.handler === undefined && options.batchService?.runMany !== undefined
+      ? options.batchService.runMany.bind(options.batchService)
+      : undefined;
   const db = workItemDb(options.database);
   const repo = makeWorkItemRepository();
   const logger = options.logger ?? createLogger({ name: 'jdbc-process-starter' });
@@ -98,7 +124,8 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   const claimOptions = { workerId, leaseMillis, processTypes: options.processTypes };
   const fair = options.fair !== false;
   const claimer = fair ? makeFairClaimer({ limits: limitsSourceOf(options.limits) }) : { claim: repo.claim };
-  if (options.onDead === undefined) logger.warn({ workerId }, 'no onDead reporter: DEAD work items will not be reported to their processes');
+  if (options.onDead === undefined)
+    logger.warn({ workerId }, 'no onDead reporter: DEAD work items will not be reported to their processes');
 
   const running = new Map<string, Running>();
   const counters = { claimed: 0, completed: 0, retried: 0, dead: 0, released: 0, staleAcks: 0 };
@@ -115,14 +142,23 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     }
   };
   const itemEvent = (type: WorkItemRunnerEventType, item: ClaimedWorkItem, error?: string) => {
-    if (options.onEvent !== undefined) emit({ type, itemId: item.id, processId: item.processId, attempts: item.attempts, error });
+    if (options.onEvent !== undefined)
+      emit({ type, itemId: item.id, processId: item.processId, attempts: item.attempts, error });
   };
 
   // A lost database is said once (and once when it is back), not on every poll, beat or sweep.
   const outage = makeOutageTracker({
     isOutage: isConnectionError,
-    onLost: (err) => logger.warn({ err, workerId }, 'work-item runner lost its database: claims, heartbeats and sweeps retry quietly until it answers again'),
-    onBack: ({ millis, failures }) => logger.info({ workerId, outageMillis: millis, failedAttempts: failures }, `work-item runner has its database back after ${millis} ms (${failures} failed attempts)`),
+    onLost: (err) =>
+      logger.warn(
+        { err, workerId },
+        'work-item runner lost its database: claims, heartbeats and sweeps retry quietly until it answers again',
+      ),
+    onBack: ({ millis, failures }) =>
+      logger.info(
+        { workerId, outageMillis: millis, failedAttempts: failures },
+        `work-item runner has its database back after ${millis} ms (${failures} failed attempts)`,
+      ),
   });
 
   // One heartbeat statement renews every running item's lease; a lost lease aborts that item.
@@ -152,16 +188,35 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       : makeRetentionSweeper({
           intervalMillis: options.retentionIntervalMillis,
           batchSize: options.retentionBatchSize,
-          purge: (limit) => repo.purgeSucceeded(db, { olderThanMillis: retentionMillis, limit, processTypes: options.processTypes }),
-          onPurged: (rows) => logger.info({ workerId, rows, retentionMillis }, 'deleted SUCCESS work items past their retention'),
+          purge: (limit) =>
+            repo.purgeSucceeded(db, { olderThanMillis: retentionMillis, limit, processTypes: options.processTypes }),
+          onPurged: (rows) =>
+            logger.info({ workerId, rows, retentionMillis }, 'deleted SUCCESS work items past their retention'),
           onError: (err) => {
-            if (!outage.failed(err)) logger.warn({ err, workerId }, 'deleting old SUCCESS work items failed; retried at the next interval');
+            if (!outage.failed(err))
+              logger.warn({ err, workerId }, 'deleting old SUCCESS work items failed; retried at the next interval');
           },
         });
 
-  const settlement = makeAttemptSettlement({ db, repo, logger, leaseMillis, backoff, complete, counters, itemEvent, onDead: options.onDead, maxAttempts: options.maxAttempts });
+  const settlement = makeAttemptSettlement({
+    db,
+    repo,
+    logger,
+    leaseMillis,
+    backoff,
+    complete,
+    counters,
+    itemEvent,
+    onDead: options.onDead,
+    maxAttempts: options.maxAttempts,
+  });
 
-  const attemptOf = (item: ClaimedWorkItem, abort: AbortController) => ({ attempt: item.attempts, maxAttempts: settlement.maxAttemptsOf(item), signal: abort.signal, previousError: item.lastError });
+  const attemptOf = (item: ClaimedWorkItem, abort: AbortController) => ({
+    attempt: item.attempts,
+    maxAttempts: settlement.maxAttemptsOf(item),
+    signal: abort.signal,
+    previousError: item.lastError,
+  });
 
   async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
     if (await settlement.expiredOnLastAttempt(item)) return;
@@ -169,7 +224,17 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     let attempt: AttemptResult;
     try {
       const { attempt: n, maxAttempts, signal, previousError } = attemptOf(item, abort);
-      attempt = { failed: false, result: await handler(item.payload as WorkerDto, { itemId: item.id, attempt: n, maxAttempts, workerId, signal, previousError }) };
+      attempt = {
+        failed: false,
+        result: await handler(item.payload as WorkerDto, {
+          itemId: item.id,
+          attempt: n,
+          maxAttempts,
+          workerId,
+          signal,
+          previousError,
+        }),
+      };
     } catch (failure) {
       attempt = { failed: true, failure };
     } finally {
@@ -183,7 +248,10 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
    * A claimed batch handed to the batch service whole (`runMany`): one call for all its items, and
    * one statement completing every item that succeeded; the others are settled one by one.
    */
-  async function executeBatch(entries: readonly Running[], runMany: NonNullable<BatchServiceLike['runMany']>): Promise<void> {
+  async function executeBatch(
+    entries: readonly Running[],
+    runMany: NonNullable<BatchServiceLike['runMany']>,
+  ): Promise<void> {
     // Items whose lease ran out on their last attempt are marked DEAD instead (rare: checked first).
     const overdue = entries.filter((e) => settlement.overdue(e.item));
     if (overdue.length > 0) await Promise.all(overdue.map((e) => settlement.expiredOnLastAttempt(e.item)));
@@ -220,7 +288,11 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
   /** Bookkeeping that failed after an attempt: the lease expires and the item is claimed again. */
   function bookkeepingFailed(item: ClaimedWorkItem, err: unknown): void {
     // A lost database is one outage report, not a line per running item.
-    if (!outage.failed(err)) logger.error({ err, itemId: item.id }, 'work item bookkeeping failed; the lease will expire and the item be claimed again');
+    if (!outage.failed(err))
+      logger.error(
+        { err, itemId: item.id },
+        'work item bookkeeping failed; the lease will expire and the item be claimed again',
+      );
     itemEvent('error', item, errorText(err).message);
   }
 
@@ -228,7 +300,11 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     const entries: Running[] = items.map((item) => ({ item, abort: new AbortController(), done: Promise.resolve() }));
     const done = executeBatch(entries, runMany)
       .catch((err) => {
-        if (!outage.failed(err)) logger.error({ err, items: items.length }, 'work item bookkeeping failed for a batch; the leases will expire and the items be claimed again');
+        if (!outage.failed(err))
+          logger.error(
+            { err, items: items.length },
+            'work item bookkeeping failed for a batch; the leases will expire and the items be claimed again',
+          );
         for (const item of items) itemEvent('error', item, errorText(err).message);
       })
       .finally(() => {
@@ -272,13 +348,15 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       outage.succeeded();
       counters.claimed += items.length;
       for (const item of items) itemEvent('claimed', item);
-      if (runMany !== undefined && items.length > 0) for (const batch of batchesByTenant(items)) launchBatch(batch, runMany);
+      if (runMany !== undefined && items.length > 0)
+        for (const batch of batchesByTenant(items)) launchBatch(batch, runMany);
       else for (const item of items) launch(item);
       const full = items.length === want;
       if (!full) await sweepUnreported();
       return full;
     } catch (err) {
-      if (!outage.failed(err)) logger.error({ err, workerId }, 'claiming work items failed; retrying after the poll interval');
+      if (!outage.failed(err))
+        logger.error({ err, workerId }, 'claiming work items failed; retrying after the poll interval');
       emit({ type: 'error', error: errorText(err).message });
       return false;
     }
@@ -299,13 +377,15 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
       started = true;
       loop.start();
       if (options.wakeSource) {
-        options.wakeSource.subscribe(() => loop.wake()).then(
-          (unsubscribe) => {
-            if (loop.stopping) void unsubscribe();
-            else stopWakeSource = unsubscribe;
-          },
-          (err) => logger.warn({ err }, 'wake source failed to start; polling only'),
-        );
+        options.wakeSource
+          .subscribe(() => loop.wake())
+          .then(
+            (unsubscribe) => {
+              if (loop.stopping) void unsubscribe();
+              else stopWakeSource = unsubscribe;
+            },
+            (err) => logger.warn({ err }, 'wake source failed to start; polling only'),
+          );
       }
     },
     wake: () => loop.wake(),

@@ -47,7 +47,9 @@ export interface WorkItemStarter extends WorkerStarter<unknown> {
 function asWorkItemDb(transaction: unknown): Kysely<WorkItemTables> {
   const trx = transaction as Partial<Kysely<WorkItemTables>> | null;
   if (trx === null || typeof trx !== 'object' || typeof trx.insertInto !== 'function') {
-    throw new TypeError('the JDBC starter needs context.transaction to be a Kysely transaction (as given by @fw/process-service)');
+    throw new TypeError(
+      'the JDBC starter needs context.transaction to be a Kysely transaction (as given by @fw/process-service)',
+    );
   }
   return trx as Kysely<WorkItemTables>;
 }

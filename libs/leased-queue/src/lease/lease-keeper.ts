@@ -43,7 +43,10 @@ export interface LeaseKeeper<C extends Claim> {
  * The beat interval for a `heartbeat` option: `false` → none; `{ intervalMillis }` → that;
  * `true` or undefined → a third of the lease (two missed beats still keep it), at least 10 ms.
  */
-export function heartbeatIntervalMillis(option: boolean | { intervalMillis: number } | undefined, leaseMillis: number): number | undefined {
+export function heartbeatIntervalMillis(
+  option: boolean | { intervalMillis: number } | undefined,
+  leaseMillis: number,
+): number | undefined {
   if (option === false) return undefined;
   if (typeof option === 'object') return Math.max(1, option.intervalMillis);
   return Math.max(10, Math.floor(leaseMillis / 3));

@@ -65,7 +65,15 @@ export function makeOutageTracker(options: OutageTrackerOptions): OutageTracker 
   };
 }
 
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND']);
+const CONNECTION_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+]);
 
 /**
  * Whether `error` says the database (or broker) cannot be reached, as opposed to a statement that
@@ -76,6 +84,12 @@ const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIME
 export function isConnectionError(error: unknown): boolean {
   if (error === null || typeof error !== 'object') return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code))) return true;
-  return typeof message === 'string' && /Connection terminated|connection (is )?closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+  if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code)))
+    return true;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection (is )?closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+      message,
+    )
+  );
 }

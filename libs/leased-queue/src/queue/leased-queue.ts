@@ -153,7 +153,11 @@ export interface LeasedQueue<Row> {
   /** Extends the leases of running claims (ONE statement); the ids renewed (a lost claim is absent). */
   renew(db: QueryExecutorProvider, claims: readonly Claim[], leaseMillis: number): Promise<Set<string>>;
   /** RUNNING → done, fenced; `lastError` given: also sets `last_error` (e.g. to null). The ids changed. */
-  complete(db: QueryExecutorProvider, claims: readonly Claim[], options?: { lastError?: string | null }): Promise<Set<string>>;
+  complete(
+    db: QueryExecutorProvider,
+    claims: readonly Claim[],
+    options?: { lastError?: string | null },
+  ): Promise<Set<string>>;
   /** RUNNING → PENDING, claimable again after `delayMillis`; the claim is cleared. The ids changed. */
   retry(db: QueryExecutorProvider, claims: readonly Claim[], error: string, delayMillis: number): Promise<Set<string>>;
   /** RUNNING → DEAD, fenced. The ids changed. */
@@ -172,12 +176,14 @@ const STATUS = /^[A-Za-z0-9_-]+$/;
 
 function quote(name: string, what: string): string {
   const parts = name.split('.');
-  if (parts.length > 2 || !parts.every((p) => IDENTIFIER.test(p))) throw new TypeError(`leased queue: ${what} '${name}' is not a plain SQL identifier`);
+  if (parts.length > 2 || !parts.every((p) => IDENTIFIER.test(p)))
+    throw new TypeError(`leased queue: ${what} '${name}' is not a plain SQL identifier`);
   return parts.map((p) => `"${p}"`).join('.');
 }
 
 function literal(value: string, what: string): string {
-  if (!STATUS.test(value)) throw new TypeError(`leased queue: status ${what} '${value}' may only use letters, digits, '_' and '-'`);
+  if (!STATUS.test(value))
+    throw new TypeError(`leased queue: status ${what} '${value}' may only use letters, digits, '_' and '-'`);
   return `'${value}'`;
 }
 
@@ -223,7 +229,9 @@ export function leasedClaimOf<Row extends LeaseFields>(row: Row): LeasedClaim<Ro
 /** Makes the statements of one queue table (validated once; stateless afterwards). */
 export function makeLeasedQueue<Row extends object = Record<string, unknown>>(spec: LeasedQueueSpec): LeasedQueue<Row> {
   const c = { ...DEFAULT_LEASE_COLUMNS, ...spec.columns };
-  const q = Object.fromEntries(Object.entries(c).map(([k, v]) => [k, quote(v, `column ${k}`)])) as unknown as LeasedQueueColumns;
+  const q = Object.fromEntries(
+    Object.entries(c).map(([k, v]) => [k, quote(v, `column ${k}`)]),
+  ) as unknown as LeasedQueueColumns;
   const table = quote(spec.table, 'table');
   const s = {
     pending: literal(spec.statuses.pending, 'pending'),
@@ -268,42 +276,64 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
   const fencedWhere = raw(`::uuid[], lq.${q.id})] and lq.${q.status} = ${s.running} returning lq.${q.id} as id`);
 
   const partitionFilter = (partitions: readonly string[] | undefined) =>
-    partitions === undefined || partition === undefined ? sql`` : sql` and ${raw(partition)} = any(${[...partitions]}::text[])`;
+    partitions === undefined || partition === undefined
+      ? sql``
+      : sql` and ${raw(partition)} = any(${[...partitions]}::text[])`;
 
   /** ONE `update … where id = any(ids)` fenced by each row's token and the RUNNING status. */
-  async function fenced(db: QueryExecutorProvider, claims: readonly Claim[], set: RawBuilder<unknown>): Promise<Set<string>> {
+  async function fenced(
+    db: QueryExecutorProvider,
+    claims: readonly Claim[],
+    set: RawBuilder<unknown>,
+  ): Promise<Set<string>> {
     const changed = new Set<string>();
     if (claims.length === 0) return changed;
     const ids = claims.map((x) => x.id);
     const tokens = claims.map((x) => x.claimToken);
-    const result = await sql<{ id: string }>`${fencedHead}${set}${fencedIds}${ids}${fencedToken}${tokens}${fencedPosition}${ids}${fencedWhere}`.execute(db);
+    const result = await sql<{
+      id: string;
+    }>`${fencedHead}${set}${fencedIds}${ids}${fencedToken}${tokens}${fencedPosition}${ids}${fencedWhere}`.execute(db);
     for (const row of result.rows) changed.add(row.id);
     return changed;
   }
 
-  const clearClaim = raw(`${q.lockedBy} = null, ${q.lockedUntil} = null, ${q.claimToken} = null, ${q.updatedAt} = now()`);
+  const clearClaim = raw(
+    `${q.lockedBy} = null, ${q.lockedUntil} = null, ${q.claimToken} = null, ${q.updatedAt} = now()`,
+  );
   const finish = raw(`${q.lockedUntil} = null, ${q.finishedAt} = now(), ${q.updatedAt} = now()`);
 
   return {
     async claim(db, request) {
       const token = perClaimToken ? sql`${randomUUID()}::uuid` : sql`gen_random_uuid()`;
-      const result = await sql<LeaseFields & Row>`${claimSet}${request.workerId}, ${raw(q.lockedUntil)} = ${nowPlusMillis(request.leaseMillis)}, ${raw(q.claimToken)} = ${token}${claimDue}${partitionFilter(request.partitions)}${claimExpiredTail}${request.limit}${claimPending}${partitionFilter(request.partitions)}${claimTail}${request.limit}${claimClose}${request.limit}${claimReturning}`.execute(db);
+      const result = await sql<
+        LeaseFields & Row
+      >`${claimSet}${request.workerId}, ${raw(q.lockedUntil)} = ${nowPlusMillis(request.leaseMillis)}, ${raw(q.claimToken)} = ${token}${claimDue}${partitionFilter(request.partitions)}${claimExpiredTail}${request.limit}${claimPending}${partitionFilter(request.partitions)}${claimTail}${request.limit}${claimClose}${request.limit}${claimReturning}`.execute(
+        db,
+      );
       return result.rows.map(leasedClaimOf);
     },
 
-    renew: (db, claims, leaseMillis) => fenced(db, claims, sql`${raw(q.lockedUntil)} = ${nowPlusMillis(leaseMillis)}, ${raw(q.updatedAt)} = now()`),
+    renew: (db, claims, leaseMillis) =>
+      fenced(db, claims, sql`${raw(q.lockedUntil)} = ${nowPlusMillis(leaseMillis)}, ${raw(q.updatedAt)} = now()`),
 
     complete(db, claims, options = {}) {
-      const lastError = options.lastError === undefined ? sql`` : sql`, ${raw(q.lastError)} = ${options.lastError}::text`;
+      const lastError =
+        options.lastError === undefined ? sql`` : sql`, ${raw(q.lastError)} = ${options.lastError}::text`;
       return fenced(db, claims, sql`${raw(q.status)} = ${raw(s.done)}, ${finish}${lastError}`);
     },
 
     retry: (db, claims, error, delayMillis) =>
-      fenced(db, claims, sql`${raw(q.status)} = ${raw(s.pending)}, ${raw(q.runAt)} = ${nowPlusMillis(delayMillis)}, ${raw(q.lastError)} = ${error}::text, ${clearClaim}`),
+      fenced(
+        db,
+        claims,
+        sql`${raw(q.status)} = ${raw(s.pending)}, ${raw(q.runAt)} = ${nowPlusMillis(delayMillis)}, ${raw(q.lastError)} = ${error}::text, ${clearClaim}`,
+      ),
 
     dead(db, claims, error, options = {}) {
       const lease = options.keepLeaseMillis === undefined ? sql`null` : nowPlusMillis(options.keepLeaseMillis);
-      const more = Object.entries(options.set ?? {}).map(([column, value]) => sql`, ${raw(quote(column, 'column'))} = ${value}`);
+      const more = Object.entries(options.set ?? {}).map(
+        ([column, value]) => sql`, ${raw(quote(column, 'column'))} = ${value}`,
+      );
       return fenced(
         db,
         claims,
@@ -312,11 +342,18 @@ export function makeLeasedQueue<Row extends object = Record<string, unknown>>(sp
     },
 
     release: (db, claims) =>
-      fenced(db, claims, sql`${raw(q.status)} = ${raw(s.pending)}, ${raw(q.attempts)} = greatest(lq.${raw(q.attempts)} - 1, 0), ${raw(q.runAt)} = now(), ${clearClaim}`),
+      fenced(
+        db,
+        claims,
+        sql`${raw(q.status)} = ${raw(s.pending)}, ${raw(q.attempts)} = greatest(lq.${raw(q.attempts)} - 1, 0), ${raw(q.runAt)} = now(), ${clearClaim}`,
+      ),
 
     async purgeFinished(db, request) {
       const dependents = (request.dependents ?? []).map((d, i) => {
-        const scope = d.scope === undefined ? sql`` : sql`${raw(quote(d.scope.column, 'dependent scope column'))} = any(${[...d.scope.values]}::text[]) and `;
+        const scope =
+          d.scope === undefined
+            ? sql``
+            : sql`${raw(quote(d.scope.column, 'dependent scope column'))} = any(${[...d.scope.values]}::text[]) and `;
         return sql`, ${raw(`lq_dependent_${i}`)} as (delete from ${raw(quote(d.table, 'dependent table'))} where ${scope}${raw(quote(d.column, 'dependent column'))} in (select id from lq_gone))`;
       });
       // SKIP LOCKED: purges of several instances take disjoint rows instead of waiting on (or

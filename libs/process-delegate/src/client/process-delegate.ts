@@ -55,7 +55,12 @@ export interface ProcessDelegate {
   /** GET /process/:id. */
   getProcess(id: string, options?: DelegateCallOptions): Promise<ProcessResponse>;
   /** PATCH /process/:id/:eventId with the event's typed payload. */
-  sendEvent<E extends keyof ProcessEventPayloads>(id: string, eventId: E, payload: ProcessEventPayloads[E], options?: DelegateCallOptions): Promise<ProcessResponse>;
+  sendEvent<E extends keyof ProcessEventPayloads>(
+    id: string,
+    eventId: E,
+    payload: ProcessEventPayloads[E],
+    options?: DelegateCallOptions,
+  ): Promise<ProcessResponse>;
   /** GET /processChildren/:id: the process first, then its children (every descendant when `recursive`). */
   processChildren(id: string, options?: DelegateCallOptions & { recursive?: boolean }): Promise<Process[]>;
   /** POST /process/completed: the successors created now. */
@@ -77,7 +82,12 @@ interface Envelope {
 }
 
 function isEnvelope(value: unknown): value is Envelope {
-  return typeof value === 'object' && value !== null && typeof (value as Envelope).success === 'boolean' && typeof (value as Envelope).code === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Envelope).success === 'boolean' &&
+    typeof (value as Envelope).code === 'number'
+  );
 }
 
 /** Makes the client. Nothing is sent until the first call. */
@@ -86,7 +96,13 @@ export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDel
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 30000;
 
-  async function call<T>(method: string, path: string, body: unknown, tenant: string | null | undefined, extra: Record<string, string> = {}): Promise<T> {
+  async function call<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    tenant: string | null | undefined,
+    extra: Record<string, string> = {},
+  ): Promise<T> {
     const url = `${base}${path}`;
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...extra };
     const effectiveTenant = tenant !== undefined ? tenant : options.tenant;
@@ -97,20 +113,44 @@ export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDel
 
     let response: Response;
     try {
-      response = await doFetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      response = await doFetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (err) {
       const name = (err as { name?: unknown } | null)?.name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw fail(504, DelegateErrorCodes.timeout, `No answer within ${timeoutMs} ms`, 0, err);
-      throw fail(503, DelegateErrorCodes.unreachable, `Process service unreachable: ${err instanceof Error ? err.message : String(err)}`, 0, err);
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw fail(504, DelegateErrorCodes.timeout, `No answer within ${timeoutMs} ms`, 0, err);
+      throw fail(
+        503,
+        DelegateErrorCodes.unreachable,
+        `Process service unreachable: ${err instanceof Error ? err.message : String(err)}`,
+        0,
+        err,
+      );
     }
     const text = await response.text();
     let parsed: unknown;
     try {
       parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
     } catch (err) {
-      throw fail(response.ok ? 502 : response.status, DelegateErrorCodes.invalidResponse, `Answer is not JSON (HTTP ${response.status})`, response.status, err);
+      throw fail(
+        response.ok ? 502 : response.status,
+        DelegateErrorCodes.invalidResponse,
+        `Answer is not JSON (HTTP ${response.status})`,
+        response.status,
+        err,
+      );
     }
-    if (!isEnvelope(parsed)) throw fail(response.ok ? 502 : response.status, DelegateErrorCodes.invalidResponse, `Answer is not a framework envelope (HTTP ${response.status})`, response.status);
+    if (!isEnvelope(parsed))
+      throw fail(
+        response.ok ? 502 : response.status,
+        DelegateErrorCodes.invalidResponse,
+        `Answer is not a framework envelope (HTTP ${response.status})`,
+        response.status,
+      );
     if (!parsed.success) {
       throw new ProcessDelegateError({
         code: parsed.code,
@@ -129,10 +169,13 @@ export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDel
   const id = (value: string) => encodeURIComponent(value);
 
   const delegate: ProcessDelegate = {
-    createProcess: (dto, o = {}) => call('POST', '/process', dto, o.tenant, o.triggerId === undefined ? {} : { [TRIGGER_HEADER]: o.triggerId }),
+    createProcess: (dto, o = {}) =>
+      call('POST', '/process', dto, o.tenant, o.triggerId === undefined ? {} : { [TRIGGER_HEADER]: o.triggerId }),
     getProcess: (processId, o = {}) => call('GET', `/process/${id(processId)}`, undefined, o.tenant),
-    sendEvent: (processId, eventId, payload, o = {}) => call('PATCH', `/process/${id(processId)}/${id(eventId)}`, payload ?? {}, o.tenant),
-    processChildren: (processId, o = {}) => call('GET', `/processChildren/${id(processId)}${o.recursive ? '?recursive=true' : ''}`, undefined, o.tenant),
+    sendEvent: (processId, eventId, payload, o = {}) =>
+      call('PATCH', `/process/${id(processId)}/${id(eventId)}`, payload ?? {}, o.tenant),
+    processChildren: (processId, o = {}) =>
+      call('GET', `/processChildren/${id(processId)}${o.recursive ? '?recursive=true' : ''}`, undefined, o.tenant),
     processCompleted: (event, o = {}) => call('POST', '/process/completed', event, o.tenant),
     async deliver(processId, eventId, payload, tenant) {
       await call('PATCH', `/process/${id(processId)}/${id(eventId)}`, payload ?? {}, tenant);
@@ -141,9 +184,14 @@ export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDel
       const [, ...children] = await delegate.processChildren(processId, { tenant });
       return children
         .filter((c) => c.parentId === processId)
-        .map((c) => ({ processId: c.id, processType: c.processType, stateId: c.state.stateId, successful: c.state.stateId === ProcessStates.PROCESSED, output: c.output }));
+        .map((c) => ({
+          processId: c.id,
+          processType: c.processType,
+          stateId: c.state.stateId,
+          successful: c.state.stateId === ProcessStates.PROCESSED,
+          output: c.output,
+        }));
     },
   };
   return delegate;
 }
-

@@ -54,7 +54,10 @@ export class ProcessDelegateError extends Error {
   readonly url: string;
 
   constructor(init: ProcessDelegateErrorInit) {
-    super(`${init.method} ${init.url}: ${init.code} ${init.subErrorCode} ${init.description}`, init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      `${init.method} ${init.url}: ${init.code} ${init.subErrorCode} ${init.description}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.name = 'ProcessDelegateError';
     this.code = init.code;
     this.subErrorCode = init.subErrorCode;

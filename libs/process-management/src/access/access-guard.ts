@@ -47,17 +47,25 @@ export interface ResolvedAccess {
  * tenant) joins the listed keys.
  * @throws ConfigError when a key is shorter than 32 characters, the JWT options are unusable, or no credential at all is configured.
  */
-export function resolveManagementAccess(input: { apiKey?: string; access?: ManagementAccessOptions | ResolvedAccess; logger: Logger }): ResolvedAccess {
+export function resolveManagementAccess(input: {
+  apiKey?: string;
+  access?: ManagementAccessOptions | ResolvedAccess;
+  logger: Logger;
+}): ResolvedAccess {
   // Already resolved (a host sharing one key set, token cache and failure count between the API and its other routes).
   if (input.access !== undefined && 'limiter' in input.access) {
-    if (input.apiKey !== undefined) throw new ConfigError('Give the administration key inside the resolved access, not beside it');
+    if (input.apiKey !== undefined)
+      throw new ConfigError('Give the administration key inside the resolved access, not beside it');
     return input.access;
   }
   const listed = input.access?.keys ?? [];
   const keys = makeKeyCredentials([...(input.apiKey === undefined ? [] : [{ key: input.apiKey }]), ...listed]);
   const jwtOption = input.access?.jwt;
   const jwt = jwtOption === undefined ? undefined : 'verify' in jwtOption ? jwtOption : makeJwtVerifier(jwtOption);
-  if (keys.size === 0 && jwt === undefined) throw new ConfigError('The administration API needs a credential: an administration key of at least 32 characters, or a JWT key set');
+  if (keys.size === 0 && jwt === undefined)
+    throw new ConfigError(
+      'The administration API needs a credential: an administration key of at least 32 characters, or a JWT key set',
+    );
   return { keys, jwt, limiter: makeAuthFailureLimiter({ ...input.access?.failureLimit, logger: input.logger }) };
 }
 
@@ -110,7 +118,8 @@ export function makeAccessGuard(access: ResolvedAccess, options: AccessGuardOpti
     } else if (authorization !== undefined) {
       const token = BEARER.exec(authorization)?.[1];
       if (token === undefined) return refuse('The Authorization header must be "Bearer <token>"', true);
-      if (access.jwt === undefined) return refuse('Bearer tokens are not accepted by this server: use X-Process-Management-Key', true);
+      if (access.jwt === undefined)
+        return refuse('Bearer tokens are not accepted by this server: use X-Process-Management-Key', true);
       try {
         caller = await access.jwt.verify(token);
       } catch (err) {
@@ -124,7 +133,11 @@ export function makeAccessGuard(access: ResolvedAccess, options: AccessGuardOpti
       return refuse('Missing header X-Process-Management-Key (or Authorization: Bearer <token>)', false);
     }
     if (options.require !== undefined) {
-      const problem = authorizationProblem(caller, options.require.role, undefined) ?? (options.require.allTenants && caller.tenants !== '*' ? 'These routes need a credential for every tenant' : undefined);
+      const problem =
+        authorizationProblem(caller, options.require.role, undefined) ??
+        (options.require.allTenants && caller.tenants !== '*'
+          ? 'These routes need a credential for every tenant'
+          : undefined);
       if (problem !== undefined) {
         res.status(403).json(body(403, problem));
         return;
@@ -141,9 +154,12 @@ export function makeAccessGuard(access: ResolvedAccess, options: AccessGuardOpti
  */
 export function authorizationProblem(caller: Caller, role: Role, tenant: string | undefined): string | undefined {
   if (!roleAllows(caller.role, role)) {
-    return caller.role === null ? `This operation needs role ${role}; the credential carries no role` : `This operation needs role ${role}; the credential has role ${caller.role}`;
+    return caller.role === null
+      ? `This operation needs role ${role}; the credential carries no role`
+      : `This operation needs role ${role}; the credential has role ${caller.role}`;
   }
   // Not naming the tenant keeps the answer the same for every tenant outside the scope.
-  if (tenant !== undefined && !scopeIncludes(caller.tenants, tenant)) return 'The credential is not allowed for this tenant';
+  if (tenant !== undefined && !scopeIncludes(caller.tenants, tenant))
+    return 'The credential is not allowed for this tenant';
   return undefined;
 }

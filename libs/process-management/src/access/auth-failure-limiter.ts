@@ -68,7 +68,10 @@ export function makeAuthFailureLimiter(options: AuthFailureLimitOptions & { logg
       window.failures += 1;
       if (window.failures >= maxFailures && !window.warned) {
         window.warned = true;
-        options.logger.warn({ source, failures: window.failures, windowMillis }, 'administration API: too many failed authentications from one address; refusing it until the window ends');
+        options.logger.warn(
+          { source, failures: window.failures, windowMillis },
+          'administration API: too many failed authentications from one address; refusing it until the window ends',
+        );
       }
     },
   };

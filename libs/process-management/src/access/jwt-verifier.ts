@@ -20,7 +20,19 @@ import type { Caller, TenantScope } from './caller';
 import { loadJose, type Jose } from './jose-loader';
 
 /** The algorithms accepted by default: every asymmetric JWS algorithm, nothing else. */
-export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
 
 /** Claim holding the roles. */
 export const ROLES_CLAIM = 'fw_roles';
@@ -79,14 +91,17 @@ function checkedAlgorithms(algorithms: readonly string[] | undefined): string[] 
   const allowed = new Set<string>(ASYMMETRIC_ALGORITHMS);
   const refused = chosen.filter((alg) => !allowed.has(alg));
   if (refused.length > 0 || chosen.length === 0) {
-    throw new ConfigError(`JWT algorithms must be asymmetric (${ASYMMETRIC_ALGORITHMS.join(', ')}); refused: ${refused.join(', ') || 'an empty list'}`);
+    throw new ConfigError(
+      `JWT algorithms must be asymmetric (${ASYMMETRIC_ALGORITHMS.join(', ')}); refused: ${refused.join(', ') || 'an empty list'}`,
+    );
   }
   return chosen;
 }
 
 function keySource(options: JwtVerifierOptions): (jose: Jose) => KeyResolver {
   const given = [options.jwksUrl, options.jwksFile, options.jwks].filter((v) => v !== undefined).length;
-  if (given !== 1) throw new ConfigError('Give exactly one key set for JWT verification: a JWKS URL, a JWKS file or an inline JWKS');
+  if (given !== 1)
+    throw new ConfigError('Give exactly one key set for JWT verification: a JWKS URL, a JWKS file or an inline JWKS');
   if (options.jwksUrl !== undefined) {
     let url: URL;
     try {
@@ -94,7 +109,8 @@ function keySource(options: JwtVerifierOptions): (jose: Jose) => KeyResolver {
     } catch {
       throw new ConfigError(`The JWKS URL '${options.jwksUrl}' is not a URL`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`The JWKS URL must be http(s), got '${url.protocol}'`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new ConfigError(`The JWKS URL must be http(s), got '${url.protocol}'`);
     return (jose) =>
       jose.createRemoteJWKSet(url, {
         cooldownDuration: options.jwksCooldownMillis ?? 30_000,
@@ -160,9 +176,11 @@ function reasonOf(err: unknown): string {
  * @throws ConfigError for a missing issuer or audience, no (or more than one) key set, or a symmetric algorithm.
  */
 export function makeJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
-  if (options.issuer.trim() === '') throw new ConfigError('The JWT issuer is empty: set the identity provider’s issuer');
+  if (options.issuer.trim() === '')
+    throw new ConfigError('The JWT issuer is empty: set the identity provider’s issuer');
   const audience = typeof options.audience === 'string' ? [options.audience] : [...options.audience];
-  if (audience.length === 0 || audience.some((a) => a.trim() === '')) throw new ConfigError('The JWT audience is empty: set the audience tokens are issued for');
+  if (audience.length === 0 || audience.some((a) => a.trim() === ''))
+    throw new ConfigError('The JWT audience is empty: set the audience tokens are issued for');
   const algorithms = checkedAlgorithms(options.algorithms);
   const makeKeys = keySource(options);
   const roleNames = options.roleNames ?? {};
@@ -187,7 +205,12 @@ export function makeJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
       }
       const subject = typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : undefined;
       if (subject === undefined) throw unauthorized("The bearer token's claim 'sub' is missing or invalid");
-      return { actor: `jwt:${subject}`, credential: 'jwt', role: highestRole(rolesOf(payload[ROLES_CLAIM], roleNames)), tenants: tenantsOf(payload[TENANTS_CLAIM]) };
+      return {
+        actor: `jwt:${subject}`,
+        credential: 'jwt',
+        role: highestRole(rolesOf(payload[ROLES_CLAIM], roleNames)),
+        tenants: tenantsOf(payload[TENANTS_CLAIM]),
+      };
     },
   };
 }

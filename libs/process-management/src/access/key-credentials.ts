@@ -44,10 +44,18 @@ export function keyFingerprint(key: string): string {
  * Makes the key set.
  * @throws ConfigError when a key is shorter than 32 characters.
  */
-export function makeKeyCredentials(keys: readonly KeyCredential[], setting = 'PROCESS_MANAGEMENT_API_KEY'): KeyCredentials {
+export function makeKeyCredentials(
+  keys: readonly KeyCredential[],
+  setting = 'PROCESS_MANAGEMENT_API_KEY',
+): KeyCredentials {
   const entries = keys.map((credential) => {
     const key = assertManagementKey(credential.key, setting);
-    const caller: Caller = { actor: keyFingerprint(key), credential: 'key', role: credential.role ?? 'admin', tenants: credential.tenants ?? '*' };
+    const caller: Caller = {
+      actor: keyFingerprint(key),
+      credential: 'key',
+      role: credential.role ?? 'admin',
+      tenants: credential.tenants ?? '*',
+    };
     return { digest: digest(key), caller };
   });
   return {

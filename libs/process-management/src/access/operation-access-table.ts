@@ -32,7 +32,12 @@ export interface OperationAccess {
 const ONLY_ENABLED: NarrowerAccess = {
   role: 'operator',
   when: 'the body holds only "enabled" (switching the crontab on or off)',
-  matches: (body) => typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && typeof (body as { enabled?: unknown }).enabled === 'boolean',
+  matches: (body) =>
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    Object.keys(body).length === 1 &&
+    typeof (body as { enabled?: unknown }).enabled === 'boolean',
 };
 
 /** `<METHOD> <path>` (path relative to the mount path, OpenAPI notation) → the access it needs. */

@@ -48,7 +48,9 @@ export function auditTargetOf(res: Response): string | undefined {
  * A callback writing the `ok` row on the transaction of the change (undefined when the request
  * is not audited): pass it to a store that runs the change in a transaction.
  */
-export function auditInTransaction(res: Response): ((trx: Parameters<AuditStore['record']>[1]) => Promise<void>) | undefined {
+export function auditInTransaction(
+  res: Response,
+): ((trx: Parameters<AuditStore['record']>[1]) => Promise<void>) | undefined {
   const pending = pendingOf(res);
   if (pending === undefined) return undefined;
   return async (trx) => {

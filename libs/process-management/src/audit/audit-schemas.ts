@@ -16,8 +16,16 @@ export const CREDENTIAL_KINDS = ['key', 'jwt'] as const;
 
 /** The filters of `GET /audit`, with paging. */
 export const AUDIT_QUERY_PARAMETERS: readonly QueryParameter[] = [
-  { name: 'actor', description: 'Exactly this actor (`key:<fingerprint>` or `jwt:<sub>`)', schema: text({ maxLength: FILTER_MAX_LENGTH }) },
-  { name: 'action', description: 'Exactly this action (the operationId of the change, e.g. addCrontab)', schema: text({ maxLength: FILTER_MAX_LENGTH }) },
+  {
+    name: 'actor',
+    description: 'Exactly this actor (`key:<fingerprint>` or `jwt:<sub>`)',
+    schema: text({ maxLength: FILTER_MAX_LENGTH }),
+  },
+  {
+    name: 'action',
+    description: 'Exactly this action (the operationId of the change, e.g. addCrontab)',
+    schema: text({ maxLength: FILTER_MAX_LENGTH }),
+  },
   // A template literal: the word followed by a quote reads as an import to the dependency check of pack-check.
   { name: `from`, description: 'Entries at or after this instant (ISO-8601 with zone)', schema: instant },
   { name: 'to', description: 'Entries before this instant (ISO-8601 with zone)', schema: instant },
@@ -35,14 +43,25 @@ export const ACCESS_SCHEMAS: Record<string, JsonSchema> = {
       credential: enumOf(CREDENTIAL_KINDS),
       tenant: orNull(text({ description: 'The tenant of the request' })),
       action: text({ description: 'The operationId of the change' }),
-      target: orNull(text({ minLength: 0, description: 'What was changed: crontab id, definition name, trigger id, process id' })),
-      outcome: enumOf(AUDIT_OUTCOMES, 'ok: done; refused: the role or tenant scope did not allow it; failed: the request or the change failed'),
+      target: orNull(
+        text({ minLength: 0, description: 'What was changed: crontab id, definition name, trigger id, process id' }),
+      ),
+      outcome: enumOf(
+        AUDIT_OUTCOMES,
+        'ok: done; refused: the role or tenant scope did not allow it; failed: the request or the change failed',
+      ),
       requestId: text({ description: 'The request id (X-Request-Id)' }),
     },
     { extra: { description: 'One change requested through the administration API' } },
   ),
   AuditPage: object(
-    { content: arrayOf(ref('AuditEntry'), { maxItems: MAX_PAGE_SIZE }), totalElements: { type: 'integer', minimum: 0 }, page: { type: 'integer', minimum: 0 }, size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE }, totalPages: { type: 'integer', minimum: 0 } },
+    {
+      content: arrayOf(ref('AuditEntry'), { maxItems: MAX_PAGE_SIZE }),
+      totalElements: { type: 'integer', minimum: 0 },
+      page: { type: 'integer', minimum: 0 },
+      size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
+      totalPages: { type: 'integer', minimum: 0 },
+    },
     { extra: { description: 'One page of AuditEntrys' } },
   ),
   Caller: object(
@@ -51,7 +70,10 @@ export const ACCESS_SCHEMAS: Record<string, JsonSchema> = {
       credential: enumOf(CREDENTIAL_KINDS),
       role: orNull(enumOf(ROLES)),
       tenants: arrayOf(text(), { description: 'The tenants the caller may see; ["*"] for every tenant' }),
-      operations: arrayOf(text(), { description: 'The operationIds the caller’s role allows (a narrower form counts: an operator may switch crontabs on and off)' }),
+      operations: arrayOf(text(), {
+        description:
+          'The operationIds the caller’s role allows (a narrower form counts: an operator may switch crontabs on and off)',
+      }),
     },
     { extra: { description: 'The caller as the server sees it' } },
   ),

@@ -86,7 +86,16 @@ export function makeAuditStore(db: AnyKysely): AuditStore {
     async record(entry, handle) {
       await auditDb(handle ?? db)
         .insertInto('fw_admin_audit')
-        .values({ id: randomUUID(), actor: entry.actor, credential: entry.credential, tenant: entry.tenant, action: entry.action, target: entry.target, outcome: entry.outcome, request_id: entry.requestId })
+        .values({
+          id: randomUUID(),
+          actor: entry.actor,
+          credential: entry.credential,
+          tenant: entry.tenant,
+          action: entry.action,
+          target: entry.target,
+          outcome: entry.outcome,
+          request_id: entry.requestId,
+        })
         .execute();
     },
     async list(filter, request) {
@@ -96,7 +105,13 @@ export function makeAuditStore(db: AnyKysely): AuditStore {
       if (filter.from !== undefined) query = query.where('occurred_at', '>=', filter.from);
       if (filter.to !== undefined) query = query.where('occurred_at', '<', filter.to);
       const [rows, total] = await Promise.all([
-        query.selectAll().orderBy('occurred_at', 'desc').orderBy('seq', 'desc').limit(request.size).offset(request.page * request.size).execute(),
+        query
+          .selectAll()
+          .orderBy('occurred_at', 'desc')
+          .orderBy('seq', 'desc')
+          .limit(request.size)
+          .offset(request.page * request.size)
+          .execute(),
         query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
       ]);
       const content = rows.map((r): AuditEntry => ({
@@ -113,7 +128,14 @@ export function makeAuditStore(db: AnyKysely): AuditStore {
       return pageOf(content, Number(total.n), request);
     },
     async purgeBefore(cutoff, limit) {
-      const oldest = base.selectFrom('fw_admin_audit').select('id').where('occurred_at', '<', cutoff).orderBy('occurred_at').limit(limit).forUpdate().skipLocked();
+      const oldest = base
+        .selectFrom('fw_admin_audit')
+        .select('id')
+        .where('occurred_at', '<', cutoff)
+        .orderBy('occurred_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked();
       const result = await base.deleteFrom('fw_admin_audit').where('id', 'in', oldest).executeTakeFirst();
       return Number(result.numDeletedRows);
     },

@@ -32,9 +32,14 @@ export interface ManagementKeyGuardOptions {
  * @throws ConfigError naming the setting when the key is unsuitable.
  */
 export function assertManagementKey(key: string | undefined, setting = 'fw.process.management.api-key'): string {
-  if (key === undefined || key.trim() === '') throw new ConfigError(`${setting} is not set: give an administration key of at least ${MIN_MANAGEMENT_KEY_LENGTH} characters`);
+  if (key === undefined || key.trim() === '')
+    throw new ConfigError(
+      `${setting} is not set: give an administration key of at least ${MIN_MANAGEMENT_KEY_LENGTH} characters`,
+    );
   if (key.length < MIN_MANAGEMENT_KEY_LENGTH) {
-    throw new ConfigError(`${setting} is too short (${key.length} characters): give an administration key of at least ${MIN_MANAGEMENT_KEY_LENGTH} characters`);
+    throw new ConfigError(
+      `${setting} is too short (${key.length} characters): give an administration key of at least ${MIN_MANAGEMENT_KEY_LENGTH} characters`,
+    );
   }
   return key;
 }

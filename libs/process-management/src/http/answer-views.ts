@@ -57,5 +57,11 @@ export function crontabView(r: CrontabRecord): CrontabRecord {
 
 /** The same page with each item mapped. */
 export function mapPage<T, U>(page: Page<T>, view: (item: T) => U): Page<U> {
-  return { content: page.content.map(view), totalElements: page.totalElements, page: page.page, size: page.size, totalPages: page.totalPages };
+  return {
+    content: page.content.map(view),
+    totalElements: page.totalElements,
+    page: page.page,
+    size: page.size,
+    totalPages: page.totalPages,
+  };
 }

@@ -38,7 +38,8 @@ export const badRequest = (message: string): FwError => managementError(400, Man
 export const forbidden = (message: string): FwError => managementError(403, ManagementErrorCodes.forbidden, message);
 export const notFound = (message: string): FwError => managementError(404, ManagementErrorCodes.notFound, message);
 export const conflict = (message: string): FwError => managementError(409, ManagementErrorCodes.conflict, message);
-export const unavailable = (message: string): FwError => managementError(503, ManagementErrorCodes.unavailable, message);
+export const unavailable = (message: string): FwError =>
+  managementError(503, ManagementErrorCodes.unavailable, message);
 
 /** Converts any error into `{ message }` with the right status. */
 export function makeManagementErrorMiddleware(logger: Logger): ErrorRequestHandler {
@@ -80,7 +81,9 @@ export function makeManagementNotFound(): RequestHandler {
 /** 415 for write requests whose body is not JSON (a form post never reaches a handler as `{}`). */
 export function requireJsonContent(): RequestHandler {
   return (req, _res, next) => {
-    const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
+    const hasBody =
+      (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
+      req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.is('application/json')) {
       next(managementError(415, ManagementErrorCodes.unsupportedMediaType, 'Content-Type must be application/json'));
       return;

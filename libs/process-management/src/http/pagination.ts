@@ -35,12 +35,20 @@ export interface Page<T> {
   totalElementsEstimated?: true;
 }
 
-function integerParam(query: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
+function integerParam(
+  query: Record<string, unknown>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = query[name];
   if (raw === undefined || raw === '') return fallback;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw badRequest(`Query parameter '${name}' must be an integer between ${min} and ${max}`);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw))
+    throw badRequest(`Query parameter '${name}' must be an integer between ${min} and ${max}`);
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw badRequest(`Query parameter '${name}' must be an integer between ${min} and ${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw badRequest(`Query parameter '${name}' must be an integer between ${min} and ${max}`);
   return value;
 }
 
@@ -54,7 +62,13 @@ export function parsePageRequest(query: Record<string, unknown>): PageRequest {
 
 /** Builds the page body; `estimated` marks an estimated total. */
 export function pageOf<T>(content: T[], totalElements: number, request: PageRequest, estimated = false): Page<T> {
-  const page: Page<T> = { content, totalElements, page: request.page, size: request.size, totalPages: Math.ceil(totalElements / request.size) };
+  const page: Page<T> = {
+    content,
+    totalElements,
+    page: request.page,
+    size: request.size,
+    totalPages: Math.ceil(totalElements / request.size),
+  };
   return estimated ? { ...page, totalElementsEstimated: true } : page;
 }
 

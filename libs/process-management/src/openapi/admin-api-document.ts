@@ -49,7 +49,9 @@ export type OpenApiOperationObject = {
  * has no place for it. Written in place, not as a `components.responses` entry: tools count only
  * references from operations, so a component used by extensions alone reads as unused.
  */
-export type OpenApiPathItem = Partial<Record<ApiMethod, OpenApiOperationObject>> & { 'x-fw-method-not-allowed'?: OpenApiResponseObject };
+export type OpenApiPathItem = Partial<Record<ApiMethod, OpenApiOperationObject>> & {
+  'x-fw-method-not-allowed'?: OpenApiResponseObject;
+};
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
@@ -62,32 +64,65 @@ export type OpenApiDocument = {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, OpenApiResponseObject>;
     parameters: Record<string, OpenApiParameter>;
-    securitySchemes: Record<string, { type: 'apiKey'; in: 'header'; name: string } | { type: 'http'; scheme: 'bearer'; bearerFormat: string; description: string }>;
+    securitySchemes: Record<
+      string,
+      | { type: 'apiKey'; in: 'header'; name: string }
+      | { type: 'http'; scheme: 'bearer'; bearerFormat: string; description: string }
+    >;
   };
 };
 
 /** Every component schema of the API (requests and answers). */
-export const ADMIN_API_SCHEMAS: Record<string, JsonSchema> = { ...REQUEST_SCHEMAS, ...RESPONSE_SCHEMAS, ...ACCESS_SCHEMAS };
+export const ADMIN_API_SCHEMAS: Record<string, JsonSchema> = {
+  ...REQUEST_SCHEMAS,
+  ...RESPONSE_SCHEMAS,
+  ...ACCESS_SCHEMAS,
+};
 
 const json = (schema: JsonSchema): OpenApiMediaContent => ({ 'application/json': { schema } });
 const errorResponse = (description: string): OpenApiResponseObject => ({ description, content: json(ref('Error')) });
 
 /** Answers shared by many operations, as `components.responses`. */
 const SHARED_RESPONSES: Record<string, OpenApiResponseObject> = {
-  BadRequest: errorResponse('Bad request, naming the field: tenant header, query parameter, body against its schema, a control character (U+0000 and other C0 controls), malformed JSON, or a value the database cannot store'),
-  Unauthorized: errorResponse('Missing or refused credential: X-Process-Management-Key, or Authorization: Bearer <JWT> (expired, not yet valid, another issuer or audience, bad signature, unknown key)'),
-  Forbidden: errorResponse('The credential’s role does not allow this operation, or the tenant is outside its scope (the same answer whether or not that tenant exists)'),
-  TooManyRequests: { description: 'Too many refused credentials from this address; try again after Retry-After seconds', headers: { 'Retry-After': { description: 'Seconds until the address may try again', required: true, schema: { type: 'integer', minimum: 1 } } }, content: json(ref('Error')) },
+  BadRequest: errorResponse(
+    'Bad request, naming the field: tenant header, query parameter, body against its schema, a control character (U+0000 and other C0 controls), malformed JSON, or a value the database cannot store',
+  ),
+  Unauthorized: errorResponse(
+    'Missing or refused credential: X-Process-Management-Key, or Authorization: Bearer <JWT> (expired, not yet valid, another issuer or audience, bad signature, unknown key)',
+  ),
+  Forbidden: errorResponse(
+    'The credential’s role does not allow this operation, or the tenant is outside its scope (the same answer whether or not that tenant exists)',
+  ),
+  TooManyRequests: {
+    description: 'Too many refused credentials from this address; try again after Retry-After seconds',
+    headers: {
+      'Retry-After': {
+        description: 'Seconds until the address may try again',
+        required: true,
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+    content: json(ref('Error')),
+  },
   PayloadTooLarge: errorResponse('The request body is over the limit (1 MB by default)'),
   UnsupportedMediaType: errorResponse('A request body that is not application/json'),
   InternalError: errorResponse('Unexpected error: a generic message, the details in the log only'),
-  RequestHeaderFieldsTooLarge: { description: 'The request line and headers are over 16 KB (a path parameter or query that long): answered by the HTTP server itself, without a body' },
+  RequestHeaderFieldsTooLarge: {
+    description:
+      'The request line and headers are over 16 KB (a path parameter or query that long): answered by the HTTP server itself, without a body',
+  },
 };
 
 /** Each path's `x-fw-method-not-allowed`. */
 const METHOD_NOT_ALLOWED: OpenApiResponseObject = {
   description: 'A method the path does not list; Allow names those it does',
-  headers: { Allow: { description: 'The methods of the path, e.g. "GET, HEAD, POST"', required: true, schema: { type: 'string' } } },
+  headers: {
+    Allow: {
+      description: 'The methods of the path, e.g. "GET, HEAD, POST"',
+      required: true,
+      schema: { type: 'string' },
+    },
+  },
   content: json(ref('Error')),
 };
 
@@ -100,21 +135,50 @@ function responsesOf(op: AdminApiOperation): Record<string, OpenApiResponseObjec
   const own: Record<string, OpenApiResponseObject | OpenApiRef> = {};
   for (const [status, answer] of Object.entries(op.responses)) own[status] = toResponseObject(answer);
   const shared: Record<string, OpenApiRef> = op.tenant
-    ? { '400': sharedRef('BadRequest'), '401': sharedRef('Unauthorized'), '403': sharedRef('Forbidden'), '413': sharedRef('PayloadTooLarge'), '415': sharedRef('UnsupportedMediaType'), '429': sharedRef('TooManyRequests'), '431': sharedRef('RequestHeaderFieldsTooLarge'), '500': sharedRef('InternalError') }
-    : { '401': sharedRef('Unauthorized'), '403': sharedRef('Forbidden'), '429': sharedRef('TooManyRequests'), '431': sharedRef('RequestHeaderFieldsTooLarge'), '500': sharedRef('InternalError') };
+    ? {
+        '400': sharedRef('BadRequest'),
+        '401': sharedRef('Unauthorized'),
+        '403': sharedRef('Forbidden'),
+        '413': sharedRef('PayloadTooLarge'),
+        '415': sharedRef('UnsupportedMediaType'),
+        '429': sharedRef('TooManyRequests'),
+        '431': sharedRef('RequestHeaderFieldsTooLarge'),
+        '500': sharedRef('InternalError'),
+      }
+    : {
+        '401': sharedRef('Unauthorized'),
+        '403': sharedRef('Forbidden'),
+        '429': sharedRef('TooManyRequests'),
+        '431': sharedRef('RequestHeaderFieldsTooLarge'),
+        '500': sharedRef('InternalError'),
+      };
   const merged = { ...shared, ...own };
   return Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function toResponseObject(answer: ApiResponse): OpenApiResponseObject {
-  return answer.schema === undefined ? { description: answer.description } : { description: answer.description, content: json(ref(answer.schema)) };
+  return answer.schema === undefined
+    ? { description: answer.description }
+    : { description: answer.description, content: json(ref(answer.schema)) };
 }
 
 function operationObject(op: AdminApiOperation): OpenApiOperationObject {
   const parameters: Array<OpenApiParameter | OpenApiRef> = [
     ...(op.tenant ? [{ $ref: '#/components/parameters/Tenant' }] : []),
-    ...(op.pathParameters ?? []).map((p): OpenApiParameter => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } })),
-    ...(op.query ?? []).map((q): OpenApiParameter => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema })),
+    ...(op.pathParameters ?? []).map((p): OpenApiParameter => ({
+      name: p.name,
+      in: 'path',
+      required: true,
+      description: p.description,
+      schema: { type: 'string' },
+    })),
+    ...(op.query ?? []).map((q): OpenApiParameter => ({
+      name: q.name,
+      in: 'query',
+      required: false,
+      description: q.description,
+      schema: q.schema,
+    })),
   ];
   return {
     operationId: op.operationId,
@@ -158,10 +222,24 @@ export function buildOpenApiDocument(basePath = '/process-management/api'): Open
     components: {
       schemas: ADMIN_API_SCHEMAS,
       responses: SHARED_RESPONSES,
-      parameters: { Tenant: { name: 'x-fw-tenant-id', in: 'header', required: true, description: 'Tenant view, [A-Za-z0-9_.-]{1,128}', schema: TENANT_HEADER_SCHEMA } },
+      parameters: {
+        Tenant: {
+          name: 'x-fw-tenant-id',
+          in: 'header',
+          required: true,
+          description: 'Tenant view, [A-Za-z0-9_.-]{1,128}',
+          schema: TENANT_HEADER_SCHEMA,
+        },
+      },
       securitySchemes: {
         ManagementKey: { type: 'apiKey', in: 'header', name: headerName(MANAGEMENT_KEY_HEADER) },
-        BearerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token of the configured identity provider; claims fw_roles (viewer, operator, admin) and fw_tenants (tenant ids or *)' },
+        BearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A token of the configured identity provider; claims fw_roles (viewer, operator, admin) and fw_tenants (tenant ids or *)',
+        },
       },
     },
   };

@@ -38,14 +38,42 @@ export interface AdminApiOperation {
 const Q = QUERY_PARAMETERS;
 const paging = [Q.page, Q.size];
 const notFound: ApiResponse = { description: 'Not found in this tenant', schema: 'Error' };
-const unavailable: ApiResponse = { description: 'Not configured on this host (trigger service, crontab store or cron scheduler)', schema: 'Error' };
+const unavailable: ApiResponse = {
+  description: 'Not configured on this host (trigger service, crontab store or cron scheduler)',
+  schema: 'Error',
+};
 const crontabId = [{ name: 'id', description: 'Crontab id (another tenant’s or a malformed id answers 404)' }];
 const definitionName = [{ name: 'name', description: 'processType of the definition' }];
 
 export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
-  { operationId: 'openApi', method: 'get', path: '/openapi.json', tag: 'meta', summary: 'This document (the key is needed, the tenant is not)', tenant: false, responses: { '200': { description: 'OpenAPI 3.1 document', schema: 'OpenApiDocument' } } },
-  { operationId: 'info', method: 'get', path: '/info', tag: 'meta', summary: 'Definition source, write capability, cron availability, supported events', tenant: true, responses: { '200': { description: 'Info', schema: 'Info' } } },
-  { operationId: 'listCrontabs', method: 'get', path: '/crontabs', tag: 'cron', summary: 'ProcessCreate schedules of the tenant, newest first', tenant: true, query: paging, responses: { '200': { description: 'Page of crontabs', schema: 'CrontabPage' }, '503': unavailable } },
+  {
+    operationId: 'openApi',
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'meta',
+    summary: 'This document (the key is needed, the tenant is not)',
+    tenant: false,
+    responses: { '200': { description: 'OpenAPI 3.1 document', schema: 'OpenApiDocument' } },
+  },
+  {
+    operationId: 'info',
+    method: 'get',
+    path: '/info',
+    tag: 'meta',
+    summary: 'Definition source, write capability, cron availability, supported events',
+    tenant: true,
+    responses: { '200': { description: 'Info', schema: 'Info' } },
+  },
+  {
+    operationId: 'listCrontabs',
+    method: 'get',
+    path: '/crontabs',
+    tag: 'cron',
+    summary: 'ProcessCreate schedules of the tenant, newest first',
+    tenant: true,
+    query: paging,
+    responses: { '200': { description: 'Page of crontabs', schema: 'CrontabPage' }, '503': unavailable },
+  },
   {
     operationId: 'addCrontab',
     method: 'post',
@@ -54,9 +82,22 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     summary: 'Add a schedule (the scheduler reloads); the definition must exist and take the args',
     tenant: true,
     body: 'CrontabInput',
-    responses: { '201': { description: 'Created', schema: 'Crontab' }, '409': { description: 'The tenant has a crontab of that name', schema: 'Error' }, '503': unavailable },
+    responses: {
+      '201': { description: 'Created', schema: 'Crontab' },
+      '409': { description: 'The tenant has a crontab of that name', schema: 'Error' },
+      '503': unavailable,
+    },
   },
-  { operationId: 'getCrontab', method: 'get', path: '/crontabs/{id}', tag: 'cron', summary: 'One schedule', tenant: true, pathParameters: crontabId, responses: { '200': { description: 'Crontab', schema: 'Crontab' }, '404': notFound, '503': unavailable } },
+  {
+    operationId: 'getCrontab',
+    method: 'get',
+    path: '/crontabs/{id}',
+    tag: 'cron',
+    summary: 'One schedule',
+    tenant: true,
+    pathParameters: crontabId,
+    responses: { '200': { description: 'Crontab', schema: 'Crontab' }, '404': notFound, '503': unavailable },
+  },
   {
     operationId: 'updateCrontab',
     method: 'put',
@@ -66,9 +107,23 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     tenant: true,
     pathParameters: crontabId,
     body: 'CrontabUpdate',
-    responses: { '200': { description: 'Updated', schema: 'Crontab' }, '404': notFound, '409': { description: 'The tenant has another crontab of that name', schema: 'Error' }, '503': unavailable },
+    responses: {
+      '200': { description: 'Updated', schema: 'Crontab' },
+      '404': notFound,
+      '409': { description: 'The tenant has another crontab of that name', schema: 'Error' },
+      '503': unavailable,
+    },
   },
-  { operationId: 'deleteCrontab', method: 'delete', path: '/crontabs/{id}', tag: 'cron', summary: 'Delete a schedule (the scheduler reloads)', tenant: true, pathParameters: crontabId, responses: { '204': { description: 'Deleted' }, '404': notFound, '503': unavailable } },
+  {
+    operationId: 'deleteCrontab',
+    method: 'delete',
+    path: '/crontabs/{id}',
+    tag: 'cron',
+    summary: 'Delete a schedule (the scheduler reloads)',
+    tenant: true,
+    pathParameters: crontabId,
+    responses: { '204': { description: 'Deleted' }, '404': notFound, '503': unavailable },
+  },
   {
     operationId: 'trigger',
     method: 'post',
@@ -89,7 +144,16 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     query: [Q.triggerId, Q.crontabId, Q.executionStatus, Q.executionSource, Q.startedType, ...paging],
     responses: { '200': { description: 'Page of executions', schema: 'ExecutionPage' }, '503': unavailable },
   },
-  { operationId: 'listDefinitions', method: 'get', path: '/definitions', tag: 'definitions', summary: 'Definitions (global), by processType', tenant: true, query: paging, responses: { '200': { description: 'Page of definitions', schema: 'DefinitionPage' } } },
+  {
+    operationId: 'listDefinitions',
+    method: 'get',
+    path: '/definitions',
+    tag: 'definitions',
+    summary: 'Definitions (global), by processType',
+    tenant: true,
+    query: paging,
+    responses: { '200': { description: 'Page of definitions', schema: 'DefinitionPage' } },
+  },
   {
     operationId: 'addDefinition',
     method: 'post',
@@ -98,19 +162,39 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     summary: 'Add a definition (database source); 400 also for a predecessor cycle',
     tenant: true,
     body: 'DefinitionInput',
-    responses: { '201': { description: 'Created', schema: 'ProcessDef' }, '409': { description: 'JSON source, or a definition of that processType exists', schema: 'Error' } },
+    responses: {
+      '201': { description: 'Created', schema: 'ProcessDef' },
+      '409': { description: 'JSON source, or a definition of that processType exists', schema: 'Error' },
+    },
   },
-  { operationId: 'getDefinition', method: 'get', path: '/definitions/{name}', tag: 'definitions', summary: 'One definition', tenant: true, pathParameters: definitionName, responses: { '200': { description: 'Definition', schema: 'ProcessDef' }, '404': { description: 'No such definition', schema: 'Error' } } },
+  {
+    operationId: 'getDefinition',
+    method: 'get',
+    path: '/definitions/{name}',
+    tag: 'definitions',
+    summary: 'One definition',
+    tenant: true,
+    pathParameters: definitionName,
+    responses: {
+      '200': { description: 'Definition', schema: 'ProcessDef' },
+      '404': { description: 'No such definition', schema: 'Error' },
+    },
+  },
   {
     operationId: 'updateDefinition',
     method: 'put',
     path: '/definitions/{name}',
     tag: 'definitions',
-    summary: "Replace a definition (database source); this instance's cache is invalidated; 400 for a name mismatch or cycle",
+    summary:
+      "Replace a definition (database source); this instance's cache is invalidated; 400 for a name mismatch or cycle",
     tenant: true,
     pathParameters: definitionName,
     body: 'DefinitionUpdate',
-    responses: { '200': { description: 'Saved', schema: 'ProcessDef' }, '404': { description: 'No such definition', schema: 'Error' }, '409': { description: 'JSON source', schema: 'Error' } },
+    responses: {
+      '200': { description: 'Saved', schema: 'ProcessDef' },
+      '404': { description: 'No such definition', schema: 'Error' },
+      '409': { description: 'JSON source', schema: 'Error' },
+    },
   },
   {
     operationId: 'deleteDefinition',
@@ -120,9 +204,25 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     summary: 'Delete a definition nothing uses any more (database source)',
     tenant: true,
     pathParameters: definitionName,
-    responses: { '204': { description: 'Deleted' }, '404': { description: 'No such definition', schema: 'Error' }, '409': { description: 'Still used by crontabs, other definitions (parent or predecessor) or unfinished processes; or the JSON source', schema: 'Error' } },
+    responses: {
+      '204': { description: 'Deleted' },
+      '404': { description: 'No such definition', schema: 'Error' },
+      '409': {
+        description:
+          'Still used by crontabs, other definitions (parent or predecessor) or unfinished processes; or the JSON source',
+        schema: 'Error',
+      },
+    },
   },
-  { operationId: 'refreshDefinitions', method: 'post', path: '/definitions/refresh', tag: 'definitions', summary: "Clear this instance's definition cache", tenant: true, responses: { '200': { description: 'Refreshed', schema: 'Refresh' } } },
+  {
+    operationId: 'refreshDefinitions',
+    method: 'post',
+    path: '/definitions/refresh',
+    tag: 'definitions',
+    summary: "Clear this instance's definition cache",
+    tenant: true,
+    responses: { '200': { description: 'Refreshed', schema: 'Refresh' } },
+  },
   {
     operationId: 'listProcesses',
     method: 'get',
@@ -148,14 +248,23 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     method: 'delete',
     path: '/processes/{id}',
     tag: 'processes',
-    summary: 'Remove a finished root process with its whole tree: children at every level, their completion events, child reports, errors, work items and the trigger records of the run, all at once',
+    summary:
+      'Remove a finished root process with its whole tree: children at every level, their completion events, child reports, errors, work items and the trigger records of the run, all at once',
     tenant: true,
-    pathParameters: [{ name: 'id', description: 'Id of a ROOT process (another tenant’s or a malformed id answers 404)' }],
+    pathParameters: [
+      { name: 'id', description: 'Id of a ROOT process (another tenant’s or a malformed id answers 404)' },
+    ],
     responses: {
       '204': { description: 'Removed with its whole tree' },
-      '400': { description: 'The id names a child process (only a root is removed, with its tree), or a bad header', schema: 'Error' },
+      '400': {
+        description: 'The id names a child process (only a root is removed, with its tree), or a bad header',
+        schema: 'Error',
+      },
       '404': notFound,
-      '409': { description: 'The tree is still running (a process not finished, a work item or a command still to run)', schema: 'Error' },
+      '409': {
+        description: 'The tree is still running (a process not finished, a work item or a command still to run)',
+        schema: 'Error',
+      },
     },
   },
   {
@@ -166,14 +275,19 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     summary: 'Connected execution graph; exactly one of processId and triggerId (else 400)',
     tenant: true,
     query: [Q.processId, Q.triggerId],
-    responses: { '200': { description: 'Graph', schema: 'Trace' }, '404': notFound, '413': { description: 'More than 1,000 processes or events (or a body over the limit)', schema: 'Error' } },
+    responses: {
+      '200': { description: 'Graph', schema: 'Trace' },
+      '404': notFound,
+      '413': { description: 'More than 1,000 processes or events (or a body over the limit)', schema: 'Error' },
+    },
   },
   {
     operationId: 'whoami',
     method: 'get',
     path: '/me',
     tag: 'access',
-    summary: 'The caller as the server sees it: actor, credential kind, role, tenants and the operations the role allows (any role; no tenant needed)',
+    summary:
+      'The caller as the server sees it: actor, credential kind, role, tenants and the operations the role allows (any role; no tenant needed)',
     tenant: false,
     responses: { '200': { description: 'The caller', schema: 'Caller' } },
   },
@@ -182,7 +296,8 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     method: 'get',
     path: '/audit',
     tag: 'access',
-    summary: 'Audit trail of the tenant (changes made through this API, done, refused or failed), newest first; admin role',
+    summary:
+      'Audit trail of the tenant (changes made through this API, done, refused or failed), newest first; admin role',
     tenant: true,
     query: AUDIT_QUERY_PARAMETERS,
     responses: { '200': { description: 'Page of audit entries', schema: 'AuditPage' } },

@@ -5,8 +5,27 @@
  * so a field added to an answer without its schema fails CI.
  */
 import { MAX_PAGE_SIZE } from '../http/pagination';
-import { EXECUTION_STATUS_VALUES, PREDECESSOR_ARGS_VALUES, TRIGGER_SOURCE_VALUES, UUID_PATTERN } from './admin-api-request-schemas';
-import { anyJson, arrayOf, bool, enumOf, freeObject, instant, integer, mapOf, object, orNull, ref, text, type JsonSchema } from './json-schema';
+import {
+  EXECUTION_STATUS_VALUES,
+  PREDECESSOR_ARGS_VALUES,
+  TRIGGER_SOURCE_VALUES,
+  UUID_PATTERN,
+} from './admin-api-request-schemas';
+import {
+  anyJson,
+  arrayOf,
+  bool,
+  enumOf,
+  freeObject,
+  instant,
+  integer,
+  mapOf,
+  object,
+  orNull,
+  ref,
+  text,
+  type JsonSchema,
+} from './json-schema';
 
 const str: JsonSchema = text();
 const anyText: JsonSchema = text({ minLength: 0 });
@@ -16,7 +35,13 @@ const percent: JsonSchema = { type: 'integer', minimum: 0, maximum: 100 };
 
 function pageOf(item: string): JsonSchema {
   return object(
-    { content: arrayOf(ref(item), { maxItems: MAX_PAGE_SIZE }), totalElements: count, page: count, size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE }, totalPages: count },
+    {
+      content: arrayOf(ref(item), { maxItems: MAX_PAGE_SIZE }),
+      totalElements: count,
+      page: count,
+      size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
+      totalPages: count,
+    },
     { extra: { description: `One page of ${item}s` } },
   );
 }
@@ -28,7 +53,11 @@ function estimatedPageOf(item: string): JsonSchema {
     ...page,
     properties: {
       ...page.properties,
-      totalElementsEstimated: { const: true, description: 'Present when totalElements is an estimate (the list is larger than the exact-count limit): show it as "about N"' },
+      totalElementsEstimated: {
+        const: true,
+        description:
+          'Present when totalElements is an estimate (the list is larger than the exact-count limit): show it as "about N"',
+      },
     },
     required: [...page.required],
   };
@@ -58,11 +87,17 @@ const processFields: Record<string, JsonSchema> = {
 };
 
 const traceNodeBase = (kind: string, data: JsonSchema): JsonSchema =>
-  object({ id: str, kind: { const: kind }, label: str, status: orNull(str), time: orNull(instant), data }, { extra: { description: `A ${kind} node` } });
+  object(
+    { id: str, kind: { const: kind }, label: str, status: orNull(str), time: orNull(instant), data },
+    { extra: { description: `A ${kind} node` } },
+  );
 
 /** Answer bodies, as `components.schemas` entries. */
 export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
-  Error: object({ message: anyText }, { extra: { description: 'Every error of the administration API (never a stack trace)' } }),
+  Error: object(
+    { message: anyText },
+    { extra: { description: 'Every error of the administration API (never a stack trace)' } },
+  ),
   Info: object({
     definitionSource: enumOf(['json', 'database']),
     definitionsWritable: bool,
@@ -70,7 +105,10 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     supportedEvents: arrayOf(enumOf(['ProcessCreate'])),
   }),
   TriggerResult: object({ triggerId: str, eventId: str, logId: str, dispatched: bool, duplicate: bool }),
-  StoredTriggerPayload: object({ processDefName: str, args: freeObject('The process input as stored'), description: anyText }, { required: ['processDefName'] }),
+  StoredTriggerPayload: object(
+    { processDefName: str, args: freeObject('The process input as stored'), description: anyText },
+    { required: ['processDefName'] },
+  ),
   Execution: object(
     {
       id: uuid,
@@ -90,7 +128,12 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       logId: str,
       eventId: str,
     },
-    { extra: { description: 'An accepted dispatch (fw_trigger_execution); the stack of a failed dispatch stays in the database' } },
+    {
+      extra: {
+        description:
+          'An accepted dispatch (fw_trigger_execution); the stack of a failed dispatch stays in the database',
+      },
+    },
   ),
   Crontab: object({
     id: uuid,
@@ -105,20 +148,51 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     lastFiredAt: orNull(instant),
     lastScheduledTime: orNull(instant),
   }),
-  ProcessDef: object({
-    processType: str,
-    leaf: bool,
-    parentProcessType: orNull(str),
-    predecessorProcessType: orNull(str),
-    predecessorArgs: enumOf(PREDECESSOR_ARGS_VALUES),
-    config: mapOf({ type: 'string' }),
-    inputSchema: orNull(freeObject('JSON Schema of the args')),
-    retry: orNull(object({ attempts: integer, backoff: object({ baseMillis: integer, maxMillis: integer }) }, { required: ['attempts'] })),
-    retention: object({ succeeded: str, failed: str }, { required: [], extra: { description: 'The definition\'s own retention (ISO-8601 durations), when it sets one' } }),
-    concurrency: object({ perTenant: integer, global: integer }, { required: [], extra: { description: 'Most RUNNING work items per tenant and/or in all, when set' } }),
-    priority: integer,
-    rateLimit: object({ perSecond: { type: 'number' }, scope: enumOf(['tenant', 'global']) }, { extra: { description: 'Most starts per second, per tenant or in all, when set' } }),
-  }, { required: ['processType', 'leaf', 'parentProcessType', 'predecessorProcessType', 'predecessorArgs', 'config', 'inputSchema', 'retry'] }),
+  ProcessDef: object(
+    {
+      processType: str,
+      leaf: bool,
+      parentProcessType: orNull(str),
+      predecessorProcessType: orNull(str),
+      predecessorArgs: enumOf(PREDECESSOR_ARGS_VALUES),
+      config: mapOf({ type: 'string' }),
+      inputSchema: orNull(freeObject('JSON Schema of the args')),
+      retry: orNull(
+        object(
+          { attempts: integer, backoff: object({ baseMillis: integer, maxMillis: integer }) },
+          { required: ['attempts'] },
+        ),
+      ),
+      retention: object(
+        { succeeded: str, failed: str },
+        {
+          required: [],
+          extra: { description: "The definition's own retention (ISO-8601 durations), when it sets one" },
+        },
+      ),
+      concurrency: object(
+        { perTenant: integer, global: integer },
+        { required: [], extra: { description: 'Most RUNNING work items per tenant and/or in all, when set' } },
+      ),
+      priority: integer,
+      rateLimit: object(
+        { perSecond: { type: 'number' }, scope: enumOf(['tenant', 'global']) },
+        { extra: { description: 'Most starts per second, per tenant or in all, when set' } },
+      ),
+    },
+    {
+      required: [
+        'processType',
+        'leaf',
+        'parentProcessType',
+        'predecessorProcessType',
+        'predecessorArgs',
+        'config',
+        'inputSchema',
+        'retry',
+      ],
+    },
+  ),
   ProcessSummary: object({
     id: uuid,
     processType: str,
@@ -136,20 +210,58 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     lastModifiedTime: instant,
     stateEntryTime: instant,
   }),
-  ProcessError: object({ processId: uuid, timeOfCompletion: instant, errors: arrayOf(anyText), exceptionMessage: orNull(anyText), stackTrace: orNull(anyText) }, { extra: { description: 'A failure a worker reported (its own message and stack)' } }),
-  CompletionEvent: object({ id: uuid, processId: uuid, processType: str, state: str, successful: bool, triggerId: orNull(str), generatedTime: instant, payload: anyJson }),
-  ProcessDetail: object({ ...processFields, status: str, completionEvents: arrayOf(ref('CompletionEvent')) }, { extra: { description: 'The process as stored, plus its status and completion events' } }),
+  ProcessError: object(
+    {
+      processId: uuid,
+      timeOfCompletion: instant,
+      errors: arrayOf(anyText),
+      exceptionMessage: orNull(anyText),
+      stackTrace: orNull(anyText),
+    },
+    { extra: { description: 'A failure a worker reported (its own message and stack)' } },
+  ),
+  CompletionEvent: object({
+    id: uuid,
+    processId: uuid,
+    processType: str,
+    state: str,
+    successful: bool,
+    triggerId: orNull(str),
+    generatedTime: instant,
+    payload: anyJson,
+  }),
+  ProcessDetail: object(
+    { ...processFields, status: str, completionEvents: arrayOf(ref('CompletionEvent')) },
+    { extra: { description: 'The process as stored, plus its status and completion events' } },
+  ),
   TraceNode: {
     oneOf: [
-      traceNodeBase('TRIGGER', object({ triggerId: str, executions: count, latestExecution: ref('Execution') }, { required: ['triggerId'] })),
+      traceNodeBase(
+        'TRIGGER',
+        object({ triggerId: str, executions: count, latestExecution: ref('Execution') }, { required: ['triggerId'] }),
+      ),
       traceNodeBase(
         'PROCESS',
-        object({ processType: str, leaf: bool, parentId: orNull(uuid), predecessorId: orNull(uuid), triggerId: orNull(str), completedPercent: percent, numSubProcesses: count, numCompletedSubProcesses: count, lastModifiedTime: instant }),
+        object({
+          processType: str,
+          leaf: bool,
+          parentId: orNull(uuid),
+          predecessorId: orNull(uuid),
+          triggerId: orNull(str),
+          completedPercent: percent,
+          numSubProcesses: count,
+          numCompletedSubProcesses: count,
+          lastModifiedTime: instant,
+        }),
       ),
       traceNodeBase('COMPLETION', object({ processId: uuid, processType: str, successful: bool })),
     ],
   },
-  TraceEdge: object({ source: str, target: str, kind: enumOf(['PROCESS_CREATE', 'SUBPROCESS', 'EMITS', 'SUCCESSOR', 'LEGACY_SUCCESSOR']) }),
+  TraceEdge: object({
+    source: str,
+    target: str,
+    kind: enumOf(['PROCESS_CREATE', 'SUBPROCESS', 'EMITS', 'SUCCESSOR', 'LEGACY_SUCCESSOR']),
+  }),
   Trace: object({ nodes: arrayOf(ref('TraceNode')), edges: arrayOf(ref('TraceEdge')) }),
   Refresh: object({ refreshed: { const: true }, definitions: count }),
   CrontabPage: pageOf('Crontab'),

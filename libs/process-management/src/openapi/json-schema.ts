@@ -45,7 +45,8 @@ export function text(options: TextOptions = {}): JsonSchema {
  */
 export function orNull(schema: JsonSchema): JsonSchema {
   const type = schema.type;
-  if (typeof type !== 'string') throw new Error(`orNull() needs a schema with a single 'type', got ${JSON.stringify(schema)}`);
+  if (typeof type !== 'string')
+    throw new Error(`orNull() needs a schema with a single 'type', got ${JSON.stringify(schema)}`);
   const values = schema.enum;
   return { ...schema, type: [type, 'null'], ...(Array.isArray(values) ? { enum: [...values, null] } : {}) };
 }
@@ -68,7 +69,13 @@ export interface ObjectOptions {
 /** A closed object: unknown fields are refused in requests and absent from answers. */
 export function object(properties: Record<string, JsonSchema>, options: ObjectOptions = {}): JsonSchema {
   const required = options.required ?? Object.keys(properties);
-  return { type: 'object', properties, ...(required.length > 0 ? { required: [...required] } : {}), additionalProperties: false, ...(options.extra ?? {}) };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required: [...required] } : {}),
+    additionalProperties: false,
+    ...(options.extra ?? {}),
+  };
 }
 
 /**

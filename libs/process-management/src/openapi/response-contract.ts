@@ -81,8 +81,11 @@ function responsesOf(document: OpenApiLike, template: string, method: string): R
 /** The path templates of a document and the operations they hold. */
 function makeTemplateIndex(document: OpenApiLike) {
   const templates = Object.keys(document.paths).map((template) => ({ template, pattern: templatePattern(template) }));
-  const methodsOf = (template: string): string[] => Object.keys(document.paths[template] ?? {}).filter((k) => HTTP_METHODS.includes(k));
-  const allowedIndex = pathTemplates(templates.flatMap((t) => methodsOf(t.template).map((method) => ({ method, path: t.template }))));
+  const methodsOf = (template: string): string[] =>
+    Object.keys(document.paths[template] ?? {}).filter((k) => HTTP_METHODS.includes(k));
+  const allowedIndex = pathTemplates(
+    templates.flatMap((t) => methodsOf(t.template).map((method) => ({ method, path: t.template }))),
+  );
   const matching = (path: string) => templates.filter((t) => t.pattern.test(path)).map((t) => t.template);
   return {
     matching,
@@ -123,20 +126,29 @@ function makeSchemaCheck(document: OpenApiLike): (schema: JsonSchema, body: unkn
       compiled.set(schema, validate);
     }
     if (validate(body)) return [];
-    return (validate.errors ?? []).slice(0, 8).map((e: ErrorObject) => `${sentenceOf(fieldOf('body', e), e)} (${e.schemaPath})`);
+    return (validate.errors ?? [])
+      .slice(0, 8)
+      .map((e: ErrorObject) => `${sentenceOf(fieldOf('body', e), e)} (${e.schemaPath})`);
   };
 }
 
 /** What is wrong with an answer against one documented response: body, content type, required headers. */
-function answerProblems(response: ResponseObject, answer: ReceivedAnswer, checkSchema: (schema: JsonSchema, body: unknown) => string[]): string[] {
+function answerProblems(
+  response: ResponseObject,
+  answer: ReceivedAnswer,
+  checkSchema: (schema: JsonSchema, body: unknown) => string[],
+): string[] {
   const problems: string[] = [];
   for (const [name, header] of Object.entries(response.headers ?? {})) {
-    if (header.required === true && answer.headers[name.toLowerCase()] === undefined) problems.push(`header ${name} is missing`);
+    if (header.required === true && answer.headers[name.toLowerCase()] === undefined)
+      problems.push(`header ${name} is missing`);
   }
   const schema = response.content?.['application/json']?.schema;
   if (answer.method.toUpperCase() === 'HEAD') return problems;
-  if (schema === undefined) return answer.text === '' ? problems : [...problems, `no body is documented, got ${answer.text.slice(0, 200)}`];
-  if (!answer.contentType?.startsWith('application/json')) return [...problems, `Content-Type must be application/json, got ${String(answer.contentType)}`];
+  if (schema === undefined)
+    return answer.text === '' ? problems : [...problems, `no body is documented, got ${answer.text.slice(0, 200)}`];
+  if (!answer.contentType?.startsWith('application/json'))
+    return [...problems, `Content-Type must be application/json, got ${String(answer.contentType)}`];
   try {
     return [...problems, ...checkSchema(schema, JSON.parse(answer.text))];
   } catch {
@@ -151,12 +163,24 @@ export function makeResponseContract(document: OpenApiLike): ResponseContract {
   /** A method the path does not list: a 405 with the right Allow, or an answer the path documents before the method matters. */
   const notAllowedProblems = (answer: ReceivedAnswer): string[] => {
     const allowed = index.allowed(answer.path);
-    const otherwise = answer.status === 405 || answer.status >= 500 ? undefined : index.documentedForPath(answer.path, answer.status);
+    const otherwise =
+      answer.status === 405 || answer.status >= 500 ? undefined : index.documentedForPath(answer.path, answer.status);
     if (otherwise !== undefined) return answerProblems(otherwise, answer, checkSchema);
-    if (answer.status !== 405) return [`${answer.method} is not documented for this path (${allowed.join(', ')}): expected 405, got ${answer.status}`];
-    const problems = answer.headers.allow === allowed.join(', ') ? [] : [`Allow must be '${allowed.join(', ')}', got '${String(answer.headers.allow)}'`];
-    const declared = index.matching(answer.path).map((template) => document.paths[template]?.['x-fw-method-not-allowed']);
-    const response = resolveResponse(document, declared.find((d) => d !== undefined));
+    if (answer.status !== 405)
+      return [
+        `${answer.method} is not documented for this path (${allowed.join(', ')}): expected 405, got ${answer.status}`,
+      ];
+    const problems =
+      answer.headers.allow === allowed.join(', ')
+        ? []
+        : [`Allow must be '${allowed.join(', ')}', got '${String(answer.headers.allow)}'`];
+    const declared = index
+      .matching(answer.path)
+      .map((template) => document.paths[template]?.['x-fw-method-not-allowed']);
+    const response = resolveResponse(
+      document,
+      declared.find((d) => d !== undefined),
+    );
     if (response === undefined) return [...problems, 'the path describes no 405 answer (x-fw-method-not-allowed)'];
     return [...problems, ...answerProblems(response, answer, checkSchema)];
   };
@@ -172,9 +196,13 @@ export function makeResponseContract(document: OpenApiLike): ResponseContract {
       const template = index.operationTemplate(answer.method, answer.path);
       if (template === undefined) return notAllowedProblems(answer).map((p) => `${where}: ${p}`);
       const responses = responsesOf(document, template, answer.method);
-      const documented = responses[String(answer.status)] ?? responses[`${String(answer.status)[0]}XX`] ?? responses.default;
+      const documented =
+        responses[String(answer.status)] ?? responses[`${String(answer.status)[0]}XX`] ?? responses.default;
       const response = resolveResponse(document, documented);
-      if (response === undefined) return [`${where}: status ${answer.status} is not documented for ${answer.method.toUpperCase()} ${template} (documented: ${Object.keys(responses).join(', ')}); body ${answer.text.slice(0, 300)}`];
+      if (response === undefined)
+        return [
+          `${where}: status ${answer.status} is not documented for ${answer.method.toUpperCase()} ${template} (documented: ${Object.keys(responses).join(', ')}); body ${answer.text.slice(0, 300)}`,
+        ];
       return answerProblems(response, answer, checkSchema).map((p) => `${where} (${template}): ${p}`);
     },
   };

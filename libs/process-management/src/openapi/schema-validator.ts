@@ -41,7 +41,10 @@ export function anchorReferences(schema: unknown, id: string): unknown {
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${id}${value}` : anchorReferences(value, id);
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/')
+        ? `${id}${value}`
+        : anchorReferences(value, id);
   }
   return out;
 }

@@ -20,7 +20,9 @@ export interface BoundedCount {
 
 /** The planner's row estimate of `query` (EXPLAIN without running it). */
 async function plannedRows(db: Kysely<unknown>, query: CompiledQuery): Promise<number> {
-  const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
+  const result = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
+  );
   const raw = result.rows[0]?.['QUERY PLAN'];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: { 'Plan Rows': number } }>;
   return Math.round(plan[0].Plan['Plan Rows']);
@@ -38,12 +40,18 @@ const CLEARLY_ABOVE = 4;
  * The estimate is asked first (EXPLAIN, well under a millisecond): far above the limit it is the
  * answer, otherwise the rows are counted, at most limit + 1 of them.
  */
-export async function boundedCount<DB, TB extends keyof DB & string, O>(db: Kysely<unknown>, filtered: SelectQueryBuilder<DB, TB, O>, limit: number): Promise<BoundedCount> {
+export async function boundedCount<DB, TB extends keyof DB & string, O>(
+  db: Kysely<unknown>,
+  filtered: SelectQueryBuilder<DB, TB, O>,
+  limit: number,
+): Promise<BoundedCount> {
   const probe = filtered.select(sql<number>`1`.as('one'));
   const planned = await plannedRows(db, probe.compile());
   if (planned > CLEARLY_ABOVE * limit) return { count: planned, estimated: true };
   const bounded = probe.limit(limit + 1).compile();
-  const exact = await db.executeQuery<{ n: string | number }>(CompiledQuery.raw(`select count(*) as n from (${bounded.sql}) as bounded`, [...bounded.parameters]));
+  const exact = await db.executeQuery<{ n: string | number }>(
+    CompiledQuery.raw(`select count(*) as n from (${bounded.sql}) as bounded`, [...bounded.parameters]),
+  );
   const n = Number(exact.rows[0].n);
   if (n <= limit) return { count: n, estimated: false };
   return { count: Math.max(limit + 1, planned), estimated: true };

@@ -50,7 +50,10 @@ function predecessorOf(text: string): string | null {
 }
 
 /** The cycle `def` would close, as `a → b → a`, or undefined. */
-export function findPredecessorCycle(def: ProcessDef, predecessors: ReadonlyMap<string, string | null>): string[] | undefined {
+export function findPredecessorCycle(
+  def: ProcessDef,
+  predecessors: ReadonlyMap<string, string | null>,
+): string[] | undefined {
   const chain = [def.processType];
   const seen = new Set(chain);
   let current = def.predecessorProcessType ?? null;
@@ -70,11 +73,16 @@ export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
     const rows = await handle.selectFrom('process_definition').select(['process_type', 'definition']).execute();
     const predecessors = new Map(rows.map((r) => [r.process_type, predecessorOf(r.definition)] as const));
     const cycle = findPredecessorCycle(def, predecessors);
-    if (cycle) throw badRequest(`Definition '${def.processType}' would close a predecessor cycle: ${cycle.join(' → ')}`);
+    if (cycle)
+      throw badRequest(`Definition '${def.processType}' would close a predecessor cycle: ${cycle.join(' → ')}`);
   }
 
   /** Runs `write` after the cycle check, both under the writers' table lock. */
-  function checkedWrite(def: ProcessDef, write: (trx: ProcessDb) => Promise<boolean>, onWritten: WriteHook | undefined): Promise<boolean> {
+  function checkedWrite(
+    def: ProcessDef,
+    write: (trx: ProcessDb) => Promise<boolean>,
+    onWritten: WriteHook | undefined,
+  ): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
       await sql`lock table process_definition in share row exclusive mode`.execute(trx);
       await assertNoCycleIn(trx, def);
@@ -87,7 +95,10 @@ export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
   return {
     async remove(processType, onWritten) {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('process_definition').where('process_type', '=', processType).executeTakeFirst();
+        const result = await trx
+          .deleteFrom('process_definition')
+          .where('process_type', '=', processType)
+          .executeTakeFirst();
         const removed = Number(result.numDeletedRows) === 1;
         if (removed && onWritten) await onWritten(trx);
         return removed;
@@ -122,7 +133,11 @@ export function makeDefinitionStore(db: ProcessDb): DefinitionStore {
       checkedWrite(
         def,
         async (trx) => {
-          const result = await trx.updateTable('process_definition').set({ definition: text(def) }).where('process_type', '=', def.processType).executeTakeFirst();
+          const result = await trx
+            .updateTable('process_definition')
+            .set({ definition: text(def) })
+            .where('process_type', '=', def.processType)
+            .executeTakeFirst();
           return Number(result.numUpdatedRows) === 1;
         },
         onWritten,

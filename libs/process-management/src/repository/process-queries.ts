@@ -121,7 +121,8 @@ export function makeProcessQueries(db: ProcessDb, options: ProcessQueryOptions =
       if (filter.status !== undefined) where = where.where('state_id', '=', filter.status);
       if (filter.triggerId !== undefined) where = where.where('trigger_id', '=', filter.triggerId);
       if (filter.parentId !== undefined) where = where.where('parent_id', '=', filter.parentId.toLowerCase());
-      if (filter.predecessorId !== undefined) where = where.where('predecessor_id', '=', filter.predecessorId.toLowerCase());
+      if (filter.predecessorId !== undefined)
+        where = where.where('predecessor_id', '=', filter.predecessorId.toLowerCase());
       if (filter.rootsOnly) where = where.where('parent_id', 'is', null);
       const text = filter.text?.trim();
       if (text) {

@@ -77,7 +77,10 @@ export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): Histo
 
   return {
     async expiredRoots(rules, after, limit) {
-      const afterClause = after === undefined ? sql`` : sql`and (r.created_time, r.id) > (${after.createdTime}::timestamptz, ${after.id}::uuid)`;
+      const afterClause =
+        after === undefined
+          ? sql``
+          : sql`and (r.created_time, r.id) > (${after.createdTime}::timestamptz, ${after.id}::uuid)`;
       // created_time bounds the index range (no root created later can have expired); the rules
       // then decide per root: its definition's retention, else its tenant's, else the default.
       const rows = await sql<{ id: string; created_time: Date | string; num_sub_processes: number }>`
@@ -93,7 +96,11 @@ export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): Histo
                 then coalesce(d.s, t.s, ${rules.succeededSeconds}) else coalesce(d.f, t.f, ${rules.failedSeconds}) end)
         order by r.created_time, r.id
         limit ${limit}`.execute(db);
-      return rows.rows.map((r) => ({ id: r.id, createdTime: new Date(r.created_time), children: Number(r.num_sub_processes) }));
+      return rows.rows.map((r) => ({
+        id: r.id,
+        createdTime: new Date(r.created_time),
+        children: Number(r.num_sub_processes),
+      }));
     },
 
     async removeRoots(ids) {

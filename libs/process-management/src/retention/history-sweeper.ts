@@ -101,7 +101,12 @@ export function groupRoots(roots: readonly ExpiredRoot[], budget: number): strin
 }
 
 /** Removes `roots` in groups of about `batchRows` processes, one transaction each, adding to `pass`. */
-async function sweepGroups(options: HistorySweeperOptions, pass: SweepPass, roots: ExpiredRoot[], stopped: () => boolean): Promise<void> {
+async function sweepGroups(
+  options: HistorySweeperOptions,
+  pass: SweepPass,
+  roots: ExpiredRoot[],
+  stopped: () => boolean,
+): Promise<void> {
   for (const group of groupRoots(roots, options.batchRows ?? 5_000)) {
     if (stopped() || !options.lease.isHeld()) return;
     const outcome = await options.store.removeRoots(group);
@@ -114,11 +119,23 @@ async function sweepGroups(options: HistorySweeperOptions, pass: SweepPass, root
 }
 
 /** One pass: take or renew the lease, then walk the expired roots oldest first until none is left. */
-async function sweepPass(options: HistorySweeperOptions, intervalMillis: number, stopped: () => boolean): Promise<SweepPass> {
+async function sweepPass(
+  options: HistorySweeperOptions,
+  intervalMillis: number,
+  stopped: () => boolean,
+): Promise<SweepPass> {
   const { store, lease } = options;
   const readRoots = options.readRoots ?? 1_000;
   const started = performance.now();
-  const result: SweepPass = { owner: false, roots: 0, skipped: 0, transactions: 0, removed: noRowsRemoved(), auditEntries: 0, millis: 0 };
+  const result: SweepPass = {
+    owner: false,
+    roots: 0,
+    skipped: 0,
+    transactions: 0,
+    removed: noRowsRemoved(),
+    auditEntries: 0,
+    millis: 0,
+  };
   result.owner = await lease.acquire();
   if (!result.owner) return result;
   const rules = retentionRulesOf(options.settings, await options.definitions());
@@ -167,7 +184,16 @@ export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweep
   async function pass(): Promise<SweepPass> {
     const result = await sweepPass(options, intervalMillis, () => stopped);
     if (result.roots > 0 || result.auditEntries > 0) {
-      logger.info({ roots: result.roots, rows: totalRows(result.removed), skipped: result.skipped, auditEntries: result.auditEntries, millis: Math.round(result.millis) }, 'history sweep removed finished trees');
+      logger.info(
+        {
+          roots: result.roots,
+          rows: totalRows(result.removed),
+          skipped: result.skipped,
+          auditEntries: result.auditEntries,
+          millis: Math.round(result.millis),
+        },
+        'history sweep removed finished trees',
+      );
     }
     return result;
   }

@@ -36,7 +36,8 @@ export interface RetentionSettings extends RetentionPair {
  */
 export function parseIsoDuration(text: string, what = 'duration'): number {
   const millis = isoDurationMillis(text);
-  if (millis === undefined) throw new ConfigError(`${what} must be an ISO-8601 duration such as P30D, PT12H or P1DT6H (got '${text}')`);
+  if (millis === undefined)
+    throw new ConfigError(`${what} must be an ISO-8601 duration such as P30D, PT12H or P1DT6H (got '${text}')`);
   if (millis < 1000) throw new ConfigError(`${what} must be at least one second (got '${text}')`);
   return millis;
 }
@@ -48,12 +49,17 @@ export function parseIsoDuration(text: string, what = 'duration'): number {
 function parseTenantRetention(raw: string | undefined): Record<string, Partial<RetentionPair>> {
   const tenants: Record<string, Partial<RetentionPair>> = {};
   if (raw === undefined || raw.trim() === '') return tenants;
-  for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const eq = entry.indexOf('=');
     const tenant = eq > 0 ? entry.slice(0, eq).trim() : '';
     const [succeeded, failed, extra] = (eq > 0 ? entry.slice(eq + 1) : '').split('/');
-    if (tenant === '' || extra !== undefined || (succeeded ?? '').trim() === '' && (failed ?? '').trim() === '') {
-      throw new ConfigError(`PROCESS_HISTORY_RETENTION_TENANTS: '${entry}' must be tenant=SUCCEEDED/FAILED (ISO-8601 durations, either may be empty)`);
+    if (tenant === '' || extra !== undefined || ((succeeded ?? '').trim() === '' && (failed ?? '').trim() === '')) {
+      throw new ConfigError(
+        `PROCESS_HISTORY_RETENTION_TENANTS: '${entry}' must be tenant=SUCCEEDED/FAILED (ISO-8601 durations, either may be empty)`,
+      );
     }
     const what = `PROCESS_HISTORY_RETENTION_TENANTS (${tenant})`;
     tenants[tenant] = {
@@ -69,12 +75,20 @@ function parseTenantRetention(raw: string | undefined): Record<string, Partial<R
  * `PROCESS_AUDIT_RETENTION` (the audit trail; default: the failed retention).
  */
 export function retentionSettingsFromEnv(env: NodeJS.ProcessEnv): RetentionSettings {
-  const failedMillis = parseIsoDuration(env.PROCESS_FAILED_RETENTION || DEFAULT_FAILED_RETENTION, 'PROCESS_FAILED_RETENTION');
+  const failedMillis = parseIsoDuration(
+    env.PROCESS_FAILED_RETENTION || DEFAULT_FAILED_RETENTION,
+    'PROCESS_FAILED_RETENTION',
+  );
   return {
-    succeededMillis: parseIsoDuration(env.PROCESS_HISTORY_RETENTION || DEFAULT_SUCCEEDED_RETENTION, 'PROCESS_HISTORY_RETENTION'),
+    succeededMillis: parseIsoDuration(
+      env.PROCESS_HISTORY_RETENTION || DEFAULT_SUCCEEDED_RETENTION,
+      'PROCESS_HISTORY_RETENTION',
+    ),
     failedMillis,
     tenants: parseTenantRetention(env.PROCESS_HISTORY_RETENTION_TENANTS),
-    auditMillis: env.PROCESS_AUDIT_RETENTION ? parseIsoDuration(env.PROCESS_AUDIT_RETENTION, 'PROCESS_AUDIT_RETENTION') : failedMillis,
+    auditMillis: env.PROCESS_AUDIT_RETENTION
+      ? parseIsoDuration(env.PROCESS_AUDIT_RETENTION, 'PROCESS_AUDIT_RETENTION')
+      : failedMillis,
   };
 }
 
@@ -105,12 +119,25 @@ export function retentionRulesOf(settings: RetentionSettings, definitions: reado
     const { succeeded, failed } = def.retention;
     defRules.push({
       key: def.processType,
-      succeededSeconds: seconds(succeeded ? parseIsoDuration(succeeded, `${def.processType}: retention.succeeded`) : undefined),
+      succeededSeconds: seconds(
+        succeeded ? parseIsoDuration(succeeded, `${def.processType}: retention.succeeded`) : undefined,
+      ),
       failedSeconds: seconds(failed ? parseIsoDuration(failed, `${def.processType}: retention.failed`) : undefined),
     });
   }
-  const tenantRules = Object.entries(settings.tenants).map(([key, pair]) => ({ key, succeededSeconds: seconds(pair.succeededMillis), failedSeconds: seconds(pair.failedMillis) }));
+  const tenantRules = Object.entries(settings.tenants).map(([key, pair]) => ({
+    key,
+    succeededSeconds: seconds(pair.succeededMillis),
+    failedSeconds: seconds(pair.failedMillis),
+  }));
   const all = [settings.succeededMillis / 1000, settings.failedMillis / 1000];
-  for (const rule of [...defRules, ...tenantRules]) all.push(...[rule.succeededSeconds, rule.failedSeconds].filter((s): s is number => s !== null));
-  return { definitions: defRules, tenants: tenantRules, succeededSeconds: settings.succeededMillis / 1000, failedSeconds: settings.failedMillis / 1000, shortestSeconds: Math.min(...all) };
+  for (const rule of [...defRules, ...tenantRules])
+    all.push(...[rule.succeededSeconds, rule.failedSeconds].filter((s): s is number => s !== null));
+  return {
+    definitions: defRules,
+    tenants: tenantRules,
+    succeededSeconds: settings.succeededMillis / 1000,
+    failedSeconds: settings.failedMillis / 1000,
+    shortestSeconds: Math.min(...all),
+  };
 }

@@ -31,7 +31,15 @@ export function totalRows(removed: RemovedRows): number {
 
 /** Zero rows of every table. */
 export function noRowsRemoved(): RemovedRows {
-  return { processes: 0, completionEvents: 0, childReports: 0, errors: 0, workItems: 0, triggerExecutions: 0, triggerLogs: 0 };
+  return {
+    processes: 0,
+    completionEvents: 0,
+    childReports: 0,
+    errors: 0,
+    workItems: 0,
+    triggerExecutions: 0,
+    triggerLogs: 0,
+  };
 }
 
 /** Adds `more` to `into`. */
@@ -83,7 +91,10 @@ export async function lockFinishedRoots(db: Kysely<unknown>, ids: readonly strin
  * left whole. Of the others go the trigger execution that created the root and its log row, work
  * items, completion events, child reports, errors, then the processes.
  */
-export async function removeIdleTrees(db: Kysely<unknown>, roots: readonly string[]): Promise<{ removed: RemovedRows; roots: number }> {
+export async function removeIdleTrees(
+  db: Kysely<unknown>,
+  roots: readonly string[],
+): Promise<{ removed: RemovedRows; roots: number }> {
   if (roots.length === 0) return { removed: noRowsRemoved(), roots: 0 };
   const rows = await sql<Record<string, string>>`
     with recursive ${treeOf(roots)},

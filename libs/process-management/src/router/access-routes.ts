@@ -21,9 +21,18 @@ export function addWhoamiRoute(bind: OperationBinder): void {
     const caller = callerOf(res);
     const operations = ADMIN_API_OPERATIONS.filter((op) => {
       const access = accessOf(op.method, op.path);
-      return roleAllows(caller.role, access.role) || (access.narrower !== undefined && roleAllows(caller.role, access.narrower.role));
+      return (
+        roleAllows(caller.role, access.role) ||
+        (access.narrower !== undefined && roleAllows(caller.role, access.narrower.role))
+      );
     }).map((op) => op.operationId);
-    res.json({ actor: caller.actor, credential: caller.credential, role: caller.role, tenants: caller.tenants === '*' ? ['*'] : [...caller.tenants], operations });
+    res.json({
+      actor: caller.actor,
+      credential: caller.credential,
+      role: caller.role,
+      tenants: caller.tenants === '*' ? ['*'] : [...caller.tenants],
+      operations,
+    });
   });
 }
 

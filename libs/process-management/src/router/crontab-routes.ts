@@ -45,11 +45,17 @@ function assertTimezone(zone: string): void {
 
 function assertSixFields(expression: string): void {
   const fields = expression.trim().split(/\s+/);
-  if (fields.length !== 6) throw badRequest(`'cronExpression' must have six fields, seconds first (e.g. "0 */5 * * * *"), got ${fields.length}`);
+  if (fields.length !== 6)
+    throw badRequest(
+      `'cronExpression' must have six fields, seconds first (e.g. "0 */5 * * * *"), got ${fields.length}`,
+    );
 }
 
 /** The checks a schema cannot state: six cron fields, a known time zone, an existing root definition taking the args. */
-async function checkCrontabFields(body: CrontabBody, assertDefinition: (name: string, args: unknown) => Promise<void>): Promise<Partial<CrontabInput>> {
+async function checkCrontabFields(
+  body: CrontabBody,
+  assertDefinition: (name: string, args: unknown) => Promise<void>,
+): Promise<Partial<CrontabInput>> {
   const fields: Partial<CrontabInput> = {};
   if (body.name !== undefined) fields.name = body.name;
   if (body.cronExpression !== undefined) {
@@ -76,7 +82,8 @@ export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts):
     return ports.crontabs;
   };
   const scheduler = () => {
-    if (!ports.scheduler) throw unavailable('The cron scheduler is not configured on this host: crontabs cannot be changed');
+    if (!ports.scheduler)
+      throw unavailable('The cron scheduler is not configured on this host: crontabs cannot be changed');
     return ports.scheduler;
   };
   /** Runs a store call, mapping its typed errors to 409/400. */
@@ -110,7 +117,13 @@ export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts):
     const cron = scheduler();
     const body = req.body as NewCrontabBody;
     await checkCrontabFields(body, assertDefinition);
-    const input: CrontabInput = { name: body.name, cronExpression: body.cronExpression, timezone: body.timezone ?? 'UTC', enabled: body.enabled ?? true, payload: triggerPayloadOf(body.payload) };
+    const input: CrontabInput = {
+      name: body.name,
+      cronExpression: body.cronExpression,
+      timezone: body.timezone ?? 'UTC',
+      enabled: body.enabled ?? true,
+      payload: triggerPayloadOf(body.payload),
+    };
     const created = await storeCall(() => store.add(tenant, input));
     setAuditTarget(res, created.id);
     await cron.reload();

@@ -28,7 +28,9 @@ export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPort
 
   const assertWritable = (): void => {
     if (source !== 'database') {
-      throw conflict('Definitions come from the JSON source (fw.process.configurator=json) and cannot be changed here: edit the definitions file, or switch to the database source');
+      throw conflict(
+        'Definitions come from the JSON source (fw.process.configurator=json) and cannot be changed here: edit the definitions file, or switch to the database source',
+      );
     }
   };
 
@@ -54,7 +56,8 @@ export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPort
     assertWritable();
     const def = parseDefinitionBody(req.body as DefinitionBody);
     // The audit row commits with the definition (or neither does).
-    if (!(await store.insert(def, auditInTransaction(res)))) throw conflict(`Definition '${def.processType}' already exists: use PUT /definitions/${def.processType}`);
+    if (!(await store.insert(def, auditInTransaction(res))))
+      throw conflict(`Definition '${def.processType}' already exists: use PUT /definitions/${def.processType}`);
     configurator.invalidate?.();
     res.status(201).json(def);
   });
@@ -66,11 +69,14 @@ export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPort
     const uses: string[] = [];
     const crontabs = ports.crontabs ? await ports.crontabs.countUsing(name) : 0;
     if (crontabs > 0) uses.push(`${crontabs} crontab(s)`);
-    const dependents = (await configurator.list()).filter((d) => d.parentProcessType === name || d.predecessorProcessType === name).map((d) => d.processType);
+    const dependents = (await configurator.list())
+      .filter((d) => d.parentProcessType === name || d.predecessorProcessType === name)
+      .map((d) => d.processType);
     if (dependents.length > 0) uses.push(`definition(s) ${dependents.join(', ')} (as parent or predecessor)`);
     const unfinished = await store.countUnfinished(name);
     if (unfinished > 0) uses.push(`${unfinished} unfinished process(es)`);
-    if (uses.length > 0) throw conflict(`Definition '${name}' is still used by ${uses.join(', ')}: remove or finish those first`);
+    if (uses.length > 0)
+      throw conflict(`Definition '${name}' is still used by ${uses.join(', ')}: remove or finish those first`);
     if (!(await store.remove(name, auditInTransaction(res)))) throw notFound(`No definition '${name}'`);
     configurator.invalidate?.();
     res.status(204).end();
@@ -82,9 +88,11 @@ export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPort
     const body: DefinitionBody = { ...(req.body as DefinitionBody) };
     // The name comes from the path; a body that names another type is a mistake, not a rename.
     body.processType ??= name;
-    if (body.processType !== name) throw badRequest(`'processType' (${body.processType}) must equal the name in the path (${name})`);
+    if (body.processType !== name)
+      throw badRequest(`'processType' (${body.processType}) must equal the name in the path (${name})`);
     const def = parseDefinitionBody(body);
-    if (!(await store.update(def, auditInTransaction(res)))) throw notFound(`No definition '${name}': create it with POST /definitions`);
+    if (!(await store.update(def, auditInTransaction(res))))
+      throw notFound(`No definition '${name}': create it with POST /definitions`);
     configurator.invalidate?.();
     res.json(def);
   });

@@ -36,7 +36,8 @@ function declaredQuery(op: AdminApiOperation, query: Record<string, unknown>): R
   for (const parameter of op.query ?? []) {
     const raw = query[parameter.name];
     if (raw === undefined) continue;
-    values[parameter.name] = parameter.schema.type === 'integer' && typeof raw === 'string' && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
+    values[parameter.name] =
+      parameter.schema.type === 'integer' && typeof raw === 'string' && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
   }
   return values;
 }
@@ -45,8 +46,12 @@ function declaredQuery(op: AdminApiOperation, query: Record<string, unknown>): R
 function requestProblem(op: AdminApiOperation, validators: ComponentValidators): (req: Request) => Error | undefined {
   const querySchema = querySchemaOf(op);
   return (req) => {
-    const queryProblem = querySchema === undefined ? undefined : validators.checkSchema(querySchema, declaredQuery(op, req.query as Record<string, unknown>), 'query');
-    const bodyProblem = queryProblem !== undefined || op.body === undefined ? undefined : validators.check(op.body, req.body, '');
+    const queryProblem =
+      querySchema === undefined
+        ? undefined
+        : validators.checkSchema(querySchema, declaredQuery(op, req.query as Record<string, unknown>), 'query');
+    const bodyProblem =
+      queryProblem !== undefined || op.body === undefined ? undefined : validators.check(op.body, req.body, '');
     const problem = queryProblem ?? bodyProblem;
     return problem === undefined ? undefined : badRequest(problem);
   };
@@ -63,7 +68,11 @@ function requestCheck(op: AdminApiOperation, validators: ComponentValidators): R
  * Makes the binder of `router`. With a `gate` (the access and audit gate of the router), each
  * handler runs behind it: role and tenant first, then the request check, then the handler.
  */
-export function makeOperationBinder(router: Router, validators: ComponentValidators, gate?: OperationGate): OperationBinder {
+export function makeOperationBinder(
+  router: Router,
+  validators: ComponentValidators,
+  gate?: OperationGate,
+): OperationBinder {
   return (operationId, handler) => {
     const op = operationById(operationId);
     if (gate === undefined) router[op.method](expressPath(op.path), requestCheck(op, validators), handler);

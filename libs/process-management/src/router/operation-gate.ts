@@ -29,7 +29,11 @@ export interface OperationGateOptions {
 }
 
 /** Wraps a handler: authorisation, the request check, the handler, the audit row. */
-export type OperationGate = (op: AdminApiOperation, problemOf: (req: Request) => Error | undefined, handler: RequestHandler) => RequestHandler;
+export type OperationGate = (
+  op: AdminApiOperation,
+  problemOf: (req: Request) => Error | undefined,
+  handler: RequestHandler,
+) => RequestHandler;
 
 /** The path's own id or name, else a field of the body naming what is changed. */
 function targetOf(req: Request, res: Response): string | null {
@@ -69,9 +73,20 @@ export function makeOperationGate(options: OperationGateOptions): OperationGate 
       const record = async (outcome: AuditOutcome): Promise<void> => {
         if (!audited) return;
         try {
-          await options.audit.record({ actor: caller.actor, credential: caller.credential, tenant, action: op.operationId, target: targetOf(req, res), outcome, requestId: requestIdOf(res) });
+          await options.audit.record({
+            actor: caller.actor,
+            credential: caller.credential,
+            tenant,
+            action: op.operationId,
+            target: targetOf(req, res),
+            outcome,
+            requestId: requestIdOf(res),
+          });
         } catch (err) {
-          options.logger.error({ err, action: op.operationId, outcome, requestId: requestIdOf(res) }, 'administration API: the audit row could not be written');
+          options.logger.error(
+            { err, action: op.operationId, outcome, requestId: requestIdOf(res) },
+            'administration API: the audit row could not be written',
+          );
           if (outcome === 'ok') throw err;
         }
       };
@@ -89,7 +104,14 @@ export function makeOperationGate(options: OperationGateOptions): OperationGate 
         await handler(req, res, next);
         return;
       }
-      openAudit(res, options.audit, { actor: caller.actor, credential: caller.credential, tenant, action: op.operationId, target: targetOf(req, res), requestId: requestIdOf(res) });
+      openAudit(res, options.audit, {
+        actor: caller.actor,
+        credential: caller.credential,
+        tenant,
+        action: op.operationId,
+        target: targetOf(req, res),
+        requestId: requestIdOf(res),
+      });
       const release = holdAnswer(res);
       try {
         await handler(req, res, next);

@@ -50,10 +50,16 @@ export function addProcessRoutes(bind: OperationBinder, ports: ManagementPorts, 
   bind('deleteProcess', async (req, res) => {
     const tenant = tenantOf(res);
     const id = String(req.params.id);
-    const { outcome } = isUuid(id) ? await retention.removeOne(tenant, id.toLowerCase()) : { outcome: 'not-found' as const };
+    const { outcome } = isUuid(id)
+      ? await retention.removeOne(tenant, id.toLowerCase())
+      : { outcome: 'not-found' as const };
     if (outcome === 'not-found') throw notFound(`No process ${id} in tenant ${tenant}`);
-    if (outcome === 'not-root') throw badRequest(`Process ${id} is a child: remove its root process, which removes the whole tree`);
-    if (outcome === 'running') throw conflict(`Process ${id} is still running (or being removed): a tree is removed only once every process of it has finished`);
+    if (outcome === 'not-root')
+      throw badRequest(`Process ${id} is a child: remove its root process, which removes the whole tree`);
+    if (outcome === 'running')
+      throw conflict(
+        `Process ${id} is still running (or being removed): a tree is removed only once every process of it has finished`,
+      );
     res.status(204).end();
   });
 
@@ -61,7 +67,12 @@ export function addProcessRoutes(bind: OperationBinder, ports: ManagementPorts, 
     const tenant = tenantOf(res);
     const processId = optionalQuery(req.query, 'processId');
     const triggerId = optionalQuery(req.query, 'triggerId');
-    if ((processId === undefined) === (triggerId === undefined)) throw badRequest('Give exactly one of the query parameters processId and triggerId');
-    res.json(processId !== undefined ? await traces.byProcess(tenant, processId) : await traces.byTrigger(tenant, triggerId as string));
+    if ((processId === undefined) === (triggerId === undefined))
+      throw badRequest('Give exactly one of the query parameters processId and triggerId');
+    res.json(
+      processId !== undefined
+        ? await traces.byProcess(tenant, processId)
+        : await traces.byTrigger(tenant, triggerId as string),
+    );
   });
 }

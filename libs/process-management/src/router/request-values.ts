@@ -72,5 +72,9 @@ export interface CrontabBody {
 
 /** The payload as it is dispatched and stored: `args` always an object, no null description. */
 export function triggerPayloadOf(body: TriggerPayloadBody): TriggerPayload {
-  return { processDefName: body.processDefName, args: body.args ?? {}, ...(typeof body.description === 'string' ? { description: body.description } : {}) };
+  return {
+    processDefName: body.processDefName,
+    args: body.args ?? {},
+    ...(typeof body.description === 'string' ? { description: body.description } : {}),
+  };
 }

@@ -55,8 +55,19 @@ export function addTriggerRoutes(bind: OperationBinder, ports: ManagementPorts):
     setAuditTarget(res, manualTriggerId(tenant, key));
     const service = triggerService();
     await assertDefinition(payload.processDefName, payload.args);
-    const result = await service.trigger({ source: 'MANUAL', triggerId: manualTriggerId(tenant, key), tenant, payload });
-    const answer: TriggerResult = { triggerId: result.triggerId, eventId: result.eventId, logId: result.logId, dispatched: result.dispatched, duplicate: result.duplicate };
+    const result = await service.trigger({
+      source: 'MANUAL',
+      triggerId: manualTriggerId(tenant, key),
+      tenant,
+      payload,
+    });
+    const answer: TriggerResult = {
+      triggerId: result.triggerId,
+      eventId: result.eventId,
+      logId: result.logId,
+      dispatched: result.dispatched,
+      duplicate: result.duplicate,
+    };
     res.json(answer);
   });
 

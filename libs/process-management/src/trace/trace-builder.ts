@@ -98,10 +98,18 @@ export function buildTrace(input: TraceInput): TraceGraph {
   for (const t of input.triggers) triggers.set(t.triggerId, t);
   const processes = [...input.processes].sort((a, b) => a.createdTime.localeCompare(b.createdTime));
   for (const p of processes) {
-    if (p.triggerId !== null && !triggers.has(p.triggerId)) triggers.set(p.triggerId, { triggerId: p.triggerId, status: null, time: null, data: {} });
+    if (p.triggerId !== null && !triggers.has(p.triggerId))
+      triggers.set(p.triggerId, { triggerId: p.triggerId, status: null, time: null, data: {} });
   }
   for (const t of triggers.values()) {
-    nodes.push({ id: triggerNodeId(t.triggerId), kind: 'TRIGGER', label: t.triggerId, status: t.status, time: t.time, data: { triggerId: t.triggerId, ...t.data } });
+    nodes.push({
+      id: triggerNodeId(t.triggerId),
+      kind: 'TRIGGER',
+      label: t.triggerId,
+      status: t.status,
+      time: t.time,
+      data: { triggerId: t.triggerId, ...t.data },
+    });
   }
 
   const present = new Set(processes.map((p) => p.id));
@@ -132,10 +140,15 @@ export function buildTrace(input: TraceInput): TraceGraph {
     if (p.parentId === null && p.predecessorId === null && p.triggerId !== null) {
       edges.push({ source: triggerNodeId(p.triggerId), target: p.id, kind: 'PROCESS_CREATE' });
     }
-    if (p.parentId !== null && present.has(p.parentId)) edges.push({ source: p.parentId, target: p.id, kind: 'SUBPROCESS' });
+    if (p.parentId !== null && present.has(p.parentId))
+      edges.push({ source: p.parentId, target: p.id, kind: 'SUBPROCESS' });
     if (p.predecessorId !== null && present.has(p.predecessorId)) {
       const event = completionOf.get(p.predecessorId);
-      edges.push(event ? { source: event.id, target: p.id, kind: 'SUCCESSOR' } : { source: p.predecessorId, target: p.id, kind: 'LEGACY_SUCCESSOR' });
+      edges.push(
+        event
+          ? { source: event.id, target: p.id, kind: 'SUCCESSOR' }
+          : { source: p.predecessorId, target: p.id, kind: 'LEGACY_SUCCESSOR' },
+      );
     }
   }
 

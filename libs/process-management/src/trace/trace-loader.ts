@@ -15,7 +15,13 @@ import type { FwProcessTable } from '@fw/process-service';
 import { managementError, ManagementErrorCodes, notFound } from '../http/management-errors';
 import { executionView } from '../http/answer-views';
 import type { ExecutionRecord, TriggerServicePort } from '../ports/management-ports';
-import { buildTrace, type TraceCompletionRow, type TraceGraph, type TraceProcessRow, type TraceTriggerInfo } from './trace-builder';
+import {
+  buildTrace,
+  type TraceCompletionRow,
+  type TraceGraph,
+  type TraceProcessRow,
+  type TraceTriggerInfo,
+} from './trace-builder';
 
 /** Most processes, and most completion events, one trace may hold. */
 export const TRACE_LIMIT = 1000;
@@ -86,13 +92,22 @@ function toRow(r: Row): TraceProcessRow {
 }
 
 function tooLarge(limit: number): Error {
-  return managementError(413, ManagementErrorCodes.tooLarge, `The execution has more than ${limit} processes or events: page through /processes instead`);
+  return managementError(
+    413,
+    ManagementErrorCodes.tooLarge,
+    `The execution has more than ${limit} processes or events: page through /processes instead`,
+  );
 }
 
 function triggerInfo(triggerId: string, executions: readonly ExecutionRecord[]): TraceTriggerInfo {
   const latest = executions[0];
   if (!latest) return { triggerId, status: null, time: null, data: {} };
-  return { triggerId, status: latest.status, time: latest.receivedTime, data: { executions: executions.length, latestExecution: executionView(latest) } };
+  return {
+    triggerId,
+    status: latest.status,
+    time: latest.receivedTime,
+    data: { executions: executions.length, latestExecution: executionView(latest) },
+  };
 }
 
 export function makeTraceLoader(options: TraceLoaderOptions): TraceLoader {
@@ -152,17 +167,22 @@ export function makeTraceLoader(options: TraceLoaderOptions): TraceLoader {
     return [...known.values()];
   }
 
-  async function graphOf(tenant: string, rows: readonly Row[], extraTriggers: ReadonlyMap<string, ExecutionRecord[]>): Promise<TraceGraph> {
+  async function graphOf(
+    tenant: string,
+    rows: readonly Row[],
+    extraTriggers: ReadonlyMap<string, ExecutionRecord[]>,
+  ): Promise<TraceGraph> {
     const ids = rows.map((r) => r.id);
-    const events = ids.length === 0
-      ? []
-      : await db
-          .selectFrom('fw_process_completion_event')
-          .select(['id', 'process_id', 'process_type', 'state', 'successful', 'generated_time'])
-          .where('tenant', '=', tenant)
-          .where(sql<boolean>`process_id = any(${ids}::uuid[])`)
-          .limit(limit + 1)
-          .execute();
+    const events =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('fw_process_completion_event')
+            .select(['id', 'process_id', 'process_type', 'state', 'successful', 'generated_time'])
+            .where('tenant', '=', tenant)
+            .where(sql<boolean>`process_id = any(${ids}::uuid[])`)
+            .limit(limit + 1)
+            .execute();
     if (events.length > limit) throw tooLarge(limit);
     const completions: TraceCompletionRow[] = events.map((e) => ({
       id: e.id,
@@ -186,15 +206,27 @@ export function makeTraceLoader(options: TraceLoaderOptions): TraceLoader {
 
   return {
     async byProcess(tenant, processId) {
-      const start = await db.selectFrom('fw_process').select(COLUMNS).where('tenant', '=', tenant).where('id', '=', processId.toLowerCase()).executeTakeFirst();
+      const start = await db
+        .selectFrom('fw_process')
+        .select(COLUMNS)
+        .where('tenant', '=', tenant)
+        .where('id', '=', processId.toLowerCase())
+        .executeTakeFirst();
       if (!start) throw notFound(`No process ${processId} in tenant ${tenant}`);
       return graphOf(tenant, await expand(tenant, [start], []), new Map());
     },
 
     async byTrigger(tenant, triggerId) {
       const executions = await executionsOf(tenant, triggerId);
-      const start = await db.selectFrom('fw_process').select(COLUMNS).where('tenant', '=', tenant).where('trigger_id', '=', triggerId).limit(limit + 1).execute();
-      if (start.length === 0 && executions.length === 0) throw notFound(`No execution of trigger ${triggerId} in tenant ${tenant}`);
+      const start = await db
+        .selectFrom('fw_process')
+        .select(COLUMNS)
+        .where('tenant', '=', tenant)
+        .where('trigger_id', '=', triggerId)
+        .limit(limit + 1)
+        .execute();
+      if (start.length === 0 && executions.length === 0)
+        throw notFound(`No execution of trigger ${triggerId} in tenant ${tenant}`);
       return graphOf(tenant, await expand(tenant, start, [triggerId]), new Map([[triggerId, executions]]));
     },
   };

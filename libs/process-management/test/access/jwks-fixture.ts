@@ -92,7 +92,15 @@ function b64url(value: string | Buffer): string {
 }
 
 function claimsOf(claims: TokenClaims): Record<string, unknown> {
-  return { sub: claims.sub ?? 'mallory', iss: ISSUER, aud: AUDIENCE, exp: epoch(300), iat: epoch(0), fw_roles: claims.fw_roles ?? ['admin'], fw_tenants: claims.fw_tenants ?? ['*'] };
+  return {
+    sub: claims.sub ?? 'mallory',
+    iss: ISSUER,
+    aud: AUDIENCE,
+    exp: epoch(300),
+    iat: epoch(0),
+    fw_roles: claims.fw_roles ?? ['admin'],
+    fw_tenants: claims.fw_tenants ?? ['*'],
+  };
 }
 
 /** An unsecured token (`alg: none`, empty signature). */
@@ -103,7 +111,9 @@ export function unsignedToken(kid: string, claims: TokenClaims = {}): string {
 /** HS256 with the published public key (PEM) as the HMAC secret: the algorithm-confusion attack. */
 export async function hmacWithPublicKey(key: SigningKey, claims: TokenClaims = {}): Promise<string> {
   const j = await jose();
-  return new j.SignJWT(claimsOf(claims)).setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' }).sign(new TextEncoder().encode(key.publicPem));
+  return new j.SignJWT(claimsOf(claims))
+    .setProtectedHeader({ alg: 'HS256', kid: key.kid, typ: 'JWT' })
+    .sign(new TextEncoder().encode(key.publicPem));
 }
 
 /** The token with its signature replaced by another token's. */

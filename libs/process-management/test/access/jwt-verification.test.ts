@@ -3,7 +3,18 @@ import type express from 'express';
 import { makeJwtVerifier } from '../../src';
 import { request } from '../contract';
 import { API, makeAdminHarness, seedDefinitions, T1 } from '../support';
-import { AUDIENCE, hmacWithPublicKey, ISSUER, makeSigningKey, signToken, startJwksServer, unsignedToken, withForeignSignature, type JwksServer, type SigningKey } from './jwks-fixture';
+import {
+  AUDIENCE,
+  hmacWithPublicKey,
+  ISSUER,
+  makeSigningKey,
+  signToken,
+  startJwksServer,
+  unsignedToken,
+  withForeignSignature,
+  type JwksServer,
+  type SigningKey,
+} from './jwks-fixture';
 
 describe('JWT verifier options', () => {
   it('refuses symmetric algorithms, none, a missing key set, issuer or audience at start-up', () => {
@@ -26,14 +37,26 @@ describeEachDatabase('bearer tokens verified against a JWKS server', (getDb) => 
 
   beforeAll(async () => {
     await seedDefinitions(getDb().database);
-    [keyA, keyB, unpublished] = await Promise.all([makeSigningKey('key-a'), makeSigningKey('key-b', 'ES256'), makeSigningKey('key-x')]);
+    [keyA, keyB, unpublished] = await Promise.all([
+      makeSigningKey('key-a'),
+      makeSigningKey('key-b', 'ES256'),
+      makeSigningKey('key-x'),
+    ]);
     jwks = await startJwksServer([keyA]);
     // No cool-down: every unknown key id makes exactly one fetch, which the test can count.
-    app = makeAdminHarness(getDb(), { access: { jwt: { jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, jwksCooldownMillis: 0 }, failureLimit: { maxFailures: 1000 } } }).app;
+    app = makeAdminHarness(getDb(), {
+      access: {
+        jwt: { jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, jwksCooldownMillis: 0 },
+        failureLimit: { maxFailures: 1000 },
+      },
+    }).app;
   });
   afterAll(() => jwks.close());
 
-  const info = (token: string) => request(app).get(`${API}/info`).set({ Authorization: `Bearer ${token}`, 'x-fw-tenant-id': T1 });
+  const info = (token: string) =>
+    request(app)
+      .get(`${API}/info`)
+      .set({ Authorization: `Bearer ${token}`, 'x-fw-tenant-id': T1 });
   const viewer = { fw_roles: ['viewer'], fw_tenants: [T1] };
 
   it('accepts a valid token, takes a key added in a rotation after one fetch, and refuses an unknown key after exactly one more', async () => {
@@ -49,15 +72,30 @@ describeEachDatabase('bearer tokens verified against a JWKS server', (getDb) => 
 
     const unknown = await info(await signToken(unpublished, viewer));
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ message: 'The bearer token is signed with a key the identity provider does not publish' });
+    expect(unknown.body).toEqual({
+      message: 'The bearer token is signed with a key the identity provider does not publish',
+    });
     expect(jwks.fetches()).toBe(3); // one refresh, then the refusal
 
     // The old key retired: once the cached set has aged out, its tokens are refused.
     jwks.publish([keyB]);
-    const shortCache = makeJwtVerifier({ jwksUrl: jwks.url, issuer: ISSUER, audience: AUDIENCE, jwksCacheMaxAgeMillis: 1, jwksCooldownMillis: 0 });
-    await expect(shortCache.verify(await signToken(keyB, viewer))).resolves.toMatchObject({ actor: 'jwt:alice', role: 'viewer', tenants: [T1] });
+    const shortCache = makeJwtVerifier({
+      jwksUrl: jwks.url,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      jwksCacheMaxAgeMillis: 1,
+      jwksCooldownMillis: 0,
+    });
+    await expect(shortCache.verify(await signToken(keyB, viewer))).resolves.toMatchObject({
+      actor: 'jwt:alice',
+      role: 'viewer',
+      tenants: [T1],
+    });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await expect(shortCache.verify(await signToken(keyA, viewer))).rejects.toMatchObject({ code: 401, description: 'The bearer token is signed with a key the identity provider does not publish' });
+    await expect(shortCache.verify(await signToken(keyA, viewer))).rejects.toMatchObject({
+      code: 401,
+      description: 'The bearer token is signed with a key the identity provider does not publish',
+    });
   });
 
   it('refuses expired, not-yet-valid, other-issuer, other-audience and subject-less tokens, tolerating a small clock skew', async () => {
@@ -85,7 +123,11 @@ describeEachDatabase('bearer tokens verified against a JWKS server', (getDb) => 
     const cases: Array<[string, string, RegExp]> = [
       ['bad signature', forged, /signature is invalid/],
       ['alg none', unsignedToken('key-a', { fw_roles: ['admin'] }), /malformed or invalid|algorithm/],
-      ['HS256 with the public key', await hmacWithPublicKey(keyA, { fw_roles: ['admin'] }), /algorithm that is not accepted/],
+      [
+        'HS256 with the public key',
+        await hmacWithPublicKey(keyA, { fw_roles: ['admin'] }),
+        /algorithm that is not accepted/,
+      ],
       ['not a JWT', 'abc.def', /malformed or invalid/],
     ];
     for (const [name, token, message] of cases) {
@@ -100,9 +142,19 @@ describeEachDatabase('bearer tokens verified against a JWKS server', (getDb) => 
     const malformed = await request(app).get(`${API}/info`).set({ Authorization: 'Basic abc', 'x-fw-tenant-id': T1 });
     expect(malformed.status).toBe(401);
     expect(malformed.body.message).toMatch(/Bearer <token>/);
-    const me = await request(app).get(`${API}/me`).set({ Authorization: `Bearer ${await signToken(keyA, { sub: 'carol', fw_roles: ['operator', 'unknown-role'], fw_tenants: [T1, 'bad tenant!'] })}` });
+    const me = await request(app)
+      .get(`${API}/me`)
+      .set({
+        Authorization: `Bearer ${await signToken(keyA, { sub: 'carol', fw_roles: ['operator', 'unknown-role'], fw_tenants: [T1, 'bad tenant!'] })}`,
+      });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ actor: 'jwt:carol', credential: 'jwt', role: 'operator', tenants: [T1], operations: expect.arrayContaining(['trigger', 'updateCrontab', 'listProcesses']) });
+    expect(me.body).toEqual({
+      actor: 'jwt:carol',
+      credential: 'jwt',
+      role: 'operator',
+      tenants: [T1],
+      operations: expect.arrayContaining(['trigger', 'updateCrontab', 'listProcesses']),
+    });
     expect(me.body.operations).not.toContain('addDefinition');
     expect(me.body.operations).not.toContain('listAudit');
   });

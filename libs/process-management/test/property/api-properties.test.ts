@@ -49,11 +49,25 @@ function excerpt(text: string | undefined): string {
 describeEachDatabase('administration API: property tests (generated and hostile requests)', (getDb) => {
   let server: Server;
   let base: string;
-  let known: KnownRecords = { definitionNames: DEFINITIONS.map((d) => d.processType), crontabIds: [], processIds: [], triggerIds: [] };
+  let known: KnownRecords = {
+    definitionNames: DEFINITIONS.map((d) => d.processType),
+    crontabIds: [],
+    processIds: [],
+    triggerIds: [],
+  };
 
   const send = async (req: Pick<GeneratedRequest, 'method' | 'url' | 'headers' | 'body'>): Promise<Answer> => {
-    const res = await fetch(`${base}${req.url}`, { method: req.method, headers: req.headers, ...(req.body === undefined ? {} : { body: req.body }) });
-    return { status: res.status, contentType: res.headers.get('content-type') ?? undefined, allow: res.headers.get('allow') ?? undefined, text: await res.text() };
+    const res = await fetch(`${base}${req.url}`, {
+      method: req.method,
+      headers: req.headers,
+      ...(req.body === undefined ? {} : { body: req.body }),
+    });
+    return {
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? undefined,
+      allow: res.headers.get('allow') ?? undefined,
+      text: await res.text(),
+    };
   };
   const fingerprint = async (): Promise<string> => (await FINGERPRINT.execute(getDb().database.db)).rows[0].fingerprint;
 
@@ -61,8 +75,19 @@ describeEachDatabase('administration API: property tests (generated and hostile 
   async function seedCrontabs(): Promise<void> {
     const ids: string[] = [];
     for (const name of ['seeded-nightly', 'seeded-hourly']) {
-      const body = { name, cronExpression: '0 0 1 * * *', timezone: 'UTC', enabled: false, payload: { processDefName: 'single', args: {} } };
-      const created = await send({ method: 'POST', url: `${API}/crontabs`, headers: HEADERS, body: JSON.stringify(body) });
+      const body = {
+        name,
+        cronExpression: '0 0 1 * * *',
+        timezone: 'UTC',
+        enabled: false,
+        payload: { processDefName: 'single', args: {} },
+      };
+      const created = await send({
+        method: 'POST',
+        url: `${API}/crontabs`,
+        headers: HEADERS,
+        body: JSON.stringify(body),
+      });
       if (created.status === 201) ids.push((JSON.parse(created.text) as { id: string }).id);
     }
     if (ids.length > 0) known = { ...known, crontabIds: ids };
@@ -71,7 +96,13 @@ describeEachDatabase('administration API: property tests (generated and hostile 
   /** Definitions nothing uses, so a DELETE can succeed. */
   async function seedDisposableDefinitions(): Promise<void> {
     const names = ['disposable-a', 'disposable-b', 'disposable-c'];
-    for (const processType of names) await send({ method: 'POST', url: `${API}/definitions`, headers: HEADERS, body: JSON.stringify({ processType, leaf: true }) });
+    for (const processType of names)
+      await send({
+        method: 'POST',
+        url: `${API}/definitions`,
+        headers: HEADERS,
+        body: JSON.stringify({ processType, leaf: true }),
+      });
     known = { ...known, definitionNames: [...new Set([...known.definitionNames, ...names])] };
   }
 
@@ -79,10 +110,20 @@ describeEachDatabase('administration API: property tests (generated and hostile 
   async function seedRecords(): Promise<void> {
     await seedCrontabs();
     for (const key of ['first', 'second']) {
-      const triggered = await send({ method: 'POST', url: `${API}/triggers`, headers: HEADERS, body: JSON.stringify({ triggerId: key, payload: { processDefName: 'wordcount', args: { text: 'a b' } } }) });
-      known = { ...known, triggerIds: [...known.triggerIds, (JSON.parse(triggered.text) as { triggerId: string }).triggerId] };
+      const triggered = await send({
+        method: 'POST',
+        url: `${API}/triggers`,
+        headers: HEADERS,
+        body: JSON.stringify({ triggerId: key, payload: { processDefName: 'wordcount', args: { text: 'a b' } } }),
+      });
+      known = {
+        ...known,
+        triggerIds: [...known.triggerIds, (JSON.parse(triggered.text) as { triggerId: string }).triggerId],
+      };
     }
-    const listed = JSON.parse((await send({ method: 'GET', url: `${API}/processes`, headers: HEADERS })).text) as { content: Array<{ id: string }> };
+    const listed = JSON.parse((await send({ method: 'GET', url: `${API}/processes`, headers: HEADERS })).text) as {
+      content: Array<{ id: string }>;
+    };
     known = { ...known, processIds: listed.content.map((p) => p.id) };
   }
 
@@ -93,7 +134,9 @@ describeEachDatabase('administration API: property tests (generated and hostile 
   async function seedFinishedRoots(): Promise<void> {
     const rows = await sql<{ id: string }>`
       insert into fw_process (id, process_type, leaf, tenant, flow_id, state_id, created_time, last_modified_time, state_entry_time)
-      select gen_random_uuid(), 'single', true, ${TENANT}, 'process-flow', 'PROCESSED', now(), now(), now() from generate_series(1, 3) returning id`.execute(getDb().database.db);
+      select gen_random_uuid(), 'single', true, ${TENANT}, 'process-flow', 'PROCESSED', now(), now(), now() from generate_series(1, 3) returning id`.execute(
+      getDb().database.db,
+    );
     known = { ...known, processIds: [...known.processIds, ...rows.rows.map((r) => r.id)] };
   }
 
@@ -118,7 +161,13 @@ describeEachDatabase('administration API: property tests (generated and hostile 
   const statuses = new Map<string, Map<number, number>>();
   afterAll(() => {
     if (process.env.FW_PROPERTY_REPORT !== '1') return;
-    const lines = [...statuses].map(([op, counts]) => `${op.padEnd(20)} ${[...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+    const lines = [...statuses].map(
+      ([op, counts]) =>
+        `${op.padEnd(20)} ${[...counts]
+          .sort(([a], [b]) => a - b)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')}`,
+    );
     process.stdout.write(`\nanswers per operation (${getDb().target}, seed ${SEED}):\n${lines.join('\n')}\n`);
   });
 
@@ -135,8 +184,16 @@ describeEachDatabase('administration API: property tests (generated and hostile 
         counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);
         const where = `${req.method} ${excerpt(req.url)} body ${excerpt(req.body)} → ${answer.status} ${excerpt(answer.text)}`;
         if (answer.status >= 500) throw new Error(`a 5xx answer: ${where}`);
-        const problems = CONTRACT.problemsOf({ method: req.method, path: new URL(req.url, base).pathname, status: answer.status, contentType: answer.contentType, text: answer.text, headers: { allow: answer.allow } });
-        if (problems.length > 0) throw new Error(`an answer the document does not allow: ${where}\n  ${problems.join('\n  ')}`);
+        const problems = CONTRACT.problemsOf({
+          method: req.method,
+          path: new URL(req.url, base).pathname,
+          status: answer.status,
+          contentType: answer.contentType,
+          text: answer.text,
+          headers: { allow: answer.allow },
+        });
+        if (problems.length > 0)
+          throw new Error(`an answer the document does not allow: ${where}\n  ${problems.join('\n  ')}`);
         if (req.method === 'GET' || req.method === 'HEAD') return;
         const now = await fingerprint();
         if (answer.status >= 400 && now !== stored) throw new Error(`rows changed after a ${answer.status}: ${where}`);
@@ -145,7 +202,11 @@ describeEachDatabase('administration API: property tests (generated and hostile 
       await fc.assert(property, { numRuns: RUNS, seed: SEED + index });
       // The generator must reach both the success path and the refusals, or the run proves little.
       const seen = [...counts.keys()];
-      expect({ operation: op.operationId, success: seen.some((s) => s < 300), refused: seen.some((s) => s >= 400) }).toEqual({ operation: op.operationId, success: true, refused: true });
+      expect({
+        operation: op.operationId,
+        success: seen.some((s) => s < 300),
+        refused: seen.some((s) => s >= 400),
+      }).toEqual({ operation: op.operationId, success: true, refused: true });
     }, 180_000);
   });
 });

@@ -42,9 +42,9 @@ const ODD_STRINGS = [
 ];
 
 /** A long string: lengths at and past the limits of the schemas, and far beyond. */
-const longString = fc.constantFrom(79, 80, 81, 199, 200, 201, 511, 512, 513, 1000, 1001, 5_000, 100_000).chain((length) =>
-  fc.constantFrom('x', 'é', '😀', ' ').map((unit) => unit.repeat(length)),
-);
+const longString = fc
+  .constantFrom(79, 80, 81, 199, 200, 201, 511, 512, 513, 1000, 1001, 5_000, 100_000)
+  .chain((length) => fc.constantFrom('x', 'é', '😀', ' ').map((unit) => unit.repeat(length)));
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...ODD_STRINGS) },
@@ -52,14 +52,35 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: longString },
 );
 
-export const hostileNumber: fc.Arbitrary<number> = fc.constantFrom(-1, 0, 1, 0.5, -0.5, 24, 25, 99, 100, 101, 1_000_000, 1_000_001, 2 ** 31, 2 ** 53, -(2 ** 53), 1e21, 1e308, -1e308);
+export const hostileNumber: fc.Arbitrary<number> = fc.constantFrom(
+  -1,
+  0,
+  1,
+  0.5,
+  -0.5,
+  24,
+  25,
+  99,
+  100,
+  101,
+  1_000_000,
+  1_000_001,
+  2 ** 31,
+  2 ** 53,
+  -(2 ** 53),
+  1e21,
+  1e308,
+  -1e308,
+);
 
 /** `{ "a": { "a": … } }` or `[[[…]]]`, 10 to 1,000 levels (deeper ones are sent as text: see deepJsonText). */
-export const deepNesting: fc.Arbitrary<JsonValue> = fc.tuple(fc.constantFrom(10, 65, 200, 1_000), fc.boolean()).map(([depth, arrays]) => {
-  let value: JsonValue = 'bottom';
-  for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
-  return value;
-});
+export const deepNesting: fc.Arbitrary<JsonValue> = fc
+  .tuple(fc.constantFrom(10, 65, 200, 1_000), fc.boolean())
+  .map(([depth, arrays]) => {
+    let value: JsonValue = 'bottom';
+    for (let i = 0; i < depth; i++) value = arrays ? [value] : { a: value };
+    return value;
+  });
 
 export const hostileValue: fc.Arbitrary<JsonValue> = fc.oneof(
   { weight: 5, arbitrary: hostileString },
@@ -75,12 +96,35 @@ export const hostileValue: fc.Arbitrary<JsonValue> = fc.oneof(
 /** Query text: numbers past the limits written in odd ways, and the strings above. */
 export const hostileQueryValue: fc.Arbitrary<string | string[]> = fc.oneof(
   { weight: 3, arbitrary: hostileString.filter((s) => s.length < 2_000) },
-  { weight: 2, arbitrary: fc.constantFrom('-1', '101', '1000001', '1e3', '1.5', '0x10', ' 5', '5 ', '+5', '99999999999999999999', 'NaN', 'Infinity', '0', '100') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '-1',
+      '101',
+      '1000001',
+      '1e3',
+      '1.5',
+      '0x10',
+      ' 5',
+      '5 ',
+      '+5',
+      '99999999999999999999',
+      'NaN',
+      'Infinity',
+      '0',
+      '100',
+    ),
+  },
   { weight: 1, arbitrary: fc.array(fc.constantFrom('1', '2', 'x'), { minLength: 2, maxLength: 3 }) },
 );
 
 /** Unknown field names, some of them tricky. */
-export const unknownFieldName: fc.Arbitrary<string> = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'toString', 'processtype', 'extra', '', ' ', '\u0000', 'a.b', '$ref'), fc.string({ maxLength: 12 }));
+export const unknownFieldName: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('__proto__', 'constructor', 'toString', 'processtype', 'extra', '', ' ', '\u0000', 'a.b', '$ref'),
+  fc.string({ maxLength: 12 }),
+);
 
 /** JSON text nested deeper than objects are built here: `[[[…]]]`, 2,000 to 200,000 levels. */
-export const deepJsonText: fc.Arbitrary<string> = fc.constantFrom(2_000, 10_000, 100_000, 200_000).map((depth) => `${'['.repeat(depth)}1${']'.repeat(depth)}`);
+export const deepJsonText: fc.Arbitrary<string> = fc
+  .constantFrom(2_000, 10_000, 100_000, 200_000)
+  .map((depth) => `${'['.repeat(depth)}1${']'.repeat(depth)}`);

@@ -34,38 +34,59 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<JsonValue> {
   const maxLength = numberOf(schema, 'maxLength') ?? 60;
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   const lengthOk = (s: string) => [...s].length >= minLength && [...s].length <= maxLength;
-  const base = pattern === undefined ? fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, 40) }) : fc.stringMatching(new RegExp(pattern, 'u')).filter(lengthOk);
+  const base =
+    pattern === undefined
+      ? fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, 40) })
+      : fc.stringMatching(new RegExp(pattern, 'u')).filter(lengthOk);
   // The longest value the schema admits, which the server must store as well.
-  const longest = pattern === undefined || new RegExp(pattern, 'u').test('x'.repeat(maxLength)) ? fc.constant('x'.repeat(maxLength)) : base;
+  const longest =
+    pattern === undefined || new RegExp(pattern, 'u').test('x'.repeat(maxLength))
+      ? fc.constant('x'.repeat(maxLength))
+      : base;
   return fc.oneof({ weight: 6, arbitrary: base }, { weight: 1, arbitrary: longest });
 }
 
 function integerArbitrary(schema: JsonSchema): fc.Arbitrary<JsonValue> {
   const min = numberOf(schema, 'minimum') ?? -1_000;
   const max = numberOf(schema, 'maximum') ?? 1_000;
-  return fc.oneof({ weight: 4, arbitrary: fc.integer({ min, max: Math.min(max, min + 1_000) }) }, { weight: 1, arbitrary: fc.constantFrom(min, max) });
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min, max: Math.min(max, min + 1_000) }) },
+    { weight: 1, arbitrary: fc.constantFrom(min, max) },
+  );
 }
 
 function objectArbitrary(schema: JsonSchema, options: ArbitraryOptions, depth: number): fc.Arbitrary<JsonValue> {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   if (Object.keys(properties).length === 0) {
-    const values = typeof schema.additionalProperties === 'object' ? schemaArbitrary(schema.additionalProperties as JsonSchema, options, depth + 1) : smallJson;
+    const values =
+      typeof schema.additionalProperties === 'object'
+        ? schemaArbitrary(schema.additionalProperties as JsonSchema, options, depth + 1)
+        : smallJson;
     return fc.dictionary(fc.string({ maxLength: 10 }), values, { maxKeys: 4 }) as fc.Arbitrary<JsonValue>;
   }
   const model: Record<string, fc.Arbitrary<JsonValue>> = {};
   for (const [name, property] of Object.entries(properties)) {
     const hint = options.hints?.[name];
     const fromSchema = schemaArbitrary(property, options, depth + 1);
-    model[name] = hint === undefined ? fromSchema : fc.oneof({ weight: 3, arbitrary: hint }, { weight: 1, arbitrary: fromSchema });
+    model[name] =
+      hint === undefined ? fromSchema : fc.oneof({ weight: 3, arbitrary: hint }, { weight: 1, arbitrary: fromSchema });
   }
   const minProperties = numberOf(schema, 'minProperties') ?? 0;
-  const record = fc.record(model, { requiredKeys: [...required] }).filter((o) => Object.keys(o).length >= minProperties) as fc.Arbitrary<Record<string, JsonValue>>;
+  const record = fc
+    .record(model, { requiredKeys: [...required] })
+    .filter((o) => Object.keys(o).length >= minProperties) as fc.Arbitrary<Record<string, JsonValue>>;
   if (!options.hostile) return record;
   return fc.oneof(
     { weight: 16, arbitrary: record },
-    { weight: 1, arbitrary: fc.tuple(record, unknownFieldName, hostileValue).map(([o, key, value]) => withOwnField(o, key, value)) },
-    { weight: 1, arbitrary: fc.tuple(record, fc.constantFrom(...required, 'none')).map(([o, key]) => withoutField(o, key)) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(record, unknownFieldName, hostileValue).map(([o, key, value]) => withOwnField(o, key, value)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(record, fc.constantFrom(...required, 'none')).map(([o, key]) => withoutField(o, key)),
+    },
   );
 }
 
@@ -82,7 +103,12 @@ function withoutField(o: Record<string, JsonValue>, key: string): JsonValue {
   return copy;
 }
 
-function typedArbitrary(type: string, schema: JsonSchema, options: ArbitraryOptions, depth: number): fc.Arbitrary<JsonValue> {
+function typedArbitrary(
+  type: string,
+  schema: JsonSchema,
+  options: ArbitraryOptions,
+  depth: number,
+): fc.Arbitrary<JsonValue> {
   switch (type) {
     case 'string':
       return stringArbitrary(schema);
@@ -114,7 +140,16 @@ function validArbitrary(schema: JsonSchema, options: ArbitraryOptions, depth: nu
     const { [key]: _branches, ...rest } = schema;
     // Branches beside other keywords only add constraints (anyOf: [{ required: ['a'] }, …]): merge each into the rest.
     const merged = (b: JsonSchema): JsonSchema =>
-      Object.keys(rest).length === 0 ? b : { ...rest, ...b, required: [...((rest.required as string[] | undefined) ?? []), ...((b.required as string[] | undefined) ?? [])] };
+      Object.keys(rest).length === 0
+        ? b
+        : {
+            ...rest,
+            ...b,
+            required: [
+              ...((rest.required as string[] | undefined) ?? []),
+              ...((b.required as string[] | undefined) ?? []),
+            ],
+          };
     return fc.oneof(...(branches as JsonSchema[]).map((b) => schemaArbitrary(merged(b), options, depth)));
   }
   if ('const' in schema) return fc.constant(schema.const as JsonValue);

@@ -33,7 +33,12 @@ import type { Kysely } from 'kysely';
 import { resolveOutboxOptions, type OutboxOptions } from '../options/outbox-options';
 import { makeOutboxRepository, type OutboxCommand } from '../repository/outbox-repository';
 import { outboxDb } from '../schema/outbox-tables';
-import { outboxBackoff, type OutboxBackoff, type OutboxCommandHandler, type OutboxExecutionContext } from './command-handler';
+import {
+  outboxBackoff,
+  type OutboxBackoff,
+  type OutboxCommandHandler,
+  type OutboxExecutionContext,
+} from './command-handler';
 
 export type OutboxEventType = 'claimed' | 'done' | 'duplicate' | 'retried' | 'dead' | 'stale-ack' | 'error';
 
@@ -133,8 +138,16 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
   // A lost database is said once (and once when it is back), not on every poll, beat or sweep.
   const outage = makeOutageTracker({
     isOutage: isConnectionError,
-    onLost: (err) => logger.warn({ err, workerId }, 'outbox dispatcher lost its database: claims, heartbeats and sweeps retry quietly until it answers again'),
-    onBack: ({ millis, failures }) => logger.info({ workerId, outageMillis: millis, failedAttempts: failures }, `outbox dispatcher has its database back after ${millis} ms (${failures} failed attempts)`),
+    onLost: (err) =>
+      logger.warn(
+        { err, workerId },
+        'outbox dispatcher lost its database: claims, heartbeats and sweeps retry quietly until it answers again',
+      ),
+    onBack: ({ millis, failures }) =>
+      logger.info(
+        { workerId, outageMillis: millis, failedAttempts: failures },
+        `outbox dispatcher has its database back after ${millis} ms (${failures} failed attempts)`,
+      ),
   });
 
   // The heartbeat: the commands of one claim run group after group, `concurrency` at a time, so
@@ -148,26 +161,39 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
       : makeLeaseKeeper<OutboxCommand>({
           intervalMillis: heartbeatMillis,
           renew: (commands) => repo.renew(outboxDb(db), commands, leaseMillis),
-          onLost: (c) => logger.warn({ commandId: c.id, commandType: c.commandType }, 'lease lost while the command waited for its group; its acknowledgement will be refused'),
+          onLost: (c) =>
+            logger.warn(
+              { commandId: c.id, commandType: c.commandType },
+              'lease lost while the command waited for its group; its acknowledgement will be refused',
+            ),
           onError: (err) => {
-            if (!outage.failed(err)) logger.warn({ err, workerId }, 'outbox heartbeat failed; retrying at the next beat');
+            if (!outage.failed(err))
+              logger.warn({ err, workerId }, 'outbox heartbeat failed; retrying at the next beat');
           },
         });
 
   // Now and then (from the poll loop, in the background) delete DONE commands past their retention
   // with the receipts this dispatcher's consumers wrote for them; the types it claims are its own.
   const retentionMillis = options.doneRetentionMillis ?? DEFAULT_RETENTION_MILLIS;
-  const consumers = [...new Set([consumer, ...Object.values(config.handlers).flatMap((h) => (h.consumer === undefined ? [] : [h.consumer]))])];
+  const consumers = [
+    ...new Set([
+      consumer,
+      ...Object.values(config.handlers).flatMap((h) => (h.consumer === undefined ? [] : [h.consumer])),
+    ]),
+  ];
   const retention: RetentionSweeper | undefined =
     retentionMillis === 0
       ? undefined
       : makeRetentionSweeper({
           intervalMillis: config.retentionIntervalMillis,
           batchSize: config.retentionBatchSize,
-          purge: (limit) => repo.purgeDone(outboxDb(db), { olderThanMillis: retentionMillis, limit, commandTypes, consumers }),
-          onPurged: (rows) => logger.info({ workerId, rows, retentionMillis }, 'deleted DONE outbox commands past their retention'),
+          purge: (limit) =>
+            repo.purgeDone(outboxDb(db), { olderThanMillis: retentionMillis, limit, commandTypes, consumers }),
+          onPurged: (rows) =>
+            logger.info({ workerId, rows, retentionMillis }, 'deleted DONE outbox commands past their retention'),
           onError: (err) => {
-            if (!outage.failed(err)) logger.warn({ err, workerId }, 'deleting old DONE outbox commands failed; retried at the next interval');
+            if (!outage.failed(err))
+              logger.warn({ err, workerId }, 'deleting old DONE outbox commands failed; retried at the next interval');
           },
         });
 
@@ -196,7 +222,10 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
 
   function staleAck(c: OutboxCommand): void {
     counters.staleAcks++;
-    logger.warn({ commandId: c.id, commandType: c.commandType }, 'acknowledgement refused: the lease was lost and the command claimed again');
+    logger.warn(
+      { commandId: c.id, commandType: c.commandType },
+      'acknowledgement refused: the lease was lost and the command claimed again',
+    );
     commandEvent('stale-ack', c);
   }
 
@@ -213,13 +242,19 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
         await handler?.onDead?.(c, error, ctx);
       });
     } catch (err) {
-      logger.error({ err, commandId: c.id }, 'could not mark an outbox command DEAD; it is tried again after its lease');
+      logger.error(
+        { err, commandId: c.id },
+        'could not mark an outbox command DEAD; it is tried again after its lease',
+      );
       commandEvent('error', c, messageOf(err));
       return;
     }
     if (stale) return staleAck(c);
     counters.dead++;
-    logger.error({ commandId: c.id, commandType: c.commandType, attempts: c.attempts, error }, 'outbox command is DEAD');
+    logger.error(
+      { commandId: c.id, commandType: c.commandType, attempts: c.attempts, error },
+      'outbox command is DEAD',
+    );
     commandEvent('dead', c, error);
   }
 
@@ -229,10 +264,16 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     try {
       if (!(await repo.retry(outboxDb(db), c.id, c.claimToken, error, backoff(c.attempts)))) return staleAck(c);
       counters.retried++;
-      logger.warn({ commandId: c.id, commandType: c.commandType, attempts: c.attempts, error }, 'outbox command failed; retrying');
+      logger.warn(
+        { commandId: c.id, commandType: c.commandType, attempts: c.attempts, error },
+        'outbox command failed; retrying',
+      );
       commandEvent('retried', c, error);
     } catch (retryErr) {
-      logger.error({ err: retryErr, commandId: c.id }, 'could not schedule the retry of an outbox command; its lease will expire');
+      logger.error(
+        { err: retryErr, commandId: c.id },
+        'could not schedule the retry of an outbox command; its lease will expire',
+      );
       commandEvent('error', c, messageOf(retryErr));
     }
   }
@@ -242,11 +283,18 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
    * the heartbeat; a command whose delivery failed goes to retry (or DEAD) on its own. Returns the
    * delivered ones, in order.
    */
-  async function deliverEach(deliver: NonNullable<OutboxCommandHandler<DB>['deliver']>, commands: readonly OutboxCommand[]): Promise<OutboxCommand[]> {
+  async function deliverEach(
+    deliver: NonNullable<OutboxCommandHandler<DB>['deliver']>,
+    commands: readonly OutboxCommand[],
+  ): Promise<OutboxCommand[]> {
     const outcomes = await Promise.allSettled(commands.map((c) => deliver(c, { workerId })));
     const delivered: OutboxCommand[] = [];
     const failures: Array<{ command: OutboxCommand; reason: unknown }> = [];
-    outcomes.forEach((outcome, i) => (outcome.status === 'fulfilled' ? delivered.push(commands[i]) : failures.push({ command: commands[i], reason: outcome.reason })));
+    outcomes.forEach((outcome, i) =>
+      outcome.status === 'fulfilled'
+        ? delivered.push(commands[i])
+        : failures.push({ command: commands[i], reason: outcome.reason }),
+    );
     if (failures.length > 0) {
       await keeper?.release(failures.map((f) => f.command));
       for (const f of failures) await failed(f.command, f.reason);
@@ -260,7 +308,10 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
    */
   async function runGroup(claimed: readonly OutboxCommand[], deliveredAlready = false): Promise<void> {
     const handler = config.handlers[claimed[0].commandType];
-    const commands = handler?.deliver !== undefined && !deliveredAlready ? await deliverEach(handler.deliver.bind(handler), claimed) : claimed;
+    const commands =
+      handler?.deliver !== undefined && !deliveredAlready
+        ? await deliverEach(handler.deliver.bind(handler), claimed)
+        : claimed;
     if (commands.length === 0) return;
     const first = commands[0];
     let fresh = new Set<string>();
@@ -315,7 +366,10 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
     for (const c of expired) {
       await keeper?.release([c]);
       const earlier = c.lastError === null ? '' : ` (earlier error: ${c.lastError})`;
-      await markDead(c, `the lease expired on the last of ${c.maxAttempts} attempt(s): the dispatcher holding it stopped${earlier}`);
+      await markDead(
+        c,
+        `the lease expired on the last of ${c.maxAttempts} attempt(s): the dispatcher holding it stopped${earlier}`,
+      );
     }
     const queue = groupsOf(commands.filter((c) => c.attempts <= c.maxAttempts));
     const lanes = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
@@ -346,14 +400,16 @@ export function makeOutboxDispatcher<DB>(config: OutboxDispatcherOptions<DB>): O
       try {
         return (await runOnce()) === batchSize;
       } catch (err) {
-        if (!outage.failed(err)) logger.error({ err, workerId }, 'claiming outbox commands failed; retrying after the poll interval');
+        if (!outage.failed(err))
+          logger.error({ err, workerId }, 'claiming outbox commands failed; retrying after the poll interval');
         emit({ type: 'error', error: messageOf(err) });
         return false;
       }
     },
     // After a wake-up, wait a little so the commands of concurrent commits are claimed together.
     async afterPause(waited) {
-      if (!loop.stopping && waited < wakeDelayMillis) await new Promise((resolve) => setTimeout(resolve, wakeDelayMillis - waited));
+      if (!loop.stopping && waited < wakeDelayMillis)
+        await new Promise((resolve) => setTimeout(resolve, wakeDelayMillis - waited));
     },
   });
 

@@ -65,12 +65,37 @@ export function resolveOutboxOptions(options: Partial<OutboxOptions> = {}): Outb
   const k = OUTBOX_PROPERTY_KEYS;
   check(k.enabled, typeof resolved.enabled === 'boolean', resolved.enabled, 'true or false');
   check(k.runDispatcher, typeof resolved.runDispatcher === 'boolean', resolved.runDispatcher, 'true or false');
-  check(k.pollIntervalMillis, Number.isFinite(resolved.pollIntervalMillis) && resolved.pollIntervalMillis >= 1, resolved.pollIntervalMillis, 'a number of milliseconds >= 1');
-  check(k.lockSeconds, Number.isFinite(resolved.lockSeconds) && resolved.lockSeconds > 0, resolved.lockSeconds, 'a positive number of seconds');
-  check(k.maxAttempts, Number.isInteger(resolved.maxAttempts) && resolved.maxAttempts >= 1, resolved.maxAttempts, 'an integer >= 1');
-  check(k.workerId, typeof resolved.workerId === 'string' && resolved.workerId.trim() !== '', resolved.workerId, 'a non-empty string');
+  check(
+    k.pollIntervalMillis,
+    Number.isFinite(resolved.pollIntervalMillis) && resolved.pollIntervalMillis >= 1,
+    resolved.pollIntervalMillis,
+    'a number of milliseconds >= 1',
+  );
+  check(
+    k.lockSeconds,
+    Number.isFinite(resolved.lockSeconds) && resolved.lockSeconds > 0,
+    resolved.lockSeconds,
+    'a positive number of seconds',
+  );
+  check(
+    k.maxAttempts,
+    Number.isInteger(resolved.maxAttempts) && resolved.maxAttempts >= 1,
+    resolved.maxAttempts,
+    'an integer >= 1',
+  );
+  check(
+    k.workerId,
+    typeof resolved.workerId === 'string' && resolved.workerId.trim() !== '',
+    resolved.workerId,
+    'a non-empty string',
+  );
   const retention = resolved.doneRetentionMillis;
-  check(k.doneRetentionMillis, retention === undefined || (Number.isFinite(retention) && retention >= 0), retention, 'a number of milliseconds >= 0 (0: keep DONE commands)');
+  check(
+    k.doneRetentionMillis,
+    retention === undefined || (Number.isFinite(retention) && retention >= 0),
+    retention,
+    'a number of milliseconds >= 0 (0: keep DONE commands)',
+  );
   return resolved;
 }
 

@@ -56,7 +56,11 @@ export interface OutboxClaimOptions {
 
 export interface OutboxRepository {
   /** Writes the commands with ONE multi-row insert per 1000 rows; returns their ids. */
-  enqueue(db: Kysely<OutboxTables>, commands: readonly NewOutboxCommand[], options: { maxAttempts: number }): Promise<string[]>;
+  enqueue(
+    db: Kysely<OutboxTables>,
+    commands: readonly NewOutboxCommand[],
+    options: { maxAttempts: number },
+  ): Promise<string[]>;
   /** Claims up to `limit` due or lease-expired commands in one statement (FOR UPDATE SKIP LOCKED). */
   claim(db: Kysely<OutboxTables>, options: OutboxClaimOptions): Promise<OutboxCommand[]>;
   /** Extends the leases of claimed commands in ONE statement, fenced; the ids renewed (a lost claim is absent). */
@@ -79,7 +83,10 @@ export interface OutboxRepository {
    * `consumers` wrote for them, in ONE statement (rows another dispatcher is deleting are skipped);
    * the number of commands deleted. DEAD commands are kept.
    */
-  purgeDone(db: Kysely<OutboxTables>, options: { olderThanMillis: number; limit: number; commandTypes?: readonly string[]; consumers: readonly string[] }): Promise<number>;
+  purgeDone(
+    db: Kysely<OutboxTables>,
+    options: { olderThanMillis: number; limit: number; commandTypes?: readonly string[]; consumers: readonly string[] },
+  ): Promise<number>;
 }
 
 const INSERT_CHUNK = 1000;
@@ -96,7 +103,12 @@ interface CommandFields {
 /** `fw_process_outbox` as a leased queue: one token per claim, oldest due first, by command type. */
 const queue = makeLeasedQueue<CommandFields>({
   table: 'fw_process_outbox',
-  statuses: { pending: OutboxStatus.PENDING, running: OutboxStatus.RUNNING, done: OutboxStatus.DONE, dead: OutboxStatus.DEAD },
+  statuses: {
+    pending: OutboxStatus.PENDING,
+    running: OutboxStatus.RUNNING,
+    done: OutboxStatus.DONE,
+    dead: OutboxStatus.DEAD,
+  },
   returning: ['command_type', 'group_key', 'process_id', 'tenant', 'payload'],
   partitionColumn: 'command_type',
   tokens: 'per-claim',
@@ -145,14 +157,22 @@ export function makeOutboxRepository(): OutboxRepository {
     },
 
     async claim(db, options) {
-      return (await queue.claim(db, { workerId: options.workerId, limit: options.limit, leaseMillis: options.leaseMillis, partitions: options.commandTypes })).map(toCommand);
+      return (
+        await queue.claim(db, {
+          workerId: options.workerId,
+          limit: options.limit,
+          leaseMillis: options.leaseMillis,
+          partitions: options.commandTypes,
+        })
+      ).map(toCommand);
     },
 
     renew: (db, commands, leaseMillis) => queue.renew(db, commands, leaseMillis),
 
     complete: async (db, ids, claimToken) => (await queue.complete(db, claimsOf(ids, claimToken))).size,
 
-    retry: async (db, id, claimToken, error, delayMillis) => (await queue.retry(db, claimsOf([id], claimToken), error, delayMillis)).size === 1,
+    retry: async (db, id, claimToken, error, delayMillis) =>
+      (await queue.retry(db, claimsOf([id], claimToken), error, delayMillis)).size === 1,
 
     markDead: async (db, id, claimToken, error) => (await queue.dead(db, claimsOf([id], claimToken), error)).size === 1,
 
@@ -164,7 +184,13 @@ export function makeOutboxRepository(): OutboxRepository {
         limit: options.limit,
         partitions: options.commandTypes,
         // By consumer, so the receipts' primary key (consumer, command_id) finds them.
-        dependents: [{ table: 'fw_process_receipt', column: 'command_id', scope: { column: 'consumer', values: options.consumers } }],
+        dependents: [
+          {
+            table: 'fw_process_receipt',
+            column: 'command_id',
+            scope: { column: 'consumer', values: options.consumers },
+          },
+        ],
       }),
 
     async receive(db, consumer, ids) {

@@ -28,13 +28,19 @@ export interface DatabaseProcessConfigurator extends ProcessConfigurator {
 }
 
 /** Makes the cached `database` configurator. */
-export function makeDatabaseProcessConfigurator(options: DatabaseProcessConfiguratorOptions): DatabaseProcessConfigurator {
+export function makeDatabaseProcessConfigurator(
+  options: DatabaseProcessConfiguratorOptions,
+): DatabaseProcessConfigurator {
   let cache: Promise<Map<string, ProcessDef>> | undefined;
   let loads = 0;
 
   const load = async (): Promise<Map<string, ProcessDef>> => {
     loads += 1;
-    const rows = await options.db.selectFrom('process_definition').select(['process_type', 'definition']).orderBy('process_type').execute();
+    const rows = await options.db
+      .selectFrom('process_definition')
+      .select(['process_type', 'definition'])
+      .orderBy('process_type')
+      .execute();
     try {
       const defs = rows.map((row) => {
         const where = `process_definition row '${row.process_type}'`;
@@ -45,12 +51,18 @@ export function makeDatabaseProcessConfigurator(options: DatabaseProcessConfigur
           throw new Error(`${where}: definition is not valid JSON`);
         }
         const def = parseProcessDef(parsed, where);
-        if (def.processType !== row.process_type) throw new Error(`${where}: definition names processType '${def.processType}'`);
+        if (def.processType !== row.process_type)
+          throw new Error(`${where}: definition names processType '${def.processType}'`);
         return def;
       });
       return indexProcessDefs(defs, 'process_definition');
     } catch (e) {
-      throw new FwError({ code: 500, subErrorCode: ProcessErrorCodes.definitionSourceFailed, description: (e as Error).message, cause: e });
+      throw new FwError({
+        code: 500,
+        subErrorCode: ProcessErrorCodes.definitionSourceFailed,
+        description: (e as Error).message,
+        cause: e,
+      });
     }
   };
 

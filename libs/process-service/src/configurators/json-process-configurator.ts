@@ -33,17 +33,26 @@ function readDefinitionsFile(file: string): unknown[] {
     throw new ConfigError(`Process definitions file ${file} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   if (Array.isArray(parsed)) return parsed;
-  if (typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { definitions?: unknown }).definitions)) {
+  if (
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    Array.isArray((parsed as { definitions?: unknown }).definitions)
+  ) {
     return (parsed as { definitions: unknown[] }).definitions;
   }
-  throw new ConfigError(`Process definitions file ${file} must hold an array of definitions or { "definitions": [...] }`);
+  throw new ConfigError(
+    `Process definitions file ${file} must hold an array of definitions or { "definitions": [...] }`,
+  );
 }
 
 /** Makes the read-only `json` configurator (its `invalidate` is a no-op). */
 export function makeJsonProcessConfigurator(options: JsonProcessConfiguratorOptions): ProcessConfigurator {
   const source = options.file ?? 'process definitions';
   const raw = options.file !== undefined ? readDefinitionsFile(options.file) : [...(options.definitions ?? [])];
-  const byType = indexProcessDefs(raw.map((d, i) => parseProcessDef(d, `${source}[${i}]`)), source);
+  const byType = indexProcessDefs(
+    raw.map((d, i) => parseProcessDef(d, `${source}[${i}]`)),
+    source,
+  );
   return {
     async findByName(processType: string): Promise<ProcessDef | undefined> {
       const def = byType.get(processType);

@@ -2,7 +2,13 @@
  * Validation of process definitions read from a source (JSON file, array or database row).
  */
 import { ConfigError } from '@fw/core';
-import { isoDurationMillis, PredecessorArgs, type HistoryRetention, type ProcessDef, type RetryPolicy } from '@fw/process-api';
+import {
+  isoDurationMillis,
+  PredecessorArgs,
+  type HistoryRetention,
+  type ProcessDef,
+  type RetryPolicy,
+} from '@fw/process-api';
 import { checkInputSchema } from '../manager/input-validation';
 import { parseConcurrency, parsePriority, parseRateLimit } from './work-limits-validation';
 
@@ -15,7 +21,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function optionalString(raw: Record<string, unknown>, key: string, where: string): string | null {
   const value = raw[key];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`${where}: '${key}' must be a non-empty string`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ConfigError(`${where}: '${key}' must be a non-empty string`);
   return value;
 }
 
@@ -29,12 +36,17 @@ function optionalString(raw: Record<string, unknown>, key: string, where: string
 export function parseProcessDef(raw: unknown, where: string): ProcessDef {
   if (!isRecord(raw)) throw new ConfigError(`${where}: a process definition must be an object`);
   const processType = raw.processType;
-  if (typeof processType !== 'string' || processType.trim() === '') throw new ConfigError(`${where}: 'processType' must be a non-empty string`);
-  if (processType.trim() !== processType) throw new ConfigError(`${where}: 'processType' must not start or end with blanks (got ${JSON.stringify(processType)})`);
+  if (typeof processType !== 'string' || processType.trim() === '')
+    throw new ConfigError(`${where}: 'processType' must be a non-empty string`);
+  if (processType.trim() !== processType)
+    throw new ConfigError(
+      `${where}: 'processType' must not start or end with blanks (got ${JSON.stringify(processType)})`,
+    );
   const at = `${where} (${processType})`;
   if (typeof raw.leaf !== 'boolean') throw new ConfigError(`${at}: 'leaf' must be true or false`);
   const mode = raw.predecessorArgs ?? PredecessorArgs.BOTH;
-  if (typeof mode !== 'string' || !MODES.includes(mode)) throw new ConfigError(`${at}: 'predecessorArgs' must be one of ${MODES.join(', ')}`);
+  if (typeof mode !== 'string' || !MODES.includes(mode))
+    throw new ConfigError(`${at}: 'predecessorArgs' must be one of ${MODES.join(', ')}`);
   const config: Record<string, string> = {};
   if (raw.config !== undefined && raw.config !== null) {
     if (!isRecord(raw.config)) throw new ConfigError(`${at}: 'config' must be an object of strings`);
@@ -67,14 +79,19 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
 /** `retention: { succeeded?, failed? }` (ISO-8601 durations of at least a second), or null when absent. */
 function parseRetention(raw: unknown, at: string): HistoryRetention | null {
   if (raw === undefined || raw === null) return null;
-  if (!isRecord(raw)) throw new ConfigError(`${at}: 'retention' must be an object { succeeded?, failed? } of ISO-8601 durations`);
+  if (!isRecord(raw))
+    throw new ConfigError(`${at}: 'retention' must be an object { succeeded?, failed? } of ISO-8601 durations`);
   const retention: HistoryRetention = {};
   for (const key of Object.keys(raw)) {
-    if (key !== 'succeeded' && key !== 'failed') throw new ConfigError(`${at}: 'retention.${key}' is not a field (succeeded, failed)`);
+    if (key !== 'succeeded' && key !== 'failed')
+      throw new ConfigError(`${at}: 'retention.${key}' is not a field (succeeded, failed)`);
     const value = raw[key];
     if (value === undefined || value === null) continue;
     const millis = typeof value === 'string' ? isoDurationMillis(value) : undefined;
-    if (typeof value !== 'string' || millis === undefined || millis < 1000) throw new ConfigError(`${at}: 'retention.${key}' must be an ISO-8601 duration of at least a second, such as P30D or PT12H`);
+    if (typeof value !== 'string' || millis === undefined || millis < 1000)
+      throw new ConfigError(
+        `${at}: 'retention.${key}' must be an ISO-8601 duration of at least a second, such as P30D or PT12H`,
+      );
     retention[key] = value.trim();
   }
   return retention;
@@ -88,11 +105,19 @@ function positiveInteger(value: unknown, max: number): value is number {
 function parseRetry(raw: unknown, at: string): RetryPolicy | null {
   if (raw === undefined || raw === null) return null;
   if (!isRecord(raw)) throw new ConfigError(`${at}: 'retry' must be an object { attempts, backoff? }`);
-  if (!positiveInteger(raw.attempts, 100)) throw new ConfigError(`${at}: 'retry.attempts' must be a whole number from 1 to 100`);
+  if (!positiveInteger(raw.attempts, 100))
+    throw new ConfigError(`${at}: 'retry.attempts' must be a whole number from 1 to 100`);
   if (raw.backoff === undefined || raw.backoff === null) return { attempts: raw.attempts };
   const b = raw.backoff;
-  if (!isRecord(b) || !positiveInteger(b.baseMillis, 86_400_000) || !positiveInteger(b.maxMillis, 86_400_000) || b.maxMillis < b.baseMillis) {
-    throw new ConfigError(`${at}: 'retry.backoff' must be { baseMillis, maxMillis }: whole milliseconds, 1 to 86 400 000, maxMillis at least baseMillis`);
+  if (
+    !isRecord(b) ||
+    !positiveInteger(b.baseMillis, 86_400_000) ||
+    !positiveInteger(b.maxMillis, 86_400_000) ||
+    b.maxMillis < b.baseMillis
+  ) {
+    throw new ConfigError(
+      `${at}: 'retry.backoff' must be { baseMillis, maxMillis }: whole milliseconds, 1 to 86 400 000, maxMillis at least baseMillis`,
+    );
   }
   return { attempts: raw.attempts, backoff: { baseMillis: b.baseMillis, maxMillis: b.maxMillis } };
 }
@@ -106,7 +131,8 @@ export function copyProcessDef(def: ProcessDef): ProcessDef {
 export function indexProcessDefs(defs: readonly ProcessDef[], source: string): Map<string, ProcessDef> {
   const byType = new Map<string, ProcessDef>();
   for (const def of defs) {
-    if (byType.has(def.processType)) throw new ConfigError(`${source}: process type '${def.processType}' is defined twice`);
+    if (byType.has(def.processType))
+      throw new ConfigError(`${source}: process type '${def.processType}' is defined twice`);
     byType.set(def.processType, def);
   }
   return byType;

@@ -33,17 +33,20 @@ export function parseConcurrency(raw: unknown, at: string): ConcurrencyLimit | n
   for (const key of ['perTenant', 'global'] as const) {
     const value = raw[key];
     if (value === undefined || value === null) continue;
-    if (!isLimit(value)) throw new ConfigError(`${at}: 'concurrency.${key}' must be a whole number from 1 to ${MAX_CONCURRENCY}`);
+    if (!isLimit(value))
+      throw new ConfigError(`${at}: 'concurrency.${key}' must be a whole number from 1 to ${MAX_CONCURRENCY}`);
     limit[key] = value;
   }
-  if (limit.perTenant === undefined && limit.global === undefined) throw new ConfigError(`${at}: ${shape}, at least one of them`);
+  if (limit.perTenant === undefined && limit.global === undefined)
+    throw new ConfigError(`${at}: ${shape}, at least one of them`);
   return limit;
 }
 
 /** `priority: 0..9` (whole), or null (the default, 5, applies). */
 export function parsePriority(raw: unknown, at: string): number | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > 9) throw new ConfigError(`${at}: 'priority' must be a whole number from 0 to 9 (higher first; default 5)`);
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > 9)
+    throw new ConfigError(`${at}: 'priority' must be a whole number from 0 to 9 (higher first; default 5)`);
   return raw;
 }
 
@@ -53,8 +56,11 @@ export function parseRateLimit(raw: unknown, at: string): RateLimit | null {
   if (!isRecord(raw)) throw new ConfigError(`${at}: 'rateLimit' must be an object { perSecond, scope }`);
   const { perSecond, scope } = raw;
   if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0 || perSecond > MAX_PER_SECOND) {
-    throw new ConfigError(`${at}: 'rateLimit.perSecond' must be a number above 0 and at most ${MAX_PER_SECOND} (starts per second)`);
+    throw new ConfigError(
+      `${at}: 'rateLimit.perSecond' must be a number above 0 and at most ${MAX_PER_SECOND} (starts per second)`,
+    );
   }
-  if (scope !== 'tenant' && scope !== 'global') throw new ConfigError(`${at}: 'rateLimit.scope' must be "tenant" or "global"`);
+  if (scope !== 'tenant' && scope !== 'global')
+    throw new ConfigError(`${at}: 'rateLimit.scope' must be "tenant" or "global"`);
   return { perSecond, scope };
 }

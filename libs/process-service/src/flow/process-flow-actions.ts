@@ -99,6 +99,7 @@ export const processFlowActions: Readonly<Record<string, ProcessAction>> = {
 /** Condition implementations by the name the flow file uses. */
 export const processFlowConditions: Readonly<Record<string, ProcessCondition>> = {
   leaf: ({ entity }) => entity.leaf,
-  allSubProcessesDone: ({ entity }) => entity.splitCompleted && entity.numCompletedSubProcesses >= entity.numSubProcesses,
+  allSubProcessesDone: ({ entity }) =>
+    entity.splitCompleted && entity.numCompletedSubProcesses >= entity.numSubProcesses,
   hasErrors: ({ entity }) => entity.errors.length > 0,
 };

@@ -17,7 +17,15 @@ import {
   type Process,
   type ProcessState,
 } from '@fw/process-api';
-import { isStmError, loadFlowsFile, makeStateMachine, StmErrorCodes, type FlowDefinition, type StateMachine, type StmResult } from '@fw/stm';
+import {
+  isStmError,
+  loadFlowsFile,
+  makeStateMachine,
+  StmErrorCodes,
+  type FlowDefinition,
+  type StateMachine,
+  type StmResult,
+} from '@fw/stm';
 import * as path from 'node:path';
 import { processFlowActions, processFlowConditions, type ProcessStep } from './process-flow-actions';
 
@@ -87,7 +95,8 @@ export async function makeProcessFlow(options: ProcessFlowOptions = {}): Promise
     definition,
     // New processes carry the initial decision as a placeholder state (Process.state is never empty).
     start: (process, step) => machine.start(process, step, { flowId: PROCESS_FLOW_ID, restart: true }),
-    send: (process, eventId, payload, step) => machine.send(process, eventId, payload, step).then(undefined, (e: unknown) => refusal(process, eventId, e)),
+    send: (process, eventId, payload, step) =>
+      machine.send(process, eventId, payload, step).then(undefined, (e: unknown) => refusal(process, eventId, e)),
     sendNow(process, eventId, payload, step) {
       let result: StmResult | Promise<StmResult>;
       try {
@@ -100,7 +109,9 @@ export async function makeProcessFlow(options: ProcessFlowOptions = {}): Promise
     isAllowed: (state, eventId) => machine.isAllowed(state, eventId),
     knownEvents: () => events,
     allowedActions: (state) =>
-      machine.allowedEvents(state).map((e) => ({ allowedAction: e.eventId, stateId: state.stateId, metadata: { ...e.metadata } })),
+      machine
+        .allowedEvents(state)
+        .map((e) => ({ allowedAction: e.eventId, stateId: state.stateId, metadata: { ...e.metadata } })),
     workerTypeOf: (stateId) => workers.get(stateId),
   };
 }

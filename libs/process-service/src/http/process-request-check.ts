@@ -37,9 +37,24 @@ export function checkProcessBody(schema: string, body: unknown): void {
   const error = validate.errors?.[0];
   if (error === undefined) return;
   const field = schemaErrorField('', error);
-  const missingName = schema === 'ProcessCreateRequest' && field === 'processDefName' && (error.keyword !== 'type' || (value as { processDefName?: unknown }).processDefName === null);
-  if (missingName) throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.processDefNameMissing, description: "'processDefName' is required", field });
-  throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.invalidPayload, description: schemaErrorSentence(field, error, INPUT_PATTERN_MESSAGES), field, params: [field] });
+  const missingName =
+    schema === 'ProcessCreateRequest' &&
+    field === 'processDefName' &&
+    (error.keyword !== 'type' || (value as { processDefName?: unknown }).processDefName === null);
+  if (missingName)
+    throw new FwError({
+      code: 400,
+      subErrorCode: ProcessErrorCodes.processDefNameMissing,
+      description: "'processDefName' is required",
+      field,
+    });
+  throw new FwError({
+    code: 400,
+    subErrorCode: ProcessErrorCodes.invalidPayload,
+    description: schemaErrorSentence(field, error, INPUT_PATTERN_MESSAGES),
+    field,
+    params: [field],
+  });
 }
 
 const triggerHeaderValidator = ajv.compile(storedTriggerId('x-fw-trigger-id'));
@@ -49,5 +64,11 @@ export function checkTriggerHeader(header: string, value: string | undefined): v
   if (value === undefined || triggerHeaderValidator(value)) return;
   const error = triggerHeaderValidator.errors?.[0];
   if (error === undefined) return;
-  throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.invalidPayload, description: schemaErrorSentence(header, error, INPUT_PATTERN_MESSAGES), field: header, params: [header] });
+  throw new FwError({
+    code: 400,
+    subErrorCode: ProcessErrorCodes.invalidPayload,
+    description: schemaErrorSentence(header, error, INPUT_PATTERN_MESSAGES),
+    field: header,
+    params: [header],
+  });
 }

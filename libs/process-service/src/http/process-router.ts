@@ -20,7 +20,13 @@
  * app.listen(8080);
  */
 import { createLogger, successEnvelope, type Logger } from '@fw/core';
-import { makeErrorMiddleware, makeMethodNotAllowed, rejectControlCharacters, requireJsonBody, tenantContextMiddleware } from '@fw/core/http';
+import {
+  makeErrorMiddleware,
+  makeMethodNotAllowed,
+  rejectControlCharacters,
+  requireJsonBody,
+  tenantContextMiddleware,
+} from '@fw/core/http';
 import { TRIGGER_HEADER } from '@fw/process-api';
 import express, { type Router } from 'express';
 import type { ProcessManager } from '../manager/process-manager';

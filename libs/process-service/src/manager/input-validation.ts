@@ -34,7 +34,8 @@ function validatorOf(schema: object): ValidateFunction {
  */
 export function checkInputSchema(schema: unknown, where: string): Record<string, unknown> | null {
   if (schema === undefined || schema === null) return null;
-  if (typeof schema !== 'object' || Array.isArray(schema)) throw new ConfigError(`${where}: 'inputSchema' must be a JSON Schema object`);
+  if (typeof schema !== 'object' || Array.isArray(schema))
+    throw new ConfigError(`${where}: 'inputSchema' must be a JSON Schema object`);
   try {
     validatorOf(schema);
   } catch (err) {
@@ -50,8 +51,10 @@ function fieldOf(base: string, error: ErrorObject): string {
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
     field += /^\d+$/.test(key) ? `[${key}]` : `.${key}`;
   }
-  if (error.keyword === 'required') field += `.${String((error.params as { missingProperty: string }).missingProperty)}`;
-  if (error.keyword === 'additionalProperties') field += `.${String((error.params as { additionalProperty: string }).additionalProperty)}`;
+  if (error.keyword === 'required')
+    field += `.${String((error.params as { missingProperty: string }).missingProperty)}`;
+  if (error.keyword === 'additionalProperties')
+    field += `.${String((error.params as { additionalProperty: string }).additionalProperty)}`;
   return field;
 }
 
@@ -74,7 +77,11 @@ function describe(field: string, error: ErrorObject): string {
  * Validates `input` against `def.inputSchema` (nothing to do without one).
  * @throws FwError 400 `P003` with the field (`args.day`, `subProcesses[2].args.day`).
  */
-export function assertInputMatches(def: Pick<ProcessDef, 'processType' | 'inputSchema'>, input: unknown, field: string): void {
+export function assertInputMatches(
+  def: Pick<ProcessDef, 'processType' | 'inputSchema'>,
+  input: unknown,
+  field: string,
+): void {
   if (!def.inputSchema) return;
   const validate = validatorOf(def.inputSchema);
   if (validate(input ?? null)) return;
@@ -82,14 +89,23 @@ export function assertInputMatches(def: Pick<ProcessDef, 'processType' | 'inputS
   if (error === undefined) return;
   const where = fieldOf(field, error);
   const description = `${describe(where, error)} (input schema of process type '${def.processType}')`;
-  throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.invalidPayload, description, field: where, params: [def.processType] });
+  throw new FwError({
+    code: 400,
+    subErrorCode: ProcessErrorCodes.invalidPayload,
+    description,
+    field: where,
+    params: [def.processType],
+  });
 }
 
 /**
  * A definition with `parentProcessType` describes children only: creating one as a root (a create
  * call, a trigger, a crontab) is refused with 400 `P412`.
  */
-export function assertRootType(def: Pick<ProcessDef, 'processType' | 'parentProcessType'>, field = 'processDefName'): void {
+export function assertRootType(
+  def: Pick<ProcessDef, 'processType' | 'parentProcessType'>,
+  field = 'processDefName',
+): void {
   if (!def.parentProcessType) return;
   throw new FwError({
     code: 400,

@@ -21,7 +21,13 @@ export function isUuid(value: unknown): value is string {
 type Raw = Record<string, unknown>;
 
 function invalid(field: string, description: string): FwError {
-  return new FwError({ code: 400, subErrorCode: ProcessErrorCodes.invalidPayload, description, field, params: [field] });
+  return new FwError({
+    code: 400,
+    subErrorCode: ProcessErrorCodes.invalidPayload,
+    description,
+    field,
+    params: [field],
+  });
 }
 
 function asObject(value: unknown, field: string): Raw {
@@ -40,7 +46,8 @@ function optionalString(raw: Raw, key: string, field: string): string | null {
 function stringList(raw: Raw, key: string, field: string): string[] {
   const v = raw[key];
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw invalid(field, `'${field}' must be a list of strings`);
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw invalid(field, `'${field}' must be a list of strings`);
   return v as string[];
 }
 
@@ -66,9 +73,12 @@ function subProcesses(raw: Raw): SubProcessRequest[] {
     const field = `subProcesses[${i}]`;
     const r = asObject(item, field);
     const processType = r.processType;
-    if (typeof processType !== 'string' || processType.trim() === '') throw invalid(`${field}.processType`, `'${field}.processType' must be a non-empty string`);
-    if (r.childId !== undefined && r.childId !== null && !isUuid(r.childId)) throw invalid(`${field}.childId`, `'${field}.childId' must be a UUID`);
-    if (r.leaf !== undefined && r.leaf !== null && typeof r.leaf !== 'boolean') throw invalid(`${field}.leaf`, `'${field}.leaf' must be true or false`);
+    if (typeof processType !== 'string' || processType.trim() === '')
+      throw invalid(`${field}.processType`, `'${field}.processType' must be a non-empty string`);
+    if (r.childId !== undefined && r.childId !== null && !isUuid(r.childId))
+      throw invalid(`${field}.childId`, `'${field}.childId' must be a UUID`);
+    if (r.leaf !== undefined && r.leaf !== null && typeof r.leaf !== 'boolean')
+      throw invalid(`${field}.leaf`, `'${field}.leaf' must be true or false`);
     return {
       processType,
       ...(isUuid(r.childId) ? { childId: r.childId.toLowerCase() } : {}),
@@ -98,12 +108,16 @@ export function validateEventPayload(eventId: string, body: unknown): object {
     case ProcessEvents.aggregationDoneWithErrors:
       return errorPayload(raw);
     case ProcessEvents.subProcessDoneSuccessfully:
-      return { childId: requiredUuid(raw, 'childId').toLowerCase(), output: raw.output === undefined ? null : raw.output };
+      return {
+        childId: requiredUuid(raw, 'childId').toLowerCase(),
+        output: raw.output === undefined ? null : raw.output,
+      };
     case ProcessEvents.subProcessDoneWithErrors:
       return { childId: requiredUuid(raw, 'childId').toLowerCase(), ...errorPayload(raw) };
     case ProcessEvents.statusUpdate: {
       const p = raw.percentComplete;
-      if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 100) throw invalid('percentComplete', "'percentComplete' must be a number from 0 to 100");
+      if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 100)
+        throw invalid('percentComplete', "'percentComplete' must be a number from 0 to 100");
       return { percentComplete: p };
     }
     default:
@@ -116,7 +130,12 @@ export function validateProcessDto(body: unknown): ProcessDto {
   const raw = asObject(body, 'body');
   const name = raw.processDefName;
   if (name === undefined || name === null || (typeof name === 'string' && name.trim() === '')) {
-    throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.processDefNameMissing, description: "'processDefName' is required", field: 'processDefName' });
+    throw new FwError({
+      code: 400,
+      subErrorCode: ProcessErrorCodes.processDefNameMissing,
+      description: "'processDefName' is required",
+      field: 'processDefName',
+    });
   }
   if (typeof name !== 'string') throw invalid('processDefName', "'processDefName' must be a string");
   return {
@@ -132,9 +151,11 @@ export function validateCompletedEvent(body: unknown): ProcessCompletedEvent {
   const raw = asObject(body, 'body');
   const processId = requiredUuid(raw, 'processId').toLowerCase();
   const processType = raw.processType ?? raw.processDefName;
-  if (typeof processType !== 'string' || processType.trim() === '') throw invalid('processType', "'processType' must be a non-empty string");
+  if (typeof processType !== 'string' || processType.trim() === '')
+    throw invalid('processType', "'processType' must be a non-empty string");
   const state = optionalString(raw, 'state', 'state') ?? '';
-  if (raw.successful !== undefined && typeof raw.successful !== 'boolean') throw invalid('successful', "'successful' must be true or false");
+  if (raw.successful !== undefined && typeof raw.successful !== 'boolean')
+    throw invalid('successful', "'successful' must be true or false");
   return {
     processDefName: processType,
     args: raw.input === undefined ? null : raw.input,

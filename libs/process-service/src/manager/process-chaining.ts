@@ -38,7 +38,10 @@ export function completedEventOf(process: Process): ProcessCompletedEvent {
  * @example
  * successorInput({ processType: 'b', leaf: true, predecessorArgs: 'BOTH' }, event); // { input, output }
  */
-export function successorInput(def: Pick<ProcessDef, 'predecessorArgs'>, event: Pick<ProcessCompletedEvent, 'input' | 'output'>): unknown {
+export function successorInput(
+  def: Pick<ProcessDef, 'predecessorArgs'>,
+  event: Pick<ProcessCompletedEvent, 'input' | 'output'>,
+): unknown {
   switch (predecessorArgsOf(def)) {
     case PredecessorArgs.INPUT:
       return event.input ?? null;

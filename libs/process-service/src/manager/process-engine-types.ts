@@ -3,7 +3,15 @@
  * command types, the transaction context, engine dependencies, the 404/400 errors.
  */
 import { FwError, type Logger } from '@fw/core';
-import { ProcessErrorCodes, type Process, type ProcessCompletedEvent, type SubProcessRequest, type WorkerDto, type WorkerStartContext, type WorkerStarter } from '@fw/process-api';
+import {
+  ProcessErrorCodes,
+  type Process,
+  type ProcessCompletedEvent,
+  type SubProcessRequest,
+  type WorkerDto,
+  type WorkerStartContext,
+  type WorkerStarter,
+} from '@fw/process-api';
 import type { NewOutboxCommand } from '@fw/process-outbox';
 import type { ProcessFlow } from '../flow/process-flow';
 import type { ProcessRepository } from '../repository/process-repository';
@@ -100,10 +108,20 @@ export interface ProcessEngineDeps {
 }
 
 export function notFound(id: string): FwError {
-  return new FwError({ code: 404, subErrorCode: ProcessErrorCodes.processNotFound, description: `Process ${id} not found`, params: [id] });
+  return new FwError({
+    code: 404,
+    subErrorCode: ProcessErrorCodes.processNotFound,
+    description: `Process ${id} not found`,
+    params: [id],
+  });
 }
 
 export function unknownType(processType: string, field: string): FwError {
-  return new FwError({ code: 400, subErrorCode: ProcessErrorCodes.unknownProcessType, description: `No process definition named '${processType}'`, params: [processType], field });
+  return new FwError({
+    code: 400,
+    subErrorCode: ProcessErrorCodes.unknownProcessType,
+    description: `No process definition named '${processType}'`,
+    params: [processType],
+    field,
+  });
 }
-

@@ -28,8 +28,26 @@ import { completedEventOf, successorInput } from './process-chaining';
 import { assertInputMatches, checkParentType } from './input-validation';
 
 export { ProcessCommandTypes, notFound, unknownType } from './process-engine-types';
-export type { BatchedEvent, BatchWorkerStarter, ChildReportEvent, CompletionListener, NewProcessInit, ProcessEngineDeps, TxContext } from './process-engine-types';
-import { notFound, ProcessCommandTypes, unknownType, type BatchedEvent, type BatchWorkerStarter, type ChildReportEvent, type NewProcessInit, type ProcessEngineDeps, type TxContext } from './process-engine-types';
+export type {
+  BatchedEvent,
+  BatchWorkerStarter,
+  ChildReportEvent,
+  CompletionListener,
+  NewProcessInit,
+  ProcessEngineDeps,
+  TxContext,
+} from './process-engine-types';
+import {
+  notFound,
+  ProcessCommandTypes,
+  unknownType,
+  type BatchedEvent,
+  type BatchWorkerStarter,
+  type ChildReportEvent,
+  type NewProcessInit,
+  type ProcessEngineDeps,
+  type TxContext,
+} from './process-engine-types';
 
 export type ProcessEngine = ReturnType<typeof makeProcessEngine>;
 
@@ -65,7 +83,13 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
   }
 
   function makeStep(ctx: TxContext): ProcessStep {
-    return { trx: ctx.trx, now: ctx.now, newErrors: [], completed: false, createSubProcesses: (parent, requests) => createChildren(ctx, parent, requests) };
+    return {
+      trx: ctx.trx,
+      now: ctx.now,
+      newErrors: [],
+      completed: false,
+      createSubProcesses: (parent, requests) => createChildren(ctx, parent, requests),
+    };
   }
 
   /** The WorkerDto of the worker `process` waits for, if any (without aggregator results). */
@@ -90,7 +114,10 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
 
   /** Hands a worker to the starter in `ctx`'s transaction (aggregators get their children's results). */
   async function startWorkerNow(ctx: TxContext, worker: WorkerDto): Promise<void> {
-    await deps.workerStarter.startWorker(await handedWorker(ctx.trx, worker), { transaction: ctx.trx, afterCommit: ctx.afterCommit });
+    await deps.workerStarter.startWorker(await handedWorker(ctx.trx, worker), {
+      transaction: ctx.trx,
+      afterCommit: ctx.afterCommit,
+    });
   }
 
   /** The worker as a starter gets it: its own copy, and an aggregator's children's results read with `db`. */
@@ -115,7 +142,8 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
    * Each gets its own copy unless `owned` (workers this engine has just built for the starter).
    */
   async function startWorkersNow(ctx: TxContext, workers: readonly WorkerDto[], owned = false): Promise<void> {
-    const starter = deps.workerStarter as Partial<BatchWorkerStarter<ProcessTransaction>> & WorkerStarter<ProcessTransaction>;
+    const starter = deps.workerStarter as Partial<BatchWorkerStarter<ProcessTransaction>> &
+      WorkerStarter<ProcessTransaction>;
     if (typeof starter.startWorkers !== 'function' || workers.length < 2) {
       for (const w of workers) await startWorkerNow(ctx, w);
       return;
@@ -135,7 +163,13 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     for (const p of processes) {
       const worker = workerOf(ctx, p);
       if (worker === undefined) continue;
-      if (ctx.commands && !inlineLaunches) ctx.commands.push({ commandType: ProcessCommandTypes.START_WORKER, processId: p.id, tenant: p.tenant, payload: { worker } });
+      if (ctx.commands && !inlineLaunches)
+        ctx.commands.push({
+          commandType: ProcessCommandTypes.START_WORKER,
+          processId: p.id,
+          tenant: p.tenant,
+          payload: { worker },
+        });
       else workers.push(worker);
     }
     if (workers.length > 0) await startWorkersNow(ctx, workers, true);
@@ -149,7 +183,10 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
   async function startProcesses(ctx: TxContext, processes: Process[]): Promise<Set<string>> {
     for (const p of processes) await ctx.flow.start(p, makeStep(ctx));
     const inserted = await repo.insertMany(ctx.trx, processes);
-    await launchWorkers(ctx, processes.filter((p) => inserted.has(p.id)));
+    await launchWorkers(
+      ctx,
+      processes.filter((p) => inserted.has(p.id)),
+    );
     return inserted;
   }
 
@@ -158,13 +195,24 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
    * with their work items (set-based) and refuses ids that belong to another parent. Returns the
    * ids inserted now. `parent` need not be locked: only its id, type, tenant and trigger are read.
    */
-  async function insertChildren(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<Set<string>> {
+  async function insertChildren(
+    ctx: TxContext,
+    parent: Process,
+    requests: readonly SubProcessRequest[],
+  ): Promise<Set<string>> {
     const children = requests.map((r, i) => {
       const def = ctx.defs.get(r.processType);
       if (!def) throw unknownType(r.processType, `subProcesses[${i}].processType`);
       checkParentType(def, parent, i);
       assertInputMatches(def, r.args, `subProcesses[${i}].args`);
-      return newProcess(ctx, def, { id: r.childId, input: r.args, tenant: parent.tenant, triggerId: parent.triggerId, parentId: parent.id, leaf: r.leaf });
+      return newProcess(ctx, def, {
+        id: r.childId,
+        input: r.args,
+        tenant: parent.tenant,
+        triggerId: parent.triggerId,
+        parentId: parent.id,
+        leaf: r.leaf,
+      });
     });
     const inserted = await startProcesses(ctx, children);
     const existing = children.filter((c) => !inserted.has(c.id)).map((c) => c.id);
@@ -172,7 +220,13 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       const parents = await repo.findParents(ctx.trx, existing);
       const foreign = existing.find((id) => parents.get(id) !== parent.id);
       if (foreign !== undefined) {
-        throw new FwError({ code: 409, subErrorCode: ProcessErrorCodes.childIdConflict, description: `childId ${foreign} already belongs to another process`, params: [foreign], field: 'subProcesses.childId' });
+        throw new FwError({
+          code: 409,
+          subErrorCode: ProcessErrorCodes.childIdConflict,
+          description: `childId ${foreign} already belongs to another process`,
+          params: [foreign],
+          field: 'subProcesses.childId',
+        });
       }
     }
     return inserted;
@@ -185,15 +239,26 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
    * for). The event's action then only counts them (see {@link TxContext.earlyChildren}); if the
    * parent no longer accepts the event once locked, the transaction rolls back, children included.
    */
-  async function insertChildrenEarly(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<void> {
+  async function insertChildrenEarly(
+    ctx: TxContext,
+    parent: Process,
+    requests: readonly SubProcessRequest[],
+  ): Promise<void> {
     if (requests.length === 0) return;
     ctx.earlyChildren = { parentId: parent.id, requests, inserted: await insertChildren(ctx, parent, requests) };
   }
 
-  async function createChildren(ctx: TxContext, parent: Process, requests: readonly SubProcessRequest[]): Promise<void> {
+  async function createChildren(
+    ctx: TxContext,
+    parent: Process,
+    requests: readonly SubProcessRequest[],
+  ): Promise<void> {
     if (requests.length === 0) return;
     const early = ctx.earlyChildren;
-    const inserted = early !== undefined && early.parentId === parent.id && early.requests === requests ? early.inserted : await insertChildren(ctx, parent, requests);
+    const inserted =
+      early !== undefined && early.parentId === parent.id && early.requests === requests
+        ? early.inserted
+        : await insertChildren(ctx, parent, requests);
     if (early?.requests === requests) ctx.earlyChildren = undefined;
     parent.numSubProcesses += inserted.size;
   }
@@ -202,7 +267,11 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
    * Sends events, in order, to a locked process, saves it once and runs the consequences (errors,
    * worker of the state entered, completion). Events the current state refuses throw 422.
    */
-  async function applyEvents(ctx: TxContext, process: Process, events: ReadonlyArray<{ eventId: string; payload: unknown }>): Promise<void> {
+  async function applyEvents(
+    ctx: TxContext,
+    process: Process,
+    events: ReadonlyArray<{ eventId: string; payload: unknown }>,
+  ): Promise<void> {
     const before = { stateId: process.state.stateId, version: process.version };
     const step = makeStep(ctx);
     // Without a yield per event when the flow's actions are synchronous: a parent counting hundreds
@@ -216,7 +285,12 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     process.lastModifiedTime = ctx.now.toISOString();
     process.version = before.version + 1;
     if (!(await repo.update(ctx.trx, process, before.version))) {
-      throw new FwError({ code: 409, subErrorCode: ProcessErrorCodes.concurrentModification, description: `Process ${process.id} was changed concurrently`, params: [process.id] });
+      throw new FwError({
+        code: 409,
+        subErrorCode: ProcessErrorCodes.concurrentModification,
+        description: `Process ${process.id} was changed concurrently`,
+        params: [process.id],
+      });
     }
     await repo.insertErrors(ctx.trx, process.id, step.newErrors);
     if (entered) await launchWorker(ctx, process);
@@ -263,7 +337,12 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     const saved = await batchRepo.saveStates(ctx.trx, writes);
     const lost = writes.find((w) => !saved.has(w.process.id));
     if (lost !== undefined) {
-      throw new FwError({ code: 409, subErrorCode: ProcessErrorCodes.concurrentModification, description: `Process ${lost.process.id} was changed concurrently`, params: [lost.process.id] });
+      throw new FwError({
+        code: 409,
+        subErrorCode: ProcessErrorCodes.concurrentModification,
+        description: `Process ${lost.process.id} was changed concurrently`,
+        params: [lost.process.id],
+      });
     }
     await batchRepo.insertErrors(ctx.trx, errors);
     await launchWorkers(ctx, entered);
@@ -273,12 +352,20 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
 
   function childReportOf(child: Process): ChildReportEvent {
     if (child.state.stateId === ProcessStates.PROCESSED) {
-      return { eventId: ProcessEvents.subProcessDoneSuccessfully, payload: { childId: child.id, output: child.output } };
+      return {
+        eventId: ProcessEvents.subProcessDoneSuccessfully,
+        payload: { childId: child.id, output: child.output },
+      };
     }
     const last = child.errors[child.errors.length - 1];
     return {
       eventId: ProcessEvents.subProcessDoneWithErrors,
-      payload: { childId: child.id, errors: child.errors.flatMap((e) => e.errors), exceptionMessage: last?.exceptionMessage ?? null, stackTrace: last?.stackTrace ?? null },
+      payload: {
+        childId: child.id,
+        errors: child.errors.flatMap((e) => e.errors),
+        exceptionMessage: last?.exceptionMessage ?? null,
+        stackTrace: last?.stackTrace ?? null,
+      },
     };
   }
 
@@ -296,13 +383,27 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
   async function completeMany(ctx: TxContext, processes: readonly Process[]): Promise<void> {
     if (processes.length === 0) return;
     const events = processes.map((p) => ({ process: p, event: completedEventOf(p) }));
-    await batchRepo.insertCompletionEvents(ctx.trx, events.map(({ event }) => ({ id: newId(), event, time: ctx.now })));
+    await batchRepo.insertCompletionEvents(
+      ctx.trx,
+      events.map(({ event }) => ({ id: newId(), event, time: ctx.now })),
+    );
     if (ctx.commands && ctx.countChildrenInline !== true) {
       for (const { process, event } of events) {
         if (process.parentId !== null) {
-          ctx.commands.push({ commandType: ProcessCommandTypes.CHILD_COMPLETED, groupKey: process.parentId, processId: process.parentId, tenant: process.tenant, payload: { parentId: process.parentId, ...childReportOf(process), event } });
+          ctx.commands.push({
+            commandType: ProcessCommandTypes.CHILD_COMPLETED,
+            groupKey: process.parentId,
+            processId: process.parentId,
+            tenant: process.tenant,
+            payload: { parentId: process.parentId, ...childReportOf(process), event },
+          });
         } else {
-          ctx.commands.push({ commandType: ProcessCommandTypes.PROCESS_COMPLETED, processId: process.id, tenant: process.tenant, payload: { event } });
+          ctx.commands.push({
+            commandType: ProcessCommandTypes.PROCESS_COMPLETED,
+            processId: process.id,
+            tenant: process.tenant,
+            payload: { event },
+          });
         }
       }
       return;
@@ -321,17 +422,20 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
       byParent.set(process.parentId, list);
     }
     // Parents in id order, so two transactions counting on the same parents lock them alike.
-    for (const parentId of [...byParent.keys()].sort()) await reportChildren(ctx, parentId, byParent.get(parentId) ?? [], false);
+    for (const parentId of [...byParent.keys()].sort())
+      await reportChildren(ctx, parentId, byParent.get(parentId) ?? [], false);
   }
 
   function notifyAfterCommit(ctx: TxContext, event: ProcessCompletedEvent): void {
-    const failed = (err: unknown): void => logger.error({ err, processId: event.processId }, 'ProcessCompleted listener failed (best-effort delivery)');
+    const failed = (err: unknown): void =>
+      logger.error({ err, processId: event.processId }, 'ProcessCompleted listener failed (best-effort delivery)');
     for (const listener of deps.listeners) {
       // A listener that returns no promise is called without making one (thousands per second on a fan-out).
       ctx.afterCommit(() => {
         try {
           const done = listener(event) as unknown;
-          if (typeof (done as PromiseLike<void> | undefined)?.then === 'function') return Promise.resolve(done).then(undefined, failed);
+          if (typeof (done as PromiseLike<void> | undefined)?.then === 'function')
+            return Promise.resolve(done).then(undefined, failed);
         } catch (err) {
           failed(err);
         }
@@ -351,12 +455,27 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
    * rows, when the parent's state does not accept them; internal reports a parent no longer
    * accepts are removed again and not counted.
    */
-  async function reportChildren(ctx: TxContext, parentId: string, given: readonly ChildReportEvent[], external: boolean): Promise<Process | undefined> {
+  async function reportChildren(
+    ctx: TxContext,
+    parentId: string,
+    given: readonly ChildReportEvent[],
+    external: boolean,
+  ): Promise<Process | undefined> {
     const reports = [...new Map(given.map((r) => [r.payload.childId, r] as const)).values()];
-    if (external) await assertChildrenOf(ctx, parentId, reports.map((r) => r.payload.childId));
+    if (external)
+      await assertChildrenOf(
+        ctx,
+        parentId,
+        reports.map((r) => r.payload.childId),
+      );
     const fresh = await repo.insertChildReports(
       ctx.trx,
-      reports.map((r) => ({ childId: r.payload.childId, parentId, successful: r.eventId === ProcessEvents.subProcessDoneSuccessfully, time: ctx.now })),
+      reports.map((r) => ({
+        childId: r.payload.childId,
+        parentId,
+        successful: r.eventId === ProcessEvents.subProcessDoneSuccessfully,
+        time: ctx.now,
+      })),
     );
     const parent = await repo.findById(ctx.trx, parentId, { forUpdate: true });
     if (!parent) {
@@ -367,12 +486,16 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     }
     if (!external && !reports.every((r) => ctx.flow.isAllowed(parent.state, r.eventId))) {
       await repo.deleteChildReports(ctx.trx, [...fresh]);
-      logger.warn({ parentId, parentState: parent.state.stateId, children: reports.length }, 'parent does not accept child reports in its state; not counted');
+      logger.warn(
+        { parentId, parentState: parent.state.stateId, children: reports.length },
+        'parent does not accept child reports in its state; not counted',
+      );
       return parent;
     }
     const counted = reports.filter((r) => fresh.has(r.payload.childId));
     if (counted.length === 0) return parent;
-    for (const r of counted) if (!ctx.flow.isAllowed(parent.state, r.eventId)) throw eventNotAllowed(parent.state, r.eventId);
+    for (const r of counted)
+      if (!ctx.flow.isAllowed(parent.state, r.eventId)) throw eventNotAllowed(parent.state, r.eventId);
     await applyEvents(ctx, parent, counted);
     return parent;
   }
@@ -382,18 +505,42 @@ export function makeProcessEngine(deps: ProcessEngineDeps) {
     const parents = await repo.findParents(ctx.trx, childIds);
     const stranger = childIds.find((id) => parents.get(id) !== parentId);
     if (stranger !== undefined) {
-      throw new FwError({ code: 400, subErrorCode: ProcessErrorCodes.notAChild, description: `Process ${stranger} is not a child of ${parentId}`, params: [stranger, parentId], field: 'childId' });
+      throw new FwError({
+        code: 400,
+        subErrorCode: ProcessErrorCodes.notAChild,
+        description: `Process ${stranger} is not a child of ${parentId}`,
+        params: [stranger, parentId],
+        field: 'childId',
+      });
     }
   }
 
   async function chain(ctx: TxContext, event: ProcessCompletedEvent): Promise<Process[]> {
     const successors = ctx.defs.successorsOf(event.processType).map((def) =>
-      newProcess(ctx, def, { input: successorInput(def, event), tenant: event.tenantId, triggerId: event.triggerId, predecessorId: event.processId }),
+      newProcess(ctx, def, {
+        input: successorInput(def, event),
+        tenant: event.tenantId,
+        triggerId: event.triggerId,
+        predecessorId: event.processId,
+      }),
     );
     if (successors.length === 0) return [];
     const inserted = await startProcesses(ctx, successors);
     return successors.filter((s) => inserted.has(s.id));
   }
 
-  return { newProcess, workerOf, startWorkerNow, startWorkersNow, deliverWorkerNow, startProcesses, insertChildrenEarly, applyEvents, applyEventBatch, reportChildren, chain, notifyAfterCommit };
+  return {
+    newProcess,
+    workerOf,
+    startWorkerNow,
+    startWorkersNow,
+    deliverWorkerNow,
+    startProcesses,
+    insertChildrenEarly,
+    applyEvents,
+    applyEventBatch,
+    reportChildren,
+    chain,
+    notifyAfterCommit,
+  };
 }

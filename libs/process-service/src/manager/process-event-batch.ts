@@ -42,7 +42,12 @@ export interface EventBatchDeps {
   flow(): Promise<ProcessFlow>;
   inTransaction<T>(fn: (ctx: TxContext) => Promise<T>): Promise<T>;
   /** The single-event path (`manager.sendEvent`). */
-  sendEvent(id: string, eventId: string, payload: unknown, options: { tenant?: string | null }): Promise<ProcessResponse>;
+  sendEvent(
+    id: string,
+    eventId: string,
+    payload: unknown,
+    options: { tenant?: string | null },
+  ): Promise<ProcessResponse>;
 }
 
 /**
@@ -68,13 +73,16 @@ async function settle(fn: () => Promise<ProcessResponse>): Promise<ProcessEventR
 }
 
 /** Makes the `sendEvents` implementation over the manager's internals. */
-export function makeEventBatchSender(deps: EventBatchDeps): (events: readonly ProcessEventRequest[]) => Promise<ProcessEventResult[]> {
+export function makeEventBatchSender(
+  deps: EventBatchDeps,
+): (events: readonly ProcessEventRequest[]) => Promise<ProcessEventResult[]> {
   const batchRepo = makeProcessBatchRepository();
 
   return async (events) => {
     const flow = await deps.flow();
     const results: ProcessEventResult[] = new Array<ProcessEventResult>(events.length);
-    const single = (i: number) => settle(() => deps.sendEvent(events[i].id, events[i].eventId, events[i].payload, { tenant: events[i].tenant }));
+    const single = (i: number) =>
+      settle(() => deps.sendEvent(events[i].id, events[i].eventId, events[i].payload, { tenant: events[i].tenant }));
     const byProcess = new Map<string, number[]>();
     events.forEach((e, i) => {
       const key = typeof e.id === 'string' ? e.id.toLowerCase() : '';
@@ -94,7 +102,11 @@ export function makeEventBatchSender(deps: EventBatchDeps): (events: readonly Pr
           // Read without row locks: the save checks each process's version (a process changed
           // meanwhile fails the batch, which then goes event by event), so a lock would only add
           // a write per process to every batch.
-          const loaded = await batchRepo.findMany(ctx.trx, batched.map((i) => events[i].id.toLowerCase()), false);
+          const loaded = await batchRepo.findMany(
+            ctx.trx,
+            batched.map((i) => events[i].id.toLowerCase()),
+            false,
+          );
           const found: Array<{ index: number; item: BatchedEvent }> = [];
           const refused = new Map<number, unknown>();
           for (const i of batched) {
@@ -104,12 +116,18 @@ export function makeEventBatchSender(deps: EventBatchDeps): (events: readonly Pr
             try {
               if (!process || (scope !== undefined && process.tenant !== scope)) throw notFound(e.id);
               if (!flow.isAllowed(process.state, e.eventId)) throw eventNotAllowed(process.state, e.eventId);
-              found.push({ index: i, item: { process, eventId: e.eventId, payload: validateEventPayload(e.eventId, e.payload) } });
+              found.push({
+                index: i,
+                item: { process, eventId: e.eventId, payload: validateEventPayload(e.eventId, e.payload) },
+              });
             } catch (error) {
               refused.set(i, error);
             }
           }
-          const failures = await deps.engine.applyEventBatch(ctx, found.map((f) => f.item));
+          const failures = await deps.engine.applyEventBatch(
+            ctx,
+            found.map((f) => f.item),
+          );
           for (const f of found) {
             const failure = failures.get(f.item.process.id);
             if (failure !== undefined) refused.set(f.index, failure);

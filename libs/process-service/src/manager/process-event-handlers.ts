@@ -7,7 +7,13 @@
  * await handlers.ProcessCreate({ processDefName: 'import', args: {} }, { 'x-fw-tenant-id': 't1' });
  */
 import { TENANT_HEADER } from '@fw/core';
-import { TRIGGER_HEADER, type Process, type ProcessCompletedEvent, type ProcessDto, type ProcessResponse } from '@fw/process-api';
+import {
+  TRIGGER_HEADER,
+  type Process,
+  type ProcessCompletedEvent,
+  type ProcessDto,
+  type ProcessResponse,
+} from '@fw/process-api';
 import type { ProcessManager } from './process-manager';
 
 /** Framework headers of an event (`x-fw-tenant-id`, `x-fw-trigger-id`), lower-case names. */
@@ -23,7 +29,10 @@ export interface ProcessEventHandlers {
 export function makeProcessEventHandlers(manager: ProcessManager): ProcessEventHandlers {
   return {
     ProcessCreate: (dto, headers = {}) =>
-      manager.createProcess(dto, { tenant: headers[TENANT_HEADER] ?? null, triggerId: headers[TRIGGER_HEADER] ?? null }),
+      manager.createProcess(dto, {
+        tenant: headers[TENANT_HEADER] ?? null,
+        triggerId: headers[TRIGGER_HEADER] ?? null,
+      }),
     ProcessCompleted: (event) => manager.processCompleted(event),
   };
 }

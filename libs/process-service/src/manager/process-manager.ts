@@ -29,7 +29,14 @@ import { makeProcessOutbox, type ProcessOutbox, type ProcessOutboxSettings } fro
 import { makeProcessRepository, type ProcessRepository } from '../repository/process-repository';
 import type { ProcessDb, ProcessTransaction } from '../repository/process-tables';
 import { definitionSnapshot, type DefinitionSnapshot } from './process-chaining';
-import { makeProcessEngine, notFound, unknownType, type ChildReportEvent, type CompletionListener, type TxContext } from './process-engine';
+import {
+  makeProcessEngine,
+  notFound,
+  unknownType,
+  type ChildReportEvent,
+  type CompletionListener,
+  type TxContext,
+} from './process-engine';
 import { isUuid, validateCompletedEvent, validateEventPayload, validateProcessDto } from './payload-validation';
 import { assertInputMatches, assertRootType } from './input-validation';
 import { makeEventBatchSender, type ProcessEventRequest, type ProcessEventResult } from './process-event-batch';
@@ -122,7 +129,8 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
   const engine = makeProcessEngine({ repo, workerStarter: options.workerStarter, logger, newId, listeners });
   let prepared: { flow: ProcessFlow; defs: DefinitionSnapshot } | undefined;
 
-  const scopeOf = (o: ProcessCallOptions | undefined): string | undefined => (o?.tenant !== undefined ? (o.tenant ?? undefined) : currentTenantId());
+  const scopeOf = (o: ProcessCallOptions | undefined): string | undefined =>
+    o?.tenant !== undefined ? (o.tenant ?? undefined) : currentTenantId();
 
   /**
    * Flow and definitions for the next transaction. Definitions are read before the transaction, so a
@@ -143,10 +151,19 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
         prepare: async () => {
           await prepare();
         },
-        ...(options.workerStarter.deliverWorker === undefined ? {} : { deliverWorker: (worker: WorkerDto) => engine.deliverWorkerNow(options.db, worker) }),
+        ...(options.workerStarter.deliverWorker === undefined
+          ? {}
+          : { deliverWorker: (worker: WorkerDto) => engine.deliverWorkerNow(options.db, worker) }),
         contextOf: (ctx) => {
           if (!prepared) throw new Error('process outbox: handler ran before prepare()');
-          return { trx: ctx.trx, now: clock(), defs: prepared.defs, flow: prepared.flow, afterCommit: ctx.afterCommit, commands: [] };
+          return {
+            trx: ctx.trx,
+            now: clock(),
+            defs: prepared.defs,
+            flow: prepared.flow,
+            afterCommit: ctx.afterCommit,
+            commands: [],
+          };
         },
       })
     : undefined;
@@ -156,7 +173,14 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     const { flow, defs } = await prepare();
     const callbacks: Array<() => void | Promise<void>> = [];
     const result = await options.db.transaction().execute(async (trx) => {
-      const ctx: TxContext = { trx, now: clock(), defs, flow, afterCommit: (cb) => callbacks.push(cb), ...(outbox ? { commands: [] } : {}) };
+      const ctx: TxContext = {
+        trx,
+        now: clock(),
+        defs,
+        flow,
+        afterCommit: (cb) => callbacks.push(cb),
+        ...(outbox ? { commands: [] } : {}),
+      };
       const value = await fn(ctx);
       if (outbox) await outbox.flush(ctx);
       return value;
@@ -178,7 +202,12 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     allowedActionsAndMetadata: flow.allowedActions(process.state),
   });
 
-  async function load(db: ProcessDb, id: string, o: ProcessCallOptions | undefined, forUpdate: boolean): Promise<Process> {
+  async function load(
+    db: ProcessDb,
+    id: string,
+    o: ProcessCallOptions | undefined,
+    forUpdate: boolean,
+  ): Promise<Process> {
     if (!isUuid(id)) throw notFound(id);
     const process = await repo.findById(db, id.toLowerCase(), { forUpdate });
     const scope = scopeOf(o);
@@ -192,7 +221,14 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
    * parent is locked only for the short rest of the transaction. Returns the payload, validated
    * once, which the event must then carry (the action recognises its children by it).
    */
-  async function splitBeforeLock(ctx: TxContext, flow: ProcessFlow, id: string, eventId: string, body: unknown, o: ProcessCallOptions | undefined): Promise<{ payload: object } | undefined> {
+  async function splitBeforeLock(
+    ctx: TxContext,
+    flow: ProcessFlow,
+    id: string,
+    eventId: string,
+    body: unknown,
+    o: ProcessCallOptions | undefined,
+  ): Promise<{ payload: object } | undefined> {
     const parent = await load(ctx.trx, id, o, false);
     if (!flow.isAllowed(parent.state, eventId)) return undefined;
     const payload = validateEventPayload(eventId, body) as { subProcesses: readonly SubProcessRequest[] };
@@ -209,7 +245,12 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
         if (!def) throw unknownType(dto.processDefName, 'processDefName');
         if (o.refuseChildOnlyTypes) assertRootType(def);
         assertInputMatches(def, dto.args, 'args');
-        const p = engine.newProcess(ctx, def, { input: dto.args, tenant, triggerId: dto.triggerId ?? o.triggerId ?? null, description: dto.description });
+        const p = engine.newProcess(ctx, def, {
+          input: dto.args,
+          tenant,
+          triggerId: dto.triggerId ?? o.triggerId ?? null,
+          description: dto.description,
+        });
         await engine.startProcesses(ctx, [p]);
         return p;
       });
@@ -220,15 +261,24 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       const flow = await flowPromise;
       const process = await inTransaction(async (ctx) => {
         const early = SPLIT_EVENTS.has(eventId) ? await splitBeforeLock(ctx, flow, id, eventId, body, o) : undefined;
-        const isChildReport = eventId === ProcessEvents.subProcessDoneSuccessfully || eventId === ProcessEvents.subProcessDoneWithErrors;
+        const isChildReport =
+          eventId === ProcessEvents.subProcessDoneSuccessfully || eventId === ProcessEvents.subProcessDoneWithErrors;
         // A child report locks the parent itself, after its report row (see engine.reportChildren).
         const current = await load(ctx.trx, id, o, !isChildReport);
         if (!flow.knownEvents().has(eventId)) {
-          throw new FwError({ code: 422, subErrorCode: ProcessErrorCodes.unknownEvent, description: `Unknown event '${eventId}'`, params: [eventId] });
+          throw new FwError({
+            code: 422,
+            subErrorCode: ProcessErrorCodes.unknownEvent,
+            description: `Unknown event '${eventId}'`,
+            params: [eventId],
+          });
         }
         if (!isChildReport && !flow.isAllowed(current.state, eventId)) throw eventNotAllowed(current.state, eventId);
         const payload = early?.payload ?? validateEventPayload(eventId, body);
-        if (isChildReport) return (await engine.reportChildren(ctx, current.id, [{ eventId, payload } as ChildReportEvent], true)) ?? current;
+        if (isChildReport)
+          return (
+            (await engine.reportChildren(ctx, current.id, [{ eventId, payload } as ChildReportEvent], true)) ?? current
+          );
         await engine.applyEvents(ctx, current, [{ eventId, payload }]);
         return current;
       });
@@ -270,6 +320,11 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       await outbox?.stop();
     },
   };
-  const sendEvents = makeEventBatchSender({ engine, flow: () => flowPromise, inTransaction, sendEvent: (id, eventId, payload, o) => manager.sendEvent(id, eventId, payload, o) });
+  const sendEvents = makeEventBatchSender({
+    engine,
+    flow: () => flowPromise,
+    inTransaction,
+    sendEvent: (id, eventId, payload, o) => manager.sendEvent(id, eventId, payload, o),
+  });
   return manager;
 }

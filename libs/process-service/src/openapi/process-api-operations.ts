@@ -29,12 +29,26 @@ const json = (schema: OpenApiObject): OpenApiObject => ({ 'application/json': { 
 const envelope = (description: string, schema: string): OpenApiObject => ({ description, content: json(ref(schema)) });
 const failure = (description: string): OpenApiObject => envelope(description, 'ErrorEnvelope');
 const body = (schema: OpenApiObject): OpenApiObject => ({ required: true, content: json(schema) });
-const pathId = { name: 'id', in: 'path', required: true, description: 'Process id (a malformed id, or one of another tenant, answers 404)', schema: { type: 'string' } };
-const tenant = { name: 'x-fw-tenant-id', in: 'header', required: false, description: 'Stored on a created process; elsewhere a process of another tenant answers 404', schema: { type: 'string' } };
+const pathId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'Process id (a malformed id, or one of another tenant, answers 404)',
+  schema: { type: 'string' },
+};
+const tenant = {
+  name: 'x-fw-tenant-id',
+  in: 'header',
+  required: false,
+  description: 'Stored on a created process; elsewhere a process of another tenant answers 404',
+  schema: { type: 'string' },
+};
 
 /** Answers every route can give: the input policy, body parsing and unexpected errors. */
 const COMMON: Record<string, OpenApiObject> = {
-  '400': failure('A control character (FW400C) or nesting deeper than 64 levels (FW400D) in the request, malformed JSON (FW400), a body against its schema (P001, P003, naming the field), an unknown type (P002), a child-only type as a root (P412), or a value the database cannot store (FW400V)'),
+  '400': failure(
+    'A control character (FW400C) or nesting deeper than 64 levels (FW400D) in the request, malformed JSON (FW400), a body against its schema (P001, P003, naming the field), an unknown type (P002), a child-only type as a root (P412), or a value the database cannot store (FW400V)',
+  ),
   '413': failure('The body is over the limit (5 MB by default)'),
   '415': failure('A body that is not application/json'),
   '500': failure('Unexpected error: a generic message, the details in the log only'),
@@ -53,7 +67,16 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
     description: 'ProcessCreate: starts a root process',
     body: 'ProcessCreateRequest',
     openapi: {
-      parameters: [tenant, { name: 'x-fw-trigger-id', in: 'header', required: false, description: 'Trigger correlation when the body has none', schema: { type: 'string' } }],
+      parameters: [
+        tenant,
+        {
+          name: 'x-fw-trigger-id',
+          in: 'header',
+          required: false,
+          description: 'Trigger correlation when the body has none',
+          schema: { type: 'string' },
+        },
+      ],
       requestBody: body(ref('ProcessCreateRequest')),
       responses: answers({ '200': envelope('The created process and its allowed actions', 'ProcessResponseEnvelope') }),
     },
@@ -63,7 +86,13 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
     method: 'GET',
     path: '/process/{id}',
     description: 'A process with its allowed actions',
-    openapi: { parameters: [pathId, tenant], responses: answers({ '200': envelope('The process and its allowed actions', 'ProcessResponseEnvelope'), '404': failure('No such process in this tenant (P404)') }) },
+    openapi: {
+      parameters: [pathId, tenant],
+      responses: answers({
+        '200': envelope('The process and its allowed actions', 'ProcessResponseEnvelope'),
+        '404': failure('No such process in this tenant (P404)'),
+      }),
+    },
   },
   {
     name: 'event',
@@ -72,8 +101,21 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
     description: 'Sends a state-machine event; the body is its payload',
     body: 'event',
     openapi: {
-      parameters: [pathId, { name: 'eventID', in: 'path', required: true, description: `The event: ${Object.keys(EVENT_PAYLOAD_SCHEMAS).join(', ')}`, schema: { type: 'string' } }, tenant],
-      requestBody: body({ description: 'The payload of the event named in the path', anyOf: [...new Set(Object.values(EVENT_PAYLOAD_SCHEMAS))].map(ref) }),
+      parameters: [
+        pathId,
+        {
+          name: 'eventID',
+          in: 'path',
+          required: true,
+          description: `The event: ${Object.keys(EVENT_PAYLOAD_SCHEMAS).join(', ')}`,
+          schema: { type: 'string' },
+        },
+        tenant,
+      ],
+      requestBody: body({
+        description: 'The payload of the event named in the path',
+        anyOf: [...new Set(Object.values(EVENT_PAYLOAD_SCHEMAS))].map(ref),
+      }),
       responses: answers({
         '200': envelope('The process after the event and its allowed actions', 'ProcessResponseEnvelope'),
         '404': failure('No such process in this tenant (P404)'),
@@ -88,8 +130,21 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
     path: '/processChildren/{id}',
     description: 'The process and its children (recursive=true: every descendant, breadth-first)',
     openapi: {
-      parameters: [pathId, { name: 'recursive', in: 'query', required: false, description: 'true: every descendant', schema: { type: 'string' } }, tenant],
-      responses: answers({ '200': envelope('[process, ...children]', 'ProcessListEnvelope'), '404': failure('No such process in this tenant (P404)') }),
+      parameters: [
+        pathId,
+        {
+          name: 'recursive',
+          in: 'query',
+          required: false,
+          description: 'true: every descendant',
+          schema: { type: 'string' },
+        },
+        tenant,
+      ],
+      responses: answers({
+        '200': envelope('[process, ...children]', 'ProcessListEnvelope'),
+        '404': failure('No such process in this tenant (P404)'),
+      }),
     },
   },
   {
@@ -98,6 +153,10 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
     path: '/process/completed',
     description: 'ProcessCompleted ingress: starts the successors of the completed type',
     body: 'ProcessCompletedRequest',
-    openapi: { parameters: [tenant], requestBody: body(ref('ProcessCompletedRequest')), responses: answers({ '200': envelope('The successors created now', 'ProcessListEnvelope') }) },
+    openapi: {
+      parameters: [tenant],
+      requestBody: body(ref('ProcessCompletedRequest')),
+      responses: answers({ '200': envelope('The successors created now', 'ProcessListEnvelope') }),
+    },
   },
 ];

@@ -8,7 +8,13 @@
  * PROCESS_API_SCHEMAS.ProcessCreateRequest.required; // ['processDefName']
  */
 import { ERROR_ENVELOPE_SCHEMA, successEnvelopeSchema } from '@fw/core';
-import { processArgs, processDescription, processTypeName, storedTriggerId, UUID_PATTERN } from './process-input-policy';
+import {
+  processArgs,
+  processDescription,
+  processTypeName,
+  storedTriggerId,
+  UUID_PATTERN,
+} from './process-input-policy';
 
 type Schema = Record<string, unknown>;
 
@@ -66,13 +72,30 @@ const REQUESTS: Record<string, Schema> = {
     ),
     anyOf: [{ required: ['processType'] }, { required: ['processDefName'] }],
   },
-  SubProcessRequest: request({ processType: processTypeName('Definition of the child'), childId: { type: ['string', 'null'], pattern: UUID_PATTERN }, leaf: { type: ['boolean', 'null'] }, args: anyJson }, ['processType'], 'One child of a split'),
-  SplitPayload: request({ subProcesses: { type: ['array', 'null'], items: ref('SubProcessRequest') } }, [], 'splitPartiallyDone, splitDone'),
+  SubProcessRequest: request(
+    {
+      processType: processTypeName('Definition of the child'),
+      childId: { type: ['string', 'null'], pattern: UUID_PATTERN },
+      leaf: { type: ['boolean', 'null'] },
+      args: anyJson,
+    },
+    ['processType'],
+    'One child of a split',
+  ),
+  SplitPayload: request(
+    { subProcesses: { type: ['array', 'null'], items: ref('SubProcessRequest') } },
+    [],
+    'splitPartiallyDone, splitDone',
+  ),
   OutputPayload: request({ output: anyJson }, [], 'doneSuccessfully, aggregationDone'),
   ErrorPayload: request(errorFields, [], 'doneWithErrors, splitDoneWithErrors, aggregationDoneWithErrors'),
   SubProcessDonePayload: request({ childId: uuid, output: anyJson }, ['childId'], 'subProcessDoneSuccessfully'),
   SubProcessErrorPayload: request({ childId: uuid, ...errorFields }, ['childId'], 'subProcessDoneWithErrors'),
-  StatusUpdatePayload: request({ percentComplete: { type: 'number', minimum: 0, maximum: 100 } }, ['percentComplete'], 'statusUpdate'),
+  StatusUpdatePayload: request(
+    { percentComplete: { type: 'number', minimum: 0, maximum: 100 } },
+    ['percentComplete'],
+    'statusUpdate',
+  ),
 };
 
 /** The payload schema of each event (an event not listed answers 422 P405 in the manager). */
@@ -90,7 +113,13 @@ export const EVENT_PAYLOAD_SCHEMAS: Readonly<Record<string, string>> = {
 };
 
 const ANSWERS: Record<string, Schema> = {
-  ProcessErrorRecord: answer({ processId: uuid, timeOfCompletion: instant, errors: { type: 'array', items: text }, exceptionMessage: textOrNull, stackTrace: textOrNull }),
+  ProcessErrorRecord: answer({
+    processId: uuid,
+    timeOfCompletion: instant,
+    errors: { type: 'array', items: text },
+    exceptionMessage: textOrNull,
+    stackTrace: textOrNull,
+  }),
   Process: answer({
     id: uuid,
     processType: text,
@@ -113,8 +142,15 @@ const ANSWERS: Record<string, Schema> = {
     stateEntryTime: instant,
     version: count,
   }),
-  AllowedAction: answer({ allowedAction: text, stateId: text, metadata: { type: 'object', additionalProperties: text } }),
-  ProcessResponse: answer({ mutatedEntity: ref('Process'), allowedActionsAndMetadata: { type: 'array', items: ref('AllowedAction') } }),
+  AllowedAction: answer({
+    allowedAction: text,
+    stateId: text,
+    metadata: { type: 'object', additionalProperties: text },
+  }),
+  ProcessResponse: answer({
+    mutatedEntity: ref('Process'),
+    allowedActionsAndMetadata: { type: 'array', items: ref('AllowedAction') },
+  }),
   ProcessResponseEnvelope: successEnvelopeSchema(ref('ProcessResponse')),
   ProcessListEnvelope: successEnvelopeSchema({ type: 'array', items: ref('Process') }),
   ErrorEnvelope: ERROR_ENVELOPE_SCHEMA,

@@ -41,7 +41,13 @@ export function processTypeName(description: string): Schema {
 
 /** The trigger id a process is created with (null or absent: none). */
 export function storedTriggerId(description: string): Schema {
-  return { type: ['string', 'null'], minLength: 1, maxLength: STORED_TRIGGER_ID_MAX_LENGTH, pattern: NO_OUTER_BLANKS, description };
+  return {
+    type: ['string', 'null'],
+    minLength: 1,
+    maxLength: STORED_TRIGGER_ID_MAX_LENGTH,
+    pattern: NO_OUTER_BLANKS,
+    description,
+  };
 }
 
 /** The description of a process (free text; null or absent: none). */

@@ -11,7 +11,12 @@ import { ProcessEvents, type WorkerType, type ProcessCompletedEvent, type Worker
 import type { OutboxCommand, OutboxCommandHandler, OutboxExecutionContext } from '@fw/process-outbox';
 import type { ProcessRepository } from '../repository/process-repository';
 import type { ProcessTables } from '../repository/process-tables';
-import { ProcessCommandTypes, type ChildReportEvent, type ProcessEngine, type TxContext } from '../manager/process-engine';
+import {
+  ProcessCommandTypes,
+  type ChildReportEvent,
+  type ProcessEngine,
+  type TxContext,
+} from '../manager/process-engine';
 
 /** What the handlers need from the manager. */
 export interface ProcessCommandDeps {
@@ -41,9 +46,14 @@ function deadMessage(command: OutboxCommand, error: string): string {
 }
 
 /** Makes the three handlers, by command type. */
-export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<string, OutboxCommandHandler<ProcessTables>> {
+export function makeProcessCommandHandlers(
+  deps: ProcessCommandDeps,
+): Record<string, OutboxCommandHandler<ProcessTables>> {
   const { engine, repo } = deps;
-  const run = async (ctx: OutboxExecutionContext<ProcessTables>, fn: (tx: TxContext) => Promise<void>): Promise<void> => {
+  const run = async (
+    ctx: OutboxExecutionContext<ProcessTables>,
+    fn: (tx: TxContext) => Promise<void>,
+  ): Promise<void> => {
     const tx = deps.contextOf(ctx);
     await fn(tx);
     await deps.flush(tx);
@@ -51,7 +61,15 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
   const errorOn = async (tx: TxContext, ownerId: string, processId: string, message: string): Promise<void> => {
     const owner = await repo.findById(tx.trx, ownerId, { forUpdate: true });
     if (!owner) return;
-    await repo.insertErrors(tx.trx, ownerId, [{ processId, timeOfCompletion: tx.now.toISOString(), errors: [message], exceptionMessage: message, stackTrace: null }]);
+    await repo.insertErrors(tx.trx, ownerId, [
+      {
+        processId,
+        timeOfCompletion: tx.now.toISOString(),
+        errors: [message],
+        exceptionMessage: message,
+        stackTrace: null,
+      },
+    ]);
   };
 
   const deliverWorker = deps.deliverWorker;
@@ -60,12 +78,17 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
     prepare: deps.prepare,
     // A network starter (RabbitMQ) delivers while the command is claimed; the transaction then only
     // acknowledges it. Any other starter launches inside the acknowledging transaction.
-    ...(deliverWorker === undefined ? {} : { deliver: (command: OutboxCommand) => deliverWorker((command.payload as { worker: WorkerDto }).worker) }),
+    ...(deliverWorker === undefined
+      ? {}
+      : { deliver: (command: OutboxCommand) => deliverWorker((command.payload as { worker: WorkerDto }).worker) }),
     execute: (commands, ctx) =>
       deliverWorker !== undefined
         ? Promise.resolve()
         : run(ctx, async (tx) => {
-            await engine.startWorkersNow(tx, commands.map((c) => (c.payload as { worker: WorkerDto }).worker));
+            await engine.startWorkersNow(
+              tx,
+              commands.map((c) => (c.payload as { worker: WorkerDto }).worker),
+            );
           }),
     onDead: (command, error, ctx) =>
       run(ctx, async (tx) => {
@@ -75,7 +98,16 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
         const eventId = FAILURE_EVENT[worker.workerType];
         if (!tx.flow.isAllowed(process.state, eventId)) return;
         const message = deadMessage(command, error);
-        await engine.applyEvents(tx, process, [{ eventId, payload: { errors: [`${worker.workerType} could not be started: ${message}`], exceptionMessage: error, stackTrace: null } }]);
+        await engine.applyEvents(tx, process, [
+          {
+            eventId,
+            payload: {
+              errors: [`${worker.workerType} could not be started: ${message}`],
+              exceptionMessage: error,
+              stackTrace: null,
+            },
+          },
+        ]);
       }),
   };
 
@@ -101,7 +133,8 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
           engine.notifyAfterCommit(tx, event);
         }
         // Parents in id order, so two dispatchers counting on the same parents lock them alike.
-        for (const parentId of [...byParent.keys()].sort()) await engine.reportChildren(tx, parentId, byParent.get(parentId) ?? [], false);
+        for (const parentId of [...byParent.keys()].sort())
+          await engine.reportChildren(tx, parentId, byParent.get(parentId) ?? [], false);
       }),
     onDead: (command, error, ctx) =>
       run(ctx, async (tx) => {
@@ -136,4 +169,3 @@ export function makeProcessCommandHandlers(deps: ProcessCommandDeps): Record<str
     [ProcessCommandTypes.PROCESS_COMPLETED]: processCompleted,
   };
 }
-

@@ -78,7 +78,18 @@ export interface ProcessOutboxDeps {
 }
 
 export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
-  const { batchSize, concurrency, backoff, consumer, onEvent, wakeDelayMillis, heartbeat, retentionIntervalMillis, retentionBatchSize, ...properties } = deps.settings;
+  const {
+    batchSize,
+    concurrency,
+    backoff,
+    consumer,
+    onEvent,
+    wakeDelayMillis,
+    heartbeat,
+    retentionIntervalMillis,
+    retentionBatchSize,
+    ...properties
+  } = deps.settings;
   const options = resolveOutboxOptions(properties);
   const writer = makeOutboxWriter({ maxAttempts: options.maxAttempts });
   let dispatcher: OutboxDispatcher | undefined;
@@ -91,10 +102,29 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
     ctx.afterCommit(() => dispatcher?.wake());
   }
 
-  const handlers = makeProcessCommandHandlers({ engine: deps.engine, repo: deps.repo, prepare: deps.prepare, contextOf: deps.contextOf, flush, deliverWorker: deps.deliverWorker });
+  const handlers = makeProcessCommandHandlers({
+    engine: deps.engine,
+    repo: deps.repo,
+    prepare: deps.prepare,
+    contextOf: deps.contextOf,
+    flush,
+    deliverWorker: deps.deliverWorker,
+  });
 
   function makeDispatcher(overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb } = {}): OutboxDispatcher {
-    const { db, batchSize: b, concurrency: c, backoff: bo, consumer: co, onEvent: oe, wakeDelayMillis: wd, heartbeat: hb, retentionIntervalMillis: ri, retentionBatchSize: rb, ...props } = overrides;
+    const {
+      db,
+      batchSize: b,
+      concurrency: c,
+      backoff: bo,
+      consumer: co,
+      onEvent: oe,
+      wakeDelayMillis: wd,
+      heartbeat: hb,
+      retentionIntervalMillis: ri,
+      retentionBatchSize: rb,
+      ...props
+    } = overrides;
     const config: OutboxDispatcherOptions<ProcessTables> = {
       db: db ?? deps.db,
       handlers,

@@ -75,7 +75,6 @@ const PROCESS_INSERT_COLUMNS = {
   version: 'integer',
 } as const;
 
-
 function toRow(p: Process): Insertable<FwProcessTable> {
   return {
     id: p.id,
@@ -187,12 +186,21 @@ export function makeProcessRepository(): ProcessRepository {
     },
 
     // One column mapping for both paths: the single-owner write is the set-based one with one owner.
-    insertErrors: (db, ownerId, errors) => batch.insertErrors(db, errors.map((error) => ({ ownerId, error }))),
+    insertErrors: (db, ownerId, errors) =>
+      batch.insertErrors(
+        db,
+        errors.map((error) => ({ ownerId, error })),
+      ),
 
     async insertChildReport(db, report) {
       const rows = await db
         .insertInto('fw_process_child_report')
-        .values({ child_id: report.childId, parent_id: report.parentId, successful: report.successful, reported_time: report.time })
+        .values({
+          child_id: report.childId,
+          parent_id: report.parentId,
+          successful: report.successful,
+          reported_time: report.time,
+        })
         .onConflict((oc) => oc.column('child_id').doNothing())
         .returning('child_id')
         .execute();
@@ -202,7 +210,12 @@ export function makeProcessRepository(): ProcessRepository {
     async insertChildReports(db, reports) {
       const fresh = new Set<string>();
       if (reports.length === 0) return fresh;
-      const rows = reports.map((r) => ({ child_id: r.childId, parent_id: r.parentId, successful: r.successful, reported_time: r.time }));
+      const rows = reports.map((r) => ({
+        child_id: r.childId,
+        parent_id: r.parentId,
+        successful: r.successful,
+        reported_time: r.time,
+      }));
       const { rows: freshRows } = await sql<{ child_id: string }>`
         insert into fw_process_child_report (child_id, parent_id, successful, reported_time)
         select child_id, parent_id, successful, reported_time
@@ -215,7 +228,10 @@ export function makeProcessRepository(): ProcessRepository {
 
     async deleteChildReports(db, childIds) {
       if (childIds.length === 0) return;
-      await db.deleteFrom('fw_process_child_report').where('child_id', 'in', [...childIds]).execute();
+      await db
+        .deleteFrom('fw_process_child_report')
+        .where('child_id', 'in', [...childIds])
+        .execute();
     },
 
     async findParents(db, ids) {
@@ -249,7 +265,10 @@ export function makeProcessRepository(): ProcessRepository {
         rows = await db.selectFrom('fw_process').selectAll().where('parent_id', '=', id).orderBy('seq').execute();
       }
       const all = [root, ...rows];
-      const errors = await errorsByOwner(db, all.map((r) => r.id));
+      const errors = await errorsByOwner(
+        db,
+        all.map((r) => r.id),
+      );
       return all.map((r) => {
         const { depth: _depth, ...row } = r as Selectable<FwProcessTable> & { depth?: number };
         return toProcess(row, errors.get(row.id) ?? []);

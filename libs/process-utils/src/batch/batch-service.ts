@@ -13,7 +13,13 @@
  * const outcome = await batchService.run(workerDto); // { status: 'succeeded', events: ['doneSuccessfully'] }
  */
 import { createLogger, runWithContext, type Logger } from '@fw/core';
-import { ProcessEvents, WorkerType, type SubProcessRequest, type SubProcessResult, type WorkerDto } from '@fw/process-api';
+import {
+  ProcessEvents,
+  WorkerType,
+  type SubProcessRequest,
+  type SubProcessResult,
+  type WorkerDto,
+} from '@fw/process-api';
 import { errorPayloadOf, WorkerFailureKinds, type WorkerFailure } from '../errors/worker-failure';
 import type { ChildResultsLoader, ProcessEventSink } from '../ports/process-event-sink';
 import type { AggregatorBase, ChildResult } from '../workers/aggregator-base';
@@ -21,7 +27,19 @@ import type { ExecutorBase } from '../workers/executor-base';
 import type { SplitterBase } from '../workers/splitter-base';
 import type { WorkerContext } from '../workers/worker-context';
 import { childRequest, splitBatches } from './split-batches';
-import { classify, DeliveryFailure, describe, ERROR_EVENT, guard, requestContextOf, retryable, stepDelivery, StepFailure, withAttempts, type StepAttempt } from './step-failures';
+import {
+  classify,
+  DeliveryFailure,
+  describe,
+  ERROR_EVENT,
+  guard,
+  requestContextOf,
+  retryable,
+  stepDelivery,
+  StepFailure,
+  withAttempts,
+  type StepAttempt,
+} from './step-failures';
 import { executeStep, outputPayload, runExecutorBatch, type StepRequest } from './executor-batch';
 import type { WorkerOutcome } from './worker-outcome';
 import { readWorkerMessage } from './worker-message';
@@ -30,7 +48,8 @@ export type { StepAttempt } from './step-failures';
 export type { StepRequest } from './executor-batch';
 
 /** Any worker the batch service can run. */
-export type Worker = SplitterBase<unknown, unknown> | ExecutorBase<unknown, unknown> | AggregatorBase<unknown, unknown, unknown>;
+export type Worker =
+  SplitterBase<unknown, unknown> | ExecutorBase<unknown, unknown> | AggregatorBase<unknown, unknown, unknown>;
 
 export interface BatchServiceOptions {
   /** One worker per (processType, workerType); a duplicate fails here. */
@@ -79,7 +98,11 @@ const SPLIT_BATCHES_IN_FLIGHT = 2;
  * has settled, so what was delivered is known before the step's failure is handled. `settle` waits
  * for every running delivery without throwing (before another error leaves the splitter).
  */
-function deliveriesInFlight(limit: number): { add(delivery: Promise<void>): Promise<void>; drain(): Promise<void>; settle(): Promise<void> } {
+function deliveriesInFlight(limit: number): {
+  add(delivery: Promise<void>): Promise<void>;
+  drain(): Promise<void>;
+  settle(): Promise<void>;
+} {
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
   const settle = async (): Promise<void> => {
@@ -121,14 +144,24 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
   const keyOf = (processType: string, workerType: string) => `${workerType}\u0000${processType}`;
   for (const worker of options.workers) {
     const key = keyOf(worker.processType, worker.workerType);
-    if (registry.has(key)) throw new Error(`Two ${worker.workerType} workers registered for process type '${worker.processType}'`);
+    if (registry.has(key))
+      throw new Error(`Two ${worker.workerType} workers registered for process type '${worker.processType}'`);
     registry.set(key, worker);
   }
   const sink = options.sink;
 
-  async function reportFailure(processId: string, workerType: WorkerType, tenant: string | null, failure: WorkerFailure, events: string[]): Promise<WorkerOutcome> {
+  async function reportFailure(
+    processId: string,
+    workerType: WorkerType,
+    tenant: string | null,
+    failure: WorkerFailure,
+    events: string[],
+  ): Promise<WorkerOutcome> {
     const eventId = ERROR_EVENT[workerType];
-    logger.warn({ processId, workerType, kind: failure.kind, field: failure.field, err: failure.cause }, `worker failed: ${failure.message}`);
+    logger.warn(
+      { processId, workerType, kind: failure.kind, field: failure.field, err: failure.cause },
+      `worker failed: ${failure.message}`,
+    );
     try {
       await sink.deliver(processId, eventId, errorPayloadOf(failure), tenant);
       return { status: 'failed', processId, workerType, events: [...events, eventId], failure };
@@ -139,7 +172,11 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     }
   }
 
-  function contextOf(worker: WorkerDto, attempt: StepAttempt | undefined, deliver: (eventId: string, payload: unknown) => Promise<void>): WorkerContext {
+  function contextOf(
+    worker: WorkerDto,
+    attempt: StepAttempt | undefined,
+    deliver: (eventId: string, payload: unknown) => Promise<void>,
+  ): WorkerContext {
     return {
       signal: attempt?.signal ?? NEVER_ABORTED,
       attempt: attempt?.attempt ?? 1,
@@ -155,7 +192,12 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     };
   }
 
-  async function runSplitter(worker: SplitterBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext, deliver: (eventId: string, payload: unknown) => Promise<void>): Promise<void> {
+  async function runSplitter(
+    worker: SplitterBase<unknown, unknown>,
+    dto: WorkerDto,
+    ctx: WorkerContext,
+    deliver: (eventId: string, payload: unknown) => Promise<void>,
+  ): Promise<void> {
     const input = await guard(() => worker.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
     const result = await guard(() => worker.split(input, ctx), WorkerFailureKinds.invocationFailure);
     const batches = splitBatches(result, worker.batchSize);
@@ -166,10 +208,13 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
       for (;;) {
         const next = await guard(async () => {
           const step = await batches.next();
-          return step.done ? undefined : step.value.map((spec) => childRequest(spec, dto.processId, index++, worker.deterministicChildIds));
+          return step.done
+            ? undefined
+            : step.value.map((spec) => childRequest(spec, dto.processId, index++, worker.deterministicChildIds));
         }, WorkerFailureKinds.invocationFailure);
         if (next === undefined) break;
-        if (pending !== undefined) await partials.add(deliver(ProcessEvents.splitPartiallyDone, { subProcesses: pending }));
+        if (pending !== undefined)
+          await partials.add(deliver(ProcessEvents.splitPartiallyDone, { subProcesses: pending }));
         pending = next;
       }
       // The last batch only once every earlier one is in: splitDone closes the split.
@@ -185,7 +230,11 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
   async function childResultsOf(dto: WorkerDto): Promise<SubProcessResult[]> {
     if (dto.subProcessResults !== undefined) return dto.subProcessResults;
     if (options.loadChildResults === undefined) {
-      throw new StepFailure({ kind: WorkerFailureKinds.malformedPayload, message: "aggregator message has no 'subProcessResults' and no loadChildResults is configured", field: 'subProcessResults' });
+      throw new StepFailure({
+        kind: WorkerFailureKinds.malformedPayload,
+        message: "aggregator message has no 'subProcessResults' and no loadChildResults is configured",
+        field: 'subProcessResults',
+      });
     }
     try {
       return await options.loadChildResults(dto.processId, dto.tenant);
@@ -194,7 +243,12 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     }
   }
 
-  async function runAggregator(worker: AggregatorBase<unknown, unknown, unknown>, dto: WorkerDto, ctx: WorkerContext, deliver: (eventId: string, payload: unknown) => Promise<void>): Promise<void> {
+  async function runAggregator(
+    worker: AggregatorBase<unknown, unknown, unknown>,
+    dto: WorkerDto,
+    ctx: WorkerContext,
+    deliver: (eventId: string, payload: unknown) => Promise<void>,
+  ): Promise<void> {
     const input = await guard(() => worker.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
     const results = await childResultsOf(dto);
     const children = await guard(
@@ -212,7 +266,12 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     await deliver(ProcessEvents.aggregationDone, { output: output === undefined ? null : output });
   }
 
-  async function runExecutor(worker: ExecutorBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext, deliver: (eventId: string, payload: unknown) => Promise<void>): Promise<void> {
+  async function runExecutor(
+    worker: ExecutorBase<unknown, unknown>,
+    dto: WorkerDto,
+    ctx: WorkerContext,
+    deliver: (eventId: string, payload: unknown) => Promise<void>,
+  ): Promise<void> {
     await deliver(ProcessEvents.doneSuccessfully, outputPayload(await executeStep(worker, dto, ctx)));
   }
 
@@ -231,7 +290,12 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
   }
 
   /** The outcome of a step that threw `err` after delivering `events` (reported, retried or refused). */
-  async function outcomeOfError(err: unknown, dto: WorkerDto, attempt: StepAttempt | undefined, events: string[]): Promise<WorkerOutcome> {
+  async function outcomeOfError(
+    err: unknown,
+    dto: WorkerDto,
+    attempt: StepAttempt | undefined,
+    events: string[],
+  ): Promise<WorkerOutcome> {
     const base = { processId: dto.processId, workerType: dto.workerType };
     if (err instanceof StepFailure) {
       if (attempt?.signal?.aborted && events.length === 0) {
@@ -241,7 +305,10 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
         return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
       }
       if (retryable(err.failure, attempt, events)) {
-        logger.warn({ ...base, attempt: attempt?.attempt, maxAttempts: attempt?.maxAttempts, err: err.failure.cause }, `worker failed; retrying: ${err.failure.message}`);
+        logger.warn(
+          { ...base, attempt: attempt?.attempt, maxAttempts: attempt?.maxAttempts, err: err.failure.cause },
+          `worker failed; retrying: ${err.failure.message}`,
+        );
         return { status: 'retry', ...base, events, failure: err.failure, error: err.failure.cause };
       }
       return reportFailure(dto.processId, dto.workerType, dto.tenant, withAttempts(err.failure, attempt), events);
@@ -249,10 +316,18 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     const failed = err instanceof DeliveryFailure ? err : new DeliveryFailure('unknown', err);
     const refusal = classify(failed.error);
     if (refusal === 'rejected') {
-      const failure: WorkerFailure = { kind: WorkerFailureKinds.eventRejected, message: `the process service refused ${failed.eventId}: ${describe(failed.error)}`, cause: failed.error };
+      const failure: WorkerFailure = {
+        kind: WorkerFailureKinds.eventRejected,
+        message: `the process service refused ${failed.eventId}: ${describe(failed.error)}`,
+        cause: failed.error,
+      };
       return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, events);
     }
-    if (refusal === 'stale') logger.warn({ ...base, eventId: failed.eventId }, 'event not allowed in the current state: the step was already completed');
+    if (refusal === 'stale')
+      logger.warn(
+        { ...base, eventId: failed.eventId },
+        'event not allowed in the current state: the step was already completed',
+      );
     else logger.error({ ...base, eventId: failed.eventId, err: failed.error }, 'event could not be delivered');
     return { status: refusal, ...base, events, error: failed.error };
   }
@@ -261,16 +336,26 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     const read = readWorkerMessage(message);
     if (!read.ok) {
       if (read.processId === undefined || read.workerType === undefined) {
-        logger.error({ processId: read.processId, failure: read.failure.message }, 'worker message not attributable to a process: nothing reported');
+        logger.error(
+          { processId: read.processId, failure: read.failure.message },
+          'worker message not attributable to a process: nothing reported',
+        );
         return { status: 'undeliverable', processId: read.processId, events: [], failure: read.failure };
       }
-      return runWithContext({ tenantId: read.tenant ?? undefined, headers: {} }, () => reportFailure(read.processId, read.workerType, read.tenant, read.failure, []));
+      return runWithContext({ tenantId: read.tenant ?? undefined, headers: {} }, () =>
+        reportFailure(read.processId, read.workerType, read.tenant, read.failure, []),
+      );
     }
     const dto = read.worker;
     const worker = registry.get(keyOf(dto.processType, dto.workerType));
     if (worker === undefined) {
-      if (options.unknownWorkers === 'ignore') return { status: 'ignored', processId: dto.processId, workerType: dto.workerType, events: [] };
-      const failure: WorkerFailure = { kind: WorkerFailureKinds.missingPayloadType, message: `no ${dto.workerType} worker is registered for process type '${dto.processType}'`, field: 'processType' };
+      if (options.unknownWorkers === 'ignore')
+        return { status: 'ignored', processId: dto.processId, workerType: dto.workerType, events: [] };
+      const failure: WorkerFailure = {
+        kind: WorkerFailureKinds.missingPayloadType,
+        message: `no ${dto.workerType} worker is registered for process type '${dto.processType}'`,
+        field: 'processType',
+      };
       return reportFailure(dto.processId, dto.workerType, dto.tenant, failure, []);
     }
     return runWithContext(requestContextOf(dto), () => runWorker(worker, dto, attempt));

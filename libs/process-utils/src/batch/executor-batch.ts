@@ -29,9 +29,18 @@ export interface ExecutorBatchDeps {
   executorOf(dto: WorkerDto): ExecutorBase<unknown, unknown> | undefined;
   /** `BatchService.run`. */
   runOne(message: unknown, attempt: StepAttempt | undefined): Promise<WorkerOutcome>;
-  contextOf(dto: WorkerDto, attempt: StepAttempt | undefined, deliver: (eventId: string, payload: unknown) => Promise<void>): WorkerContext;
+  contextOf(
+    dto: WorkerDto,
+    attempt: StepAttempt | undefined,
+    deliver: (eventId: string, payload: unknown) => Promise<void>,
+  ): WorkerContext;
   /** The outcome of a step that threw (a StepFailure or a DeliveryFailure) after delivering `events`. */
-  outcomeOfError(err: unknown, dto: WorkerDto, attempt: StepAttempt | undefined, events: string[]): Promise<WorkerOutcome>;
+  outcomeOfError(
+    err: unknown,
+    dto: WorkerDto,
+    attempt: StepAttempt | undefined,
+    events: string[],
+  ): Promise<WorkerOutcome>;
   sink: ProcessEventSink;
 }
 
@@ -51,7 +60,10 @@ interface ExecutorStep {
  */
 export function executeStep(executor: ExecutorBase<unknown, unknown>, dto: WorkerDto, ctx: WorkerContext): unknown {
   const input = guard(() => executor.parseInput(dto.input), WorkerFailureKinds.malformedPayload);
-  if (isThenable(input)) return Promise.resolve(input).then((value) => guard(() => executor.execute(value, ctx), WorkerFailureKinds.invocationFailure));
+  if (isThenable(input))
+    return Promise.resolve(input).then((value) =>
+      guard(() => executor.execute(value, ctx), WorkerFailureKinds.invocationFailure),
+    );
   return guard(() => executor.execute(input, ctx), WorkerFailureKinds.invocationFailure);
 }
 
@@ -61,7 +73,10 @@ export function outputPayload(output: unknown): { output: unknown } {
 }
 
 /** Every event delivered at once: the sink's `deliverMany`, or one `deliver` each. */
-async function deliverAll(sink: ProcessEventSink, events: readonly EventDelivery[]): Promise<ReadonlyArray<{ ok: true } | { ok: false; error: unknown }>> {
+async function deliverAll(
+  sink: ProcessEventSink,
+  events: readonly EventDelivery[],
+): Promise<ReadonlyArray<{ ok: true } | { ok: false; error: unknown }>> {
   if (sink.deliverMany !== undefined) return sink.deliverMany(events);
   return Promise.all(
     events.map((e) =>
@@ -74,7 +89,11 @@ async function deliverAll(sink: ProcessEventSink, events: readonly EventDelivery
 }
 
 /** Starts every executor step of `requests` (the others go to `runOne`); fills `outcomes` for those. */
-function startSteps(requests: readonly StepRequest[], deps: ExecutorBatchDeps, outcomes: Array<Promise<WorkerOutcome> | WorkerOutcome>): { steps: ExecutorStep[]; pending: Promise<void>[] } {
+function startSteps(
+  requests: readonly StepRequest[],
+  deps: ExecutorBatchDeps,
+  outcomes: Array<Promise<WorkerOutcome> | WorkerOutcome>,
+): { steps: ExecutorStep[]; pending: Promise<void>[] } {
   const steps: ExecutorStep[] = [];
   const pending: Promise<void>[] = [];
   for (let index = 0; index < requests.length; index++) {
@@ -113,23 +132,43 @@ function startSteps(requests: readonly StepRequest[], deps: ExecutorBatchDeps, o
 }
 
 /** Runs the messages; outcomes in the order of `requests`. Never rejects unless `runOne` does. */
-export async function runExecutorBatch(requests: readonly StepRequest[], deps: ExecutorBatchDeps): Promise<WorkerOutcome[]> {
+export async function runExecutorBatch(
+  requests: readonly StepRequest[],
+  deps: ExecutorBatchDeps,
+): Promise<WorkerOutcome[]> {
   const outcomes = new Array<Promise<WorkerOutcome> | WorkerOutcome>(requests.length);
   const { steps, pending } = startSteps(requests, deps, outcomes);
   if (pending.length > 0) await Promise.all(pending);
-  const failedOutcome = (step: ExecutorStep, error: unknown) => runWithContext(requestContextOf(step.dto), () => deps.outcomeOfError(error, step.dto, step.attempt, step.events));
+  const failedOutcome = (step: ExecutorStep, error: unknown) =>
+    runWithContext(requestContextOf(step.dto), () => deps.outcomeOfError(error, step.dto, step.attempt, step.events));
   const done = steps.filter((s) => !s.failed);
   const results = await deliverAll(
     deps.sink,
-    done.map((s) => ({ processId: s.dto.processId, eventId: ProcessEvents.doneSuccessfully, payload: outputPayload(s.output), tenant: s.dto.tenant })),
+    done.map((s) => ({
+      processId: s.dto.processId,
+      eventId: ProcessEvents.doneSuccessfully,
+      payload: outputPayload(s.output),
+      tenant: s.dto.tenant,
+    })),
   );
   done.forEach((step, i) => {
     const result = results[i];
     if (result?.ok === true) {
       step.events.push(ProcessEvents.doneSuccessfully);
-      outcomes[step.index] = { status: 'succeeded', processId: step.dto.processId, workerType: step.dto.workerType, events: step.events };
+      outcomes[step.index] = {
+        status: 'succeeded',
+        processId: step.dto.processId,
+        workerType: step.dto.workerType,
+        events: step.events,
+      };
     } else {
-      outcomes[step.index] = failedOutcome(step, new DeliveryFailure(ProcessEvents.doneSuccessfully, result === undefined ? new Error('the sink answered fewer results than events') : result.error));
+      outcomes[step.index] = failedOutcome(
+        step,
+        new DeliveryFailure(
+          ProcessEvents.doneSuccessfully,
+          result === undefined ? new Error('the sink answered fewer results than events') : result.error,
+        ),
+      );
     }
   });
   for (const step of steps) if (step.failed) outcomes[step.index] = failedOutcome(step, step.error);

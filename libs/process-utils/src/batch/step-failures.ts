@@ -7,7 +7,13 @@
 import type { RequestContext } from '@fw/core';
 import { TENANT_HEADER } from '@fw/core';
 import { ProcessEvents, TRIGGER_HEADER, type WorkerDto, type WorkerType } from '@fw/process-api';
-import { failureOf, isNonRetryableError, WorkerFailureKinds, type WorkerFailure, type WorkerFailureKind } from '../errors/worker-failure';
+import {
+  failureOf,
+  isNonRetryableError,
+  WorkerFailureKinds,
+  type WorkerFailure,
+  type WorkerFailureKind,
+} from '../errors/worker-failure';
 import type { ProcessEventSink } from '../ports/process-event-sink';
 
 /** What a retrying launch mode (the JDBC work-item runner) tells the batch service about an attempt. */
@@ -50,7 +56,11 @@ export class DeliveryFailure extends Error {
  * A step's `deliver`: sends one event to the step's process through the sink and records it in
  * `events` (what the outcome says was delivered); a sink failure becomes a {@link DeliveryFailure}.
  */
-export function stepDelivery(sink: ProcessEventSink, worker: WorkerDto, events: string[]): (eventId: string, payload: unknown) => Promise<void> {
+export function stepDelivery(
+  sink: ProcessEventSink,
+  worker: WorkerDto,
+  events: string[],
+): (eventId: string, payload: unknown) => Promise<void> {
   return async (eventId, payload) => {
     try {
       await sink.deliver(worker.processId, eventId, payload, worker.tenant);
@@ -82,15 +92,22 @@ export function describe(error: unknown): string {
  * Retried: the author's code threw (not a NonRetryableError), nothing was delivered yet (a
  * splitter that already sent a partial split is not run twice), and attempts are left.
  */
-export function retryable(failure: WorkerFailure, attempt: StepAttempt | undefined, delivered: readonly string[]): boolean {
+export function retryable(
+  failure: WorkerFailure,
+  attempt: StepAttempt | undefined,
+  delivered: readonly string[],
+): boolean {
   if (attempt === undefined || attempt.attempt >= attempt.maxAttempts || delivered.length > 0) return false;
   return failure.kind === WorkerFailureKinds.invocationFailure && !isNonRetryableError(failure.cause);
 }
 
 /** The final failure names the attempts made (and the previous attempt's error). */
 export function withAttempts(failure: WorkerFailure, attempt: StepAttempt | undefined): WorkerFailure {
-  if (attempt === undefined || attempt.maxAttempts <= 1 || failure.kind !== WorkerFailureKinds.invocationFailure) return failure;
-  const why = isNonRetryableError(failure.cause) ? 'not retryable' : `attempt ${attempt.attempt} of ${attempt.maxAttempts}`;
+  if (attempt === undefined || attempt.maxAttempts <= 1 || failure.kind !== WorkerFailureKinds.invocationFailure)
+    return failure;
+  const why = isNonRetryableError(failure.cause)
+    ? 'not retryable'
+    : `attempt ${attempt.attempt} of ${attempt.maxAttempts}`;
   const earlier = attempt.previousError ? `; the previous attempt failed with: ${attempt.previousError}` : '';
   return { ...failure, message: `${failure.message} (${why}${earlier})` };
 }

@@ -21,7 +21,12 @@ function str(value: unknown): string | null {
 }
 
 function isResultList(value: unknown): value is SubProcessResult[] {
-  return Array.isArray(value) && value.every((r) => typeof r === 'object' && r !== null && typeof (r as { processId?: unknown }).processId === 'string');
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (r) => typeof r === 'object' && r !== null && typeof (r as { processId?: unknown }).processId === 'string',
+    )
+  );
 }
 
 /** Parses and checks the envelope fields of a worker message; the input itself is checked by the worker. */
@@ -31,35 +36,73 @@ export function readWorkerMessage(message: unknown): ReadMessage {
     try {
       raw = JSON.parse(raw) as unknown;
     } catch (err) {
-      return { ok: false, tenant: null, failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message is not valid JSON', cause: err } };
+      return {
+        ok: false,
+        tenant: null,
+        failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message is not valid JSON', cause: err },
+      };
     }
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { ok: false, tenant: null, failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message must be a JSON object' } };
+    return {
+      ok: false,
+      tenant: null,
+      failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message must be a JSON object' },
+    };
   }
   const m = raw as Record<string, unknown>;
   const processId = str(m.processId) ?? undefined;
   const tenant = str(m.tenant);
-  const workerType = typeof m.workerType === 'string' && WORKER_TYPES.includes(m.workerType) ? (m.workerType as WorkerType) : undefined;
+  const workerType =
+    typeof m.workerType === 'string' && WORKER_TYPES.includes(m.workerType) ? (m.workerType as WorkerType) : undefined;
   if (processId === undefined) {
-    return { ok: false, tenant, failure: { kind: WorkerFailureKinds.malformedPayload, message: "worker message has no 'processId'", field: 'processId' } };
+    return {
+      ok: false,
+      tenant,
+      failure: {
+        kind: WorkerFailureKinds.malformedPayload,
+        message: "worker message has no 'processId'",
+        field: 'processId',
+      },
+    };
   }
   if (workerType === undefined) {
-    return { ok: false, processId, tenant, failure: { kind: WorkerFailureKinds.missingPayloadType, message: `worker message has no valid 'workerType' (got ${JSON.stringify(m.workerType)})`, field: 'workerType' } };
+    return {
+      ok: false,
+      processId,
+      tenant,
+      failure: {
+        kind: WorkerFailureKinds.missingPayloadType,
+        message: `worker message has no valid 'workerType' (got ${JSON.stringify(m.workerType)})`,
+        field: 'workerType',
+      },
+    };
   }
-  const fail = (kind: WorkerFailure['kind'], message: string, field: string): ReadMessage => ({ ok: false, processId, workerType, tenant, failure: { kind, message, field } });
+  const fail = (kind: WorkerFailure['kind'], message: string, field: string): ReadMessage => ({
+    ok: false,
+    processId,
+    workerType,
+    tenant,
+    failure: { kind, message, field },
+  });
   const processType = str(m.processType);
-  if (processType === null) return fail(WorkerFailureKinds.missingPayloadType, "worker message has no 'processType'", 'processType');
+  if (processType === null)
+    return fail(WorkerFailureKinds.missingPayloadType, "worker message has no 'processType'", 'processType');
   if (m.config !== undefined && m.config !== null && (typeof m.config !== 'object' || Array.isArray(m.config))) {
     return fail(WorkerFailureKinds.incompatibleFieldType, "'config' must be an object of strings", 'config');
   }
   const config: Record<string, string> = {};
   for (const [key, value] of Object.entries((m.config as Record<string, unknown> | null | undefined) ?? {})) {
-    if (typeof value !== 'string') return fail(WorkerFailureKinds.incompatibleFieldType, `'config.${key}' must be a string`, `config.${key}`);
+    if (typeof value !== 'string')
+      return fail(WorkerFailureKinds.incompatibleFieldType, `'config.${key}' must be a string`, `config.${key}`);
     config[key] = value;
   }
   if (m.subProcessResults !== undefined && m.subProcessResults !== null && !isResultList(m.subProcessResults)) {
-    return fail(WorkerFailureKinds.incompatibleFieldType, "'subProcessResults' must be a list of child results", 'subProcessResults');
+    return fail(
+      WorkerFailureKinds.incompatibleFieldType,
+      "'subProcessResults' must be a list of child results",
+      'subProcessResults',
+    );
   }
   const worker: WorkerDto = {
     processId,

@@ -78,7 +78,8 @@ export function isWorkerPayloadError(value: unknown): value is WorkerPayloadErro
 
 /** The failure a thrown value stands for: a WorkerPayloadError keeps its kind, anything else is `fallback`. */
 export function failureOf(error: unknown, fallback: WorkerFailureKind): WorkerFailure {
-  if (isWorkerPayloadError(error)) return { kind: error.kind, message: error.message, field: error.field, cause: error };
+  if (isWorkerPayloadError(error))
+    return { kind: error.kind, message: error.message, field: error.field, cause: error };
   const message = error instanceof Error ? error.message : String(error);
   return { kind: fallback, message, cause: error };
 }

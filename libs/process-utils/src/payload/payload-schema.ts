@@ -47,7 +47,9 @@ type OptionalKeys<S> = { [K in keyof S]: IsOptional<S[K]> extends true ? K : nev
 type RequiredKeys<S> = Exclude<keyof S, OptionalKeys<S>>;
 
 /** The object type described by a field map. */
-export type ShapeType<S extends Record<string, FieldSpec>> = { [K in RequiredKeys<S>]: FieldType<S[K]> } & { [K in OptionalKeys<S>]?: FieldType<S[K]> };
+export type ShapeType<S extends Record<string, FieldSpec>> = { [K in RequiredKeys<S>]: FieldType<S[K]> } & {
+  [K in OptionalKeys<S>]?: FieldType<S[K]>;
+};
 
 /**
  * How a schema built here (by any copy of this package) parses a value held by a field or a list
@@ -70,7 +72,8 @@ function isFieldKind(value: string): value is FieldKind {
 
 /** `kind` as a {@link FieldKind}; a TypeError for an unknown one (a programming error, found when the schema is built). */
 function requireKind(kind: string, where: string): FieldKind {
-  if (!isFieldKind(kind)) throw new TypeError(`unknown field kind '${kind}' for ${where} (one of ${FIELD_KINDS.join(', ')})`);
+  if (!isFieldKind(kind))
+    throw new TypeError(`unknown field kind '${kind}' for ${where} (one of ${FIELD_KINDS.join(', ')})`);
   return kind;
 }
 
@@ -117,7 +120,11 @@ function isAbsent(value: unknown): value is null | undefined {
 /** INCOMPATIBLE_FIELD_TYPE unless `value` is of `kind`: `'input.n' must be a number, got a string`. */
 function checkKind(kind: FieldKind, value: unknown, path: string): void {
   if (!kindMatches(kind, value)) {
-    throw new WorkerPayloadError(WorkerFailureKinds.incompatibleFieldType, `'${path}' must be ${withArticle(kind)}, got ${describe(value)}`, path);
+    throw new WorkerPayloadError(
+      WorkerFailureKinds.incompatibleFieldType,
+      `'${path}' must be ${withArticle(kind)}, got ${describe(value)}`,
+      path,
+    );
   }
 }
 
@@ -135,7 +142,11 @@ function parseField<T>(schema: PayloadSchema<T>, raw: unknown, path: string): T 
 /** Checks that `raw` is a JSON object and returns it (MALFORMED_PAYLOAD otherwise). */
 export function requireObject(raw: unknown, path: string): Record<string, unknown> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new WorkerPayloadError(WorkerFailureKinds.malformedPayload, `'${path}' must be a JSON object, got ${describe(raw)}`, path);
+    throw new WorkerPayloadError(
+      WorkerFailureKinds.malformedPayload,
+      `'${path}' must be a JSON object, got ${describe(raw)}`,
+      path,
+    );
   }
   return raw as Record<string, unknown>;
 }
@@ -156,7 +167,11 @@ function parseSchemaField(schema: PayloadSchema<unknown>, value: unknown, path: 
 }
 
 /** Checks the known fields of `object`; returns a shallow copy holding the parsed nested values. */
-function parseFields(fields: Record<string, FieldSpec>, object: Record<string, unknown>, path: string): Record<string, unknown> {
+function parseFields(
+  fields: Record<string, FieldSpec>,
+  object: Record<string, unknown>,
+  path: string,
+): Record<string, unknown> {
   const result: Record<string, unknown> = { ...object };
   for (const [name, spec] of Object.entries(fields)) {
     const fieldPath = `${path}.${name}`;
@@ -210,7 +225,10 @@ function kindItem(kind: FieldKind): (value: unknown, path: string) => unknown {
 export function listOf<K extends FieldKind>(item: K): PayloadSchema<KindType<K>[]>;
 export function listOf<T>(item: PayloadSchema<T>): PayloadSchema<T[]>;
 export function listOf<T>(item: PayloadSchema<T> | FieldKind): PayloadSchema<unknown[]> {
-  const parseItem = typeof item === 'string' ? kindItem(requireKind(item, 'listOf')) : (value: unknown, path: string): unknown => parseField(item, value, path);
+  const parseItem =
+    typeof item === 'string'
+      ? kindItem(requireKind(item, 'listOf'))
+      : (value: unknown, path: string): unknown => parseField(item, value, path);
   return {
     parse(raw, path) {
       checkKind('array', raw, path);

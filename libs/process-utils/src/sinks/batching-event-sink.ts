@@ -57,7 +57,10 @@ interface Pending {
 }
 
 /** Makes the batching sink. */
-export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, options: BatchingEventSinkOptions = {}): ProcessEventSink {
+export function makeBatchingEventSink(
+  receiver: BatchProcessEventReceiver,
+  options: BatchingEventSinkOptions = {},
+): ProcessEventSink {
   const maxBatch = Math.max(1, Math.floor(options.maxBatch ?? 500));
   const maxDelay = Math.max(0, options.maxDelayMillis ?? 0);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 2));
@@ -123,7 +126,9 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
 
   return {
     deliver(processId, eventId, payload, tenant) {
-      return new Promise<void>((resolve, reject) => enqueue({ event: { id: processId, eventId, payload, tenant }, resolve, reject }));
+      return new Promise<void>((resolve, reject) =>
+        enqueue({ event: { id: processId, eventId, payload, tenant }, resolve, reject }),
+      );
     },
     // The events join the same queue (and batches) as single deliveries; one promise for them all.
     deliverMany(events) {
@@ -136,7 +141,11 @@ export function makeBatchingEventSink(receiver: BatchProcessEventReceiver, optio
         };
         if (left === 0) resolveAll(results);
         events.forEach((e, i) =>
-          enqueue({ event: { id: e.processId, eventId: e.eventId, payload: e.payload, tenant: e.tenant }, resolve: () => settle(i, OK), reject: (error) => settle(i, { ok: false, error }) }),
+          enqueue({
+            event: { id: e.processId, eventId: e.eventId, payload: e.payload, tenant: e.tenant },
+            resolve: () => settle(i, OK),
+            reject: (error) => settle(i, { ok: false, error }),
+          }),
         );
       });
     },

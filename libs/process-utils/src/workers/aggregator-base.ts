@@ -41,5 +41,9 @@ export abstract class AggregatorBase<TInput, TChildOutput, TOutput> extends Work
     return this.childOutputSchema ? this.childOutputSchema.parse(raw, path) : (raw as TChildOutput);
   }
 
-  abstract aggregate(input: TInput, children: ChildResult<TChildOutput>[], ctx: WorkerContext): TOutput | Promise<TOutput>;
+  abstract aggregate(
+    input: TInput,
+    children: ChildResult<TChildOutput>[],
+    ctx: WorkerContext,
+  ): TOutput | Promise<TOutput>;
 }

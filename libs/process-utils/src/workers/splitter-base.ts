@@ -32,7 +32,8 @@ export interface ChildSpec<TChildArgs> {
   childId?: string;
 }
 
-export type SplitResult<TChildArgs> = readonly ChildSpec<TChildArgs>[] | AsyncIterable<readonly ChildSpec<TChildArgs>[]>;
+export type SplitResult<TChildArgs> =
+  readonly ChildSpec<TChildArgs>[] | AsyncIterable<readonly ChildSpec<TChildArgs>[]>;
 
 export abstract class SplitterBase<TInput, TChildArgs> extends WorkerBase<TInput> {
   readonly workerType = WorkerType.SPLITTER;

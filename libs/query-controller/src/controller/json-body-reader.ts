@@ -7,7 +7,14 @@
 import { FwError, malformedJsonError, payloadTooLargeError } from '@fw/core';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
-const UNITS: Readonly<Record<string, number>> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4, pb: 1024 ** 5 };
+const UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  kb: 1024,
+  mb: 1024 ** 2,
+  gb: 1024 ** 3,
+  tb: 1024 ** 4,
+  pb: 1024 ** 5,
+};
 const LIMIT_TEXT = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb|pb)?$/i;
 
 /**
@@ -41,7 +48,10 @@ export function isPlainJsonRequest(headers: IncomingHttpHeaders): boolean {
   const coding = headers['content-encoding'];
   if (coding !== undefined && coding.toLowerCase() !== 'identity') return false;
   const length = headers['content-length'];
-  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '' && !Number.isNaN(Number(length)));
+  return (
+    headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length !== '' && !Number.isNaN(Number(length)))
+  );
 }
 
 const WHITESPACE = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/;
@@ -64,7 +74,11 @@ export function parseJsonText(text: string): unknown {
  * A body over `limit` bytes is read off to the end before `done` (like body-parser), so the
  * keep-alive connection stays usable. A request aborted by the client never calls `done`.
  */
-export function readJsonBody(req: IncomingMessage, limit: number, done: (error: FwError | undefined, body: unknown) => void): void {
+export function readJsonBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (error: FwError | undefined, body: unknown) => void,
+): void {
   const declared = Number(req.headers['content-length']);
   let tooLarge = declared > limit;
   let received = 0;

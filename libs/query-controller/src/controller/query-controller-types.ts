@@ -30,7 +30,8 @@ export interface QueryRouterOptions {
    * of cached queries carry `ETag` (and answer 304); with `stream`, `Accept: application/x-ndjson`
    * streams the rows.
    */
-  queryService: Pick<QueryService, 'search' | 'listQueries' | 'describeQuery'> & Partial<Pick<QueryService, 'answer' | 'stream'>>;
+  queryService: Pick<QueryService, 'search' | 'listQueries' | 'describeQuery'> &
+    Partial<Pick<QueryService, 'answer' | 'stream'>>;
   /** ACL check; without one, acls are not enforced and that is logged once at creation. */
   authorizer?: QueryAuthorizer;
   logger: Logger;
@@ -89,4 +90,3 @@ export interface QueryDescription {
   /** API names of the sortable columns. */
   sortable: string[];
 }
-

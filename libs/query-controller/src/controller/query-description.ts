@@ -11,7 +11,13 @@ export function describe(summary: QuerySummary): QueryDescription {
     acls: [...summary.acls],
     filters: columns
       .filter((c) => c.filterable)
-      .map((c) => ({ name: c.name, columnType: c.columnType ?? null, likeQuery: c.likeQuery, containsQuery: c.containsQuery, betweenQuery: c.betweenQuery })),
+      .map((c) => ({
+        name: c.name,
+        columnType: c.columnType ?? null,
+        likeQuery: c.likeQuery,
+        containsQuery: c.containsQuery,
+        betweenQuery: c.betweenQuery,
+      })),
     sortable: columns.filter((c) => c.sortable).map((c) => c.name),
   };
 }

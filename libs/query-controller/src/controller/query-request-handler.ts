@@ -24,7 +24,10 @@ function tenantOf(req: IncomingMessage): string | undefined {
 /** Writes JSON text with the headers express's `res.status(code).json(value)` sends. */
 function sendJson(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -33,7 +36,13 @@ function sendJson(res: ServerResponse, status: number, text: string): void {
  * app's request prototype (`req.header()`, `req.query`, `req.ip`…), `params` and `body`. Only done
  * when an authorizer is called, so searches without one never pay for it.
  */
-function expressRequestOf(req: IncomingMessage, res: ServerResponse, prototype: object, queryName: string, body: unknown): Request {
+function expressRequestOf(
+  req: IncomingMessage,
+  res: ServerResponse,
+  prototype: object,
+  queryName: string,
+  body: unknown,
+): Request {
   if (typeof (req as Partial<Request>).header !== 'function') Object.setPrototypeOf(req, prototype);
   return Object.assign(req, { params: { queryName }, body, res }) as unknown as Request;
 }
@@ -65,12 +74,24 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
   const requestPrototype = (): object => (prototype ??= (options.app ?? express()).request);
 
   const callerOf = options.callerIdentity ?? callerFromAuthorization;
-  const contextOf = (req: IncomingMessage, res: ServerResponse, queryName: string, body: unknown, allow: QueryAuthorizer | undefined): SearchContext => {
+  const contextOf = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    queryName: string,
+    body: unknown,
+    allow: QueryAuthorizer | undefined,
+  ): SearchContext => {
     const context: SearchContext = { tenantId: tenantOf(req) };
-    if (allow) context.authorize = (acls) => allow(expressRequestOf(req, res, requestPrototype(), queryName, body), acls);
+    if (allow)
+      context.authorize = (acls) => allow(expressRequestOf(req, res, requestPrototype(), queryName, body), acls);
     return context;
   };
-  const answer = async (req: IncomingMessage, res: ServerResponse, queryName: string, body: unknown): Promise<SearchAnswer> => {
+  const answer = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    queryName: string,
+    body: unknown,
+  ): Promise<SearchAnswer> => {
     const context = contextOf(req, res, queryName, body, authorizer);
     if (queryService.answer) return queryService.answer(queryName, body, { ...context, callerId: callerOf(req) });
     return { json: serializeSearchResponse(await queryService.search(queryName, body, context)), cached: false };
@@ -79,7 +100,10 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
     const url = req.url ?? '';
     const query = url.indexOf('?');
-    const error: FwError = toFwError(err, logger, { path: query === -1 ? url : url.slice(0, query), method: req.method ?? 'POST' });
+    const error: FwError = toFwError(err, logger, {
+      path: query === -1 ? url : url.slice(0, query),
+      method: req.method ?? 'POST',
+    });
     sendJson(res, error.code, JSON.stringify(errorEnvelope(error)));
   };
 

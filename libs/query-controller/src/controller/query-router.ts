@@ -28,7 +28,14 @@ const requireJson: RequestHandler = (req, _res, next) => {
     next();
     return;
   }
-  next(new FwError({ code: 415, subErrorCode: CoreErrorCodes.unsupportedMediaType, description: 'Content-Type must be application/json', params: [req.header('content-type') ?? null] }));
+  next(
+    new FwError({
+      code: 415,
+      subErrorCode: CoreErrorCodes.unsupportedMediaType,
+      description: 'Content-Type must be application/json',
+      params: [req.header('content-type') ?? null],
+    }),
+  );
 };
 
 /**
@@ -56,7 +63,8 @@ export function makeQueryRouter(options: QueryRouterOptions): Router {
     tenantId: tenantOf(req),
     ...(authorizer ? { authorize: (acls: readonly string[]) => authorizer(req, acls) } : {}),
   });
-  const allowed = async (req: Request, acls: readonly string[]): Promise<boolean> => !authorizer || (await authorizer(req, acls));
+  const allowed = async (req: Request, acls: readonly string[]): Promise<boolean> =>
+    !authorizer || (await authorizer(req, acls));
 
   const router = Router();
 
@@ -72,7 +80,10 @@ export function makeQueryRouter(options: QueryRouterOptions): Router {
       sendAnswer(req, res, await queryService.answer(name, body, { ...contextOf(req), callerId: callerOf(req) }));
       return;
     }
-    sendAnswer(req, res, { json: serializeSearchResponse(await queryService.search(name, body, contextOf(req))), cached: false });
+    sendAnswer(req, res, {
+      json: serializeSearchResponse(await queryService.search(name, body, contextOf(req))),
+      cached: false,
+    });
   });
 
   router.get('/q', async (req, res) => {

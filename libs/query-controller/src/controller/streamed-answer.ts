@@ -53,7 +53,11 @@ export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Se
     }
   }
   const text = `{"success":true,"code":200,"payload":${answer.json}}`;
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -77,7 +81,12 @@ function writable(res: ServerResponse): Promise<void> {
  * connection. A failure after the first line ends the stream with one
  * `{"_error":{…envelope…}}` line instead of the summary.
  */
-export async function writeNdjson(req: IncomingMessage, res: ServerResponse, stream: SearchStream, logger: Logger): Promise<void> {
+export async function writeNdjson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  stream: SearchStream,
+  logger: Logger,
+): Promise<void> {
   let gone = false;
   const onClose = () => {
     if (res.writableFinished) return;
@@ -85,7 +94,11 @@ export async function writeNdjson(req: IncomingMessage, res: ServerResponse, str
     void stream.close();
   };
   res.on('close', onClose);
-  res.writeHead(200, { 'Content-Type': `${NDJSON_TYPE}; charset=utf-8`, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  res.writeHead(200, {
+    'Content-Type': `${NDJSON_TYPE}; charset=utf-8`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
   try {
     for (let batch = await stream.next(); batch && !gone; batch = await stream.next()) {
       let text = '';

@@ -58,7 +58,14 @@ export class ResultCache {
     const id = `${scope}\u0000${key}`;
     const existing = this.entries.get(id);
     if (existing) this.remove(id, existing);
-    const entry: Entry = { scope, key, json, etag: entityTag(json), expiresAt: this.now() + ttlMillis, bytes: json.length * 2 };
+    const entry: Entry = {
+      scope,
+      key,
+      json,
+      etag: entityTag(json),
+      expiresAt: this.now() + ttlMillis,
+      bytes: json.length * 2,
+    };
     if (entry.bytes > this.maxBytes) return entry;
     let inScope = this.scopes.get(scope);
     if (!inScope) this.scopes.set(scope, (inScope = new Map()));

@@ -55,25 +55,47 @@ export async function readCatalog(database: Database, dataSourceName: string): P
   let definitionRows: Raw[];
   try {
     const tables = await database.db.executeQuery<Raw>(
-      CompiledQuery.raw(`select to_regclass('fw_query_mapper_source')::text as mappers, to_regclass('fw_query_definition_source')::text as definitions`, []),
+      CompiledQuery.raw(
+        `select to_regclass('fw_query_mapper_source')::text as mappers, to_regclass('fw_query_definition_source')::text as definitions`,
+        [],
+      ),
     );
     const found = tables.rows[0] ?? {};
-    for (const [key, table] of [['mappers', 'fw_query_mapper_source'], ['definitions', 'fw_query_definition_source']] as const) {
+    for (const [key, table] of [
+      ['mappers', 'fw_query_mapper_source'],
+      ['definitions', 'fw_query_definition_source'],
+    ] as const) {
       if (found[key] === null || found[key] === undefined) {
-        throw new ConfigError(`${where}: table ${table} does not exist; apply the schema with npx fw-migrate --database-url <url> (package @fw/migrate; npm run migrate -- --database-url <url> in the fw checkout)`);
+        throw new ConfigError(
+          `${where}: table ${table} does not exist; apply the schema with npx fw-migrate --database-url <url> (package @fw/migrate; npm run migrate -- --database-url <url> in the fw checkout)`,
+        );
       }
     }
-    mapperRows = (await database.db.executeQuery<Raw>(CompiledQuery.raw('select namespace, mapper_xml, checksum from fw_query_mapper_source where enabled order by namespace', []))).rows;
+    mapperRows = (
+      await database.db.executeQuery<Raw>(
+        CompiledQuery.raw(
+          'select namespace, mapper_xml, checksum from fw_query_mapper_source where enabled order by namespace',
+          [],
+        ),
+      )
+    ).rows;
     definitionRows = (
       await database.db.executeQuery<Raw>(
-        CompiledQuery.raw('select scope_key, query_name, definition_json, checksum from fw_query_definition_source where enabled order by scope_key, query_name', []),
+        CompiledQuery.raw(
+          'select scope_key, query_name, definition_json, checksum from fw_query_definition_source where enabled order by scope_key, query_name',
+          [],
+        ),
       )
     ).rows;
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`${where} is unavailable: ${(err as Error).message}`, { cause: err });
   }
-  const mappers = mapperRows.map((r) => ({ namespace: String(r.namespace), mapperXml: String(r.mapper_xml), checksum: String(r.checksum) }));
+  const mappers = mapperRows.map((r) => ({
+    namespace: String(r.namespace),
+    mapperXml: String(r.mapper_xml),
+    checksum: String(r.checksum),
+  }));
   const definitions = definitionRows.map((r) => ({
     scopeKey: String(r.scope_key),
     queryName: String(r.query_name),
@@ -83,7 +105,9 @@ export async function readCatalog(database: Database, dataSourceName: string): P
   const verify = (text: string, checksum: string, row: string) => {
     const expected = catalogChecksum(text);
     if (checksum.trim().toLowerCase() !== expected) {
-      throw new ConfigError(`${row}: checksum mismatch (stored ${checksum.trim() || '<empty>'}, computed ${expected}: the lowercase hex SHA-256 of the text)`);
+      throw new ConfigError(
+        `${row}: checksum mismatch (stored ${checksum.trim() || '<empty>'}, computed ${expected}: the lowercase hex SHA-256 of the text)`,
+      );
     }
   };
   for (const m of mappers) verify(m.mapperXml, m.checksum, mapperRowName(m.namespace));

@@ -65,12 +65,18 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
   const catalog = config.catalog?.jdbc;
   const catalogEnabled = catalog?.enabled === true;
   const baseScope = catalog?.baseScope ?? QUERY_CONFIG_DEFAULTS.baseScope;
-  const hasDefinitionFiles = config.definitionFiles !== undefined && config.definitionFiles !== null && String(config.definitionFiles).trim() !== '';
+  const hasDefinitionFiles =
+    config.definitionFiles !== undefined &&
+    config.definitionFiles !== null &&
+    String(config.definitionFiles).trim() !== '';
   if (!catalogEnabled && !hasDefinitionFiles) {
-    throw new ConfigError('query.definitionFiles is required when query.catalog.jdbc.enabled is false (give glob patterns of definition JSON files)');
+    throw new ConfigError(
+      'query.definitionFiles is required when query.catalog.jdbc.enabled is false (give glob patterns of definition JSON files)',
+    );
   }
 
-  const parse = options.parseMapper ?? ((xml: string, source: string) => parseMapperXml(xml, source, config.mapperSettings));
+  const parse =
+    options.parseMapper ?? ((xml: string, source: string) => parseMapperXml(xml, source, config.mapperSettings));
   const mappers = new MapperRegistry();
   for (const file of await resolvePatterns(config.mapperFiles, baseDir, 'query.mapperFiles')) {
     const source = relative(baseDir, file);
@@ -85,7 +91,9 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
       const existing = definitions.get(key);
       if (existing) {
         const scope = definition.tenantId === undefined ? 'the base scope' : `tenant '${definition.tenantId}'`;
-        throw new ConfigError(`Query definition '${definition.name}' is defined twice in ${scope}: ${existing.source} and ${source}`);
+        throw new ConfigError(
+          `Query definition '${definition.name}' is defined twice in ${scope}: ${existing.source} and ${source}`,
+        );
       }
       definitions.set(key, { definition, source });
     }
@@ -93,10 +101,15 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
 
   if (catalogEnabled) {
     const name = catalog?.dataSource;
-    if (!name) throw new ConfigError('query.catalog.jdbc.dataSource is required when query.catalog.jdbc.enabled is true (name an entry of dataSources)');
+    if (!name)
+      throw new ConfigError(
+        'query.catalog.jdbc.dataSource is required when query.catalog.jdbc.enabled is true (name an entry of dataSources)',
+      );
     const entry = options.dataSources[name];
     if (!entry || !Object.hasOwn(options.dataSources, name)) {
-      throw new ConfigError(`query.catalog.jdbc.dataSource '${name}' is not an entry of dataSources (configured: ${Object.keys(options.dataSources).join(', ') || 'none'})`);
+      throw new ConfigError(
+        `query.catalog.jdbc.dataSource '${name}' is not an entry of dataSources (configured: ${Object.keys(options.dataSources).join(', ') || 'none'})`,
+      );
     }
     let database: Database;
     try {
@@ -115,7 +128,9 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
       const normalized = row.namespace.trim().toLowerCase();
       const other = seen.get(normalized);
       if (other !== undefined) {
-        throw new ConfigError(`${mapperRowName(row.namespace)}: duplicate enabled mapper namespace (also ${mapperRowName(other)}); namespaces must be unique ignoring case and spaces`);
+        throw new ConfigError(
+          `${mapperRowName(row.namespace)}: duplicate enabled mapper namespace (also ${mapperRowName(other)}); namespaces must be unique ignoring case and spaces`,
+        );
       }
       seen.set(normalized, row.namespace);
     }
@@ -123,27 +138,41 @@ export async function loadQuerySources(options: QuerySourcesOptions): Promise<Qu
       const source = mapperRowName(row.namespace);
       const document = await parseMapperChecked(parse, row.mapperXml, source);
       if (document.namespace !== row.namespace) {
-        throw new ConfigError(`${source}: namespace column '${row.namespace}' does not match the mapper's namespace attribute '${document.namespace}'`);
+        throw new ConfigError(
+          `${source}: namespace column '${row.namespace}' does not match the mapper's namespace attribute '${document.namespace}'`,
+        );
       }
       const replaced = mappers.replaceNamespace(document);
-      if (replaced) options.logger.info({ namespace: row.namespace, replaced: replaced.source }, 'catalog mapper replaces packaged mapper');
+      if (replaced)
+        options.logger.info(
+          { namespace: row.namespace, replaced: replaced.source },
+          'catalog mapper replaces packaged mapper',
+        );
     }
     for (const row of contents.definitions) {
       const source = definitionRowName(row.scopeKey, row.queryName);
       const definition = parseDefinitionObject(row.definitionJson, source);
       if (definition.name !== row.queryName) {
-        throw new ConfigError(`${source}: query_name '${row.queryName}' does not match the definition's name '${definition.name}'`);
+        throw new ConfigError(
+          `${source}: query_name '${row.queryName}' does not match the definition's name '${definition.name}'`,
+        );
       }
       const isBase = row.scopeKey === baseScope;
       if (definition.tenantId !== undefined && (isBase || definition.tenantId !== row.scopeKey)) {
         const expected = isBase ? 'no tenantId (base scope)' : `tenantId '${row.scopeKey}'`;
-        throw new ConfigError(`${source}: definition tenantId '${definition.tenantId}' does not match scope_key '${row.scopeKey}' (expected ${expected})`);
+        throw new ConfigError(
+          `${source}: definition tenantId '${definition.tenantId}' does not match scope_key '${row.scopeKey}' (expected ${expected})`,
+        );
       }
       const merged = isBase ? { ...definition, tenantId: undefined } : { ...definition, tenantId: row.scopeKey };
       if (merged.tenantId === undefined) delete merged.tenantId;
       const key = scopeKey(merged.tenantId, merged.name);
       const replaced = definitions.get(key);
-      if (replaced) options.logger.info({ query: merged.name, scope: row.scopeKey, replaced: replaced.source }, 'catalog definition replaces packaged definition');
+      if (replaced)
+        options.logger.info(
+          { query: merged.name, scope: row.scopeKey, replaced: replaced.source },
+          'catalog definition replaces packaged definition',
+        );
       definitions.set(key, { definition: merged, source });
     }
   }

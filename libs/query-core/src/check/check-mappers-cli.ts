@@ -39,7 +39,11 @@ function displayName(file: string, cwd: string): string {
  * @example
  * process.exitCode = await checkMappersMain(['mappers'], { out: console.log, error: console.error });
  */
-export async function checkMappersMain(argv: readonly string[], output: CheckMappersOutput, cwd = process.cwd()): Promise<number> {
+export async function checkMappersMain(
+  argv: readonly string[],
+  output: CheckMappersOutput,
+  cwd = process.cwd(),
+): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     output.out(CHECK_MAPPERS_USAGE);
     return 0;
@@ -48,7 +52,11 @@ export async function checkMappersMain(argv: readonly string[], output: CheckMap
   const targets = argv.filter((arg) => arg !== '--problems');
   const unknown = targets.find((arg) => arg.startsWith('--'));
   if (unknown !== undefined || targets.length === 0) {
-    output.error(unknown === undefined ? 'fw-check-mappers: give a folder, file or glob of mapper XML' : `fw-check-mappers: unknown option ${unknown}`);
+    output.error(
+      unknown === undefined
+        ? 'fw-check-mappers: give a folder, file or glob of mapper XML'
+        : `fw-check-mappers: unknown option ${unknown}`,
+    );
     output.error(CHECK_MAPPERS_USAGE);
     return 2;
   }

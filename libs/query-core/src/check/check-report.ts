@@ -15,7 +15,9 @@ const STATUS_TEXT: Readonly<Record<StatementStatus, string>> = {
 
 function statementLine(check: StatementCheck): string {
   const where = `${check.file}:${check.line}: ${check.element} ${check.id}`;
-  return check.reason === undefined ? `${where}: ${STATUS_TEXT[check.status]}` : `${where}: ${STATUS_TEXT[check.status]}: ${check.reason}`;
+  return check.reason === undefined
+    ? `${where}: ${STATUS_TEXT[check.status]}`
+    : `${where}: ${STATUS_TEXT[check.status]}: ${check.reason}`;
 }
 
 function fileLine(problem: FileProblem): string {
@@ -35,7 +37,9 @@ export function everythingLoads(report: MapperCheckReport): boolean {
 export function reportLines(report: MapperCheckReport, onlyProblems = false): string[] {
   const entries: { file: string; line: number; text: string }[] = [
     ...report.fileProblems.map((p) => ({ file: p.file, line: p.line, text: fileLine(p) })),
-    ...report.statements.filter((s) => !onlyProblems || s.status !== 'loads').map((s) => ({ file: s.file, line: s.line, text: statementLine(s) })),
+    ...report.statements
+      .filter((s) => !onlyProblems || s.status !== 'loads')
+      .map((s) => ({ file: s.file, line: s.line, text: statementLine(s) })),
   ];
   entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   return entries.map((entry) => entry.text);
@@ -46,7 +50,10 @@ export function summaryLine(report: MapperCheckReport, millis: number): string {
   const counts: Record<StatementStatus, number> = { loads: 0, refused: 0, unsupported: 0, invalid: 0 };
   for (const check of report.statements) counts[check.status]++;
   const kinds: MapperProblemKind[] = ['refused', 'unsupported', 'invalid'];
-  const parts = [`${counts.loads} load`, ...kinds.filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${STATUS_TEXT[k]}`)];
+  const parts = [
+    `${counts.loads} load`,
+    ...kinds.filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${STATUS_TEXT[k]}`),
+  ];
   const brokenFiles = new Set(report.fileProblems.map((p) => p.file)).size;
   const files = `${report.files} file${report.files === 1 ? '' : 's'}`;
   const broken = brokenFiles === 0 ? '' : `; ${brokenFiles} file${brokenFiles === 1 ? ' does' : 's do'} not load`;

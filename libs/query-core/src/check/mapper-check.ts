@@ -44,7 +44,8 @@ export interface MapperCheckReport {
 /** `message` without the `<source>: ` and `select '<id>' ` it starts with (the report line says both). */
 function reasonText(message: string, source: string, statement?: DeclaredStatement): string {
   let reason = message.startsWith(`${source}: `) ? message.slice(source.length + 2) : message;
-  if (statement && reason.startsWith(`${statement.element} '${statement.id}' `)) reason = reason.slice(statement.element.length + statement.id.length + 4);
+  if (statement && reason.startsWith(`${statement.element} '${statement.id}' `))
+    reason = reason.slice(statement.element.length + statement.id.length + 4);
   return reason;
 }
 
@@ -61,11 +62,21 @@ async function analyzeFile(path: string, file: string): Promise<LoadedFile> {
     analysis = await analyzeMapperXml(await readFile(path, 'utf8'), file);
   } catch (error) {
     // Not `instanceof Error`: errors of node's fs may come from another realm (vm contexts, Jest).
-    const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
+    const message =
+      typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error);
     const reason = `cannot be read: ${message}`;
-    return { file, analysis: { source: file, fileProblems: [], statements: [] }, problems: [{ file, line: 0, kind: 'invalid', reason }] };
+    return {
+      file,
+      analysis: { source: file, fileProblems: [], statements: [] },
+      problems: [{ file, line: 0, kind: 'invalid', reason }],
+    };
   }
-  const problems = analysis.fileProblems.map((p) => ({ file, line: p.line ?? 0, kind: p.kind, reason: reasonText(p.message, file) }));
+  const problems = analysis.fileProblems.map((p) => ({
+    file,
+    line: p.line ?? 0,
+    kind: p.kind,
+    reason: reasonText(p.message, file),
+  }));
   return { file, analysis, problems };
 }
 
@@ -75,10 +86,25 @@ function statementChecks(loaded: LoadedFile, linkProblems: ReadonlyMap<string, C
   return loaded.analysis.statements.map((statement): StatementCheck => {
     const id = `${namespace}.${statement.id}`;
     const base = { file: loaded.file, line: statement.line ?? 0, element: statement.element, id };
-    if (statement.problem) return { ...base, status: statement.problem.kind, reason: reasonText(statement.problem.message, loaded.file, statement) };
-    if (fileProblem) return { ...base, status: fileProblem.kind, reason: `the file does not load (line ${fileProblem.line}: ${fileProblem.reason})` };
+    if (statement.problem)
+      return {
+        ...base,
+        status: statement.problem.kind,
+        reason: reasonText(statement.problem.message, loaded.file, statement),
+      };
+    if (fileProblem)
+      return {
+        ...base,
+        status: fileProblem.kind,
+        reason: `the file does not load (line ${fileProblem.line}: ${fileProblem.reason})`,
+      };
     const linkProblem = linkProblems.get(id);
-    if (linkProblem) return { ...base, status: problemKindOf(linkProblem), reason: reasonText(linkProblem.message, loaded.file, statement) };
+    if (linkProblem)
+      return {
+        ...base,
+        status: problemKindOf(linkProblem),
+        reason: reasonText(linkProblem.message, loaded.file, statement),
+      };
     return { ...base, status: 'loads' };
   });
 }
@@ -95,7 +121,9 @@ export async function checkMapperFiles(files: readonly (readonly [string, string
   const loaded = await Promise.all(files.map(([path, name]) => analyzeFile(path, name)));
   const registry = new MapperRegistry();
   const loadable = loaded.filter((entry) => entry.analysis.document !== undefined && entry.problems.length === 0);
-  const refused = registry.addAll(loadable.flatMap((entry) => (entry.analysis.document ? [entry.analysis.document] : [])));
+  const refused = registry.addAll(
+    loadable.flatMap((entry) => (entry.analysis.document ? [entry.analysis.document] : [])),
+  );
   for (const { document, error } of refused) {
     const entry = loadable.find((candidate) => candidate.analysis.document === document);
     entry?.problems.push({ file: entry.file, line: 1, kind: 'invalid', reason: reasonText(error.message, entry.file) });

@@ -23,7 +23,8 @@ async function xmlFilesUnder(folder: string): Promise<string[]> {
   for (const entry of entries) {
     const full = path.join(folder, entry.name);
     // Hidden folders and node_modules hold no mapper a team means to check, and can be huge.
-    if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') files.push(...(await xmlFilesUnder(full)));
+    if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+      files.push(...(await xmlFilesUnder(full)));
     else if (entry.isFile() && entry.name.toLowerCase().endsWith('.xml')) files.push(full);
   }
   return files;
@@ -34,7 +35,8 @@ async function filesOf(target: string, cwd: string): Promise<string[]> {
   const info = await stat(absolute).catch(() => undefined);
   if (info?.isDirectory()) return xmlFilesUnder(absolute);
   if (info?.isFile()) return [absolute];
-  if (GLOB_CHARACTERS.test(target)) return glob(target, { cwd, absolute: true, onlyFiles: true, expandDirectories: false });
+  if (GLOB_CHARACTERS.test(target))
+    return glob(target, { cwd, absolute: true, onlyFiles: true, expandDirectories: false });
   throw new MapperFilesError(`${target}: no such file or folder`);
 }
 

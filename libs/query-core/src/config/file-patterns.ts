@@ -15,11 +15,16 @@ export function splitPatterns(value: string | readonly string[] | null | undefin
  * @example
  * await resolvePatterns('mappers/*.xml', '/etc/query-host', 'query.mapperFiles');
  */
-export async function resolvePatterns(value: string | readonly string[] | null | undefined, baseDir: string, setting: string): Promise<string[]> {
+export async function resolvePatterns(
+  value: string | readonly string[] | null | undefined,
+  baseDir: string,
+  setting: string,
+): Promise<string[]> {
   const files = new Set<string>();
   for (const pattern of splitPatterns(value)) {
     const matches = await glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true, expandDirectories: false });
-    if (matches.length === 0) throw new ConfigError(`${setting}: pattern '${pattern}' matches no file under ${baseDir}`);
+    if (matches.length === 0)
+      throw new ConfigError(`${setting}: pattern '${pattern}' matches no file under ${baseDir}`);
     for (const m of matches) files.add(m);
   }
   return [...files].sort();

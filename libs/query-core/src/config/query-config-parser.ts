@@ -20,7 +20,10 @@ const dataSourceSchema = {
 /** A tenant's datasource may also carry the default statement timeout of that tenant's queries. */
 const tenantDataSourceSchema = {
   ...dataSourceSchema,
-  properties: { ...dataSourceSchema.properties, timeoutMillis: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } },
+  properties: {
+    ...dataSourceSchema.properties,
+    timeoutMillis: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+  },
 } as const;
 
 const patternsSchema = {
@@ -88,9 +91,16 @@ const hostSchema = {
 const validate = makeAjv().compile(hostSchema);
 
 /** Checks that a `…dataSource` setting, required because of `because`, names an entry of `dataSources`. */
-function requireDataSourceEntry(setting: string, because: string, name: string | undefined, dataSources: Record<string, DataSourceConfig>, source: string): void {
+function requireDataSourceEntry(
+  setting: string,
+  because: string,
+  name: string | undefined,
+  dataSources: Record<string, DataSourceConfig>,
+  source: string,
+): void {
   if (!name) throw new ConfigError(`${source}: ${setting} is required when ${because} (name an entry of dataSources)`);
-  if (!Object.hasOwn(dataSources, name)) throw new ConfigError(`${source}: ${setting} '${name}' is not an entry of dataSources`);
+  if (!Object.hasOwn(dataSources, name))
+    throw new ConfigError(`${source}: ${setting} '${name}' is not an entry of dataSources`);
 }
 
 /**
@@ -111,7 +121,10 @@ export function parseQueryConfig(data: unknown, source = '<config>'): QueryHostC
   if (!validate(data)) {
     const problems = describeSchemaErrors(validate.errors).filter((p) => p.keyword !== 'anyOf');
     const extra = validate.errors?.some((e) => e.keyword === 'anyOf')
-      ? describeSchemaErrors(validate.errors.filter((e) => e.keyword === 'anyOf')).map((p) => ({ ...p, message: `${p.path} must be a comma-separated string or an array of glob patterns` }))
+      ? describeSchemaErrors(validate.errors.filter((e) => e.keyword === 'anyOf')).map((p) => ({
+          ...p,
+          message: `${p.path} must be a comma-separated string or an array of glob patterns`,
+        }))
       : [];
     const lines = [...problems.filter((p) => !extra.some((x) => x.path === p.path)), ...extra].map((p) => p.message);
     throw new ConfigError(`${source}: ${Array.from(new Set(lines)).join('; ')}`);
@@ -120,13 +133,28 @@ export function parseQueryConfig(data: unknown, source = '<config>'): QueryHostC
   const query = root.query;
   const dataSources = root.dataSources ?? {};
   const catalog = query.catalog?.jdbc;
-  if (catalog?.enabled) requireDataSourceEntry('query.catalog.jdbc.dataSource', 'query.catalog.jdbc.enabled is true', catalog.dataSource, dataSources, source);
+  if (catalog?.enabled)
+    requireDataSourceEntry(
+      'query.catalog.jdbc.dataSource',
+      'query.catalog.jdbc.enabled is true',
+      catalog.dataSource,
+      dataSources,
+      source,
+    );
   const cannedReports = query.cannedReports;
   if (cannedReports?.store === 'database') {
-    requireDataSourceEntry('query.cannedReports.dataSource', 'query.cannedReports.store is "database"', cannedReports.dataSource, dataSources, source);
+    requireDataSourceEntry(
+      'query.cannedReports.dataSource',
+      'query.cannedReports.store is "database"',
+      cannedReports.dataSource,
+      dataSources,
+      source,
+    );
   } else if (cannedReports?.dataSource !== undefined) {
     // Refused rather than ignored: without store "database" the reports would silently stay in memory.
-    throw new ConfigError(`${source}: query.cannedReports.dataSource is only used when query.cannedReports.store is "database" (the default "memory" keeps reports in the process)`);
+    throw new ConfigError(
+      `${source}: query.cannedReports.dataSource is only used when query.cannedReports.store is "database" (the default "memory" keeps reports in the process)`,
+    );
   }
   return { query, dataSources };
 }

@@ -20,16 +20,30 @@ export function definitionCountMode(definition: QueryDefinition, globalCountQuer
  * @example
  * requestCountMode({ ...books, countMode: 'planned' }, { countMode: 'none' }, true); // 'none'
  */
-export function requestCountMode(definition: QueryDefinition, request: SearchRequest, globalCountQueryEnabled: boolean): CountMode {
+export function requestCountMode(
+  definition: QueryDefinition,
+  request: SearchRequest,
+  globalCountQueryEnabled: boolean,
+): CountMode {
   const allowed = definitionCountMode(definition, globalCountQueryEnabled);
   const asked = request.countMode;
   if (asked !== undefined && RANK[asked] > RANK[allowed]) {
-    throw queryError(QueryErrorCodes.invalidRequest, `Query '${definition.name}' counts at most '${allowed}'; countMode '${asked}' is not allowed`, ['countMode', asked, allowed], 'countMode');
+    throw queryError(
+      QueryErrorCodes.invalidRequest,
+      `Query '${definition.name}' counts at most '${allowed}'; countMode '${asked}' is not allowed`,
+      ['countMode', asked, allowed],
+      'countMode',
+    );
   }
   const mode = asked ?? allowed;
   if (!request.countOnly || mode !== 'none') return mode;
   if (asked === 'none' || definition.countMode === 'none') {
-    throw queryError(QueryErrorCodes.invalidRequest, `countOnly needs a count, but query '${definition.name}' runs with countMode 'none'`, ['countOnly'], 'countOnly');
+    throw queryError(
+      QueryErrorCodes.invalidRequest,
+      `countOnly needs a count, but query '${definition.name}' runs with countMode 'none'`,
+      ['countOnly'],
+      'countOnly',
+    );
   }
   return 'exact';
 }

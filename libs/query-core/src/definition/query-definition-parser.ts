@@ -38,7 +38,15 @@ const definitionSchema = {
       type: 'object',
       additionalProperties: false,
       required: ['columns'],
-      properties: { columns: { type: 'array', minItems: 1, maxItems: 8, uniqueItems: true, items: { type: 'string', pattern: FIELD_NAME_PATTERN } } },
+      properties: {
+        columns: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 8,
+          uniqueItems: true,
+          items: { type: 'string', pattern: FIELD_NAME_PATTERN },
+        },
+      },
     },
     streamAbove: { type: 'integer', minimum: 1 },
     maxRows: { type: 'integer', minimum: 1 },
@@ -63,7 +71,11 @@ const validateDefinition = ajv.compile(definitionSchema);
 const validateArray = ajv.compile({ type: 'array', items: definitionSchema });
 
 type RawColumn = Partial<ColumnMetadata>;
-type RawDefinition = Omit<Partial<QueryDefinition>, 'columnMetadata'> & { name: string; id: string; columnMetadata?: Record<string, RawColumn> };
+type RawDefinition = Omit<Partial<QueryDefinition>, 'columnMetadata'> & {
+  name: string;
+  id: string;
+  columnMetadata?: Record<string, RawColumn>;
+};
 
 function normalize(raw: RawDefinition, where: string): QueryDefinition {
   const columnMetadata: Record<string, ColumnMetadata> = {};
@@ -95,11 +107,18 @@ function normalize(raw: RawDefinition, where: string): QueryDefinition {
 }
 
 /** The optional scale settings, each copied only when written; keyset columns must be declared. */
-function scaleSettings(raw: RawDefinition, columnMetadata: Record<string, ColumnMetadata>, where: string): Partial<QueryDefinition> {
+function scaleSettings(
+  raw: RawDefinition,
+  columnMetadata: Record<string, ColumnMetadata>,
+  where: string,
+): Partial<QueryDefinition> {
   const settings: Partial<QueryDefinition> = {};
   if (raw.keyset) {
     const unknown = raw.keyset.columns.filter((c) => !Object.hasOwn(columnMetadata, c));
-    if (unknown.length > 0) throw new ConfigError(`${where}: keyset.columns names ${unknown.map((c) => `'${c}'`).join(', ')}, not declared in columnMetadata; declare each key column there`);
+    if (unknown.length > 0)
+      throw new ConfigError(
+        `${where}: keyset.columns names ${unknown.map((c) => `'${c}'`).join(', ')}, not declared in columnMetadata; declare each key column there`,
+      );
     settings.keyset = { columns: [...raw.keyset.columns] };
   }
   if (raw.streamAbove !== undefined) settings.streamAbove = raw.streamAbove;

@@ -35,7 +35,9 @@ export function makeQueryDefinitionStore(entries: readonly SourcedDefinition[]):
     const existing = scope.get(entry.definition.name);
     if (existing) {
       const scopeText = tenantId === undefined ? 'base scope' : `tenant '${tenantId}'`;
-      throw new ConfigError(`Query definition '${entry.definition.name}' is defined twice in the ${scopeText}: ${existing.source} and ${entry.source}`);
+      throw new ConfigError(
+        `Query definition '${entry.definition.name}' is defined twice in the ${scopeText}: ${existing.source} and ${entry.source}`,
+      );
     }
     scope.set(entry.definition.name, entry);
   }

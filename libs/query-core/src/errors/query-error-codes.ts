@@ -61,7 +61,13 @@ export interface QueryProblem {
 }
 
 /** Builds an {@link FwError} for one query error code (status taken from {@link QueryErrorStatus}). */
-export function queryError(subErrorCode: QueryErrorCode, description: string, params: unknown[] = [], field?: string, cause?: unknown): FwError {
+export function queryError(
+  subErrorCode: QueryErrorCode,
+  description: string,
+  params: unknown[] = [],
+  field?: string,
+  cause?: unknown,
+): FwError {
   return new FwError({ code: QueryErrorStatus[subErrorCode], subErrorCode, description, params, field, cause });
 }
 
@@ -77,6 +83,11 @@ export function problemsError(problems: readonly QueryProblem[]): FwError {
     description: first.description,
     params: first.params,
     field: first.field,
-    details: rest.map((p) => ({ subErrorCode: p.subErrorCode, description: p.description, params: p.params, field: p.field })),
+    details: rest.map((p) => ({
+      subErrorCode: p.subErrorCode,
+      description: p.description,
+      params: p.params,
+      field: p.field,
+    })),
   });
 }

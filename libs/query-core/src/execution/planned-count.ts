@@ -17,7 +17,12 @@ function planOf(rows: readonly Record<string, unknown>[]): PlanNode | undefined 
  * @example
  * await plannedRowCount(database, 'select * from book where author_id = $1', [42]); // 1013
  */
-export async function plannedRowCount(database: Database, sql: string, values: readonly unknown[], timeoutMillis?: number): Promise<number> {
+export async function plannedRowCount(
+  database: Database,
+  sql: string,
+  values: readonly unknown[],
+  timeoutMillis?: number,
+): Promise<number> {
   const rows = await runStatement(database, `EXPLAIN (FORMAT JSON) ${sql}`, values, timeoutMillis);
   const estimate = Number(planOf(rows)?.['Plan Rows']);
   if (!Number.isFinite(estimate) || estimate < 0) throw new Error('EXPLAIN gave no row estimate');

@@ -50,8 +50,16 @@ export class SessionCursor {
   static async open(options: SessionCursorOptions): Promise<SessionCursor> {
     const { session, release } = await holdSession(options.database);
     try {
-      await session.exec(beginWithSettings({ statement_timeout: options.timeoutMillis, idle_in_transaction_session_timeout: options.idleMillis }));
-      const pid = options.database.kind === 'postgres' ? Number((await session.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]?.pid) : undefined;
+      await session.exec(
+        beginWithSettings({
+          statement_timeout: options.timeoutMillis,
+          idle_in_transaction_session_timeout: options.idleMillis,
+        }),
+      );
+      const pid =
+        options.database.kind === 'postgres'
+          ? Number((await session.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]?.pid)
+          : undefined;
       await session.query(`DECLARE ${CURSOR_NAME} NO SCROLL CURSOR FOR ${options.sql}`, options.values);
       return new SessionCursor(options.database, session, release, pid);
     } catch (err) {
@@ -130,7 +138,10 @@ async function holdSession(database: Database): Promise<{ session: SqlSession; r
     lent(session);
     await handedBack;
   });
-  const session = await Promise.race([lending, held.then(() => Promise.reject(new Error('the session ended before it was used')))]);
+  const session = await Promise.race([
+    lending,
+    held.then(() => Promise.reject(new Error('the session ended before it was used'))),
+  ]);
   return {
     session,
     release: async () => {

@@ -12,7 +12,13 @@ const QUERY_CANCELED = '57014';
  */
 export function isStatementTimeout(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
-  return typeof e === 'object' && e !== null && e.code === QUERY_CANCELED && typeof e.message === 'string' && e.message.includes('statement timeout');
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    e.code === QUERY_CANCELED &&
+    typeof e.message === 'string' &&
+    e.message.includes('statement timeout')
+  );
 }
 
 /**
@@ -24,7 +30,8 @@ export function beginWithSettings(settings: Readonly<Record<string, number | und
   const sets = Object.entries(settings)
     .filter((entry): entry is [string, number] => entry[1] !== undefined)
     .map(([name, value]) => {
-      if (!/^[a-z_]+$/.test(name) || !Number.isSafeInteger(value) || value < 0) throw new Error(`invalid setting ${name}=${value}`);
+      if (!/^[a-z_]+$/.test(name) || !Number.isSafeInteger(value) || value < 0)
+        throw new Error(`invalid setting ${name}=${value}`);
       return `SET LOCAL ${name} = ${value}`;
     });
   return ['BEGIN', ...sets].join('; ');
@@ -52,9 +59,18 @@ export async function inTransaction<T>(session: SqlSession, begin: string, fn: (
  * @example
  * const rows = await runStatement(database, 'select * from book where id = $1', [7], 2000);
  */
-export async function runStatement(database: Database, sql: string, values: readonly unknown[], timeoutMillis?: number): Promise<Row[]> {
+export async function runStatement(
+  database: Database,
+  sql: string,
+  values: readonly unknown[],
+  timeoutMillis?: number,
+): Promise<Row[]> {
   if (timeoutMillis !== undefined) {
-    return database.withSession((session) => inTransaction(session, beginWithSettings({ statement_timeout: timeoutMillis }), () => session.query<Row>(sql, values)));
+    return database.withSession((session) =>
+      inTransaction(session, beginWithSettings({ statement_timeout: timeoutMillis }), () =>
+        session.query<Row>(sql, values),
+      ),
+    );
   }
   if (database.query) return database.query<Row>(sql, values);
   const result = await database.db.executeQuery<Row>(CompiledQuery.raw(sql, [...values]));

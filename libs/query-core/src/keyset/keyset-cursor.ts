@@ -34,11 +34,20 @@ export function encodeKeysetCursor(cursor: KeysetCursor): string {
 }
 
 function invalidCursor(why: string) {
-  return queryError(QueryErrorCodes.invalidRequest, `Invalid cursor: ${why}; start again without a cursor`, ['cursor'], 'cursor');
+  return queryError(
+    QueryErrorCodes.invalidRequest,
+    `Invalid cursor: ${why}; start again without a cursor`,
+    ['cursor'],
+    'cursor',
+  );
 }
 
 function isSort(value: unknown): value is [string, boolean][] {
-  return Array.isArray(value) && value.length > 0 && value.every((s) => Array.isArray(s) && s.length === 2 && typeof s[0] === 'string' && typeof s[1] === 'boolean');
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((s) => Array.isArray(s) && s.length === 2 && typeof s[0] === 'string' && typeof s[1] === 'boolean')
+  );
 }
 
 function isScalar(value: unknown): boolean {
@@ -57,12 +66,20 @@ export function decodeKeysetCursor(text: string): KeysetCursor {
   } catch {
     throw invalidCursor('it is not a cursor of this service');
   }
-  if (!Array.isArray(body) || body.length !== 6 || body[0] !== VERSION) throw invalidCursor('it is not a cursor of this service');
+  if (!Array.isArray(body) || body.length !== 6 || body[0] !== VERSION)
+    throw invalidCursor('it is not a cursor of this service');
   const [, direction, sort, key, page, search] = body as unknown[];
-  if ((direction !== 1 && direction !== -1) || !isSort(sort) || !Array.isArray(key) || key.length !== sort.length || !key.every(isScalar)) {
+  if (
+    (direction !== 1 && direction !== -1) ||
+    !isSort(sort) ||
+    !Array.isArray(key) ||
+    key.length !== sort.length ||
+    !key.every(isScalar)
+  ) {
     throw invalidCursor('it is damaged');
   }
-  if (!Number.isSafeInteger(page) || (page as number) < 1 || typeof search !== 'string') throw invalidCursor('it is damaged');
+  if (!Number.isSafeInteger(page) || (page as number) < 1 || typeof search !== 'string')
+    throw invalidCursor('it is damaged');
   return { direction: direction === 1 ? 'next' : 'prev', sort, key, page: page as number, search };
 }
 
@@ -71,7 +88,10 @@ export function decodeKeysetCursor(text: string): KeysetCursor {
  * systemFilters and customVariables (the sort is carried by the cursor itself).
  */
 export function searchFingerprint(queryName: string, parts: readonly unknown[]): string {
-  return createHash('sha256').update(JSON.stringify([queryName, ...parts])).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([queryName, ...parts]))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /** A key value as a cursor stores it: dates as ISO text (PostgreSQL casts it back), big integers as text. */

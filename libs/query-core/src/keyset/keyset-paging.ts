@@ -26,7 +26,8 @@ export interface KeysetPage {
   prevCursor: string | null;
 }
 
-const cursorProblem = (description: string) => queryError(QueryErrorCodes.invalidRequest, description, ['cursor'], 'cursor');
+const cursorProblem = (description: string) =>
+  queryError(QueryErrorCodes.invalidRequest, description, ['cursor'], 'cursor');
 
 function sameSort(a: readonly SortSpec[], b: readonly [string, boolean][]): boolean {
   return a.length === b.length && a.every((s, i) => s.field === b[i][0] && s.ascending === b[i][1]);
@@ -36,7 +37,10 @@ function sameSort(a: readonly SortSpec[], b: readonly [string, boolean][]): bool
 function withKeysetColumns(sort: readonly SortSpec[], definition: QueryDefinition): SortSpec[] {
   const named = new Set(sort.map((s) => s.field));
   const keys = (definition.keyset?.columns ?? []).filter((field) => !named.has(field));
-  return [...sort, ...keys.map((field) => ({ field, column: definition.columnMetadata[field].columnName ?? field, ascending: true }))];
+  return [
+    ...sort,
+    ...keys.map((field) => ({ field, column: definition.columnMetadata[field].columnName ?? field, ascending: true })),
+  ];
 }
 
 /** The sort a cursor carries, checked against the definition (only sortable or key columns). */
@@ -44,7 +48,8 @@ function sortFromCursor(cursor: KeysetCursor, definition: QueryDefinition): Sort
   const keys = new Set(definition.keyset?.columns ?? []);
   return cursor.sort.map(([field, ascending]) => {
     const column = Object.hasOwn(definition.columnMetadata, field) ? definition.columnMetadata[field] : undefined;
-    if (!column || !(column.sortable || keys.has(field))) throw cursorProblem(`The cursor does not belong to query '${definition.name}'; start again without a cursor`);
+    if (!column || !(column.sortable || keys.has(field)))
+      throw cursorProblem(`The cursor does not belong to query '${definition.name}'; start again without a cursor`);
     return { field, column: column.columnName ?? field, ascending };
   });
 }
@@ -55,11 +60,28 @@ function sortFromCursor(cursor: KeysetCursor, definition: QueryDefinition): Sort
  *
  * @throws FwError 400 Q727 (field `cursor`) for a cursor of another query or search, or another sort.
  */
-export function planKeysetPage(definition: QueryDefinition, request: SearchRequest, requestSort: readonly SortSpec[]): KeysetPlan {
-  const fingerprint = searchFingerprint(definition.name, [request.filters ?? {}, request.systemFilters ?? {}, request.customVariables ?? {}]);
-  if (request.cursor === undefined) return { sort: withKeysetColumns(requestSort, definition), backward: false, page: request.pageNum ?? 1, fingerprint };
+export function planKeysetPage(
+  definition: QueryDefinition,
+  request: SearchRequest,
+  requestSort: readonly SortSpec[],
+): KeysetPlan {
+  const fingerprint = searchFingerprint(definition.name, [
+    request.filters ?? {},
+    request.systemFilters ?? {},
+    request.customVariables ?? {},
+  ]);
+  if (request.cursor === undefined)
+    return {
+      sort: withKeysetColumns(requestSort, definition),
+      backward: false,
+      page: request.pageNum ?? 1,
+      fingerprint,
+    };
   const cursor = decodeKeysetCursor(request.cursor);
-  if (cursor.search !== fingerprint) throw cursorProblem('The cursor belongs to another search (the query or its filters differ); start again without a cursor');
+  if (cursor.search !== fingerprint)
+    throw cursorProblem(
+      'The cursor belongs to another search (the query or its filters differ); start again without a cursor',
+    );
   const sort = sortFromCursor(cursor, definition);
   if (request.sortCriteria !== undefined && !sameSort(withKeysetColumns(requestSort, definition), cursor.sort)) {
     throw cursorProblem('A cursor keeps the sort of the page it came from; send the same sortCriteria or none');
@@ -87,7 +109,13 @@ export function keysetPage(plan: KeysetPlan, fetched: readonly Row[], size: numb
   // Reading back to the start finds the first page, whatever number the cursor guessed.
   const currentPage = plan.backward && !more ? 1 : plan.page;
   const cursor = (direction: 'next' | 'prev', row: Row, page: number) =>
-    encodeKeysetCursor({ direction, sort: plan.sort.map((s) => [s.field, s.ascending]), key: keyOf(row, plan.sort), page, search: plan.fingerprint });
+    encodeKeysetCursor({
+      direction,
+      sort: plan.sort.map((s) => [s.field, s.ascending]),
+      key: keyOf(row, plan.sort),
+      page,
+      search: plan.fingerprint,
+    });
   const first = rows[0];
   const last = rows[rows.length - 1];
   const hasNext = plan.backward ? rows.length > 0 : more;

@@ -110,13 +110,18 @@ export class MapperStatement implements MappedStatement {
    */
   link(): Linked {
     if (this.linked) return this.linked;
-    const nodes = pendingIncludes(this.init.nodes).length > 0 ? expandIncludes(this.init.nodes, this.resolver.fragment, this.namespace) : this.init.nodes;
+    const nodes =
+      pendingIncludes(this.init.nodes).length > 0
+        ? expandIncludes(this.init.nodes, this.resolver.fragment, this.namespace)
+        : this.init.nodes;
     let resultMap: ResolvedResultMap | undefined;
     if (this.init.resultMapId !== undefined) {
       const where = `${this.source}: select '${this.statementId}'`;
       const spec = this.resolver.resultMap(this.init.resultMapId);
       if (!spec) {
-        throw new ConfigError(`${where} uses unknown resultMap '${this.init.resultMapId}'; define <resultMap id="..."> or fix the resultMap attribute`);
+        throw new ConfigError(
+          `${where} uses unknown resultMap '${this.init.resultMapId}'; define <resultMap id="..."> or fix the resultMap attribute`,
+        );
       }
       resultMap = resolveResultMap(spec, this.resolver.resultMap, where);
     }

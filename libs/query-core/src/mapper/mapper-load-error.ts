@@ -37,7 +37,11 @@ export function problemKindOf(error: unknown): MapperProblemKind {
 /** The same problem, its message prefixed (e.g. with the statement that uses a broken result map). */
 export function withContext(error: unknown, prefix: string, line?: number): MapperLoadError {
   const message = isConfigError(error) || error instanceof Error ? error.message : String(error);
-  return new MapperLoadError(problemKindOf(error), `${prefix}${message}`, line === undefined ? { cause: error } : { cause: error, line });
+  return new MapperLoadError(
+    problemKindOf(error),
+    `${prefix}${message}`,
+    line === undefined ? { cause: error } : { cause: error, line },
+  );
 }
 
 /**

@@ -78,8 +78,18 @@ function problemAt(element: XmlElement, kind: MapperProblemKind, message: string
 function localIdProblem(element: XmlElement, source: string, seen: Set<string>): MapperLoadError | undefined {
   const id = element.attributes.id?.trim();
   if (!id) return problemAt(element, 'invalid', `${source}: a <${element.name}> has no id attribute; add id="..."`);
-  if (id.includes('.')) return problemAt(element, 'invalid', `${source}: ${element.name} '${id}' has a dot in its id; ids are local to the namespace, remove the dot`);
-  if (seen.has(id)) return problemAt(element, 'invalid', `${source}: ${element.name} '${id}' is defined twice; statement, sql and resultMap ids must be unique per kind in a mapper`);
+  if (id.includes('.'))
+    return problemAt(
+      element,
+      'invalid',
+      `${source}: ${element.name} '${id}' has a dot in its id; ids are local to the namespace, remove the dot`,
+    );
+  if (seen.has(id))
+    return problemAt(
+      element,
+      'invalid',
+      `${source}: ${element.name} '${id}' is defined twice; statement, sql and resultMap ids must be unique per kind in a mapper`,
+    );
   seen.add(id);
   return undefined;
 }
@@ -92,7 +102,11 @@ function references(spec: ResultMapSpec): string[] {
 }
 
 /** Ids of every result map reachable from `id` (stops at maps of other namespaces and cycles). */
-function resultMapClosure(id: string, resultMaps: ReadonlyMap<string, ResultMapSpec>, seen = new Set<string>()): string[] {
+function resultMapClosure(
+  id: string,
+  resultMaps: ReadonlyMap<string, ResultMapSpec>,
+  seen = new Set<string>(),
+): string[] {
   if (seen.has(id)) return [];
   seen.add(id);
   const spec = resultMaps.get(id);
@@ -101,7 +115,10 @@ function resultMapClosure(id: string, resultMaps: ReadonlyMap<string, ResultMapS
 }
 
 /** The root element and namespace, or the problem that keeps the whole file from loading. */
-async function readRoot(xml: string, source: string): Promise<{ root: XmlElement; namespace: string } | MapperLoadError> {
+async function readRoot(
+  xml: string,
+  source: string,
+): Promise<{ root: XmlElement; namespace: string } | MapperLoadError> {
   let root: XmlElement;
   try {
     root = await readXmlTree(xml, source);
@@ -109,10 +126,20 @@ async function readRoot(xml: string, source: string): Promise<{ root: XmlElement
     if (error instanceof MapperLoadError) return error;
     throw error;
   }
-  if (root.name !== 'mapper') return problemAt(root, 'invalid', `${source}: the root element is <${root.name}>; a mapper file needs <mapper namespace="...">`);
+  if (root.name !== 'mapper')
+    return problemAt(
+      root,
+      'invalid',
+      `${source}: the root element is <${root.name}>; a mapper file needs <mapper namespace="...">`,
+    );
   // MyBatis treats the namespace as an opaque string: anything but empty goes.
   const namespace = root.attributes.namespace?.trim();
-  if (!namespace) return problemAt(root, 'invalid', `${source}: <mapper> has no namespace attribute; add namespace="..." (statement ids are <namespace>.<id>)`);
+  if (!namespace)
+    return problemAt(
+      root,
+      'invalid',
+      `${source}: <mapper> has no namespace attribute; add namespace="..." (statement ids are <namespace>.<id>)`,
+    );
   return { root, namespace };
 }
 
@@ -130,9 +157,22 @@ interface Collected {
 
 /** Sorts the root's children into fragments, result maps and statements, noting file problems. */
 function collect(root: XmlElement, namespace: string, source: string): Collected {
-  const collected: Collected = { fragments: new Map(), resultMaps: new Map(), selects: [], refused: [], fileProblems: [] };
+  const collected: Collected = {
+    fragments: new Map(),
+    resultMaps: new Map(),
+    selects: [],
+    refused: [],
+    fileProblems: [],
+  };
   const stray = strayText(root);
-  if (stray !== undefined) collected.fileProblems.push(problemAt(root, 'invalid', `${source}: text "${stray.slice(0, 40)}" directly inside <mapper>; SQL belongs inside <select> or <sql>`));
+  if (stray !== undefined)
+    collected.fileProblems.push(
+      problemAt(
+        root,
+        'invalid',
+        `${source}: text "${stray.slice(0, 40)}" directly inside <mapper>; SQL belongs inside <select> or <sql>`,
+      ),
+    );
   const ids = { statement: new Set<string>(), sql: new Set<string>(), resultMap: new Set<string>() };
   for (const element of selectElements(root)) {
     if (element.name === 'select' || WRITES.has(element.name)) {
@@ -153,7 +193,11 @@ function collect(root: XmlElement, namespace: string, source: string): Collected
       collected.cache = element;
     } else if (!IGNORED.has(element.name)) {
       collected.fileProblems.push(
-        problemAt(element, 'invalid', `${source}: unknown element <${element.name}> in <mapper>; allowed: select, sql, resultMap (cache, cache-ref and parameterMap are ignored)`),
+        problemAt(
+          element,
+          'invalid',
+          `${source}: unknown element <${element.name}> in <mapper>; allowed: select, sql, resultMap (cache, cache-ref and parameterMap are ignored)`,
+        ),
       );
     }
   }
@@ -164,40 +208,85 @@ function collectStatement(element: XmlElement, source: string, seen: Set<string>
   const position = collected.selects.length + collected.refused.length;
   const id = element.attributes.id?.trim() || '?';
   if (element.name !== 'select') {
-    const problem = new MapperLoadError('refused', `${source}: <${element.name} id="${id}"> is not supported; the named query service is read-only, only <select> statements are allowed`);
-    collected.refused.push({ declared: { element: element.name as StatementElementName, id, problem, ...lineOf(element) }, position });
+    const problem = new MapperLoadError(
+      'refused',
+      `${source}: <${element.name} id="${id}"> is not supported; the named query service is read-only, only <select> statements are allowed`,
+    );
+    collected.refused.push({
+      declared: { element: element.name as StatementElementName, id, problem, ...lineOf(element) },
+      position,
+    });
     return;
   }
   const problem = localIdProblem(element, source, seen);
   if (problem && id === '?') collected.fileProblems.push(problem);
-  else if (problem) collected.refused.push({ declared: { element: 'select', id, problem, ...lineOf(element) }, position });
+  else if (problem)
+    collected.refused.push({ declared: { element: 'select', id, problem, ...lineOf(element) }, position });
   else collected.selects.push({ element, id, position });
 }
 
 /** A `<select>` attribute MyBatis knows that changes what the statement does, and this engine cannot honour. */
 function unsupportedAttribute(element: XmlElement, where: string): MapperLoadError | undefined {
   const type = element.attributes.statementType?.trim();
-  if (type === 'CALLABLE') return new MapperLoadError('unsupported', `${where} has statementType="CALLABLE", which is not supported; call the function in a plain select (select * from fn(#{a}))`);
-  if (element.attributes.resultSets !== undefined) return new MapperLoadError('unsupported', `${where} has resultSets="...", which is not supported: one statement returns one result set; join the tables instead`);
+  if (type === 'CALLABLE')
+    return new MapperLoadError(
+      'unsupported',
+      `${where} has statementType="CALLABLE", which is not supported; call the function in a plain select (select * from fn(#{a}))`,
+    );
+  if (element.attributes.resultSets !== undefined)
+    return new MapperLoadError(
+      'unsupported',
+      `${where} has resultSets="...", which is not supported: one statement returns one result set; join the tables instead`,
+    );
   const lang = element.attributes.lang?.trim();
-  if (lang !== undefined && lang !== 'xml' && lang !== 'XML') return new MapperLoadError('unsupported', `${where} has lang="${lang}", which is not supported: only MyBatis' XML dynamic SQL is; rewrite the statement with if/where/foreach`);
+  if (lang !== undefined && lang !== 'xml' && lang !== 'XML')
+    return new MapperLoadError(
+      'unsupported',
+      `${where} has lang="${lang}", which is not supported: only MyBatis' XML dynamic SQL is; rewrite the statement with if/where/foreach`,
+    );
   return undefined;
 }
 
-function compileSelect(element: XmlElement, id: string, namespace: string, source: string, collected: Collected, local: StatementResolver, settings: MapperSettings): MapperStatement {
+function compileSelect(
+  element: XmlElement,
+  id: string,
+  namespace: string,
+  source: string,
+  collected: Collected,
+  local: StatementResolver,
+  settings: MapperSettings,
+): MapperStatement {
   const where = `${source}: select '${id}'`;
   const unsupported = unsupportedAttribute(element, where);
   if (unsupported) throw unsupported;
   const resultType = element.attributes.resultType?.trim() || undefined;
   const resultMapAttribute = element.attributes.resultMap?.trim() || undefined;
-  if (resultType && resultMapAttribute) throw new MapperLoadError('invalid', `${where} has both resultType and resultMap; keep one`);
-  if (resultMapAttribute?.includes(',')) throw new MapperLoadError('unsupported', `${where} has resultMap="${resultMapAttribute}" (one per result set), which is not supported; use one resultMap`);
+  if (resultType && resultMapAttribute)
+    throw new MapperLoadError('invalid', `${where} has both resultType and resultMap; keep one`);
+  if (resultMapAttribute?.includes(','))
+    throw new MapperLoadError(
+      'unsupported',
+      `${where} has resultMap="${resultMapAttribute}" (one per result set), which is not supported; use one resultMap`,
+    );
   const resultMapId = resultMapAttribute ? qualifyId(namespace, resultMapAttribute) : undefined;
   if (resultMapId && namespaceOf(resultMapId) === namespace && !collected.resultMaps.has(resultMapId)) {
-    throw new MapperLoadError('invalid', `${where} uses unknown resultMap '${resultMapAttribute}'; define <resultMap id="${resultMapAttribute}"> or fix the attribute`);
+    throw new MapperLoadError(
+      'invalid',
+      `${where} uses unknown resultMap '${resultMapAttribute}'; define <resultMap id="${resultMapAttribute}"> or fix the attribute`,
+    );
   }
-  const lookup = (qualified: string): FragmentDefinition | 'defer' | undefined => (namespaceOf(qualified) === namespace ? collected.fragments.get(qualified) : 'defer');
-  const ctx: CompileContext = { namespace, statementNamespace: namespace, source, location: `select '${id}'`, lookup, variables: {}, includeStack: [], settings };
+  const lookup = (qualified: string): FragmentDefinition | 'defer' | undefined =>
+    namespaceOf(qualified) === namespace ? collected.fragments.get(qualified) : 'defer';
+  const ctx: CompileContext = {
+    namespace,
+    statementNamespace: namespace,
+    source,
+    location: `select '${id}'`,
+    lookup,
+    variables: {},
+    includeStack: [],
+    settings,
+  };
   const statement = new MapperStatement(
     {
       namespace,
@@ -212,7 +301,8 @@ function compileSelect(element: XmlElement, id: string, namespace: string, sourc
   );
   // Link now what this file alone can link, so result map problems and cycles surface at load.
   const closure = resultMapId ? resultMapClosure(resultMapId, collected.resultMaps) : [];
-  if (statement.pendingFragmentIds.length === 0 && closure.every((ref) => namespaceOf(ref) === namespace)) statement.link();
+  if (statement.pendingFragmentIds.length === 0 && closure.every((ref) => namespaceOf(ref) === namespace))
+    statement.link();
   return statement;
 }
 
@@ -226,7 +316,11 @@ function compileSelect(element: XmlElement, id: string, namespace: string, sourc
  * const analysis = await analyzeMapperXml(await readFile(file, 'utf8'), file);
  * analysis.statements.filter((s) => s.problem).map((s) => s.problem?.message);
  */
-export async function analyzeMapperXml(xml: string, source: string, settings: MapperSettings = DEFAULT_MAPPER_SETTINGS): Promise<MapperAnalysis> {
+export async function analyzeMapperXml(
+  xml: string,
+  source: string,
+  settings: MapperSettings = DEFAULT_MAPPER_SETTINGS,
+): Promise<MapperAnalysis> {
   const root = await readRoot(xml, source);
   if (root instanceof MapperLoadError) return { source, fileProblems: [root], statements: [] };
   const { namespace } = root;
@@ -266,7 +360,11 @@ export async function analyzeMapperXml(xml: string, source: string, settings: Ma
  * const doc = await parseMapperXml(await readFile(file, 'utf8'), file);
  * doc.statements[0].render({ title: 'Dune' });
  */
-export async function parseMapperXml(xml: string, source: string, settings: MapperSettings = DEFAULT_MAPPER_SETTINGS): Promise<ParsedMapperDocument> {
+export async function parseMapperXml(
+  xml: string,
+  source: string,
+  settings: MapperSettings = DEFAULT_MAPPER_SETTINGS,
+): Promise<ParsedMapperDocument> {
   const analysis = await analyzeMapperXml(xml, source, settings);
   const problems = [...analysis.fileProblems, ...analysis.statements.flatMap((s) => (s.problem ? [s.problem] : []))];
   const refused = combinedProblems(problems, `problems in mapper ${source}`);

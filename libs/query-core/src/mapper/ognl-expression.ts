@@ -38,7 +38,8 @@ export function readProperty(target: unknown, key: unknown): unknown {
     return key === 'size' ? target.size : key === 'empty' ? target.size === 0 : null;
   }
   if (Array.isArray(target) || typeof target === 'string') {
-    const index = typeof key === 'number' ? key : typeof key === 'string' && /^[0-9]+$/.test(key) ? Number(key) : undefined;
+    const index =
+      typeof key === 'number' ? key : typeof key === 'string' && /^[0-9]+$/.test(key) ? Number(key) : undefined;
     if (index !== undefined) return target[index] ?? null;
     if (key === 'length' || key === 'size') return target.length;
     return key === 'empty' ? target.length === 0 : null;

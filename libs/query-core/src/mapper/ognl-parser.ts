@@ -47,12 +47,27 @@ export type Expression =
   | { readonly type: 'identifier'; readonly name: string }
   | { readonly type: 'member'; readonly object: Expression; readonly property: string }
   | { readonly type: 'index'; readonly object: Expression; readonly index: Expression }
-  | { readonly type: 'call'; readonly object: Expression; readonly method: ExpressionMethod; readonly args: readonly Expression[] }
+  | {
+      readonly type: 'call';
+      readonly object: Expression;
+      readonly method: ExpressionMethod;
+      readonly args: readonly Expression[];
+    }
   | { readonly type: 'not'; readonly operand: Expression }
   | { readonly type: 'negate'; readonly operand: Expression }
-  | { readonly type: 'binary'; readonly operator: BinaryOperator; readonly left: Expression; readonly right: Expression }
+  | {
+      readonly type: 'binary';
+      readonly operator: BinaryOperator;
+      readonly left: Expression;
+      readonly right: Expression;
+    }
   | { readonly type: 'logical'; readonly operator: '&&' | '||'; readonly left: Expression; readonly right: Expression }
-  | { readonly type: 'conditional'; readonly test: Expression; readonly consequent: Expression; readonly alternate: Expression };
+  | {
+      readonly type: 'conditional';
+      readonly test: Expression;
+      readonly consequent: Expression;
+      readonly alternate: Expression;
+    };
 
 /** Raised for an expression that does not parse; `message` says where and what was expected. */
 export class ExpressionSyntaxError extends Error {
@@ -74,18 +89,43 @@ interface Token {
   position: number;
 }
 
-const PUNCTUATION = ['==', '!=', '<=', '>=', '&&', '||', '<', '>', '!', '+', '-', '*', '/', '%', '(', ')', '[', ']', '.', ',', '?', ':'];
-const WORD_OPERATORS = new Map<string, string>(Object.entries({
-  and: '&&',
-  or: '||',
-  not: '!',
-  eq: '==',
-  neq: '!=',
-  lt: '<',
-  lte: '<=',
-  gt: '>',
-  gte: '>=',
-}));
+const PUNCTUATION = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '<',
+  '>',
+  '!',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '(',
+  ')',
+  '[',
+  ']',
+  '.',
+  ',',
+  '?',
+  ':',
+];
+const WORD_OPERATORS = new Map<string, string>(
+  Object.entries({
+    and: '&&',
+    or: '||',
+    not: '!',
+    eq: '==',
+    neq: '!=',
+    lt: '<',
+    lte: '<=',
+    gt: '>',
+    gte: '>=',
+  }),
+);
 const ESCAPES = new Map<string, string>(Object.entries({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' }));
 
 const NUMBER = /(?:0[xX][0-9a-fA-F]+|[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)[lLdDfF]?/y;
@@ -132,7 +172,9 @@ function tokenize(source: string): Token[] {
       const match = IDENTIFIER.exec(source);
       const text = match ? match[0] : ch;
       const operator = WORD_OPERATORS.get(text);
-      tokens.push(operator ? { kind: 'punct', text: operator, position: start } : { kind: 'name', text, position: start });
+      tokens.push(
+        operator ? { kind: 'punct', text: operator, position: start } : { kind: 'name', text, position: start },
+      );
       i += text.length;
       continue;
     }
@@ -181,7 +223,11 @@ class ExpressionParser {
   private expect(text: string): void {
     const token = this.peek();
     if (!this.accept(text)) {
-      throw new ExpressionSyntaxError(this.source, token.position, `expected '${text}' but found ${token.kind === 'end' ? 'the end' : `'${token.text}'`}`);
+      throw new ExpressionSyntaxError(
+        this.source,
+        token.position,
+        `expected '${text}' but found ${token.kind === 'end' ? 'the end' : `'${token.text}'`}`,
+      );
     }
   }
 
@@ -241,10 +287,15 @@ class ExpressionParser {
     for (;;) {
       if (this.accept('.')) {
         const name = this.next();
-        if (name.kind !== 'name') throw new ExpressionSyntaxError(this.source, name.position, "expected a property name after '.'");
+        if (name.kind !== 'name')
+          throw new ExpressionSyntaxError(this.source, name.position, "expected a property name after '.'");
         if (this.accept('(')) {
           if (!(EXPRESSION_METHODS as readonly string[]).includes(name.text)) {
-            throw new ExpressionSyntaxError(this.source, name.position, `unknown method '${name.text}()' (supported: ${EXPRESSION_METHODS.join(', ')})`);
+            throw new ExpressionSyntaxError(
+              this.source,
+              name.position,
+              `unknown method '${name.text}()' (supported: ${EXPRESSION_METHODS.join(', ')})`,
+            );
           }
           const args: Expression[] = [];
           if (!this.accept(')')) {
@@ -318,7 +369,9 @@ export function isPropertyPath(expression: Expression): boolean {
     case 'member':
       return isPropertyPath(expression.object);
     case 'index':
-      return isPropertyPath(expression.object) && (expression.index.type === 'literal' || isPropertyPath(expression.index));
+      return (
+        isPropertyPath(expression.object) && (expression.index.type === 'literal' || isPropertyPath(expression.index))
+      );
     default:
       return false;
   }

@@ -73,16 +73,58 @@ const IGNORED_ATTRIBUTES_NOTE = 'javaType, ofType, jdbcType and typeHandler are 
  * Type names (MyBatis aliases, case-insensitive, and their Java classes) that have a type handler,
  * so a nested map of that type is one value rather than an object.
  */
-const SIMPLE_TYPES = new Set(
-  [
-    'string', 'byte', 'char', 'character', 'long', 'short', 'int', 'integer', 'double', 'float', 'boolean', 'date', 'decimal',
-    'bigdecimal', 'biginteger', 'object', '_byte', '_char', '_character', '_long', '_short', '_int', '_integer', '_double', '_float', '_boolean',
-    'java.lang.string', 'java.lang.byte', 'java.lang.character', 'java.lang.long', 'java.lang.short', 'java.lang.integer', 'java.lang.double',
-    'java.lang.float', 'java.lang.boolean', 'java.lang.object', 'java.math.bigdecimal', 'java.math.biginteger', 'java.util.date', 'java.util.uuid',
-    'java.sql.date', 'java.sql.time', 'java.sql.timestamp', 'java.time.localdate', 'java.time.localdatetime', 'java.time.localtime',
-    'java.time.offsetdatetime', 'java.time.offsettime', 'java.time.zoneddatetime', 'java.time.instant',
-  ],
-);
+const SIMPLE_TYPES = new Set([
+  'string',
+  'byte',
+  'char',
+  'character',
+  'long',
+  'short',
+  'int',
+  'integer',
+  'double',
+  'float',
+  'boolean',
+  'date',
+  'decimal',
+  'bigdecimal',
+  'biginteger',
+  'object',
+  '_byte',
+  '_char',
+  '_character',
+  '_long',
+  '_short',
+  '_int',
+  '_integer',
+  '_double',
+  '_float',
+  '_boolean',
+  'java.lang.string',
+  'java.lang.byte',
+  'java.lang.character',
+  'java.lang.long',
+  'java.lang.short',
+  'java.lang.integer',
+  'java.lang.double',
+  'java.lang.float',
+  'java.lang.boolean',
+  'java.lang.object',
+  'java.math.bigdecimal',
+  'java.math.biginteger',
+  'java.util.date',
+  'java.util.uuid',
+  'java.sql.date',
+  'java.sql.time',
+  'java.sql.timestamp',
+  'java.time.localdate',
+  'java.time.localdatetime',
+  'java.time.localtime',
+  'java.time.offsetdatetime',
+  'java.time.offsettime',
+  'java.time.zoneddatetime',
+  'java.time.instant',
+]);
 
 function fail(source: string, where: string, detail: string, kind: MapperProblemKind = 'invalid'): never {
   throw new MapperLoadError(kind, `${source}: ${where} ${detail}`);
@@ -132,14 +174,25 @@ function constructorMappings(element: XmlElement, ctx: MapContext): { ids: Colum
   const ids: ColumnMapping[] = [];
   const results: ColumnMapping[] = [];
   for (const arg of childElements(element)) {
-    if (arg.name !== 'idArg' && arg.name !== 'arg') fail(ctx.source, ctx.where, `has <${arg.name}> inside <constructor>; allowed: idArg, arg`);
+    if (arg.name !== 'idArg' && arg.name !== 'arg')
+      fail(ctx.source, ctx.where, `has <${arg.name}> inside <constructor>; allowed: idArg, arg`);
     const column = arg.attributes.column?.trim() ?? '';
     if (arg.attributes.select !== undefined || arg.attributes.resultMap !== undefined || column === '') {
-      fail(ctx.source, ctx.where, `has <constructor><${arg.name}> with select, resultMap or no column, which is not supported; map nested values with <association> or <collection>`, 'unsupported');
+      fail(
+        ctx.source,
+        ctx.where,
+        `has <constructor><${arg.name}> with select, resultMap or no column, which is not supported; map nested values with <association> or <collection>`,
+        'unsupported',
+      );
     }
     const name = arg.attributes.name?.trim();
     if (!name) {
-      fail(ctx.source, ctx.where, `has <constructor><${arg.name} column="${column}"> without name, which is not supported: positional arguments need a Java class; add name="..." (the property it fills) or write <${arg.name === 'idArg' ? 'id' : 'result'} property="..." column="${column}"/>`, 'unsupported');
+      fail(
+        ctx.source,
+        ctx.where,
+        `has <constructor><${arg.name} column="${column}"> without name, which is not supported: positional arguments need a Java class; add name="..." (the property it fills) or write <${arg.name === 'idArg' ? 'id' : 'result'} property="..." column="${column}"/>`,
+        'unsupported',
+      );
     }
     (arg.name === 'idArg' ? ids : results).push({ property: name, column });
   }
@@ -150,17 +203,37 @@ function nestedMapping(child: XmlElement, parentId: string, ctx: MapContext): Ne
   const kind = child.name === 'collection' ? 'collection' : 'association';
   const property = required(child, 'property', ctx.source, ctx.where);
   if (child.attributes.select !== undefined) {
-    fail(ctx.source, ctx.where, `has <${kind} property="${property}" select="...">; nested selects are refused (one more query per row, outside the query's metadata): join the tables and use a nested resultMap`, 'refused');
+    fail(
+      ctx.source,
+      ctx.where,
+      `has <${kind} property="${property}" select="...">; nested selects are refused (one more query per row, outside the query's metadata): join the tables and use a nested resultMap`,
+      'refused',
+    );
   }
   if (child.attributes.resultSet !== undefined) {
-    fail(ctx.source, ctx.where, `has <${kind} property="${property}" resultSet="...">; multiple result sets are not supported: join the tables and use a nested resultMap`, 'unsupported');
+    fail(
+      ctx.source,
+      ctx.where,
+      `has <${kind} property="${property}" resultSet="...">; multiple result sets are not supported: join the tables and use a nested resultMap`,
+      'unsupported',
+    );
   }
   const refAttribute = child.attributes.resultMap?.trim();
   const hasInline = childElements(child).length > 0 || child.attributes.autoMapping === 'true';
-  if (refAttribute && childElements(child).length > 0) fail(ctx.source, ctx.where, `has <${kind} property="${property}"> with both a resultMap attribute and inline mappings; use one`);
+  if (refAttribute && childElements(child).length > 0)
+    fail(
+      ctx.source,
+      ctx.where,
+      `has <${kind} property="${property}"> with both a resultMap attribute and inline mappings; use one`,
+    );
   if (!refAttribute && !hasInline) {
     // MyBatis fills it only under autoMappingBehavior FULL (a global setting this engine does not have).
-    fail(ctx.source, ctx.where, `has <${kind} property="${property}"> without resultMap="...", inline id/result mappings or autoMapping="true"; add one (MyBatis maps it only with autoMappingBehavior FULL)`, 'unsupported');
+    fail(
+      ctx.source,
+      ctx.where,
+      `has <${kind} property="${property}"> without resultMap="...", inline id/result mappings or autoMapping="true"; add one (MyBatis maps it only with autoMappingBehavior FULL)`,
+      'unsupported',
+    );
   }
   const typeName = kind === 'collection' ? child.attributes.ofType : child.attributes.javaType;
   const inline = { ...ctx, where: `${ctx.where} ${kind} '${property}'` };
@@ -169,14 +242,27 @@ function nestedMapping(child: XmlElement, parentId: string, ctx: MapContext): Ne
     property,
     columnPrefix: child.attributes.columnPrefix ?? '',
     notNullColumns: notNullColumnList(child.attributes.notNullColumn),
-    ref: refAttribute ? qualifyId(ctx.namespace, refAttribute) : readBody(child, `${parentId}[${property}]`, inline, typeName),
+    ref: refAttribute
+      ? qualifyId(ctx.namespace, refAttribute)
+      : readBody(child, `${parentId}[${property}]`, inline, typeName),
     simpleType: isSimpleType(typeName),
   };
 }
 
-function readBody(element: XmlElement, id: string, ctx: MapContext, typeName: string | undefined, extendsAttribute?: string): ResultMapSpec {
+function readBody(
+  element: XmlElement,
+  id: string,
+  ctx: MapContext,
+  typeName: string | undefined,
+  extendsAttribute?: string,
+): ResultMapSpec {
   const stray = strayText(element);
-  if (stray !== undefined) fail(ctx.source, ctx.where, `has text "${stray.slice(0, 40)}"; a result map holds only id, result, association and collection elements`);
+  if (stray !== undefined)
+    fail(
+      ctx.source,
+      ctx.where,
+      `has text "${stray.slice(0, 40)}"; a result map holds only id, result, association and collection elements`,
+    );
   const ids: ColumnMapping[] = [];
   const results: ColumnMapping[] = [];
   const nested: NestedMappingSpec[] = [];
@@ -197,13 +283,21 @@ function readBody(element: XmlElement, id: string, ctx: MapContext, typeName: st
     } else if (child.name === 'discriminator') {
       discriminatorElement = child;
     } else {
-      fail(ctx.source, ctx.where, `has unknown element <${child.name}>; allowed: constructor, id, result, association, collection (${IGNORED_ATTRIBUTES_NOTE})`);
+      fail(
+        ctx.source,
+        ctx.where,
+        `has unknown element <${child.name}>; allowed: constructor, id, result, association, collection (${IGNORED_ATTRIBUTES_NOTE})`,
+      );
     }
   }
   const mappings = [...ids, ...results];
-  const discriminator = discriminatorElement ? readDiscriminator(discriminatorElement, id, ctx, { ids, results, nested }) : undefined;
+  const discriminator = discriminatorElement
+    ? readDiscriminator(discriminatorElement, id, ctx, { ids, results, nested })
+    : undefined;
   const autoMapping = booleanAttribute(element, 'autoMapping', ctx.source, ctx.where);
-  const simple = isSimpleType(typeName) || (mappings.length > 0 && nested.length === 0 && mappings.every((m) => m.property === undefined));
+  const simple =
+    isSimpleType(typeName) ||
+    (mappings.length > 0 && nested.length === 0 && mappings.every((m) => m.property === undefined));
   return {
     id,
     namespace: ctx.namespace,
@@ -225,20 +319,40 @@ function readBody(element: XmlElement, id: string, ctx: MapContext, typeName: st
  * own; a case with `resultMap` uses that map alone (write `extends` on it to keep the enclosing
  * mappings). `javaType`, `jdbcType` and `typeHandler` are ignored: values compare as text.
  */
-function readDiscriminator(element: XmlElement, parentId: string, ctx: MapContext, enclosing: Pick<ResultMapSpec, 'ids' | 'results' | 'nested'>): DiscriminatorSpec {
+function readDiscriminator(
+  element: XmlElement,
+  parentId: string,
+  ctx: MapContext,
+  enclosing: Pick<ResultMapSpec, 'ids' | 'results' | 'nested'>,
+): DiscriminatorSpec {
   const column = required(element, 'column', ctx.source, ctx.where);
   const cases: { value: string; ref: string | ResultMapSpec }[] = [];
   for (const child of childElements(element)) {
-    if (child.name !== 'case') fail(ctx.source, ctx.where, `has <${child.name}> inside <discriminator>; only <case value="..."> is allowed`);
+    if (child.name !== 'case')
+      fail(ctx.source, ctx.where, `has <${child.name}> inside <discriminator>; only <case value="..."> is allowed`);
     const value = child.attributes.value;
-    if (value === undefined) fail(ctx.source, ctx.where, `has a <case> without the required 'value' attribute; add value="..."`);
+    if (value === undefined)
+      fail(ctx.source, ctx.where, `has a <case> without the required 'value' attribute; add value="..."`);
     const refAttribute = child.attributes.resultMap?.trim();
     if (refAttribute) {
       cases.push({ value, ref: qualifyId(ctx.namespace, refAttribute) });
       continue;
     }
-    const inline = readBody(child, `${parentId}[case ${value}]`, { ...ctx, where: `${ctx.where} case '${value}'` }, child.attributes.resultType);
-    cases.push({ value, ref: { ...inline, ids: [...enclosing.ids, ...inline.ids], results: [...enclosing.results, ...inline.results], nested: [...enclosing.nested, ...inline.nested] } });
+    const inline = readBody(
+      child,
+      `${parentId}[case ${value}]`,
+      { ...ctx, where: `${ctx.where} case '${value}'` },
+      child.attributes.resultType,
+    );
+    cases.push({
+      value,
+      ref: {
+        ...inline,
+        ids: [...enclosing.ids, ...inline.ids],
+        results: [...enclosing.results, ...inline.results],
+        nested: [...enclosing.nested, ...inline.nested],
+      },
+    });
   }
   return { column, cases };
 }
@@ -251,10 +365,17 @@ function readDiscriminator(element: XmlElement, parentId: string, ctx: MapContex
  */
 export function parseResultMap(element: XmlElement, namespace: string, source: string): ResultMapSpec {
   const id = required(element, 'id', source, 'a <resultMap>');
-  if (id.includes('.')) fail(source, `resultMap '${id}'`, 'has a dot in its id; ids are local to the namespace, remove the dot');
+  if (id.includes('.'))
+    fail(source, `resultMap '${id}'`, 'has a dot in its id; ids are local to the namespace, remove the dot');
   const qualified = `${namespace}.${id}`;
   try {
-    return readBody(element, qualified, { namespace, source, where: `resultMap '${id}'` }, element.attributes.type, element.attributes.extends?.trim());
+    return readBody(
+      element,
+      qualified,
+      { namespace, source, where: `resultMap '${id}'` },
+      element.attributes.type,
+      element.attributes.extends?.trim(),
+    );
   } catch (error) {
     if (!(error instanceof MapperLoadError)) throw error;
     return { id: qualified, namespace, source, ids: [], results: [], nested: [], simple: false, problem: error };

@@ -54,16 +54,26 @@ function unusable(spec: ResultMapSpec, where: string): MapperLoadError | undefin
   // Said once: the file is in `where` already when the map is in the statement's own file.
   const sameFile = where.startsWith(`${spec.source}: `) && spec.problem.message.startsWith(`${spec.source}: `);
   const detail = sameFile ? spec.problem.message.slice(spec.source.length + 2) : spec.problem.message;
-  return new MapperLoadError(spec.problem.kind, `${where} uses resultMap '${spec.id}', which does not load: ${detail}`, { cause: spec.problem });
+  return new MapperLoadError(
+    spec.problem.kind,
+    `${where} uses resultMap '${spec.id}', which does not load: ${detail}`,
+    { cause: spec.problem },
+  );
 }
 
 function merged(spec: ResultMapSpec, lookup: ResultMapLookup, chain: readonly string[], where: string): ResultMapSpec {
   const problem = unusable(spec, where);
   if (problem) throw problem;
   if (!spec.extends) return spec;
-  if (chain.includes(spec.extends)) throw new ConfigError(`${where} extends '${spec.extends}' in a cycle (${[...chain, spec.extends].join(' -> ')}); remove the cycle`);
+  if (chain.includes(spec.extends))
+    throw new ConfigError(
+      `${where} extends '${spec.extends}' in a cycle (${[...chain, spec.extends].join(' -> ')}); remove the cycle`,
+    );
   const parentSpec = lookup(spec.extends);
-  if (!parentSpec) throw new ConfigError(`${where} extends unknown resultMap '${spec.extends}'; define it or fix the extends attribute`);
+  if (!parentSpec)
+    throw new ConfigError(
+      `${where} extends unknown resultMap '${spec.extends}'; define it or fix the extends attribute`,
+    );
   const parent = merged(parentSpec, lookup, [...chain, spec.extends], where);
   const own = new Set([...spec.ids, ...spec.results].flatMap((m) => (m.property === undefined ? [] : [m.property])));
   const overridden = (m: ColumnMapping): boolean => m.property !== undefined && own.has(m.property);
@@ -99,13 +109,17 @@ export function resolveResultMap(
   nesting?: NestedMappingSpec,
 ): ResolvedResultMap {
   if (chain.includes(spec.id)) {
-    throw new ConfigError(`${where} uses resultMap '${spec.id}' recursively (${[...chain, spec.id].join(' -> ')}); nested result maps must not refer back to themselves`);
+    throw new ConfigError(
+      `${where} uses resultMap '${spec.id}' recursively (${[...chain, spec.id].join(' -> ')}); nested result maps must not refer back to themselves`,
+    );
   }
   const full = merged(spec, lookup, [spec.id], where);
   const nested = full.nested.map((n: NestedMappingSpec): ResolvedNestedMapping => {
     const target = typeof n.ref === 'string' ? lookup(n.ref) : n.ref;
     if (!target) {
-      throw new ConfigError(`${where} uses resultMap '${spec.id}' whose ${n.kind} '${n.property}' refers to unknown resultMap '${String(n.ref)}'; define it or fix the reference`);
+      throw new ConfigError(
+        `${where} uses resultMap '${spec.id}' whose ${n.kind} '${n.property}' refers to unknown resultMap '${String(n.ref)}'; define it or fix the reference`,
+      );
     }
     const childPrefix = prefix + n.columnPrefix;
     return {
@@ -120,14 +134,20 @@ export function resolveResultMap(
     cases: new Map(
       full.discriminator.cases.map(({ value, ref }): [string, ResolvedResultMap] => {
         const target = typeof ref === 'string' ? lookup(ref) : ref;
-        if (!target) throw new ConfigError(`${where} uses resultMap '${spec.id}' whose discriminator case '${value}' refers to unknown resultMap '${String(ref)}'; define it or fix the reference`);
+        if (!target)
+          throw new ConfigError(
+            `${where} uses resultMap '${spec.id}' whose discriminator case '${value}' refers to unknown resultMap '${String(ref)}'; define it or fix the reference`,
+          );
         return [value, resolveResultMap(target, lookup, where, prefix, [...chain, spec.id], nesting)];
       }),
     ),
   };
   const scalar = nesting !== undefined && (full.simple || nesting.simpleType);
   if (scalar && full.firstColumn === undefined) {
-    throw new MapperLoadError('invalid', `${where} uses resultMap '${spec.id}' whose ${nesting.kind} '${nesting.property}' holds a simple type but maps no column; add <result column="..."/>`);
+    throw new MapperLoadError(
+      'invalid',
+      `${where} uses resultMap '${spec.id}' whose ${nesting.kind} '${nesting.property}' holds a simple type but maps no column; add <result column="..."/>`,
+    );
   }
   const topLevelSimple = nesting === undefined && full.simple;
   return {
@@ -234,7 +254,10 @@ class Mapper {
 
   private columnsKey(map: ResolvedResultMap, row: Row): string {
     const keyColumns = map.ids.length > 0 ? map.ids.map((m) => map.prefix + m.column) : mappedColumns(map);
-    const values = keyColumns.length > 0 ? keyColumns.map((c) => read(row, this.columns, c)) : autoColumns(map, this.columns, true).map(([key]) => row[key]);
+    const values =
+      keyColumns.length > 0
+        ? keyColumns.map((c) => read(row, this.columns, c))
+        : autoColumns(map, this.columns, true).map(([key]) => row[key]);
     return values.map(keyText).join('|');
   }
 
@@ -250,7 +273,8 @@ class Mapper {
 
   /** Whether `row` holds an object of the nested mapping `nested` (see the module comment). */
   private exists(nested: ResolvedNestedMapping, row: Row): boolean {
-    if (nested.notNullColumns.length > 0 && nested.notNullColumns.every((c) => read(row, this.columns, c) === null)) return false;
+    if (nested.notNullColumns.length > 0 && nested.notNullColumns.every((c) => read(row, this.columns, c) === null))
+      return false;
     return this.setsSomething(this.discriminated(nested.map, row), row);
   }
 
@@ -267,7 +291,9 @@ class Mapper {
   /** The nested value of one group: its scalar column's value for a simple map, else an object. */
   private build(base: ResolvedResultMap, rows: readonly Row[]): unknown {
     const map = this.discriminated(base, rows[0]);
-    return map.scalarColumn === undefined ? this.buildObject(map, rows) : read(rows[0], this.columns, map.prefix + map.scalarColumn);
+    return map.scalarColumn === undefined
+      ? this.buildObject(map, rows)
+      : read(rows[0], this.columns, map.prefix + map.scalarColumn);
   }
 
   private buildObject(base: ResolvedResultMap, rows: readonly Row[]): Row {

@@ -67,7 +67,9 @@ function fail(ctx: CompileContext, detail: string, kind: MapperProblemKind = 'in
 
 /** Fills `${name}` from the include properties in scope (load-time text, as MyBatis does). */
 function substitute(text: string, ctx: CompileContext): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => (Object.prototype.hasOwnProperty.call(ctx.variables, name) ? ctx.variables[name] : whole));
+  return text.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(ctx.variables, name) ? ctx.variables[name] : whole,
+  );
 }
 
 /** The first `${name}` left in `text` that is not a framework substitution, if any. */
@@ -82,14 +84,19 @@ function attribute(element: XmlElement, name: string, ctx: CompileContext): stri
   const value = substitute(written, ctx);
   const unfilled = unfilledPlaceholder(value);
   if (unfilled !== undefined) {
-    fail(ctx, `has <${element.name} ${name}="${written}">: no include property fills ${unfilled}, and runtime \${...} is refused; pass it with <property name="${unfilled.slice(2, -1).trim()}" value="..."/> on the <include>, or use #{...} for values`, 'refused');
+    fail(
+      ctx,
+      `has <${element.name} ${name}="${written}">: no include property fills ${unfilled}, and runtime \${...} is refused; pass it with <property name="${unfilled.slice(2, -1).trim()}" value="..."/> on the <include>, or use #{...} for values`,
+      'refused',
+    );
   }
   return value;
 }
 
 function requiredAttribute(element: XmlElement, name: string, ctx: CompileContext): string {
   const value = attribute(element, name, ctx);
-  if (value === undefined || value.trim() === '') fail(ctx, `has <${element.name}> without the required '${name}' attribute; add ${name}="..."`);
+  if (value === undefined || value.trim() === '')
+    fail(ctx, `has <${element.name}> without the required '${name}' attribute; add ${name}="..."`);
   return value.trim();
 }
 
@@ -108,21 +115,35 @@ function expression(element: XmlElement, name: string, ctx: CompileContext): Exp
     const detail = error instanceof ExpressionSyntaxError ? error.message : String(error);
     // Anything outside the OGNL subset this engine evaluates (static calls, projections, ...)
     // fails here too, so a parse failure is reported as unsupported rather than as a mistake.
-    return fail(ctx, `has <${element.name} ${name}="${text}"> that does not parse: ${detail}; fix the expression`, 'unsupported');
+    return fail(
+      ctx,
+      `has <${element.name} ${name}="${text}"> that does not parse: ${detail}; fix the expression`,
+      'unsupported',
+    );
   }
 }
 
 /** Static text placed into SQL by an attribute (prefix, open, ...): no tokens allowed there. */
 function sqlAttribute(element: XmlElement, name: string, ctx: CompileContext): string {
   const value = attribute(element, name, ctx) ?? '';
-  if (/[#$]\{/.test(value)) fail(ctx, `has <${element.name} ${name}="${value}">; parameters and substitutions are not allowed in '${name}', put them in the element's text`);
+  if (/[#$]\{/.test(value))
+    fail(
+      ctx,
+      `has <${element.name} ${name}="${value}">; parameters and substitutions are not allowed in '${name}', put them in the element's text`,
+    );
   return value;
 }
 
-function identifierAttribute(element: XmlElement, name: string, ctx: CompileContext, required: boolean): string | undefined {
+function identifierAttribute(
+  element: XmlElement,
+  name: string,
+  ctx: CompileContext,
+  required: boolean,
+): string | undefined {
   const value = required ? requiredAttribute(element, name, ctx) : attribute(element, name, ctx)?.trim();
   if (value === undefined || value === '') return undefined;
-  if (!IDENTIFIER.test(value)) fail(ctx, `has <${element.name} ${name}="${value}">; '${name}' must be a simple name such as "item"`);
+  if (!IDENTIFIER.test(value))
+    fail(ctx, `has <${element.name} ${name}="${value}">; '${name}' must be a simple name such as "item"`);
   return value;
 }
 
@@ -135,13 +156,19 @@ function overrides(element: XmlElement, name: string, ctx: CompileContext): stri
 
 function compileChoose(element: XmlElement, ctx: CompileContext): SqlNode {
   const stray = strayText(element);
-  if (stray !== undefined) fail(ctx, `has text "${stray.slice(0, 40)}" directly inside <choose>; put it inside <when> or <otherwise>`);
+  if (stray !== undefined)
+    fail(ctx, `has text "${stray.slice(0, 40)}" directly inside <choose>; put it inside <when> or <otherwise>`);
   const whens: { test: Expression; children: SqlNode[] }[] = [];
   let otherwise: SqlNode[] | undefined;
   for (const child of childElements(element)) {
-    if (child.name === 'when' && otherwise === undefined) whens.push({ test: expression(child, 'test', ctx), children: compileNodes(child.children, ctx) });
+    if (child.name === 'when' && otherwise === undefined)
+      whens.push({ test: expression(child, 'test', ctx), children: compileNodes(child.children, ctx) });
     else if (child.name === 'otherwise' && otherwise === undefined) otherwise = compileNodes(child.children, ctx);
-    else fail(ctx, `has <${child.name}> inside <choose> where only <when test="..."> elements and one final <otherwise> are allowed`);
+    else
+      fail(
+        ctx,
+        `has <${child.name}> inside <choose> where only <when test="..."> elements and one final <otherwise> are allowed`,
+      );
   }
   if (whens.length === 0) fail(ctx, 'has a <choose> without any <when test="..."> element; add one');
   return otherwise === undefined ? { kind: 'choose', whens } : { kind: 'choose', whens, otherwise };
@@ -157,7 +184,10 @@ function includeRefid(element: XmlElement, ctx: CompileContext): string {
   const refid = substitute(written, ctx).trim();
   const unfilled = /\$\{[^}]*\}/.exec(refid)?.[0];
   if (unfilled !== undefined) {
-    fail(ctx, `has <include refid="${written}">, and no include property fills ${unfilled}; pass it with <property name="${unfilled.slice(2, -1).trim()}" value="..."/> where this fragment is included`);
+    fail(
+      ctx,
+      `has <include refid="${written}">, and no include property fills ${unfilled}; pass it with <property name="${unfilled.slice(2, -1).trim()}" value="..."/> where this fragment is included`,
+    );
   }
   return refid;
 }
@@ -165,13 +195,24 @@ function includeRefid(element: XmlElement, ctx: CompileContext): string {
 /** The `<property>` children of an include, each filled from the properties in scope; a name given twice is refused, as MyBatis does. */
 function includeProperties(element: XmlElement, refid: string, ctx: CompileContext): Record<string, string> {
   const stray = strayText(element);
-  if (stray !== undefined) fail(ctx, `has text "${stray.slice(0, 40)}" inside <include refid="${refid}">; only <property name value> elements belong there`);
+  if (stray !== undefined)
+    fail(
+      ctx,
+      `has text "${stray.slice(0, 40)}" inside <include refid="${refid}">; only <property name value> elements belong there`,
+    );
   const own: Record<string, string> = {};
   for (const child of childElements(element)) {
-    if (child.name !== 'property') fail(ctx, `has <${child.name}> inside <include refid="${refid}">; only <property name="..." value="..."/> is allowed`);
+    if (child.name !== 'property')
+      fail(
+        ctx,
+        `has <${child.name}> inside <include refid="${refid}">; only <property name="..." value="..."/> is allowed`,
+      );
     const name = requiredAttribute(child, 'name', ctx);
     if (Object.prototype.hasOwnProperty.call(own, name)) {
-      fail(ctx, `has <include refid="${refid}"> with <property name="${name}"> twice; MyBatis refuses a property defined twice in one include, keep one`);
+      fail(
+        ctx,
+        `has <include refid="${refid}"> with <property name="${name}"> twice; MyBatis refuses a property defined twice in one include, keep one`,
+      );
     }
     own[name] = attribute(child, 'value', ctx) ?? '';
   }
@@ -185,7 +226,9 @@ function includeProperties(element: XmlElement, refid: string, ctx: CompileConte
  * would refuse; it lets a shared fragment include its own helpers).
  */
 function resolveInclude(refid: string, ctx: CompileContext): FragmentDefinition | { readonly deferred: string } {
-  const candidates = refid.includes('.') ? [refid] : [...new Set([`${ctx.statementNamespace}.${refid}`, `${ctx.namespace}.${refid}`])];
+  const candidates = refid.includes('.')
+    ? [refid]
+    : [...new Set([`${ctx.statementNamespace}.${refid}`, `${ctx.namespace}.${refid}`])];
   for (const id of candidates) {
     const found = ctx.lookup(id);
     if (found === 'defer') return { deferred: id };
@@ -193,7 +236,10 @@ function resolveInclude(refid: string, ctx: CompileContext): FragmentDefinition 
   }
   const namespaces = candidates.map((id) => `'${id.slice(0, id.lastIndexOf('.'))}'`).join(' or ');
   const local = refid.includes('.') ? refid.slice(refid.lastIndexOf('.') + 1) : refid;
-  return fail(ctx, `includes unknown sql fragment '${refid}'; define <sql id="${local}"> in namespace ${namespaces} or fix the refid`);
+  return fail(
+    ctx,
+    `includes unknown sql fragment '${refid}'; define <sql id="${local}"> in namespace ${namespaces} or fix the refid`,
+  );
 }
 
 function compileInclude(element: XmlElement, ctx: CompileContext): SqlNode[] {
@@ -201,9 +247,20 @@ function compileInclude(element: XmlElement, ctx: CompileContext): SqlNode[] {
   const properties = includeProperties(element, refid, ctx);
   const found = resolveInclude(refid, ctx);
   const id = 'deferred' in found ? found.deferred : found.id;
-  if (ctx.includeStack.includes(id)) fail(ctx, `includes '${id}' which includes itself (${[...ctx.includeStack, id].join(' -> ')}); remove the cycle`);
+  if (ctx.includeStack.includes(id))
+    fail(ctx, `includes '${id}' which includes itself (${[...ctx.includeStack, id].join(' -> ')}); remove the cycle`);
   if ('deferred' in found) {
-    return [{ kind: 'include', refid: id, properties, source: ctx.source, location: ctx.location, includeStack: ctx.includeStack, settings: ctx.settings }];
+    return [
+      {
+        kind: 'include',
+        refid: id,
+        properties,
+        source: ctx.source,
+        location: ctx.location,
+        includeStack: ctx.includeStack,
+        settings: ctx.settings,
+      },
+    ];
   }
   return compileFragment(found, { ...ctx, variables: properties }, ctx.location);
 }
@@ -249,9 +306,27 @@ function compileElement(element: XmlElement, ctx: CompileContext): SqlNode[] {
     case 'if':
       return [{ kind: 'if', test: expression(element, 'test', ctx), children: children() }];
     case 'where':
-      return [{ kind: 'trim', prefix: 'WHERE', suffix: '', prefixOverrides: ['AND', 'OR'], suffixOverrides: [], children: children() }];
+      return [
+        {
+          kind: 'trim',
+          prefix: 'WHERE',
+          suffix: '',
+          prefixOverrides: ['AND', 'OR'],
+          suffixOverrides: [],
+          children: children(),
+        },
+      ];
     case 'set':
-      return [{ kind: 'trim', prefix: 'SET', suffix: '', prefixOverrides: [','], suffixOverrides: [','], children: children() }];
+      return [
+        {
+          kind: 'trim',
+          prefix: 'SET',
+          suffix: '',
+          prefixOverrides: [','],
+          suffixOverrides: [','],
+          children: children(),
+        },
+      ];
     case 'trim':
       return [
         {
@@ -268,7 +343,13 @@ function compileElement(element: XmlElement, ctx: CompileContext): SqlNode[] {
     case 'foreach':
       return [compileForeach(element, ctx)];
     case 'bind':
-      return [{ kind: 'bind', name: identifierAttribute(element, 'name', ctx, true) ?? '', value: expression(element, 'value', ctx) }];
+      return [
+        {
+          kind: 'bind',
+          name: identifierAttribute(element, 'name', ctx, true) ?? '',
+          value: expression(element, 'value', ctx),
+        },
+      ];
     case 'include':
       return compileInclude(element, ctx);
     case 'when':
@@ -306,7 +387,11 @@ export function compileNodes(nodes: readonly XmlNode[], ctx: CompileContext): Sq
  * (which should no longer defer). Used by the registry when it links; `statementNamespace` is
  * the namespace of the statement being linked, where unqualified refids inside the fragment resolve.
  */
-export function expandIncludes(nodes: readonly SqlNode[], lookup: FragmentLookup, statementNamespace: string): SqlNode[] {
+export function expandIncludes(
+  nodes: readonly SqlNode[],
+  lookup: FragmentLookup,
+  statementNamespace: string,
+): SqlNode[] {
   const expand = (list: readonly SqlNode[]): SqlNode[] => expandIncludes(list, lookup, statementNamespace);
   return nodes.flatMap((node): SqlNode[] => {
     switch (node.kind) {

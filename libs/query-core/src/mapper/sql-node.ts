@@ -133,7 +133,9 @@ function parameterPath(body: string): string {
     const optionsAt = body.indexOf(',', cut + 1);
     const jdbcType = body.slice(cut + 1, optionsAt < 0 ? undefined : optionsAt).trim();
     if (jdbcType === '') {
-      throw new SqlTextError(`has an invalid parameter #{${body}}: the ':' at position ${cut + 1} is not followed by a jdbcType; write #{${path}} or name the type (#{${path}:VARCHAR})`);
+      throw new SqlTextError(
+        `has an invalid parameter #{${body}}: the ':' at position ${cut + 1} is not followed by a jdbcType; write #{${path}} or name the type (#{${path}:VARCHAR})`,
+      );
     }
   }
   return path;
@@ -166,7 +168,10 @@ function splitUncached(text: string): readonly TextPart[] {
   let last = 0;
   for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
     const end = source.indexOf('}', match.index + 2);
-    if (end < 0) throw new SqlTextError(`has an unclosed '${match[1]}{' in "${source.slice(match.index).trim().slice(0, 40)}"; close it with '}'`);
+    if (end < 0)
+      throw new SqlTextError(
+        `has an unclosed '${match[1]}{' in "${source.slice(match.index).trim().slice(0, 40)}"; close it with '}'`,
+      );
     if (match.index > last) parts.push({ kind: 'sql', text: source.slice(last, match.index) });
     const body = source.slice(match.index + 2, end).trim();
     if (match[1] === '$') {
@@ -186,7 +191,10 @@ function splitUncached(text: string): readonly TextPart[] {
         const detail = error instanceof ExpressionSyntaxError ? error.message : String(error);
         throw new SqlTextError(`has an invalid parameter #{${body}}: ${detail}`);
       }
-      if (!isPropertyPath(path)) throw new SqlTextError(`has an invalid parameter #{${body}}: it must be a property path such as #{title} or #{ids[0]}`);
+      if (!isPropertyPath(path))
+        throw new SqlTextError(
+          `has an invalid parameter #{${body}}: it must be a property path such as #{title} or #{ids[0]}`,
+        );
       parts.push({ kind: 'parameter', path, raw: pathText });
     }
     last = end + 1;
@@ -207,7 +215,10 @@ export function usesSubstitution(nodes: readonly SqlNode[], name: FrameworkSubst
       case 'foreach':
         return usesSubstitution(node.children, name);
       case 'choose':
-        return node.whens.some((when) => usesSubstitution(when.children, name)) || usesSubstitution(node.otherwise ?? [], name);
+        return (
+          node.whens.some((when) => usesSubstitution(when.children, name)) ||
+          usesSubstitution(node.otherwise ?? [], name)
+        );
       default:
         return false;
     }

@@ -48,10 +48,14 @@ function positiveInteger(text: string | undefined, what: string, where: string):
 export function readStatementTuning(select: XmlElement, cache: XmlElement | undefined, where: string): StatementTuning {
   const timeoutSeconds = positiveInteger(select.attributes.timeout, 'timeout', where);
   const useCache = select.attributes.useCache?.trim().toLowerCase() !== 'false';
-  const flushInterval = cache ? positiveInteger(cache.attributes.flushInterval, '<cache> flushInterval', where) : undefined;
+  const flushInterval = cache
+    ? positiveInteger(cache.attributes.flushInterval, '<cache> flushInterval', where)
+    : undefined;
   const size = cache ? positiveInteger(cache.attributes.size, '<cache> size', where) : undefined;
   return {
     ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
-    ...(cache && useCache ? { cache: { ttlMillis: flushInterval ?? DEFAULT_CACHE_TTL_MILLIS, size: size ?? DEFAULT_CACHE_SIZE } } : {}),
+    ...(cache && useCache
+      ? { cache: { ttlMillis: flushInterval ?? DEFAULT_CACHE_TTL_MILLIS, size: size ?? DEFAULT_CACHE_SIZE } }
+      : {}),
   };
 }

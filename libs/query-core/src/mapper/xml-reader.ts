@@ -78,14 +78,25 @@ export function readXml(xml: string): XmlElement {
     startLine = parser.line;
   });
   parser.on('opentag', (tag) => {
-    stack.push({ name: tag.name, attributes: { ...(tag.attributes as Record<string, string>) }, children: [], line: startLine });
+    stack.push({
+      name: tag.name,
+      attributes: { ...(tag.attributes as Record<string, string>) },
+      children: [],
+      line: startLine,
+    });
   });
   parser.on('text', (text) => append(stack[stack.length - 1], text));
   parser.on('cdata', (text) => append(stack[stack.length - 1], text));
   parser.on('closetag', () => {
     const open = stack.pop();
     if (open === undefined) return;
-    const element: XmlElement = { kind: 'element', name: open.name, attributes: open.attributes, children: open.children, line: open.line };
+    const element: XmlElement = {
+      kind: 'element',
+      name: open.name,
+      attributes: open.attributes,
+      children: open.children,
+      line: open.line,
+    };
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(element);
     else root = element;

@@ -14,12 +14,20 @@ export type { XmlElement, XmlNode, XmlText } from './xml-reader';
  * @throws MapperLoadError naming `source` (and the line) when the text is not well-formed XML.
  */
 export async function readXmlTree(xml: string, source: string): Promise<XmlElement> {
-  if (xml.trim() === '') throw new MapperLoadError('invalid', `${source}: the mapper XML is empty; it needs a <mapper namespace="..."> root element`);
+  if (xml.trim() === '')
+    throw new MapperLoadError(
+      'invalid',
+      `${source}: the mapper XML is empty; it needs a <mapper namespace="..."> root element`,
+    );
   try {
     return readXml(xml);
   } catch (error) {
     if (!(error instanceof XmlSyntaxError)) throw error;
-    throw new MapperLoadError('invalid', `${source}: invalid mapper XML (${error.message}); fix the XML so it is well-formed`, { cause: error, line: error.line });
+    throw new MapperLoadError(
+      'invalid',
+      `${source}: invalid mapper XML (${error.message}); fix the XML so it is well-formed`,
+      { cause: error, line: error.line },
+    );
   }
 }
 

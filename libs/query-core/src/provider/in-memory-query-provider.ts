@@ -32,7 +32,9 @@ function matches(row: Row, filter: FilterCondition): boolean {
     case 'equals':
       return equal(cell, filter.raw);
     case 'like':
-      return cell !== null && cell !== undefined && String(cell).toLowerCase().includes(String(filter.raw).toLowerCase());
+      return (
+        cell !== null && cell !== undefined && String(cell).toLowerCase().includes(String(filter.raw).toLowerCase())
+      );
     case 'contains':
       return (filter.raw as unknown[]).some((v) => equal(cell, v));
     case 'between': {
@@ -74,15 +76,22 @@ function compareKey(row: Row, sort: readonly SortSpec[], key: readonly unknown[]
  * const service = await makeQueryService({ config: { ...config, provider: 'memory' }, providers: [memory], baseDir });
  */
 export function makeInMemoryQueryProvider(options: InMemoryQueryProviderOptions): QueryExecutionProvider {
-  const datasetOf = (tenantId: string, id: string): Row[] | undefined => options.tenantDatasets?.[tenantId]?.[id] ?? options.datasets?.[id];
+  const datasetOf = (tenantId: string, id: string): Row[] | undefined =>
+    options.tenantDatasets?.[tenantId]?.[id] ?? options.datasets?.[id];
   return {
     name: options.name ?? 'memory',
     supportsStatement(id) {
-      return options.datasets?.[id] !== undefined || Object.values(options.tenantDatasets ?? {}).some((d) => d[id] !== undefined);
+      return (
+        options.datasets?.[id] !== undefined ||
+        Object.values(options.tenantDatasets ?? {}).some((d) => d[id] !== undefined)
+      );
     },
     async execute(request): Promise<QueryExecutionResult> {
       const data = datasetOf(request.tenantId, request.definition.id);
-      if (!data) throw queryError(QueryErrorCodes.queryFailed, `Query '${request.definition.name}' failed`, [request.definition.name]);
+      if (!data)
+        throw queryError(QueryErrorCodes.queryFailed, `Query '${request.definition.name}' failed`, [
+          request.definition.name,
+        ]);
       const filtered = data.filter((row) => request.filters.every((f) => matches(row, f)));
       const totalCount = request.mode === 'rows' ? undefined : filtered.length;
       if (request.mode === 'count') return { rows: [], totalCount };
@@ -92,7 +101,9 @@ export function makeInMemoryQueryProvider(options: InMemoryQueryProviderOptions)
       const after = keyset?.after;
       // Keyset: the rows past the cursor's row in the (possibly reversed) sort.
       const positioned = after ? sorted.filter((row) => compareKey(row, sort, after) > 0) : sorted;
-      const page = request.page ? positioned.slice(request.page.offset, request.page.offset + request.page.limit) : positioned;
+      const page = request.page
+        ? positioned.slice(request.page.offset, request.page.offset + request.page.limit)
+        : positioned;
       const rows = page.map((r) => ({ ...r }));
       return totalCount === undefined ? { rows } : { rows, totalCount };
     },

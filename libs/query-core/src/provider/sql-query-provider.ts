@@ -5,7 +5,12 @@ import { SessionCursor } from '../execution/session-cursor';
 import { isStatementTimeout, runStatement } from '../execution/statement-runner';
 import type { MappedStatement } from '../mapper/mapper-types';
 import { makeRowGrouper } from '../stream/row-grouper';
-import { QueryExecutionProvider, QueryExecutionRequest, QueryExecutionResult, RowBatchStream } from './query-provider-types';
+import {
+  QueryExecutionProvider,
+  QueryExecutionRequest,
+  QueryExecutionResult,
+  RowBatchStream,
+} from './query-provider-types';
 import { pageStatement, streamStatement, unorderedStatement } from './sql-statement-text';
 
 /** Finds mapped statements by `<namespace>.<statement id>` (a MapperRegistry satisfies it). */
@@ -41,7 +46,10 @@ function toCount(value: unknown): number {
 }
 
 /** The statement timeout that applies: the definition's, else the statement's `timeout`, else the tenant's. */
-export function effectiveTimeoutMillis(request: QueryExecutionRequest, statement: MappedStatement | undefined): number | undefined {
+export function effectiveTimeoutMillis(
+  request: QueryExecutionRequest,
+  statement: MappedStatement | undefined,
+): number | undefined {
   const own = statement?.timeoutSeconds === undefined ? undefined : statement.timeoutSeconds * 1000;
   return request.timeoutMillis ?? own ?? request.defaultTimeoutMillis;
 }
@@ -50,7 +58,12 @@ export function effectiveTimeoutMillis(request: QueryExecutionRequest, statement
  * A stream of a statement's rows from a server-side cursor: a small first batch, then
  * `streamBatchSize`; rows of a nesting result map grouped into whole objects as they arrive.
  */
-async function openStatementStream(statement: MappedStatement, request: QueryExecutionRequest, options: SqlQueryProviderOptions, fail: (err: unknown) => FwError): Promise<RowBatchStream> {
+async function openStatementStream(
+  statement: MappedStatement,
+  request: QueryExecutionRequest,
+  options: SqlQueryProviderOptions,
+  fail: (err: unknown) => FwError,
+): Promise<RowBatchStream> {
   const bound = streamStatement(statement, request);
   const cursor = await SessionCursor.open({
     database: options.databaseFor(request.tenantId),
@@ -110,7 +123,9 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
   async function rows(request: QueryExecutionRequest, database: Database): Promise<Row[]> {
     const statement = statementOf(request.definition.id);
     const bound = pageStatement(statement, request);
-    return statement.mapRows(await runStatement(database, bound.sql, bound.values, effectiveTimeoutMillis(request, statement)));
+    return statement.mapRows(
+      await runStatement(database, bound.sql, bound.values, effectiveTimeoutMillis(request, statement)),
+    );
   }
 
   async function count(request: QueryExecutionRequest, database: Database): Promise<number> {
@@ -130,30 +145,54 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
       return toCount(Object.values(first)[0]);
     }
     const bound = statement.render(parameters);
-    const result = await runStatement(database, `select count(*) as total from (${bound.sql}) q`, bound.values, timeout);
+    const result = await runStatement(
+      database,
+      `select count(*) as total from (${bound.sql}) q`,
+      bound.values,
+      timeout,
+    );
     return toCount(result[0]?.total);
   }
 
-  const fail = (code: typeof QueryErrorCodes.queryFailed | typeof QueryErrorCodes.countFailed, request: QueryExecutionRequest, err: unknown) => {
+  const fail = (
+    code: typeof QueryErrorCodes.queryFailed | typeof QueryErrorCodes.countFailed,
+    request: QueryExecutionRequest,
+    err: unknown,
+  ) => {
     const name = request.definition.name;
     if (isStatementTimeout(err)) {
       const limit = effectiveTimeoutMillis(request, options.statements.getStatement(request.definition.id));
-      logger.warn({ query: name, statement: request.definition.id, tenantId: request.tenantId, timeoutMillis: limit }, 'statement timeout');
-      return queryError(QueryErrorCodes.statementTimeout, `Query '${name}' ran longer than its time limit of ${limit ?? '?'} ms and was cancelled`, [name, limit]);
+      logger.warn(
+        { query: name, statement: request.definition.id, tenantId: request.tenantId, timeoutMillis: limit },
+        'statement timeout',
+      );
+      return queryError(
+        QueryErrorCodes.statementTimeout,
+        `Query '${name}' ran longer than its time limit of ${limit ?? '?'} ms and was cancelled`,
+        [name, limit],
+      );
     }
     // A value of the request the database refuses (a fraction for an integer column) is the client's mistake: 400, not Q721.
     const refused = databaseInputError(err);
     if (refused) {
-      logger.warn({ err, query: name, statement: request.definition.id, tenantId: request.tenantId }, 'the database refused a value of the request');
+      logger.warn(
+        { err, query: name, statement: request.definition.id, tenantId: request.tenantId },
+        'the database refused a value of the request',
+      );
       return refused;
     }
-    logger.error({ err, query: name, statement: request.definition.id, tenantId: request.tenantId }, code === QueryErrorCodes.countFailed ? 'count query failed' : 'query failed');
+    logger.error(
+      { err, query: name, statement: request.definition.id, tenantId: request.tenantId },
+      code === QueryErrorCodes.countFailed ? 'count query failed' : 'query failed',
+    );
     const what = code === QueryErrorCodes.countFailed ? 'The count for query' : 'Query';
     return queryError(code, `${what} '${name}' failed`, [name]);
   };
 
   const stream = (request: QueryExecutionRequest) =>
-    openStatementStream(statementOf(request.definition.id), request, options, (err) => fail(QueryErrorCodes.queryFailed, request, err));
+    openStatementStream(statementOf(request.definition.id), request, options, (err) =>
+      fail(QueryErrorCodes.queryFailed, request, err),
+    );
 
   return {
     name: options.name ?? 'sql',
@@ -161,9 +200,17 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
     async execute(request): Promise<QueryExecutionResult> {
       const database = options.databaseFor(request.tenantId);
       const rowsPromise =
-        request.mode === 'count' ? Promise.resolve<Row[]>([]) : rows(request, database).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.queryFailed, request, err)));
+        request.mode === 'count'
+          ? Promise.resolve<Row[]>([])
+          : rows(request, database).catch((err: unknown) =>
+              Promise.reject(fail(QueryErrorCodes.queryFailed, request, err)),
+            );
       const countPromise =
-        request.mode === 'rows' ? Promise.resolve(undefined) : count(request, database).catch((err: unknown) => Promise.reject(fail(QueryErrorCodes.countFailed, request, err)));
+        request.mode === 'rows'
+          ? Promise.resolve(undefined)
+          : count(request, database).catch((err: unknown) =>
+              Promise.reject(fail(QueryErrorCodes.countFailed, request, err)),
+            );
       // Both settle before reporting, so a failing statement is always Q721 (rows) first, never
       // whichever of the two parallel queries happened to fail first.
       const [rowsResult, countResult] = await Promise.allSettled([rowsPromise, countPromise]);

@@ -16,12 +16,18 @@ export function pageStatement(statement: MappedStatement, request: QueryExecutio
     const { after, backward } = request.keyset;
     const where = after ? ` WHERE ${keysetCondition(request.sort, backward, bound.values.length + 1)}` : '';
     const limit = request.page ? ` ${buildPagination(request.page).replace(/ OFFSET 0$/, '')}` : '';
-    return { sql: `select * from (${bound.sql}) q${where} ${keysetOrderBy(request.sort, backward)}${limit}`, values: [...bound.values, ...(after ?? [])] };
+    return {
+      sql: `select * from (${bound.sql}) q${where} ${keysetOrderBy(request.sort, backward)}${limit}`,
+      values: [...bound.values, ...(after ?? [])],
+    };
   }
   const outerOrder = statement.usesOrderBy ? '' : buildOrderBy(request.sort, 'wrapper');
   const outerPage = statement.usesPagination ? '' : buildPagination(request.page);
   if (outerOrder === '' && outerPage === '') return bound;
-  return { sql: [`select * from (${bound.sql}) q`, outerOrder, outerPage].filter((p) => p !== '').join(' '), values: bound.values };
+  return {
+    sql: [`select * from (${bound.sql}) q`, outerOrder, outerPage].filter((p) => p !== '').join(' '),
+    values: bound.values,
+  };
 }
 
 /**

@@ -50,7 +50,9 @@ function reportOf(row: CannedReportRow): CannedReport {
 function updatedAtOf(report: CannedReport): string {
   const time = new Date(report.updatedAt);
   if (Number.isNaN(time.getTime())) {
-    throw new TypeError(`Canned report '${report.name}': updatedAt must be an ISO-8601 date-time (got ${JSON.stringify(report.updatedAt)})`);
+    throw new TypeError(
+      `Canned report '${report.name}': updatedAt must be an ISO-8601 date-time (got ${JSON.stringify(report.updatedAt)})`,
+    );
   }
   return time.toISOString();
 }
@@ -91,7 +93,9 @@ export function makeDatabaseCannedReportStore(options: DatabaseCannedReportStore
         values (${report.tenantId}, ${report.queryName}, ${report.name}, ${report.owner ?? null}, ${report.public},
                 cast(${JSON.stringify(report.settings)} as jsonb), cast(${updatedAtOf(report)} as timestamptz))
         on conflict (tenant_id, query_name, name) do update
-           set owner = excluded.owner, public = excluded.public, settings = excluded.settings, updated_at = excluded.updated_at`.execute(db);
+           set owner = excluded.owner, public = excluded.public, settings = excluded.settings, updated_at = excluded.updated_at`.execute(
+        db,
+      );
     },
     async list(tenantId, queryName) {
       const { rows } = await sql<CannedReportRow>`

@@ -21,10 +21,13 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]
 
 /** Checks and converts one scalar against a column type (see {@link ColumnType}). */
 export function coerceScalar(value: unknown, type: ColumnType | undefined): Coerced {
-  if (value === null || typeof value === 'object') return { ok: false, expected: type === undefined ? 'a string, number or boolean' : expectedText(type) };
+  if (value === null || typeof value === 'object')
+    return { ok: false, expected: type === undefined ? 'a string, number or boolean' : expectedText(type) };
   switch (type) {
     case undefined:
-      return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+      return typeof value === 'string' ||
+        typeof value === 'boolean' ||
+        (typeof value === 'number' && Number.isFinite(value))
         ? { ok: true, value }
         : { ok: false, expected: 'a string, number or boolean' };
     case 'Text':
@@ -48,9 +51,21 @@ function expectedText(type: ColumnType): string {
   return { Text: 'a string', Number: 'a number', Date: 'an ISO-8601 date', Boolean: 'a boolean' }[type];
 }
 
-function planFilter(field: string, value: unknown, column: ColumnMetadata, queryName: string, problems: QueryProblem[]): FilterCondition | undefined {
+function planFilter(
+  field: string,
+  value: unknown,
+  column: ColumnMetadata,
+  queryName: string,
+  problems: QueryProblem[],
+): FilterCondition | undefined {
   const where = `filters.${field}`;
-  const invalid = (description: string) => problems.push({ subErrorCode: QueryErrorCodes.invalidRequest, description, params: [field, queryName], field: where });
+  const invalid = (description: string) =>
+    problems.push({
+      subErrorCode: QueryErrorCodes.invalidRequest,
+      description,
+      params: [field, queryName],
+      field: where,
+    });
   const sqlColumn = column.columnName ?? field;
   const list = Array.isArray(value);
   if (!list && typeof value === 'object') {
@@ -62,7 +77,12 @@ function planFilter(field: string, value: unknown, column: ColumnMetadata, query
     if (column.containsQuery) operator = 'contains';
     else if (column.betweenQuery) operator = 'between';
     else {
-      problems.push({ subErrorCode: QueryErrorCodes.filterNotAllowed, description: `Filter '${field}' of query '${queryName}' does not accept a list`, params: [field, queryName], field: where });
+      problems.push({
+        subErrorCode: QueryErrorCodes.filterNotAllowed,
+        description: `Filter '${field}' of query '${queryName}' does not accept a list`,
+        params: [field, queryName],
+        field: where,
+      });
       return undefined;
     }
   } else if (column.likeQuery) operator = 'like';
@@ -119,7 +139,8 @@ export function planSearch(request: SearchRequest, definition: QueryDefinition):
   const problems: QueryProblem[] = [];
   const metadata = definition.columnMetadata;
   // Own keys only: a field named like an Object.prototype member must not find anything.
-  const columnOf = (field: string): ColumnMetadata | undefined => (Object.hasOwn(metadata, field) ? metadata[field] : undefined);
+  const columnOf = (field: string): ColumnMetadata | undefined =>
+    Object.hasOwn(metadata, field) ? metadata[field] : undefined;
   const filters: FilterCondition[] = [];
   for (const [field, value] of Object.entries(request.filters ?? {})) {
     if (value === null || value === undefined) continue;
@@ -148,7 +169,11 @@ export function planSearch(request: SearchRequest, definition: QueryDefinition):
       });
       return;
     }
-    sort.push({ field: criterion.name, column: column.columnName ?? criterion.name, ascending: criterion.ascendingOrder ?? true });
+    sort.push({
+      field: criterion.name,
+      column: column.columnName ?? criterion.name,
+      ascending: criterion.ascendingOrder ?? true,
+    });
   });
   if (problems.length > 0) throw problemsError(problems);
   const parameters = Object.fromEntries([

@@ -65,13 +65,21 @@ export function makeSearchRequestParser(maxRowsInPage: number): SearchRequestPar
       if (validate(data)) {
         const request = data as SearchRequest;
         if (request.cursor !== undefined && request.pageNum !== undefined) {
-          throw problemsError([{ subErrorCode: QueryErrorCodes.invalidRequest, description: 'Send either cursor or pageNum, not both', params: ['cursor'], field: 'cursor' }]);
+          throw problemsError([
+            {
+              subErrorCode: QueryErrorCodes.invalidRequest,
+              description: 'Send either cursor or pageNum, not both',
+              params: ['cursor'],
+              field: 'cursor',
+            },
+          ]);
         }
         return request;
       }
       const problems: QueryProblem[] = describeSchemaErrors(validate.errors).map((p) => ({
         subErrorCode: QueryErrorCodes.invalidRequest,
-        description: p.keyword === 'additionalProperties' ? `Unknown request field '${p.path}'` : `Invalid request: ${p.message}`,
+        description:
+          p.keyword === 'additionalProperties' ? `Unknown request field '${p.path}'` : `Invalid request: ${p.message}`,
         params: [p.path],
         field: p.path === '' ? undefined : p.path,
       }));

@@ -18,9 +18,19 @@ function visibleTo(report: CannedReport, userId: string | undefined): boolean {
  */
 export interface CannedReportHandler {
   /** Returns the request with a saved report's settings applied (when it names one and does not save). */
-  apply(request: SearchRequest, tenantId: string, queryName: string, userId: string | undefined): Promise<SearchRequest>;
+  apply(
+    request: SearchRequest,
+    tenantId: string,
+    queryName: string,
+    userId: string | undefined,
+  ): Promise<SearchRequest>;
   /** Stores the request's settings when it asks to save. Call after validation. */
-  saveIfRequested(request: SearchRequest, tenantId: string, queryName: string, userId: string | undefined): Promise<void>;
+  saveIfRequested(
+    request: SearchRequest,
+    tenantId: string,
+    queryName: string,
+    userId: string | undefined,
+  ): Promise<void>;
   /** Names of the reports the caller sees for a tenant and query. */
   available(tenantId: string, queryName: string, userId: string | undefined): Promise<string[]>;
 }
@@ -29,16 +39,31 @@ export function makeCannedReportHandler(store: CannedReportStore): CannedReportH
   return {
     async apply(request, tenantId, queryName, userId) {
       if (request.saveChangesToCannedReport && request.cannedReportName === undefined) {
-        throw queryError(QueryErrorCodes.invalidRequest, 'saveChangesToCannedReport needs cannedReportName', ['cannedReportName'], 'cannedReportName');
+        throw queryError(
+          QueryErrorCodes.invalidRequest,
+          'saveChangesToCannedReport needs cannedReportName',
+          ['cannedReportName'],
+          'cannedReportName',
+        );
       }
       if (request.publishCannedReportToEveryone && !request.saveChangesToCannedReport) {
-        throw queryError(QueryErrorCodes.invalidRequest, 'publishCannedReportToEveryone is only allowed together with saveChangesToCannedReport', ['publishCannedReportToEveryone'], 'publishCannedReportToEveryone');
+        throw queryError(
+          QueryErrorCodes.invalidRequest,
+          'publishCannedReportToEveryone is only allowed together with saveChangesToCannedReport',
+          ['publishCannedReportToEveryone'],
+          'publishCannedReportToEveryone',
+        );
       }
       const name = request.cannedReportName;
       if (name === undefined || request.saveChangesToCannedReport) return request;
       const report = await store.get(tenantId, queryName, name);
       if (!report || !visibleTo(report, userId)) {
-        throw queryError(QueryErrorCodes.cannedReportNotFound, `Canned report '${name}' does not exist for query '${queryName}'`, [name, queryName], 'cannedReportName');
+        throw queryError(
+          QueryErrorCodes.cannedReportNotFound,
+          `Canned report '${name}' does not exist for query '${queryName}'`,
+          [name, queryName],
+          'cannedReportName',
+        );
       }
       const s = report.settings;
       return {
@@ -46,7 +71,9 @@ export function makeCannedReportHandler(store: CannedReportStore): CannedReportH
         ...(request.filters === undefined && s.filters !== undefined ? { filters: s.filters } : {}),
         ...(request.sortCriteria === undefined && s.sortCriteria !== undefined ? { sortCriteria: s.sortCriteria } : {}),
         ...(request.fields === undefined && s.fields !== undefined ? { fields: s.fields } : {}),
-        ...(request.hiddenColumns === undefined && s.hiddenColumns !== undefined ? { hiddenColumns: s.hiddenColumns } : {}),
+        ...(request.hiddenColumns === undefined && s.hiddenColumns !== undefined
+          ? { hiddenColumns: s.hiddenColumns }
+          : {}),
       };
     },
     async saveIfRequested(request, tenantId, queryName, userId) {
@@ -54,13 +81,18 @@ export function makeCannedReportHandler(store: CannedReportStore): CannedReportH
       if (!request.saveChangesToCannedReport || name === undefined) return;
       const existing = await store.get(tenantId, queryName, name);
       if (existing && existing.owner !== undefined && userId !== undefined && existing.owner !== userId) {
-        throw queryError(QueryErrorCodes.forbidden, `Canned report '${name}' belongs to another user`, [name, queryName], 'cannedReportName');
+        throw queryError(
+          QueryErrorCodes.forbidden,
+          `Canned report '${name}' belongs to another user`,
+          [name, queryName],
+          'cannedReportName',
+        );
       }
       await store.save({
         tenantId,
         queryName,
         name,
-        ...(existing?.owner ?? userId) !== undefined ? { owner: existing?.owner ?? userId } : {},
+        ...((existing?.owner ?? userId) !== undefined ? { owner: existing?.owner ?? userId } : {}),
         public: request.publishCannedReportToEveryone ?? existing?.public ?? false,
         settings: {
           ...(request.filters === undefined ? {} : { filters: request.filters }),

@@ -16,12 +16,22 @@ const CANNED_REPORT_APPLICATION_NAME = 'fw-query-canned-reports';
  * const options = cannedReportDatabaseOptions(config.query, config.dataSources, config.baseDir);
  * if (options) healthChecks.push({ name: 'database:cannedReports', check: () => probe(factory(options)) });
  */
-export function cannedReportDatabaseOptions(config: QueryConfig, dataSources: Record<string, DataSourceConfig>, baseDir: string): DatabaseOptions | undefined {
+export function cannedReportDatabaseOptions(
+  config: QueryConfig,
+  dataSources: Record<string, DataSourceConfig>,
+  baseDir: string,
+): DatabaseOptions | undefined {
   const settings = config.cannedReports;
   if (settings?.store !== 'database') return undefined;
   // parseQueryConfig has checked the entry; this guards hand-built configs.
-  const entry = settings.dataSource === undefined || !Object.hasOwn(dataSources, settings.dataSource) ? undefined : dataSources[settings.dataSource];
-  if (!entry) throw new ConfigError(`query.cannedReports.dataSource '${settings.dataSource ?? ''}' is not an entry of dataSources (configured: ${Object.keys(dataSources).join(', ') || 'none'})`);
+  const entry =
+    settings.dataSource === undefined || !Object.hasOwn(dataSources, settings.dataSource)
+      ? undefined
+      : dataSources[settings.dataSource];
+  if (!entry)
+    throw new ConfigError(
+      `query.cannedReports.dataSource '${settings.dataSource ?? ''}' is not an entry of dataSources (configured: ${Object.keys(dataSources).join(', ') || 'none'})`,
+    );
   return databaseOptions(entry, baseDir, CANNED_REPORT_APPLICATION_NAME);
 }
 
@@ -55,7 +65,9 @@ export async function openCannedReportStore(setup: CannedReportStoreSetup): Prom
   if (!options) return { store: setup.supplied ?? makeInMemoryCannedReportStore(), close: async () => undefined };
   if (setup.supplied) {
     // Either choice silently ignoring the other would lose reports somewhere unexpected.
-    throw new ConfigError('query.cannedReports.store is "database" and makeQueryService was given a cannedReportStore: use one or the other');
+    throw new ConfigError(
+      'query.cannedReports.store is "database" and makeQueryService was given a cannedReportStore: use one or the other',
+    );
   }
   const setting = `query.cannedReports.dataSource '${setup.config.cannedReports?.dataSource ?? ''}'`;
   let database: Database;
@@ -69,7 +81,9 @@ export async function openCannedReportStore(setup: CannedReportStoreSetup): Prom
   } catch (err) {
     await database.close().catch(() => undefined);
     if (err instanceof ConfigError) throw new ConfigError(`${setting}: ${err.message}`, { cause: err });
-    throw new ConfigError(`${setting} (${database.displayUrl}) is unavailable: ${(err as Error).message}`, { cause: err });
+    throw new ConfigError(`${setting} (${database.displayUrl}) is unavailable: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   return { store: makeDatabaseCannedReportStore({ database }), close: () => database.close() };
 }

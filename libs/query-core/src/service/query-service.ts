@@ -44,10 +44,18 @@ function summary(definition: QueryDefinition): QuerySummary {
  * const response = await service.search('books', { filters: { title: 'dune' } }, {});
  */
 export async function makeQueryService(options: QueryServiceOptions): Promise<QueryService> {
-  const { query: config, dataSources } = parseQueryConfig({ query: options.config, dataSources: options.dataSources ?? {} }, 'query service config');
+  const { query: config, dataSources } = parseQueryConfig(
+    { query: options.config, dataSources: options.dataSources ?? {} },
+    'query service config',
+  );
   const logger = options.logger ?? createLogger({ name: 'query-core' });
   const databaseFactory = options.databaseFactory ?? ((o: DatabaseOptions) => createDatabase(o));
-  const router = makeTenantRouter({ datasources: config.datasources, defaultTenantId: config.defaultTenantId, baseDir: options.baseDir, databaseFactory });
+  const router = makeTenantRouter({
+    datasources: config.datasources,
+    defaultTenantId: config.defaultTenantId,
+    baseDir: options.baseDir,
+    databaseFactory,
+  });
 
   const providerName = config.provider ?? QUERY_CONFIG_DEFAULTS.provider;
   const custom = new Map<string, QueryExecutionProvider>();
@@ -56,7 +64,9 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
     custom.set(provider.name, provider);
   }
   if (providerName !== 'sql' && !custom.has(providerName)) {
-    throw new ConfigError(`query.provider '${providerName}' is not a registered QueryExecutionProvider (registered: ${['sql', ...custom.keys()].join(', ')})`);
+    throw new ConfigError(
+      `query.provider '${providerName}' is not a registered QueryExecutionProvider (registered: ${['sql', ...custom.keys()].join(', ')})`,
+    );
   }
 
   const sources = await loadQuerySources({
@@ -66,11 +76,15 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
     databaseFactory,
     logger,
   });
-  const provider = custom.get(providerName) ?? makeSqlQueryProvider({ statements: sources.mappers, databaseFor: (t) => router.database(t), logger });
+  const provider =
+    custom.get(providerName) ??
+    makeSqlQueryProvider({ statements: sources.mappers, databaseFor: (t) => router.database(t), logger });
   for (const { definition, source } of sources.definitions) {
     if (provider.supportsStatement && !provider.supportsStatement(definition.id)) {
       const scope = definition.tenantId === undefined ? '' : ` (tenant '${definition.tenantId}')`;
-      throw new ConfigError(`${source}: query '${definition.name}'${scope} references statement '${definition.id}', which is not defined by any loaded mapper`);
+      throw new ConfigError(
+        `${source}: query '${definition.name}'${scope} references statement '${definition.id}', which is not defined by any loaded mapper`,
+      );
     }
   }
   const store = makeQueryDefinitionStore(sources.definitions);
@@ -78,14 +92,34 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
   const globalCount = config.pagination?.countQueryEnabled ?? QUERY_CONFIG_DEFAULTS.countQueryEnabled;
   const parser = makeSearchRequestParser(maxRowsInPage);
   // Opened last: every earlier startup check can fail without a canned-report pool to close.
-  const cannedReports = await openCannedReportStore({ config, dataSources, baseDir: options.baseDir, databaseFactory, supplied: options.cannedReportStore });
+  const cannedReports = await openCannedReportStore({
+    config,
+    dataSources,
+    baseDir: options.baseDir,
+    databaseFactory,
+    supplied: options.cannedReportStore,
+  });
   const canned = makeCannedReportHandler(cannedReports.store);
-  logger.info({ provider: provider.name, queries: store.all().length, mappers: sources.mappers.namespaces().length, tenants: router.tenantIds(), cannedReportStore: options.cannedReportStore ? 'supplied' : config.cannedReports?.store ?? QUERY_CONFIG_DEFAULTS.cannedReportStore }, 'query service ready');
+  logger.info(
+    {
+      provider: provider.name,
+      queries: store.all().length,
+      mappers: sources.mappers.namespaces().length,
+      tenants: router.tenantIds(),
+      cannedReportStore: options.cannedReportStore
+        ? 'supplied'
+        : (config.cannedReports?.store ?? QUERY_CONFIG_DEFAULTS.cannedReportStore),
+    },
+    'query service ready',
+  );
 
   const tenantOf = (context: SearchContext) => router.resolveTenant(context.tenantId ?? currentTenantId());
   const definitionOf = (name: string, tenantId: string) => {
     const definition = store.lookup(name, tenantId);
-    if (!definition) throw queryError(QueryErrorCodes.unknownQuery, `Query '${name.slice(0, 200)}' does not exist`, [name.slice(0, 200)]);
+    if (!definition)
+      throw queryError(QueryErrorCodes.unknownQuery, `Query '${name.slice(0, 200)}' does not exist`, [
+        name.slice(0, 200),
+      ]);
     return definition;
   };
   const runner = makeSearchRunner({

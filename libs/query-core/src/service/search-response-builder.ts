@@ -62,7 +62,11 @@ export function project(row: Row, fields: readonly string[] | undefined): Row {
  */
 export function buildSearchResponse(input: ResponseInput, shape: ResponseShape): SearchResponse {
   const size = input.numRowsInPage;
-  const counted = shape.kind === 'countOnly' || shape.kind === 'counted' || shape.kind === 'estimated' || (shape.kind === 'keyset' && shape.total !== undefined);
+  const counted =
+    shape.kind === 'countOnly' ||
+    shape.kind === 'counted' ||
+    shape.kind === 'estimated' ||
+    (shape.kind === 'keyset' && shape.total !== undefined);
   const countMode = input.countMode ?? (shape.kind === 'estimated' ? 'planned' : counted ? 'exact' : 'none');
   const base = { countQueryExecuted: counted && countMode === 'exact', totalCountAvailable: counted, countMode };
   let rows: Row[] = [];
@@ -97,7 +101,12 @@ export function buildSearchResponse(input: ResponseInput, shape: ResponseShape):
       rows = shape.page.rows;
       currentPage = shape.page.currentPage;
       total = shape.total ?? null;
-      pagination = { nextPageAvailable: shape.page.nextPageAvailable, ...base, nextCursor: shape.page.nextCursor, prevCursor: shape.page.prevCursor };
+      pagination = {
+        nextPageAvailable: shape.page.nextPageAvailable,
+        ...base,
+        nextCursor: shape.page.nextCursor,
+        prevCursor: shape.page.prevCursor,
+      };
       break;
   }
   const first = (currentPage - 1) * numRowsInPage;

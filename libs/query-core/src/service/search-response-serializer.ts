@@ -50,7 +50,10 @@ export function serializeSearchResponse(response: SearchResponse): string {
   for (let i = 0; i < RESPONSE_KEYS.length; i++) {
     const key = RESPONSE_KEYS[i];
     const value = response[key];
-    const json = key === 'columnMetadata' && typeof value === 'object' && value !== null ? columnMetadataJson(response.columnMetadata) : (JSON.stringify(value) as string | undefined);
+    const json =
+      key === 'columnMetadata' && typeof value === 'object' && value !== null
+        ? columnMetadataJson(response.columnMetadata)
+        : (JSON.stringify(value) as string | undefined);
     // JSON.stringify leaves out undefined values (and functions); so does this.
     if (json !== undefined) out += `${out === '' ? '' : ','}${KEY_PREFIXES[i]}${json}`;
   }

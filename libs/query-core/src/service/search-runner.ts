@@ -4,7 +4,11 @@ import { requestCountMode } from '../count/count-mode';
 import type { QueryDefinition } from '../definition/query-definition-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import type { StatementLookup } from '../provider/sql-query-provider';
-import type { QueryExecutionProvider, QueryExecutionRequest, QueryExecutionResult } from '../provider/query-provider-types';
+import type {
+  QueryExecutionProvider,
+  QueryExecutionRequest,
+  QueryExecutionResult,
+} from '../provider/query-provider-types';
 import { SearchRequestParser } from '../search/search-request-parser';
 import { planSearch, SearchPlan } from '../search/search-planner';
 import type { SearchRequest, SearchResponse } from '../search/search-types';
@@ -51,16 +55,27 @@ export interface SearchRunner {
 }
 
 /** Order of checks: tenant → definition → ACL → request (canned report applied and saved). */
-async function prepare(deps: SearchRunnerDeps, queryName: string, body: unknown, context: SearchContext, streamed: boolean): Promise<Prepared> {
+async function prepare(
+  deps: SearchRunnerDeps,
+  queryName: string,
+  body: unknown,
+  context: SearchContext,
+  streamed: boolean,
+): Promise<Prepared> {
   const tenantId = deps.tenantOf(context);
   const definition = deps.definitionOf(queryName, tenantId);
   if (context.authorize && !(await context.authorize(definition.acls))) {
-    throw queryError(QueryErrorCodes.forbidden, `Access to query '${definition.name}' is not allowed`, [definition.name]);
+    throw queryError(QueryErrorCodes.forbidden, `Access to query '${definition.name}' is not allowed`, [
+      definition.name,
+    ]);
   }
   const parsed = deps.parser.parse(body);
   if (streamed) assertStreamable(parsed);
   // Only a request naming a canned report needs the (asynchronous) store.
-  const usesCanned = parsed.cannedReportName !== undefined || parsed.saveChangesToCannedReport !== undefined || parsed.publishCannedReportToEveryone !== undefined;
+  const usesCanned =
+    parsed.cannedReportName !== undefined ||
+    parsed.saveChangesToCannedReport !== undefined ||
+    parsed.publishCannedReportToEveryone !== undefined;
   const request = usesCanned ? await deps.canned.apply(parsed, tenantId, definition.name, context.userId) : parsed;
   const plan = planSearch(request, definition);
   if (usesCanned) await deps.canned.saveIfRequested(request, tenantId, definition.name, context.userId);
@@ -71,7 +86,11 @@ async function prepare(deps: SearchRunnerDeps, queryName: string, body: unknown,
 function executionRequest(deps: SearchRunnerDeps, prepared: Prepared, execution: ExecutionPlan): QueryExecutionRequest {
   const { definition, tenantId, plan } = prepared;
   const paged = execution.keyset === undefined && execution.mode !== 'count';
-  const parameters = { ...plan.parameters, orderby: paged ? buildOrderBy(execution.sort) : '', pagination: paged ? buildPagination(execution.page) : '' };
+  const parameters = {
+    ...plan.parameters,
+    orderby: paged ? buildOrderBy(execution.sort) : '',
+    pagination: paged ? buildPagination(execution.page) : '',
+  };
   const tenantTimeout = deps.tenantTimeoutMillis(tenantId);
   return {
     definition,
@@ -81,7 +100,14 @@ function executionRequest(deps: SearchRunnerDeps, prepared: Prepared, execution:
     sort: execution.sort,
     ...(execution.page ? { page: execution.page } : {}),
     mode: execution.mode,
-    ...(execution.keyset ? { keyset: { ...(execution.keyset.after ? { after: execution.keyset.after } : {}), backward: execution.keyset.backward } } : {}),
+    ...(execution.keyset
+      ? {
+          keyset: {
+            ...(execution.keyset.after ? { after: execution.keyset.after } : {}),
+            backward: execution.keyset.backward,
+          },
+        }
+      : {}),
     ...(execution.countMode === 'planned' ? { countMode: 'planned' as const } : {}),
     ...(definition.timeoutMillis === undefined ? {} : { timeoutMillis: definition.timeoutMillis }),
     ...(tenantTimeout === undefined ? {} : { defaultTimeoutMillis: tenantTimeout }),
@@ -94,8 +120,13 @@ async function execute(deps: SearchRunnerDeps, request: QueryExecutionRequest): 
     return await deps.provider.execute(request);
   } catch (err) {
     if (isFwError(err)) throw err;
-    deps.logger.error({ err, query: request.definition.name, tenantId: request.tenantId, provider: deps.provider.name }, 'query provider failed');
-    throw queryError(QueryErrorCodes.queryFailed, `Query '${request.definition.name}' failed`, [request.definition.name]);
+    deps.logger.error(
+      { err, query: request.definition.name, tenantId: request.tenantId, provider: deps.provider.name },
+      'query provider failed',
+    );
+    throw queryError(QueryErrorCodes.queryFailed, `Query '${request.definition.name}' failed`, [
+      request.definition.name,
+    ]);
   }
 }
 
@@ -103,7 +134,13 @@ async function execute(deps: SearchRunnerDeps, request: QueryExecutionRequest): 
 async function run(deps: SearchRunnerDeps, prepared: Prepared, context: SearchContext): Promise<SearchResponse> {
   const { definition, tenantId, request } = prepared;
   const countMode = requestCountMode(definition, request, deps.globalCountQueryEnabled);
-  const execution = planExecution(definition, request, prepared.plan.sort, countMode, definition.streamAbove ?? deps.streamAbove);
+  const execution = planExecution(
+    definition,
+    request,
+    prepared.plan.sort,
+    countMode,
+    definition.streamAbove ?? deps.streamAbove,
+  );
   // Listed while the query runs: a database store then adds no round trip to the response time.
   const availableCannedReports = deps.canned.available(tenantId, definition.name, context.userId);
   // Its failure surfaces at the await below; if the query fails first, that error is the answer.
@@ -142,23 +179,45 @@ export function makeSearchRunner(deps: SearchRunnerDeps): SearchRunner {
       const prepared = await prepare(deps, queryName, body, context, false);
       const settings = cacheOf(deps, prepared.definition);
       // A request that saves a canned report changes state: always run it.
-      if (!settings || prepared.request.saveChangesToCannedReport) return { json: serializeSearchResponse(await run(deps, prepared, context)), cached: false };
+      if (!settings || prepared.request.saveChangesToCannedReport)
+        return { json: serializeSearchResponse(await run(deps, prepared, context)), cached: false };
       const scope = `${prepared.tenantId}\u0000${prepared.definition.name}`;
       const key = `${context.callerId ?? context.userId ?? ''}\u0000${stableJson(prepared.request)}`;
       const hit = deps.cache.get(scope, key);
-      const entry = hit ?? deps.cache.set(scope, key, serializeSearchResponse(await run(deps, prepared, context)), settings.ttlMillis, settings.size);
+      const entry =
+        hit ??
+        deps.cache.set(
+          scope,
+          key,
+          serializeSearchResponse(await run(deps, prepared, context)),
+          settings.ttlMillis,
+          settings.size,
+        );
       const maxAgeSeconds = Math.max(0, Math.floor((entry.expiresAt - Date.now()) / 1000));
       return { json: entry.json, etag: entry.etag, maxAgeSeconds, cached: hit !== undefined };
     },
     async stream(queryName, body, context) {
       const prepared = await prepare(deps, queryName, body, context, true);
-      const execution: ExecutionPlan = { mode: 'rows', countMode: 'none', sort: prepared.plan.sort, pageNum: 1, numRowsInPage: 0 };
+      const execution: ExecutionPlan = {
+        mode: 'rows',
+        countMode: 'none',
+        sort: prepared.plan.sort,
+        pageNum: 1,
+        numRowsInPage: 0,
+      };
       try {
-        return await openSearchStream(deps.provider, executionRequest(deps, prepared, execution), prepared.definition.maxRows, prepared.request.fields);
+        return await openSearchStream(
+          deps.provider,
+          executionRequest(deps, prepared, execution),
+          prepared.definition.maxRows,
+          prepared.request.fields,
+        );
       } catch (err) {
         if (isFwError(err)) throw err;
         deps.logger.error({ err, query: queryName, provider: deps.provider.name }, 'query stream failed');
-        throw queryError(QueryErrorCodes.queryFailed, `Query '${prepared.definition.name}' failed`, [prepared.definition.name]);
+        throw queryError(QueryErrorCodes.queryFailed, `Query '${prepared.definition.name}' failed`, [
+          prepared.definition.name,
+        ]);
       }
     },
   };

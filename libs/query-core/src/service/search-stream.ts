@@ -35,11 +35,20 @@ const PAGE_FIELDS = ['pageNum', 'numRowsInPage', 'cursor', 'countOnly', 'countMo
 /** @throws FwError 400 Q727 naming the first page-only field the request has. */
 export function assertStreamable(request: SearchRequest): void {
   const field = PAGE_FIELDS.find((f) => request[f] !== undefined);
-  if (field) throw queryError(QueryErrorCodes.invalidRequest, `'${field}' does not apply to a streamed answer, which holds every row; leave it out`, [field], field);
+  if (field)
+    throw queryError(
+      QueryErrorCodes.invalidRequest,
+      `'${field}' does not apply to a streamed answer, which holds every row; leave it out`,
+      [field],
+      field,
+    );
 }
 
 /** A provider without streaming: its whole answer as one batch. */
-async function bufferedBatches(provider: QueryExecutionProvider, request: QueryExecutionRequest): Promise<RowBatchStream> {
+async function bufferedBatches(
+  provider: QueryExecutionProvider,
+  request: QueryExecutionRequest,
+): Promise<RowBatchStream> {
   let rows: Row[] | undefined = (await provider.execute(request)).rows;
   return {
     next: async () => {
@@ -57,7 +66,12 @@ async function bufferedBatches(provider: QueryExecutionProvider, request: QueryE
  * Opens the stream of `request` (mode `rows`, no page) on `provider`, cut off after `maxRows`
  * rows. Resolves once the statement runs, so its failure is still an ordinary error answer.
  */
-export async function openSearchStream(provider: QueryExecutionProvider, request: QueryExecutionRequest, maxRows: number | undefined, fields: readonly string[] | undefined): Promise<SearchStream> {
+export async function openSearchStream(
+  provider: QueryExecutionProvider,
+  request: QueryExecutionRequest,
+  maxRows: number | undefined,
+  fields: readonly string[] | undefined,
+): Promise<SearchStream> {
   const source = provider.stream ? await provider.stream(request) : await bufferedBatches(provider, request);
   let sent = 0;
   let truncated = false;

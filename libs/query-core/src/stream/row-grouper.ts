@@ -25,12 +25,15 @@ function keyText(value: unknown): string {
  * send(grouper.flush());
  */
 export function makeRowGrouper(keyColumns: readonly string[] | undefined, map: (rows: Row[]) => Row[]): RowGrouper {
-  if (!keyColumns || keyColumns.length === 0) return { push: (rows) => (rows.length === 0 ? [] : map([...rows])), flush: () => [] };
+  if (!keyColumns || keyColumns.length === 0)
+    return { push: (rows) => (rows.length === 0 ? [] : map([...rows])), flush: () => [] };
   let actualKeys: string[] | undefined;
   let current: Row[] = [];
   let currentKey: string | undefined;
   const keyOf = (row: Row): string => {
-    actualKeys ??= keyColumns.map((column) => Object.keys(row).find((k) => k.toLowerCase() === column.toLowerCase()) ?? column);
+    actualKeys ??= keyColumns.map(
+      (column) => Object.keys(row).find((k) => k.toLowerCase() === column.toLowerCase()) ?? column,
+    );
     return actualKeys.map((k) => keyText(row[k])).join('|');
   };
   return {

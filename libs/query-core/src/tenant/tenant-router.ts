@@ -31,7 +31,11 @@ export interface TenantRouter {
 }
 
 /** Pool options of a datasource entry (HikariCP names → `DatabaseOptions`). */
-export function databaseOptions(entry: TenantDataSourceConfig, baseDir: string, applicationName: string): DatabaseOptions {
+export function databaseOptions(
+  entry: TenantDataSourceConfig,
+  baseDir: string,
+  applicationName: string,
+): DatabaseOptions {
   return {
     url: entry.jdbcUrl,
     username: entry.username,
@@ -62,15 +66,25 @@ export function makeTenantRouter(options: TenantRouterOptions): TenantRouter {
   }
   const defaultTenantId = options.defaultTenantId ?? undefined;
   if (defaultTenantId !== undefined && !entries.has(defaultTenantId)) {
-    throw new ConfigError(`query.defaultTenantId '${defaultTenantId}' is not a key of query.datasources (configured: ${[...entries.keys()].join(', ') || 'none'})`);
+    throw new ConfigError(
+      `query.defaultTenantId '${defaultTenantId}' is not a key of query.datasources (configured: ${[...entries.keys()].join(', ') || 'none'})`,
+    );
   }
   const factory = options.databaseFactory ?? ((o: DatabaseOptions) => createDatabase(o));
   const pools = new Map<string, Database>();
   return {
     resolveTenant(requested) {
       const tenantId = requested === undefined || requested.trim() === '' ? defaultTenantId : requested.trim();
-      if (tenantId === undefined) throw queryError(QueryErrorCodes.tenantMissing, 'The request carries no tenant and no default tenant is configured', []);
-      if (!entries.has(tenantId)) throw queryError(QueryErrorCodes.tenantUnknown, `Tenant '${tenantId.slice(0, 128)}' is not configured`, [tenantId.slice(0, 128)]);
+      if (tenantId === undefined)
+        throw queryError(
+          QueryErrorCodes.tenantMissing,
+          'The request carries no tenant and no default tenant is configured',
+          [],
+        );
+      if (!entries.has(tenantId))
+        throw queryError(QueryErrorCodes.tenantUnknown, `Tenant '${tenantId.slice(0, 128)}' is not configured`, [
+          tenantId.slice(0, 128),
+        ]);
       return tenantId;
     },
     database(tenantId) {

@@ -29,7 +29,9 @@ describe('fw-check-mappers', () => {
       `${orders}:13: select Legacy Orders.withTypo: invalid: includes sql fragment 'shared.Common.pages', which no loaded mapper defines; load the mapper with that namespace or fix the refid`,
       `${orders}:14: select Legacy Orders.lines: invalid: has unknown element <iff>; allowed inside statements: if, where, trim, set, choose/when/otherwise, foreach, bind, include`,
     ]);
-    expect(lines[lines.length - 1]).toMatch(/^8 statements in 4 files: 3 load, 2 refused by design, 1 unsupported, 2 invalid; 1 file does not load \(\d+ ms\)$/);
+    expect(lines[lines.length - 1]).toMatch(
+      /^8 statements in 4 files: 3 load, 2 refused by design, 1 unsupported, 2 invalid; 1 file does not load \(\d+ ms\)$/,
+    );
   });
 
   it('exits 0 when every statement loads, with a glob and a folder together', async () => {
@@ -42,8 +44,12 @@ describe('fw-check-mappers', () => {
   it('prints only what does not load with --problems', async () => {
     const { code, lines } = await run(['--problems', `${FOLDER}/legacy`, `${FOLDER}/shared/common.xml`]);
     expect(code).toBe(1);
-    expect(lines.map((line) => line.replace(/:.*/, '')).slice(0, -1)).toEqual(Array(5).fill(`${FOLDER}/legacy/orders.xml`));
-    expect(lines[lines.length - 1]).toMatch(/^6 statements in 2 files: 1 load, 2 refused by design, 1 unsupported, 2 invalid \(\d+ ms\)$/);
+    expect(lines.map((line) => line.replace(/:.*/, '')).slice(0, -1)).toEqual(
+      Array(5).fill(`${FOLDER}/legacy/orders.xml`),
+    );
+    expect(lines[lines.length - 1]).toMatch(
+      /^6 statements in 2 files: 1 load, 2 refused by design, 1 unsupported, 2 invalid \(\d+ ms\)$/,
+    );
   });
 
   it.each([

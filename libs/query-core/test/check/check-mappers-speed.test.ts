@@ -21,7 +21,10 @@ describe('fw-check-mappers on a large corpus', () => {
   it('checks a thousand statements in one run and reports each', async () => {
     expect(await writeMapperCorpus(folder, 50, 20)).toBe(1000);
     const lines: string[] = [];
-    const code = await checkMappersMain([folder], { out: (line) => lines.push(line), error: (line) => lines.push(line) });
+    const code = await checkMappersMain([folder], {
+      out: (line) => lines.push(line),
+      error: (line) => lines.push(line),
+    });
     expect(code).toBe(0);
     expect(lines).toHaveLength(1001);
     expect(lines[1000]).toMatch(/^1000 statements in 51 files: 1000 load \(\d+ ms\)$/);

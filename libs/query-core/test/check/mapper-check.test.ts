@@ -11,9 +11,18 @@ describe('checkMapperFiles', () => {
 
   beforeAll(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'fw-mapper-check-'));
-    await writeFile(path.join(folder, 'a.xml'), '<mapper namespace="books">\n  <select id="all">select 1</select>\n</mapper>\n');
-    await writeFile(path.join(folder, 'b.xml'), '<mapper namespace="books">\n  <select id="other">select 2</select>\n</mapper>\n');
-    await writeFile(path.join(folder, 'c.xml'), '<mapper namespace="c">\n  <query id="q"/>\n  <select id="s">select 3</select>\n</mapper>\n');
+    await writeFile(
+      path.join(folder, 'a.xml'),
+      '<mapper namespace="books">\n  <select id="all">select 1</select>\n</mapper>\n',
+    );
+    await writeFile(
+      path.join(folder, 'b.xml'),
+      '<mapper namespace="books">\n  <select id="other">select 2</select>\n</mapper>\n',
+    );
+    await writeFile(
+      path.join(folder, 'c.xml'),
+      '<mapper namespace="c">\n  <query id="q"/>\n  <select id="s">select 3</select>\n</mapper>\n',
+    );
   });
 
   afterAll(async () => {

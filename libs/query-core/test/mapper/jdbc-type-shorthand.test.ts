@@ -15,8 +15,10 @@ const FIXTURES = path.join(__dirname, '../fixtures/jdbc-type-shorthand');
 const ORDERS = path.join(FIXTURES, 'orders.xml');
 const TENANT_URL = 'postgres://db-host/shop';
 
-const NO_TYPE = "has an invalid parameter #{id:}: the ':' at position 3 is not followed by a jdbcType; write #{id} or name the type (#{id:VARCHAR})";
-const BLANK_TYPE = "has an invalid parameter #{id: ,javaType=int}: the ':' at position 3 is not followed by a jdbcType; write #{id} or name the type (#{id:VARCHAR})";
+const NO_TYPE =
+  "has an invalid parameter #{id:}: the ':' at position 3 is not followed by a jdbcType; write #{id} or name the type (#{id:VARCHAR})";
+const BLANK_TYPE =
+  "has an invalid parameter #{id: ,javaType=int}: the ':' at position 3 is not followed by a jdbcType; write #{id} or name the type (#{id:VARCHAR})";
 const IN_FRAGMENT =
   "has an invalid parameter #{customerId:}: the ':' at position 11 is not followed by a jdbcType; write #{customerId} or name the type (#{customerId:VARCHAR})";
 
@@ -57,7 +59,12 @@ describe('#{property:} without a jdbcType', () => {
   it('keeps the query service from starting', async () => {
     const error = await loadError(
       makeQueryService({
-        config: { defaultTenantId: 'shop', datasources: { shop: { jdbcUrl: TENANT_URL } }, mapperFiles: 'orders.xml', definitionFiles: 'definitions.json' },
+        config: {
+          defaultTenantId: 'shop',
+          datasources: { shop: { jdbcUrl: TENANT_URL } },
+          mapperFiles: 'orders.xml',
+          definitionFiles: 'definitions.json',
+        },
         baseDir: FIXTURES,
         databaseFactory: () => {
           throw new Error('no database is opened for a mapper that does not load');
@@ -71,9 +78,16 @@ describe('#{property:} without a jdbcType', () => {
 describeEachDatabase('#{property:TYPE} on a database', (getDb) => {
   it('binds the property and ignores the type', async () => {
     const { database } = getDb();
-    await database.withSession(async (s) => s.exec(await readFile(path.join(__dirname, '../fixtures/left-join/schema.sql'), 'utf8')));
+    await database.withSession(async (s) =>
+      s.exec(await readFile(path.join(__dirname, '../fixtures/left-join/schema.sql'), 'utf8')),
+    );
     const service = await makeQueryService({
-      config: { defaultTenantId: 'shop', datasources: { shop: { jdbcUrl: TENANT_URL } }, mapperFiles: 'typed.xml', definitionFiles: 'definitions.json' },
+      config: {
+        defaultTenantId: 'shop',
+        datasources: { shop: { jdbcUrl: TENANT_URL } },
+        mapperFiles: 'typed.xml',
+        definitionFiles: 'definitions.json',
+      },
       baseDir: FIXTURES,
       databaseFactory: fixedDatabaseFactory({ [TENANT_URL]: database }).factory,
     });

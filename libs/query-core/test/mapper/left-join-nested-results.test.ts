@@ -96,7 +96,11 @@ describeEachDatabase('nested results over LEFT JOINs', (getDb) => {
 
   it('creates, without notNullColumn, a child whose mapped property holds a value (as MyBatis)', async () => {
     const customers = await rows('customerTreeWithoutNotNull');
-    expect(customers.find((customer) => customer.name === 'Bob')).toEqual({ id: 2, name: 'Bob', orders: [{ id: null, customerName: 'Bob', lines: [] }] });
+    expect(customers.find((customer) => customer.name === 'Bob')).toEqual({
+      id: 2,
+      name: 'Bob',
+      orders: [{ id: null, customerName: 'Bob', lines: [] }],
+    });
     expect(customers.find((customer) => customer.name === 'Ada')?.orders).toEqual([
       {
         id: 10,
@@ -142,8 +146,18 @@ describeEachDatabase('nested results over LEFT JOINs', (getDb) => {
 
   it('answers the same through the SQL provider', async () => {
     const provider = makeSqlQueryProvider({ statements: registry, databaseFor: () => getDb().database });
-    const definition = parseDefinitionObject(JSON.stringify({ name: 'customers', id: `${NAMESPACE}.customerTree`, paginated: false }), 'test');
-    const result = await provider.execute({ definition, tenantId: 't1', parameters: {}, filters: [], sort: [], mode: 'rows' });
+    const definition = parseDefinitionObject(
+      JSON.stringify({ name: 'customers', id: `${NAMESPACE}.customerTree`, paginated: false }),
+      'test',
+    );
+    const result = await provider.execute({
+      definition,
+      tenantId: 't1',
+      parameters: {},
+      filters: [],
+      sort: [],
+      mode: 'rows',
+    });
     expect(result.rows).toEqual(CUSTOMER_TREE);
   });
 });

@@ -55,7 +55,10 @@ describeEachDatabase('mapper statements on a real database', (getDb) => {
   });
 
   async function statement() {
-    const registry = new MapperRegistry([await parseMapperXml(library, 'lib/books.xml'), await parseMapperXml(shared, 'lib/shared.xml')]);
+    const registry = new MapperRegistry([
+      await parseMapperXml(library, 'lib/books.xml'),
+      await parseMapperXml(shared, 'lib/shared.xml'),
+    ]);
     registry.link();
     const found = registry.getStatement('lib.books.search');
     if (!found) throw new Error('statement missing');
@@ -64,7 +67,13 @@ describeEachDatabase('mapper statements on a real database', (getDb) => {
 
   it('binds placeholders and values in the same order as the SQL text', async () => {
     const search = await statement();
-    const bound = search.render({ title: 'e', authorIds: [1, 2], maxPrice: 13, tags: ['sf', 'fantasy'], orderby: 'order by a.id, b.id' });
+    const bound = search.render({
+      title: 'e',
+      authorIds: [1, 2],
+      maxPrice: 13,
+      tags: ['sf', 'fantasy'],
+      orderby: 'order by a.id, b.id',
+    });
     expect(bound.sql).toContain('a.id in ($2,$3)');
     expect(bound.values).toEqual(['%e%', 1, 2, 13, ['sf', 'fantasy']]);
     const rows = await getDb().database.withSession((s) => s.query(bound.sql, bound.values));

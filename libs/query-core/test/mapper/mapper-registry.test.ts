@@ -31,11 +31,16 @@ describe('MapperRegistry', () => {
     });
     expect(find?.usesPagination).toBe(true);
     expect(find?.usesOrderBy).toBe(false);
-    expect(find?.mapRows([{ id: 1, author_id: 7, author_name: 'Herbert' }])).toEqual([{ id: 1, author: { id: 7, name: 'Herbert' } }]);
+    expect(find?.mapRows([{ id: 1, author_id: 7, author_name: 'Herbert' }])).toEqual([
+      { id: 1, author: { id: 7, name: 'Herbert' } },
+    ]);
   });
 
   it('lists statements and namespaces and answers lookups', async () => {
-    const registry = new MapperRegistry([await parseMapperXml(common, 'common.xml'), await parseMapperXml(books, 'books.xml')]);
+    const registry = new MapperRegistry([
+      await parseMapperXml(common, 'common.xml'),
+      await parseMapperXml(books, 'books.xml'),
+    ]);
     expect(registry.statementIds()).toEqual(['books.count', 'books.find']);
     expect(registry.namespaces()).toEqual(['books', 'shared.sql']);
     expect(registry.hasStatement('books.count')).toBe(true);
@@ -49,19 +54,30 @@ describe('MapperRegistry', () => {
     const registry = new MapperRegistry([await parseMapperXml(books, 'a/books.xml')]);
     const again = await parseMapperXml(books, 'b/books.xml');
     expect(() => registry.add(again)).toThrow(ConfigError);
-    expect(() => registry.add(again)).toThrow("b/books.xml: mapper namespace 'books' is already loaded from a/books.xml; namespaces must be unique");
+    expect(() => registry.add(again)).toThrow(
+      "b/books.xml: mapper namespace 'books' is already loaded from a/books.xml; namespaces must be unique",
+    );
   });
 
   it('replaces a namespace (catalog over packaged) and re-links dependants', async () => {
-    const registry = new MapperRegistry([await parseMapperXml(common, 'common.xml'), await parseMapperXml(books, 'books.xml')]);
+    const registry = new MapperRegistry([
+      await parseMapperXml(common, 'common.xml'),
+      await parseMapperXml(books, 'books.xml'),
+    ]);
     const catalog = await parseMapperXml(
       '<mapper namespace="shared.sql"><sql id="bookColumns">${alias}.isbn</sql><sql id="titleFilter">and true</sql><resultMap id="author"><result property="n" column="author_name"/></resultMap></mapper>',
       'catalog:shared.sql',
     );
     expect(registry.replaceNamespace(catalog)?.source).toBe('common.xml');
     expect(registry.namespaces()).toEqual(['books', 'shared.sql']);
-    expect(registry.getStatement('books.find')?.render({})).toEqual({ sql: 'select b.isbn from book b WHERE true', values: [] });
-    const onlyNew = await parseMapperXml('<mapper namespace="other"><select id="x">select 1</select></mapper>', 'catalog:other');
+    expect(registry.getStatement('books.find')?.render({})).toEqual({
+      sql: 'select b.isbn from book b WHERE true',
+      values: [],
+    });
+    const onlyNew = await parseMapperXml(
+      '<mapper namespace="other"><select id="x">select 1</select></mapper>',
+      'catalog:other',
+    );
     expect(registry.replaceNamespace(onlyNew)).toBeUndefined();
     expect(registry.hasStatement('other.x')).toBe(true);
   });
@@ -69,7 +85,10 @@ describe('MapperRegistry', () => {
   it('reports every unresolved cross-namespace reference on link, naming the sources', async () => {
     const registry = new MapperRegistry([
       await parseMapperXml(books, 'books.xml'),
-      await parseMapperXml('<mapper namespace="x"><select id="y" resultMap="missing.map">select 1</select></mapper>', 'x.xml'),
+      await parseMapperXml(
+        '<mapper namespace="x"><select id="y" resultMap="missing.map">select 1</select></mapper>',
+        'x.xml',
+      ),
     ]);
     let error: unknown;
     try {
@@ -80,7 +99,9 @@ describe('MapperRegistry', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
     expect(message).toContain('2 mapper references cannot be resolved');
-    expect(message).toContain("books.xml: select 'find' includes sql fragment 'shared.sql.bookColumns', which no loaded mapper defines");
+    expect(message).toContain(
+      "books.xml: select 'find' includes sql fragment 'shared.sql.bookColumns', which no loaded mapper defines",
+    );
     expect(message).toContain("x.xml: select 'y' uses unknown resultMap 'missing.map'");
   });
 
@@ -88,12 +109,18 @@ describe('MapperRegistry', () => {
     const doc = await parseMapperXml(books, 'books.xml');
     const find = doc.statements.find((s) => s.statementId === 'find');
     expect(() => find?.render({})).toThrow(ConfigError);
-    expect(doc.statements.find((s) => s.statementId === 'count')?.render({})).toEqual({ sql: 'select count(*) from book', values: [] });
+    expect(doc.statements.find((s) => s.statementId === 'count')?.render({})).toEqual({
+      sql: 'select count(*) from book',
+      values: [],
+    });
   });
 
   it('checks a foreign fragment when linking: ${...} and property use', async () => {
     const bad = await parseMapperXml('<mapper namespace="f"><sql id="s">order by ${col}</sql></mapper>', 'f.xml');
-    const user = await parseMapperXml('<mapper namespace="u"><select id="q">select 1 <include refid="f.s"/></select></mapper>', 'u.xml');
+    const user = await parseMapperXml(
+      '<mapper namespace="u"><select id="q">select 1 <include refid="f.s"/></select></mapper>',
+      'u.xml',
+    );
     const registry = new MapperRegistry([bad, user]);
     expect(() => registry.link()).toThrow("f.xml: sql 's' (included by select 'q') uses ${col}");
   });

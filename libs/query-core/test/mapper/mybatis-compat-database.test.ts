@@ -39,7 +39,9 @@ describeEachDatabase('MyBatis mappers moved over unchanged', (getDb) => {
   async function rows(id: string, parameters: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
     const s = statement(id);
     const bound = s.render(parameters);
-    return s.mapRows(await getDb().database.withSession((session) => session.query<Record<string, unknown>>(bound.sql, bound.values)));
+    return s.mapRows(
+      await getDb().database.withSession((session) => session.query<Record<string, unknown>>(bound.sql, bound.values)),
+    );
   }
 
   it('resolves an unqualified refid inside an included fragment in the including namespace (2)', async () => {
@@ -53,13 +55,18 @@ describeEachDatabase('MyBatis mappers moved over unchanged', (getDb) => {
   });
 
   it('fills a refid from an include property at load (1)', async () => {
-    expect(statement('Owner Mapper.ownerColumnsByProperty').render({}).sql).toBe('select o.id, o.name, o.city from compat_owner o order by o.id');
+    expect(statement('Owner Mapper.ownerColumnsByProperty').render({}).sql).toBe(
+      'select o.id, o.name, o.city from compat_owner o order by o.id',
+    );
     expect(await rows('Owner Mapper.ownerColumnsByProperty')).toHaveLength(3);
   });
 
   it('passes properties down a chain of includes across three namespaces, into attributes, text and #{...}', async () => {
     const byCity = statement('Owner Mapper.byCity');
-    expect(byCity.render({ city: 'Paris' })).toEqual({ sql: 'select o.id, o.name from compat_owner o WHERE o.city = $1 order by o.id', values: ['Paris'] });
+    expect(byCity.render({ city: 'Paris' })).toEqual({
+      sql: 'select o.id, o.name from compat_owner o WHERE o.city = $1 order by o.id',
+      values: ['Paris'],
+    });
     expect(await rows('Owner Mapper.byCity', { city: 'Paris' })).toEqual([
       { id: 1, name: 'Alice' },
       { id: 3, name: 'Carol' },
@@ -68,9 +75,15 @@ describeEachDatabase('MyBatis mappers moved over unchanged', (getDb) => {
   });
 
   it('binds the property of #{id:INTEGER} and #{x,jdbcType=...} (6)', async () => {
-    expect(statement('Owner Mapper.byId').render({ id: 2 })).toEqual({ sql: 'select id, name from compat_owner where id = $1', values: [2] });
+    expect(statement('Owner Mapper.byId').render({ id: 2 })).toEqual({
+      sql: 'select id, name from compat_owner where id = $1',
+      values: [2],
+    });
     expect(await rows('Owner Mapper.byId', { id: 2 })).toEqual([{ id: 2, name: 'Bob' }]);
-    expect(await rows('com.example.pets.PetMapper.namesByOwner', { ownerId: 1 })).toEqual([{ name: 'Rex' }, { name: 'Rex' }]);
+    expect(await rows('com.example.pets.PetMapper.namesByOwner', { ownerId: 1 })).toEqual([
+      { name: 'Rex' },
+      { name: 'Rex' },
+    ]);
   });
 
   it('fails a foreach over a null collection instead of widening, unless nullable="true" (5)', async () => {
@@ -78,7 +91,9 @@ describeEachDatabase('MyBatis mappers moved over unchanged', (getDb) => {
       { id: 1, name: 'Alice' },
       { id: 3, name: 'Carol' },
     ]);
-    await expect(rows('Owner Mapper.byIds', {})).rejects.toThrow('<foreach collection="ids"> evaluated to a null value');
+    await expect(rows('Owner Mapper.byIds', {})).rejects.toThrow(
+      '<foreach collection="ids"> evaluated to a null value',
+    );
     await expect(rows('Owner Mapper.byIds', { ids: null })).rejects.toThrow('evaluated to a null value');
     expect(await rows('Owner Mapper.byIdsOrAll', { ids: [2] })).toEqual([{ id: 2, name: 'Bob' }]);
     expect(await rows('Owner Mapper.byIdsOrAll', {})).toHaveLength(3);
@@ -86,7 +101,10 @@ describeEachDatabase('MyBatis mappers moved over unchanged', (getDb) => {
 
   it('reports the null collection to the caller as a failed query (Q721), never as rows', async () => {
     const provider = makeSqlQueryProvider({ statements: registry, databaseFor: () => getDb().database });
-    const definition = parseDefinitionObject(JSON.stringify({ name: 'ownersById', id: 'Owner Mapper.byIds', paginated: false }), 'test');
+    const definition = parseDefinitionObject(
+      JSON.stringify({ name: 'ownersById', id: 'Owner Mapper.byIds', paginated: false }),
+      'test',
+    );
     const request = { definition, tenantId: 't1', parameters: {}, filters: [], sort: [], mode: 'rows' as const };
     const error: unknown = await provider.execute(request).then(
       () => undefined,
@@ -98,7 +116,10 @@ describeEachDatabase('MyBatis mappers moved over unchanged', (getDb) => {
 
   it('binds per iteration inside foreach', async () => {
     const bound = statement('Owner Mapper.byNameParts').render({ parts: ['ali', 'OB'] });
-    expect(bound).toEqual({ sql: 'select id, name from compat_owner WHERE name ilike $1 or name ilike $2 order by id', values: ['%ali%', '%OB%'] });
+    expect(bound).toEqual({
+      sql: 'select id, name from compat_owner WHERE name ilike $1 or name ilike $2 order by id',
+      values: ['%ali%', '%OB%'],
+    });
     expect(await rows('Owner Mapper.byNameParts', { parts: ['ali', 'OB'] })).toEqual([
       { id: 1, name: 'Alice' },
       { id: 2, name: 'Bob' },
@@ -131,19 +152,32 @@ describeEachDatabase('MyBatis mappers moved over unchanged', (getDb) => {
             id: 100,
             name: 'Rex',
             visits: [
-              { id: 1000, vet: 'Dr A', treatments: [{ id: 5000, drug: 'aspirin' }, { id: 5001, drug: 'rest' }] },
+              {
+                id: 1000,
+                vet: 'Dr A',
+                treatments: [
+                  { id: 5000, drug: 'aspirin' },
+                  { id: 5001, drug: 'rest' },
+                ],
+              },
               { id: 1001, vet: 'Dr B', treatments: [] },
             ],
           },
           { id: 101, name: 'Rex', visits: [] },
         ],
       },
-      { id: 2, name: 'Bob', pets: [{ id: 102, name: 'Tom', visits: [{ id: 1002, vet: 'Dr A', treatments: [{ id: 5002, drug: 'water' }] }] }] },
+      {
+        id: 2,
+        name: 'Bob',
+        pets: [
+          { id: 102, name: 'Tom', visits: [{ id: 1002, vet: 'Dr A', treatments: [{ id: 5002, drug: 'water' }] }] },
+        ],
+      },
       { id: 3, name: 'Carol', pets: [] },
     ]);
   });
 
-  it('picks each row\'s map with a discriminator: referenced case maps (with and without extends), an inline case, no case', async () => {
+  it("picks each row's map with a discriminator: referenced case maps (with and without extends), an inline case, no case", async () => {
     expect(await rows('com.example.VehicleMapper.vehicles')).toEqual([
       { id: 1, vin: 'CAR-1', doorCount: 4 },
       { boxSize: 12 },

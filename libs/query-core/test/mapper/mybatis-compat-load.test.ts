@@ -49,7 +49,9 @@ describe('include properties (issue 18, 1 and 8)', () => {
   });
 
   it('still refuses a ${...} in refid that no include property fills, at load, naming the statement', async () => {
-    const error = await refusal('<mapper namespace="a"><sql id="inner"><include refid="${target}"/></sql><select id="s">select <include refid="inner"/></select></mapper>');
+    const error = await refusal(
+      '<mapper namespace="a"><sql id="inner"><include refid="${target}"/></sql><select id="s">select <include refid="inner"/></select></mapper>',
+    );
     expect(error.message).toBe(
       `m.xml: sql 'inner' (included by select 's') has <include refid="\${target}">, and no include property fills \${target}; pass it with <property name="target" value="..."/> where this fragment is included`,
     );
@@ -66,8 +68,12 @@ describe('include properties (issue 18, 1 and 8)', () => {
   });
 
   it('refuses a runtime ${...} left in an attribute of an included fragment', async () => {
-    const error = await refusal('<mapper namespace="a"><sql id="f"><if test="${field} != null">x</if></sql><select id="s">select 1 <include refid="f"/></select></mapper>');
-    expect(error.message).toContain(`sql 'f' (included by select 's') has <if test="\${field} != null">: no include property fills \${field}`);
+    const error = await refusal(
+      '<mapper namespace="a"><sql id="f"><if test="${field} != null">x</if></sql><select id="s">select 1 <include refid="f"/></select></mapper>',
+    );
+    expect(error.message).toContain(
+      `sql 'f' (included by select 's') has <if test="\${field} != null">: no include property fills \${field}`,
+    );
     expect((error as MapperLoadError).kind).toBe('refused');
   });
 });
@@ -86,8 +92,10 @@ describe('namespaces of included fragments (issue 18, 2)', () => {
   it('resolves the unqualified refid in each including namespace', async () => {
     const registry = await registryOf({
       'shared.xml': library,
-      'books.xml': '<mapper namespace="books"><sql id="tableName">book</sql><select id="all"><include refid="lib.Shared.selectFrom"/></select></mapper>',
-      'authors.xml': '<mapper namespace="authors"><sql id="tableName">author</sql><select id="all"><include refid="lib.Shared.selectFrom"/></select></mapper>',
+      'books.xml':
+        '<mapper namespace="books"><sql id="tableName">book</sql><select id="all"><include refid="lib.Shared.selectFrom"/></select></mapper>',
+      'authors.xml':
+        '<mapper namespace="authors"><sql id="tableName">author</sql><select id="all"><include refid="lib.Shared.selectFrom"/></select></mapper>',
     });
     registry.link();
     expect(registry.getStatement('books.all')?.render({}).sql).toBe('select * from book');
@@ -97,7 +105,8 @@ describe('namespaces of included fragments (issue 18, 2)', () => {
   it('names both namespaces when neither defines the fragment, and the statement that needs it', async () => {
     const registry = await registryOf({
       'shared.xml': library,
-      'books.xml': '<mapper namespace="books"><select id="all"><include refid="lib.Shared.selectFrom"/></select></mapper>',
+      'books.xml':
+        '<mapper namespace="books"><select id="all"><include refid="lib.Shared.selectFrom"/></select></mapper>',
     });
     expect(() => registry.link()).toThrow(
       `shared.xml: sql 'selectFrom' (included by select 'all') includes unknown sql fragment 'tableName'; define <sql id="tableName"> in namespace 'books' or 'lib.Shared' or fix the refid`,
@@ -107,7 +116,8 @@ describe('namespaces of included fragments (issue 18, 2)', () => {
   it('refuses an include cycle that crosses namespaces', async () => {
     const registry = await registryOf({
       'x.xml': '<mapper namespace="x"><sql id="f"><include refid="y.g"/></sql></mapper>',
-      'y.xml': '<mapper namespace="y"><sql id="g"><include refid="x.f"/></sql><select id="s">select <include refid="g"/></select></mapper>',
+      'y.xml':
+        '<mapper namespace="y"><sql id="g"><include refid="x.f"/></sql><select id="s">select <include refid="g"/></select></mapper>',
     });
     expect(() => registry.link()).toThrow('which includes itself (y.g -> x.f -> y.g)');
   });
@@ -115,18 +125,34 @@ describe('namespaces of included fragments (issue 18, 2)', () => {
 
 describe('parameters, namespaces and databaseId (issue 18, 6 and 7)', () => {
   it('binds the property of #{id:VARCHAR}, with or without further options', async () => {
-    const doc = await parseMapperXml('<mapper namespace="a"><select id="s">select #{id:VARCHAR}, #{code:CHAR,mode=IN}, #{n, jdbcType=NUMERIC}</select></mapper>', 'a.xml');
-    expect(doc.statements[0].render({ id: 'x', code: 'c', n: 1 })).toEqual({ sql: 'select $1, $2, $3', values: ['x', 'c', 1] });
+    const doc = await parseMapperXml(
+      '<mapper namespace="a"><select id="s">select #{id:VARCHAR}, #{code:CHAR,mode=IN}, #{n, jdbcType=NUMERIC}</select></mapper>',
+      'a.xml',
+    );
+    expect(doc.statements[0].render({ id: 'x', code: 'c', n: 1 })).toEqual({
+      sql: 'select $1, $2, $3',
+      values: ['x', 'c', 1],
+    });
   });
 
-  it.each(['Book Mapper', 'books-v2', 'com.example.BookMapper', '42', 'é.ü'])('accepts the namespace %j, and a definition id naming it', async (namespace) => {
-    const doc = await parseMapperXml(`<mapper namespace="${namespace}"><select id="s">select 1</select></mapper>`, 'a.xml');
-    expect(doc.statements[0].id).toBe(`${namespace}.s`);
-    expect(parseDefinitionObject(JSON.stringify({ name: 'q', id: `${namespace}.s` }), 'd.json').id).toBe(`${namespace}.s`);
-  });
+  it.each(['Book Mapper', 'books-v2', 'com.example.BookMapper', '42', 'é.ü'])(
+    'accepts the namespace %j, and a definition id naming it',
+    async (namespace) => {
+      const doc = await parseMapperXml(
+        `<mapper namespace="${namespace}"><select id="s">select 1</select></mapper>`,
+        'a.xml',
+      );
+      expect(doc.statements[0].id).toBe(`${namespace}.s`);
+      expect(parseDefinitionObject(JSON.stringify({ name: 'q', id: `${namespace}.s` }), 'd.json').id).toBe(
+        `${namespace}.s`,
+      );
+    },
+  );
 
   it('keeps the rules of query names and definition ids as they were', () => {
-    expect(() => parseDefinitionObject(JSON.stringify({ name: '', id: 'Book Mapper.s' }), 'd.json')).toThrow(ConfigError);
+    expect(() => parseDefinitionObject(JSON.stringify({ name: '', id: 'Book Mapper.s' }), 'd.json')).toThrow(
+      ConfigError,
+    );
     expect(() => parseDefinitionObject(JSON.stringify({ name: 'q', id: '' }), 'd.json')).toThrow(ConfigError);
   });
 
@@ -147,16 +173,27 @@ describe('parameters, namespaces and databaseId (issue 18, 6 and 7)', () => {
 
 describe('result maps MyBatis maps (issue 18, 3)', () => {
   const statement = async (resultMap: string) =>
-    (await parseMapperXml(`<mapper namespace="a">${resultMap}<select id="s" resultMap="m">select 1</select></mapper>`, 'a.xml')).statements[0];
+    (
+      await parseMapperXml(
+        `<mapper namespace="a">${resultMap}<select id="s" resultMap="m">select 1</select></mapper>`,
+        'a.xml',
+      )
+    ).statements[0];
 
   it('maps an association with autoMapping="true" and no mappings from every column (no columnPrefix)', async () => {
-    const s = await statement('<resultMap id="m"><id property="id" column="id"/><association property="breeder" autoMapping="true"/></resultMap>');
+    const s = await statement(
+      '<resultMap id="m"><id property="id" column="id"/><association property="breeder" autoMapping="true"/></resultMap>',
+    );
     expect(s.mapRows([{ id: 1, name: 'Happy Paws' }])).toEqual([{ id: 1, breeder: { id: 1, name: 'Happy Paws' } }]);
   });
 
   it('refuses an association that maps nothing, saying what to add', async () => {
-    const error = await refusal('<mapper namespace="a"><resultMap id="m"><association property="breeder"/></resultMap><select id="s" resultMap="m">select 1</select></mapper>');
-    expect(error.message).toContain(`has <association property="breeder"> without resultMap="...", inline id/result mappings or autoMapping="true"; add one`);
+    const error = await refusal(
+      '<mapper namespace="a"><resultMap id="m"><association property="breeder"/></resultMap><select id="s" resultMap="m">select 1</select></mapper>',
+    );
+    expect(error.message).toContain(
+      `has <association property="breeder"> without resultMap="...", inline id/result mappings or autoMapping="true"; add one`,
+    );
     expect((error as MapperLoadError).kind).toBe('unsupported');
   });
 
@@ -166,7 +203,14 @@ describe('result maps MyBatis maps (issue 18, 3)', () => {
        <resultMap id="m"><id property="id" column="id"/><association property="label" javaType="java.lang.String"><result column="label"/></association>
          <collection property="tags" ofType="String" resultMap="tag"/></resultMap>`,
     );
-    expect(s.mapRows([{ id: 1, label: 'L', tag: 'x' }, { id: 1, label: 'L', tag: 'y' }, { id: 1, label: 'L', tag: 'x' }, { id: 2, label: null, tag: null }])).toEqual([
+    expect(
+      s.mapRows([
+        { id: 1, label: 'L', tag: 'x' },
+        { id: 1, label: 'L', tag: 'y' },
+        { id: 1, label: 'L', tag: 'x' },
+        { id: 2, label: null, tag: null },
+      ]),
+    ).toEqual([
       { id: 1, label: 'L', tags: ['x', 'y'] },
       { id: 2, label: null, tags: [] },
     ]);
@@ -177,7 +221,7 @@ describe('result maps MyBatis maps (issue 18, 3)', () => {
     expect(s.mapRows([{ name: 'a' }])).toEqual([{ name: 'a' }]);
   });
 
-  it('discriminates nested rows too, under the collection\'s columnPrefix, keeping rows of two cases apart', async () => {
+  it("discriminates nested rows too, under the collection's columnPrefix, keeping rows of two cases apart", async () => {
     const s = await statement(
       `<resultMap id="m"><id property="id" column="id"/>
          <collection property="items" ofType="Item" columnPrefix="item_">
@@ -188,16 +232,31 @@ describe('result maps MyBatis maps (issue 18, 3)', () => {
            </discriminator>
          </collection></resultMap>`,
     );
-    const row = (itemId: number, kind: string, title: string | null, minutes: number | null) => ({ id: 1, item_id: itemId, item_kind: kind, item_title: title, item_minutes: minutes });
-    expect(s.mapRows([row(7, 'book', 'Dune', null), row(8, 'film', null, 137), row(8, 'film', null, 137), row(9, 'toy', null, null)])).toEqual([
-      { id: 1, items: [{ id: 7, title: 'Dune' }, { id: 8, minutes: 137 }, { id: 9 }] },
-    ]);
+    const row = (itemId: number, kind: string, title: string | null, minutes: number | null) => ({
+      id: 1,
+      item_id: itemId,
+      item_kind: kind,
+      item_title: title,
+      item_minutes: minutes,
+    });
+    expect(
+      s.mapRows([
+        row(7, 'book', 'Dune', null),
+        row(8, 'film', null, 137),
+        row(8, 'film', null, 137),
+        row(9, 'toy', null, null),
+      ]),
+    ).toEqual([{ id: 1, items: [{ id: 7, title: 'Dune' }, { id: 8, minutes: 137 }, { id: 9 }] }]);
   });
 
   it('maps named constructor arguments as properties and refuses positional ones', async () => {
-    const s = await statement('<resultMap id="m" autoMapping="false"><constructor><idArg column="id" name="id" javaType="int"/><arg column="title" name="title"/></constructor></resultMap>');
+    const s = await statement(
+      '<resultMap id="m" autoMapping="false"><constructor><idArg column="id" name="id" javaType="int"/><arg column="title" name="title"/></constructor></resultMap>',
+    );
     expect(s.mapRows([{ id: 1, title: 'Dune', extra: 2 }])).toEqual([{ id: 1, title: 'Dune' }]);
-    const error = await refusal('<mapper namespace="a"><resultMap id="m"><constructor><arg column="title" javaType="string"/></constructor></resultMap><select id="s" resultMap="m">x</select></mapper>');
+    const error = await refusal(
+      '<mapper namespace="a"><resultMap id="m"><constructor><arg column="title" javaType="string"/></constructor></resultMap><select id="s" resultMap="m">x</select></mapper>',
+    );
     expect((error as MapperLoadError).kind).toBe('unsupported');
     expect(error.message).toContain('<constructor><arg column="title"> without name, which is not supported');
   });
@@ -227,14 +286,23 @@ describe('per-statement analysis (what the mapper check command reports)', () =>
       ['select', 'ok', 'invalid'],
     ]);
     expect(analysis.document?.statements.map((s) => s.id)).toEqual(['mixed.ok']);
-    expect((await refusal('<mapper namespace="x"><select id="a">${a}</select><select id="b">${b}</select></mapper>')).message).toBe(
+    expect(
+      (await refusal('<mapper namespace="x"><select id="a">${a}</select><select id="b">${b}</select></mapper>'))
+        .message,
+    ).toBe(
       "2 problems in mapper m.xml:\n- m.xml: select 'a' uses ${a}; only ${orderby} and ${pagination} are allowed — use #{a} for values (bound as parameters)\n- m.xml: select 'b' uses ${b}; only ${orderby} and ${pagination} are allowed — use #{b} for values (bound as parameters)",
     );
   });
 
   it('reports problems of the file as a whole', async () => {
-    expect((await analyzeMapperXml('<mapper namespace="x"><select id="a">select 1</select', 'x.xml')).fileProblems[0].message).toContain('x.xml: invalid mapper XML');
-    const analysis = await analyzeMapperXml('<mapper namespace="x"><query id="q"/><sql id="f">a</sql><sql id="f">b</sql><select id="a">select 1</select></mapper>', 'x.xml');
+    expect(
+      (await analyzeMapperXml('<mapper namespace="x"><select id="a">select 1</select', 'x.xml')).fileProblems[0]
+        .message,
+    ).toContain('x.xml: invalid mapper XML');
+    const analysis = await analyzeMapperXml(
+      '<mapper namespace="x"><query id="q"/><sql id="f">a</sql><sql id="f">b</sql><select id="a">select 1</select></mapper>',
+      'x.xml',
+    );
     expect(analysis.fileProblems.map((p) => p.message)).toEqual([
       'x.xml: unknown element <query> in <mapper>; allowed: select, sql, resultMap (cache, cache-ref and parameterMap are ignored)',
       "x.xml: sql 'f' is defined twice; statement, sql and resultMap ids must be unique per kind in a mapper",

@@ -36,17 +36,27 @@ function config(mapperSettings?: QueryConfig['mapperSettings']): QueryConfig {
 }
 
 describe('query.mapperSettings in the config', () => {
-  const section = (mapperSettings: unknown): unknown => ({ query: { datasources: { t: { jdbcUrl: 'pglite:memory:' } }, mapperSettings } });
+  const section = (mapperSettings: unknown): unknown => ({
+    query: { datasources: { t: { jdbcUrl: 'pglite:memory:' } }, mapperSettings },
+  });
 
   it('accepts nullableOnForEach true or false', () => {
-    expect(parseQueryConfig(section({ nullableOnForEach: true }), 'config.json').query.mapperSettings).toEqual({ nullableOnForEach: true });
-    expect(parseQueryConfig(section({ nullableOnForEach: false }), 'config.json').query.mapperSettings).toEqual({ nullableOnForEach: false });
+    expect(parseQueryConfig(section({ nullableOnForEach: true }), 'config.json').query.mapperSettings).toEqual({
+      nullableOnForEach: true,
+    });
+    expect(parseQueryConfig(section({ nullableOnForEach: false }), 'config.json').query.mapperSettings).toEqual({
+      nullableOnForEach: false,
+    });
   });
 
   it('refuses a value that is not a boolean and an unknown setting, naming the key', () => {
     expect(() => parseQueryConfig(section({ nullableOnForEach: 'yes' }), 'config.json')).toThrow(ConfigError);
-    expect(() => parseQueryConfig(section({ nullableOnForEach: 'yes' }), 'config.json')).toThrow('query.mapperSettings.nullableOnForEach');
-    expect(() => parseQueryConfig(section({ mapUnderscoreToCamelCase: true }), 'config.json')).toThrow('query.mapperSettings');
+    expect(() => parseQueryConfig(section({ nullableOnForEach: 'yes' }), 'config.json')).toThrow(
+      'query.mapperSettings.nullableOnForEach',
+    );
+    expect(() => parseQueryConfig(section({ mapUnderscoreToCamelCase: true }), 'config.json')).toThrow(
+      'query.mapperSettings',
+    );
   });
 });
 
@@ -62,10 +72,15 @@ describe('the nullableOnForEach parse setting', () => {
 
   it('fails the render without it, and an explicit nullable="false" wins over it', async () => {
     const [strictByDefault] = (await parseMapperXml(mapper(''), 'm.xml')).statements;
-    expect(() => strictByDefault.render({})).toThrow(`m.xml: select 's': <foreach collection="ids"> evaluated to a null value`);
-    const [explicitlyStrict] = (await parseMapperXml(mapper(' nullable="false"'), 'm.xml', { nullableOnForEach: true })).statements;
+    expect(() => strictByDefault.render({})).toThrow(
+      `m.xml: select 's': <foreach collection="ids"> evaluated to a null value`,
+    );
+    const [explicitlyStrict] = (await parseMapperXml(mapper(' nullable="false"'), 'm.xml', { nullableOnForEach: true }))
+      .statements;
     expect(() => explicitlyStrict.render({ ids: null })).toThrow('evaluated to a null value');
-    const [explicitlyNullable] = (await parseMapperXml(mapper(' nullable="true"'), 'm.xml', { nullableOnForEach: false })).statements;
+    const [explicitlyNullable] = (
+      await parseMapperXml(mapper(' nullable="true"'), 'm.xml', { nullableOnForEach: false })
+    ).statements;
     expect(explicitlyNullable.render({ ids: null }).sql).toBe('select 1');
   });
 });
@@ -78,9 +93,25 @@ describeEachDatabase('query.mapperSettings.nullableOnForEach on a database', (ge
   beforeAll(async () => {
     const { database } = getDb();
     await database.withSession(async (s) => s.exec(await readFile(path.join(FIXTURES, 'schema.sql'), 'utf8')));
-    const logger = createLogger({ name: 'test', level: 'error', destination: new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString()), done()) }) });
-    lenient = await makeQueryService({ config: config({ nullableOnForEach: true }), baseDir: FIXTURES, databaseFactory: fixedDatabaseFactory({ [TENANT_URL]: database }).factory, logger });
-    strict = await makeQueryService({ config: config(), baseDir: FIXTURES, databaseFactory: fixedDatabaseFactory({ [TENANT_URL]: database }).factory, logger });
+    const logger = createLogger({
+      name: 'test',
+      level: 'error',
+      destination: new Writable({
+        write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString()), done()),
+      }),
+    });
+    lenient = await makeQueryService({
+      config: config({ nullableOnForEach: true }),
+      baseDir: FIXTURES,
+      databaseFactory: fixedDatabaseFactory({ [TENANT_URL]: database }).factory,
+      logger,
+    });
+    strict = await makeQueryService({
+      config: config(),
+      baseDir: FIXTURES,
+      databaseFactory: fixedDatabaseFactory({ [TENANT_URL]: database }).factory,
+      logger,
+    });
   });
 
   afterAll(async () => {
@@ -99,11 +130,16 @@ describeEachDatabase('query.mapperSettings.nullableOnForEach on a database', (ge
 
   it('on: a fragment of another namespace follows the setting of the statement that includes it', async () => {
     expect(ids(await lenient.search('ordersByStatuses', byId, {}))).toEqual([1, 2, 3]);
-    expect(ids(await lenient.search('ordersByStatuses', { ...byId, filters: { statuses: ['open'] } }, {}))).toEqual([1, 3]);
+    expect(ids(await lenient.search('ordersByStatuses', { ...byId, filters: { statuses: ['open'] } }, {}))).toEqual([
+      1, 3,
+    ]);
   });
 
   it('on: nullable="false" on the element still fails the request', async () => {
-    expect(await rejection(lenient.search('ordersByIdsNeverNull', byId, {}))).toMatchObject({ code: 500, subErrorCode: 'Q721' });
+    expect(await rejection(lenient.search('ordersByIdsNeverNull', byId, {}))).toMatchObject({
+      code: 500,
+      subErrorCode: 'Q721',
+    });
     expect(ids(await lenient.search('ordersByIdsNeverNull', { ...byId, filters: { ids: [2] } }, {}))).toEqual([2]);
   });
 
@@ -112,7 +148,9 @@ describeEachDatabase('query.mapperSettings.nullableOnForEach on a database', (ge
     const error = await rejection(strict.search('ordersByIds', byId, {}));
     expect(error).toMatchObject({ code: 500, subErrorCode: 'Q721' });
     expect(error.message).not.toContain('select');
-    expect(logLines.join('')).toContain(`mappers/orders.xml: select 'byIds': <foreach collection=\\"ids\\"> evaluated to a null value`);
+    expect(logLines.join('')).toContain(
+      `mappers/orders.xml: select 'byIds': <foreach collection=\\"ids\\"> evaluated to a null value`,
+    );
     expect(await rejection(strict.search('ordersByStatuses', byId, {}))).toMatchObject({ subErrorCode: 'Q721' });
     expect(ids(await strict.search('ordersByIds', { ...byId, filters: { ids: [2, 3] } }, {}))).toEqual([2, 3]);
   });

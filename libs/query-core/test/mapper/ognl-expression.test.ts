@@ -31,7 +31,7 @@ describe('OGNL expressions', () => {
     ['one == 1', true],
     ["one == '1'", true],
     ['numText == 42', true],
-    ["numText gt 41", true],
+    ['numText gt 41', true],
     ["title eq 'Dune'", true],
     ['title == "Dune"', true],
     ["title neq 'Dune'", false],
@@ -61,12 +61,12 @@ describe('OGNL expressions', () => {
     ['missing > 0', false],
     ['missing < 0', false],
     ["spaced.trim() == 'x'", true],
-    ["spaced.trim().length() == 1", true],
+    ['spaced.trim().length() == 1', true],
     ["title.toString() == 'Dune'", true],
     ["title.toUpperCase() == 'DUNE'", true],
     ["title.equalsIgnoreCase('dune')", true],
     ["title.startsWith('Du')", true],
-    ["ids.contains(20)", true],
+    ['ids.contains(20)', true],
     ["map.k == 'v'", true],
     ["map.get('k') == 'v'", true],
     ['1 + 2 * 3 == 7', true],
@@ -77,7 +77,7 @@ describe('OGNL expressions', () => {
     ["flag == 'true'", true],
     ['flag ? 1 == 1 : 1 == 2', true],
     ['title.constructor == null', true],
-    ["title.__proto__ == null", true],
+    ['title.__proto__ == null', true],
   ])('%s → %s', (expression, expected) => {
     expect(isTruthy(evaluate(expression, values))).toBe(expected);
   });
@@ -85,7 +85,7 @@ describe('OGNL expressions', () => {
   it('concatenates strings for bind values', () => {
     expect(evaluate("'%' + title + '%'", values)).toBe('%Dune%');
     expect(evaluate("'%' + missing + '%'", values)).toBe('%%');
-    expect(evaluate("title + one", values)).toBe('Dune1');
+    expect(evaluate('title + one', values)).toBe('Dune1');
     expect(evaluate('one + 2', values)).toBe(3);
     expect(evaluate('one / 0', values)).toBeNull();
     expect(evaluate("'x' * 2", values)).toBeNull();
@@ -108,7 +108,7 @@ describe('OGNL expressions', () => {
   });
 
   it.each([
-    ['title ==', "unexpected end"],
+    ['title ==', 'unexpected end'],
     ['title = 1', "unexpected character '='"],
     ["'open", 'unterminated string literal'],
     ['(a', "expected ')'"],

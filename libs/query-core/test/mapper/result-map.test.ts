@@ -18,7 +18,9 @@ describe('result mapping', () => {
       '<resultMap id="m" type="map"><id property="bookId" column="ID"/><result property="name" column="Title" javaType="string" jdbcType="VARCHAR"/><result property="meta.year" column="year"/></resultMap>',
       '<select id="a" resultMap="m">select</select>',
     );
-    expect(s.mapRows([{ id: 1, title: 'Dune', year: 1965, price: 9 }])).toEqual([{ bookId: 1, name: 'Dune', meta: { year: 1965 }, price: 9 }]);
+    expect(s.mapRows([{ id: 1, title: 'Dune', year: 1965, price: 9 }])).toEqual([
+      { bookId: 1, name: 'Dune', meta: { year: 1965 }, price: 9 },
+    ]);
   });
 
   it('drops unmapped columns with autoMapping="false" and keeps mapped nulls', async () => {
@@ -44,10 +46,31 @@ describe('result mapping', () => {
   it('groups rows into collections with nested associations and skips all-null children', async () => {
     const s = await statement(authorMap, '<select id="a" resultMap="author">select</select>');
     const rows = [
-      { author_id: 1, author_name: 'Le Guin', book_id: 10, book_title: 'Earthsea', book_pub_id: 100, book_pub_name: 'Parnassus' },
+      {
+        author_id: 1,
+        author_name: 'Le Guin',
+        book_id: 10,
+        book_title: 'Earthsea',
+        book_pub_id: 100,
+        book_pub_name: 'Parnassus',
+      },
       { author_id: 2, author_name: 'Herbert', book_id: 20, book_title: 'Dune', book_pub_id: null, book_pub_name: null },
-      { author_id: 1, author_name: 'Le Guin', book_id: 11, book_title: 'Lathe', book_pub_id: 100, book_pub_name: 'Parnassus' },
-      { author_id: 1, author_name: 'Le Guin', book_id: 11, book_title: 'Lathe', book_pub_id: 100, book_pub_name: 'Parnassus' },
+      {
+        author_id: 1,
+        author_name: 'Le Guin',
+        book_id: 11,
+        book_title: 'Lathe',
+        book_pub_id: 100,
+        book_pub_name: 'Parnassus',
+      },
+      {
+        author_id: 1,
+        author_name: 'Le Guin',
+        book_id: 11,
+        book_title: 'Lathe',
+        book_pub_id: 100,
+        book_pub_name: 'Parnassus',
+      },
       { author_id: 3, author_name: 'Nobody', book_id: null, book_title: null, book_pub_id: null, book_pub_name: null },
     ];
     expect(s.mapRows(rows)).toEqual([
@@ -74,7 +97,9 @@ describe('result mapping', () => {
       '<resultMap id="m" autoMapping="true"><id property="id" column="id"/><association property="a" columnPrefix="a_" autoMapping="true"><id property="n" column="n"/></association></resultMap>',
       '<select id="s" resultMap="m">x</select>',
     );
-    expect(on.mapRows([{ id: 1, a_n: 'x', a_m: 'y', extra: 5 }])).toEqual([{ id: 1, a_n: 'x', a_m: 'y', extra: 5, a: { n: 'x', m: 'y' } }]);
+    expect(on.mapRows([{ id: 1, a_n: 'x', a_m: 'y', extra: 5 }])).toEqual([
+      { id: 1, a_n: 'x', a_m: 'y', extra: 5, a: { n: 'x', m: 'y' } },
+    ]);
   });
 
   it('groups by all mapped columns when a map has no id, and supports extends', async () => {

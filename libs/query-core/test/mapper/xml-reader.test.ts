@@ -10,7 +10,8 @@ function failure(xml: string): XmlSyntaxError {
   throw new Error('expected a syntax error');
 }
 
-const texts = (element: XmlElement): string[] => element.children.map((child) => (child.kind === 'text' ? child.text : `<${child.name}>`));
+const texts = (element: XmlElement): string[] =>
+  element.children.map((child) => (child.kind === 'text' ? child.text : `<${child.name}>`));
 
 describe('the mapper XML reader', () => {
   it('reads elements, attributes in either quotes, entities, character references and lines', () => {
@@ -31,7 +32,9 @@ describe('the mapper XML reader', () => {
   });
 
   it('skips a DOCTYPE internal subset, with > inside it', () => {
-    expect(readXml('<!DOCTYPE m [ <!ELEMENT m (#PCDATA)> ]>\n<m>t</m>').children).toEqual([{ kind: 'text', text: 't' }]);
+    expect(readXml('<!DOCTYPE m [ <!ELEMENT m (#PCDATA)> ]>\n<m>t</m>').children).toEqual([
+      { kind: 'text', text: 't' },
+    ]);
   });
 
   it.each([
@@ -50,7 +53,7 @@ describe('the mapper XML reader', () => {
     ['<m a/>', 'line 1: disallowed character in attribute name.'],
     ['</m>', 'line 1: unmatched closing tag: m.'],
     ['<!-- only a comment -->', 'line 1: document must contain a root element.'],
-  ])('refuses %j with the line and saxes\' reason', (xml, message) => {
+  ])("refuses %j with the line and saxes' reason", (xml, message) => {
     expect(failure(xml).message).toBe(message);
   });
 });

@@ -13,14 +13,23 @@ export async function seedLibrary(database: Database): Promise<void> {
 }
 
 /** A database factory that hands out existing test databases by URL (close is a no-op: the test owns them). */
-export function fixedDatabaseFactory(byUrl: Record<string, Database>): { factory: (o: DatabaseOptions) => Database; opened: DatabaseOptions[]; closed: string[] } {
+export function fixedDatabaseFactory(byUrl: Record<string, Database>): {
+  factory: (o: DatabaseOptions) => Database;
+  opened: DatabaseOptions[];
+  closed: string[];
+} {
   const opened: DatabaseOptions[] = [];
   const closed: string[] = [];
   const factory = (o: DatabaseOptions): Database => {
     const database = byUrl[o.url];
     if (!database) throw new Error(`no test database for ${o.url}`);
     opened.push(o);
-    return { ...database, db: database.db, withSession: (fn) => database.withSession(fn), close: async () => void closed.push(o.url) };
+    return {
+      ...database,
+      db: database.db,
+      withSession: (fn) => database.withSession(fn),
+      close: async () => void closed.push(o.url),
+    };
   };
   return { factory, opened, closed };
 }
@@ -29,7 +38,10 @@ export function fixedDatabaseFactory(byUrl: Record<string, Database>): { factory
 export function libraryConfig(overrides: Partial<QueryConfig> = {}): QueryConfig {
   return {
     defaultTenantId: 't1',
-    datasources: { t1: { jdbcUrl: 'postgres://db-host/t1', maximumPoolSize: 3 }, t2: { jdbcUrl: 'postgres://db-host/t2' } },
+    datasources: {
+      t1: { jdbcUrl: 'postgres://db-host/t1', maximumPoolSize: 3 },
+      t2: { jdbcUrl: 'postgres://db-host/t2' },
+    },
     mapperFiles: 'mappers/*.xml',
     definitionFiles: 'definitions/*.json',
     ...overrides,

@@ -37,7 +37,9 @@ function statement(n: number): string {
 }
 
 function mapper(file: number, statementsPerFile: number): string {
-  const statements = Array.from({ length: statementsPerFile }, (_, i) => statement(file * statementsPerFile + i)).join('\n');
+  const statements = Array.from({ length: statementsPerFile }, (_, i) => statement(file * statementsPerFile + i)).join(
+    '\n',
+  );
   return `<?xml version="1.0" encoding="UTF-8" ?>
 <!DOCTYPE mapper PUBLIC "-//mybatis.org//DTD Mapper 3.0//EN" "http://mybatis.org/dtd/mybatis-3-mapper.dtd">
 <mapper namespace="corpus.orders.Mapper${file}">
@@ -64,6 +66,7 @@ ${statements}
 export async function writeMapperCorpus(folder: string, files: number, statementsPerFile: number): Promise<number> {
   await mkdir(path.join(folder, 'orders'), { recursive: true });
   await writeFile(path.join(folder, 'shared.xml'), SHARED);
-  for (let file = 0; file < files; file++) await writeFile(path.join(folder, 'orders', `mapper-${file}.xml`), mapper(file, statementsPerFile));
+  for (let file = 0; file < files; file++)
+    await writeFile(path.join(folder, 'orders', `mapper-${file}.xml`), mapper(file, statementsPerFile));
   return files * statementsPerFile;
 }

@@ -51,7 +51,9 @@ export class BrokerUnavailableError extends Error {
     readonly address: string,
     override readonly cause: unknown,
   ) {
-    super(`RabbitMQ is not reachable at ${address}: ${cause instanceof Error ? cause.message || cause.name : String(cause)}`);
+    super(
+      `RabbitMQ is not reachable at ${address}: ${cause instanceof Error ? cause.message || cause.name : String(cause)}`,
+    );
     this.name = 'BrokerUnavailableError';
   }
 }
@@ -79,7 +81,10 @@ function callerConnectionSource(given: ChannelModel): AmqpConnectionSource {
     givenClosed = true;
   });
   return {
-    get: () => (givenClosed ? Promise.reject(new Error('the RabbitMQ connection given in `connection` is closed (it is not reopened here)')) : Promise.resolve(given)),
+    get: () =>
+      givenClosed
+        ? Promise.reject(new Error('the RabbitMQ connection given in `connection` is closed (it is not reopened here)'))
+        : Promise.resolve(given),
     address: '(caller connection)',
     owned: false,
     get gone() {
@@ -93,14 +98,21 @@ function callerConnectionSource(given: ChannelModel): AmqpConnectionSource {
  * Makes the connection source; exactly one of `url` and `connection` must be given.
  * `defaultName` names a connection opened from `url` unless `connectionName` is set.
  */
-export function makeAmqpConnectionSource(options: AmqpConnectionOptions, logger: Logger, defaultName = defaultConnectionName('fw-queue')): AmqpConnectionSource {
+export function makeAmqpConnectionSource(
+  options: AmqpConnectionOptions,
+  logger: Logger,
+  defaultName = defaultConnectionName('fw-queue'),
+): AmqpConnectionSource {
   if ((options.url === undefined) === (options.connection === undefined)) {
     throw new TypeError('give exactly one of `url` and `connection` to reach RabbitMQ');
   }
   if (options.connection !== undefined) return callerConnectionSource(options.connection);
   const url = options.url as string;
   const address = redactAmqpUrl(url);
-  const socketOptions = { timeout: CONNECT_TIMEOUT_MILLIS, clientProperties: { connection_name: options.connectionName ?? defaultName } };
+  const socketOptions = {
+    timeout: CONNECT_TIMEOUT_MILLIS,
+    clientProperties: { connection_name: options.connectionName ?? defaultName },
+  };
   let current: Promise<ChannelModel> | undefined;
   let currentModel: ChannelModel | undefined;
   let closed = false;
@@ -120,7 +132,8 @@ export function makeAmqpConnectionSource(options: AmqpConnectionOptions, logger:
     model.on('error', (err: Error) => logger.warn({ err, broker: address }, 'RabbitMQ connection error'));
     model.on('close', (err?: Error) => {
       // amqplib passes the error when the broker or the network closed it (not on our own close())
-      if (err !== undefined) logger.warn({ err, broker: address }, 'RabbitMQ connection closed: the next use opens a new one');
+      if (err !== undefined)
+        logger.warn({ err, broker: address }, 'RabbitMQ connection closed: the next use opens a new one');
       if (currentModel !== model) return;
       currentModel = undefined;
       current = undefined;

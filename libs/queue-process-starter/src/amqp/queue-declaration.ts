@@ -50,7 +50,11 @@ export function queueNameOf(worker: Pick<WorkerDto, 'processType' | 'workerType'
     );
   }
   const problem = queueNameProblem(value);
-  if (problem !== undefined) throw new QueueConfigError(`config.${QUEUE_CONFIG_KEY} '${value}' of process type '${worker.processType}' ${problem}`, worker.processType);
+  if (problem !== undefined)
+    throw new QueueConfigError(
+      `config.${QUEUE_CONFIG_KEY} '${value}' of process type '${worker.processType}' ${problem}`,
+      worker.processType,
+    );
   return value;
 }
 

@@ -20,13 +20,20 @@ export interface BackoffDelay {
 export const DEFAULT_RECONNECT_DELAY: Readonly<Required<BackoffDelay>> = { baseMillis: 100, maxMillis: 5_000 };
 
 /** The delay with defaults filled in; at least 1 ms (a zero delay would spin against a broker that is down). */
-export function normalizeBackoff(delay: BackoffDelay | undefined, defaults: Required<BackoffDelay> = DEFAULT_RECONNECT_DELAY): Required<BackoffDelay> {
+export function normalizeBackoff(
+  delay: BackoffDelay | undefined,
+  defaults: Required<BackoffDelay> = DEFAULT_RECONNECT_DELAY,
+): Required<BackoffDelay> {
   const baseMillis = Math.max(1, delay?.baseMillis ?? defaults.baseMillis);
   return { baseMillis, maxMillis: Math.max(baseMillis, delay?.maxMillis ?? defaults.maxMillis) };
 }
 
 /** The wait before attempt `attempt` (1 for the first retry), jittered into its upper half. */
-export function backoffMillis(attempt: number, delay: Required<BackoffDelay>, random: () => number = Math.random): number {
+export function backoffMillis(
+  attempt: number,
+  delay: Required<BackoffDelay>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(delay.maxMillis, delay.baseMillis * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -39,15 +39,25 @@ export interface ReportResult {
 }
 
 function statusOf(error: unknown): number | undefined {
-  const e = typeof error === 'object' && error !== null ? (error as { code?: unknown; subErrorCode?: unknown }) : undefined;
+  const e =
+    typeof error === 'object' && error !== null ? (error as { code?: unknown; subErrorCode?: unknown }) : undefined;
   if (e?.code === 409 && e.subErrorCode === ProcessErrorCodes.concurrentModification) return undefined; // a conflict: retry
   return typeof e?.code === 'number' ? e.code : undefined;
 }
 
 /** Delivers the step's error event for `failure`. Never rejects. */
-export async function reportFailure(sink: ProcessEventSink, step: StepRef, failure: WorkerFailure): Promise<ReportResult> {
+export async function reportFailure(
+  sink: ProcessEventSink,
+  step: StepRef,
+  failure: WorkerFailure,
+): Promise<ReportResult> {
   try {
-    await sink.deliver(step.processId, ERROR_EVENT_BY_WORKER_TYPE[step.workerType], errorPayloadOf(failure), step.tenant);
+    await sink.deliver(
+      step.processId,
+      ERROR_EVENT_BY_WORKER_TYPE[step.workerType],
+      errorPayloadOf(failure),
+      step.tenant,
+    );
     return { verdict: 'reported' };
   } catch (error) {
     const status = statusOf(error);

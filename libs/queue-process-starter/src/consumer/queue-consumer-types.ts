@@ -44,7 +44,8 @@ export type QueueConsumerEventType =
  * - `disconnected`: the caller's `connection` closed; this consumer cannot reopen it (only `stop()` is left);
  * - `stopping`, `stopped`: `stop()` was called (or `start()` failed).
  */
-export type QueueConsumerState = 'idle' | 'starting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopping' | 'stopped';
+export type QueueConsumerState =
+  'idle' | 'starting' | 'connected' | 'reconnecting' | 'disconnected' | 'stopping' | 'stopped';
 
 export interface QueueConsumerEvent {
   type: QueueConsumerEventType;

@@ -38,7 +38,15 @@
  */
 import { createLogger, runWithContext, TENANT_HEADER, type Logger, type RequestContext } from '@fw/core';
 import { TRIGGER_HEADER, type WorkerDto } from '@fw/process-api';
-import { failureOf, readWorkerMessage, WorkerFailureKinds, type BatchService, type ProcessEventSink, type ReadMessage, type WorkerFailure } from '@fw/process-utils';
+import {
+  failureOf,
+  readWorkerMessage,
+  WorkerFailureKinds,
+  type BatchService,
+  type ProcessEventSink,
+  type ReadMessage,
+  type WorkerFailure,
+} from '@fw/process-utils';
 import type { ConsumeMessage } from 'amqplib';
 import { defaultConnectionName, makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
 import { queueNameProblem } from '../amqp/queue-declaration';
@@ -47,15 +55,31 @@ import { backoffMillis, normalizeBackoff } from '../amqp/reconnect-backoff';
 import { deliveryCountOf, readWorkerHeaders, type WorkerMessageHeaders } from '../message/worker-message-codec';
 import { closeConsumerChannel, openConsumerChannel, type ConsumerChannel } from './consumer-channel';
 import { reportFailure, type StepRef } from './failure-report';
-import type { QueueConsumerEvent, QueueConsumerState, QueueWorkerConsumer, QueueWorkerConsumerOptions, QueueWorkerHandler } from './queue-consumer-types';
+import type {
+  QueueConsumerEvent,
+  QueueConsumerState,
+  QueueWorkerConsumer,
+  QueueWorkerConsumerOptions,
+  QueueWorkerHandler,
+} from './queue-consumer-types';
 
-export type { ConsumerStopResult, QueueConsumerEvent, QueueConsumerEventType, QueueConsumerState, QueueConsumerStats, QueueWorkerConsumer, QueueWorkerConsumerOptions, QueueWorkerContext, QueueWorkerHandler } from './queue-consumer-types';
-
+export type {
+  ConsumerStopResult,
+  QueueConsumerEvent,
+  QueueConsumerEventType,
+  QueueConsumerState,
+  QueueConsumerStats,
+  QueueWorkerConsumer,
+  QueueWorkerConsumerOptions,
+  QueueWorkerContext,
+  QueueWorkerHandler,
+} from './queue-consumer-types';
 
 type Settlement = { kind: 'ack' | 'requeue' | 'reject'; reason: string; processId?: string };
 
 function validate(options: QueueWorkerConsumerOptions): void {
-  if ((options.batchService === undefined) === (options.handler === undefined)) throw new TypeError('give exactly one of `batchService` and `handler`');
+  if ((options.batchService === undefined) === (options.handler === undefined))
+    throw new TypeError('give exactly one of `batchService` and `handler`');
   if (options.queues.length === 0) throw new TypeError('`queues` is empty: name at least one queue to consume');
   for (const queue of options.queues) {
     const problem = queueNameProblem(queue);
@@ -126,7 +150,10 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
 
   async function failStep(step: StepRef | undefined, failure: WorkerFailure, reason: string): Promise<Settlement> {
     if (step === undefined) {
-      logger.error({ failure: failure.message }, 'worker message not attributable to a process (no process id or worker type in body or headers): rejected');
+      logger.error(
+        { failure: failure.message },
+        'worker message not attributable to a process (no process id or worker type in body or headers): rejected',
+      );
       return { kind: 'reject', reason: 'unattributable' };
     }
     const result = await runWithContext(contextOf(step.tenant, null), () => reportFailure(options.sink, step, failure));
@@ -139,7 +166,10 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       case 'stale':
         return { kind: 'ack', reason: `${reason} (step already completed)`, ...base };
       case 'refused':
-        logger.error({ ...base, err: result.error, failure: failure.message }, 'the process service refused the failure report: message rejected');
+        logger.error(
+          { ...base, err: result.error, failure: failure.message },
+          'the process service refused the failure report: message rejected',
+        );
         return { kind: 'reject', reason: `${reason} (report refused)`, ...base };
       default:
         logger.warn({ ...base, err: result.error }, 'failure could not be reported yet: message requeued');
@@ -150,24 +180,39 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   /** The body read as a WorkerDto, with the tenant of the header (the transport's word wins). */
   function readMessage(message: ConsumeMessage, headers: WorkerMessageHeaders): ReadMessage {
     const body = parseBody(message.content);
-    if (!body.ok) return { ok: false, tenant: null, failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message is not valid JSON' } };
+    if (!body.ok)
+      return {
+        ok: false,
+        tenant: null,
+        failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message is not valid JSON' },
+      };
     let value = body.value;
     if (headers.tenant !== undefined && typeof value === 'object' && value !== null && !Array.isArray(value)) {
       const bodyTenant = (value as { tenant?: unknown }).tenant;
-      if (typeof bodyTenant === 'string' && bodyTenant !== headers.tenant) logger.warn({ header: headers.tenant, body: bodyTenant }, 'tenant header and body differ: the header wins');
+      if (typeof bodyTenant === 'string' && bodyTenant !== headers.tenant)
+        logger.warn({ header: headers.tenant, body: bodyTenant }, 'tenant header and body differ: the header wins');
       value = { ...value, tenant: headers.tenant };
     }
     return readWorkerMessage(value);
   }
 
-  async function run(worker: WorkerDto, queue: string, message: ConsumeMessage, delivery: number, signal: AbortSignal): Promise<Settlement> {
+  async function run(
+    worker: WorkerDto,
+    queue: string,
+    message: ConsumeMessage,
+    delivery: number,
+    signal: AbortSignal,
+  ): Promise<Settlement> {
     const step: StepRef = { processId: worker.processId, workerType: worker.workerType, tenant: worker.tenant };
     if (options.batchService !== undefined) {
       // The step sees `signal` (aborted when its result can no longer be acknowledged); author
       // errors are reported at once in this launch mode (one attempt: a redelivery is a crash recovery).
-      const outcome = await options.batchService.run(worker, { attempt: 1, maxAttempts: 1, signal }).catch((error: unknown) => ({ status: 'undeliverable' as const, error }));
+      const outcome = await options.batchService
+        .run(worker, { attempt: 1, maxAttempts: 1, signal })
+        .catch((error: unknown) => ({ status: 'undeliverable' as const, error }));
       const settled = { processId: worker.processId, reason: outcome.status };
-      if (outcome.status === 'succeeded' || outcome.status === 'stale' || outcome.status === 'failed') return { kind: 'ack', ...settled };
+      if (outcome.status === 'succeeded' || outcome.status === 'stale' || outcome.status === 'failed')
+        return { kind: 'ack', ...settled };
       return { kind: 'requeue', ...settled };
     }
     const handler = options.handler as QueueWorkerHandler;
@@ -179,7 +224,12 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
     }
   }
 
-  async function decide(queue: string, message: ConsumeMessage, delivery: number, signal: AbortSignal): Promise<Settlement> {
+  async function decide(
+    queue: string,
+    message: ConsumeMessage,
+    delivery: number,
+    signal: AbortSignal,
+  ): Promise<Settlement> {
     const headers = readWorkerHeaders(message.properties);
     const read = readMessage(message, headers);
     if (!read.ok) {
@@ -195,13 +245,31 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
         kind: WorkerFailureKinds.invocationFailure,
         message: `worker message was delivered ${delivery} times without completing (consumers crashed, stopped or could not deliver its result); giving up after ${maxDeliveries}`,
       };
-      return failStep({ processId: worker.processId, workerType: worker.workerType, tenant: worker.tenant }, failure, 'too-many-deliveries');
+      return failStep(
+        { processId: worker.processId, workerType: worker.workerType, tenant: worker.tenant },
+        failure,
+        'too-many-deliveries',
+      );
     }
-    return runWithContext(contextOf(worker.tenant, worker.triggerId), () => run(worker, queue, message, delivery, signal));
+    return runWithContext(contextOf(worker.tenant, worker.triggerId), () =>
+      run(worker, queue, message, delivery, signal),
+    );
   }
 
-  function settle(owner: ConsumerChannel, message: ConsumeMessage, queue: string, delivery: number, settlement: Settlement): void {
-    const event = { queue, messageId: message.properties.messageId as string | undefined, processId: settlement.processId, delivery, reason: settlement.reason };
+  function settle(
+    owner: ConsumerChannel,
+    message: ConsumeMessage,
+    queue: string,
+    delivery: number,
+    settlement: Settlement,
+  ): void {
+    const event = {
+      queue,
+      messageId: message.properties.messageId as string | undefined,
+      processId: settlement.processId,
+      delivery,
+      reason: settlement.reason,
+    };
     if (!owner.open) {
       // The delivery tag belongs to a channel that is gone, and RabbitMQ has already requeued the
       // message: drop the result. Sending it on a newer channel would make RabbitMQ close that one.
@@ -242,7 +310,10 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
         settlement = { kind: 'requeue', reason: 'internal-error' };
       }
       if (settlement.kind === 'requeue') {
-        await pause(Math.min(baseDelay * 2 ** (delivery - 1), maxDelay), AbortSignal.any([stopping.signal, owner.abandon.signal]));
+        await pause(
+          Math.min(baseDelay * 2 ** (delivery - 1), maxDelay),
+          AbortSignal.any([stopping.signal, owner.abandon.signal]),
+        );
       }
       settle(owner, message, queue, delivery, settlement);
     } finally {
@@ -287,7 +358,10 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
     current = undefined;
     if (state !== 'connected') return; // closed by stop()
     state = 'reconnecting';
-    logger.warn({ broker: source.address, err: closed.error }, 'RabbitMQ consumer channel lost: unacknowledged messages go back to their queues; reconnecting');
+    logger.warn(
+      { broker: source.address, err: closed.error },
+      'RabbitMQ consumer channel lost: unacknowledged messages go back to their queues; reconnecting',
+    );
     emit({ type: 'connection-lost', error: closed.error });
     void reconnect(closed.error);
   }
@@ -303,7 +377,10 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       if (state !== 'reconnecting') return;
       if (source.gone) {
         state = 'disconnected';
-        logger.error({ err: lastError }, 'the RabbitMQ connection given to the consumer closed: it cannot be reopened here, the consumer no longer consumes (stop it; give `url` to have it reconnect by itself)');
+        logger.error(
+          { err: lastError },
+          'the RabbitMQ connection given to the consumer closed: it cannot be reopened here, the consumer no longer consumes (stop it; give `url` to have it reconnect by itself)',
+        );
         emit({ type: 'disconnected', error: lastError });
         return;
       }
@@ -322,7 +399,10 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       }
       counters.reconnects += 1;
       const outageMillis = Date.now() - lostAt;
-      logger.info({ attempt, failedAttempts: attempt - 1, outageMillis, reconnects: counters.reconnects, broker: source.address }, `RabbitMQ consumer reconnected after ${outageMillis} ms (${attempt - 1} failed attempts): consuming again`);
+      logger.info(
+        { attempt, failedAttempts: attempt - 1, outageMillis, reconnects: counters.reconnects, broker: source.address },
+        `RabbitMQ consumer reconnected after ${outageMillis} ms (${attempt - 1} failed attempts): consuming again`,
+      );
       emit({ type: 'reconnected', attempt });
       adopt(opened); // a channel that closed again at once starts a new loop from there
       return;
@@ -343,9 +423,16 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
         if (isLastingRefusal(error) || state !== 'starting') throw error;
         const delayMillis = backoffMillis(attempt, reconnectDelay);
         if (Date.now() + delayMillis > until) {
-          throw new Error(`RabbitMQ at ${source.address} did not accept the consumer within ${windowMillis} ms (${attempt} attempt(s)): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          throw new Error(
+            `RabbitMQ at ${source.address} did not accept the consumer within ${windowMillis} ms (${attempt} attempt(s)): ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          );
         }
-        if (attempt === 1) logger.warn({ err: error, broker: source.address, windowMillis }, 'RabbitMQ does not accept the consumer yet: retrying quietly');
+        if (attempt === 1)
+          logger.warn(
+            { err: error, broker: source.address, windowMillis },
+            'RabbitMQ does not accept the consumer yet: retrying quietly',
+          );
         emit({ type: 'reconnecting', attempt, delayMillis, error });
         await pause(delayMillis, stopping.signal);
       }

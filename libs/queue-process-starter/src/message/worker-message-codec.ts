@@ -41,7 +41,9 @@ export function encodeWorkerMessage(worker: WorkerDto): EncodedWorkerMessage {
   try {
     text = JSON.stringify(worker);
   } catch (err) {
-    throw new TypeError(`the ${worker.workerType} worker of process ${worker.processId} cannot be serialised to JSON: ${(err as Error).message}`);
+    throw new TypeError(
+      `the ${worker.workerType} worker of process ${worker.processId} cannot be serialised to JSON: ${(err as Error).message}`,
+    );
   }
   const headers: Record<string, string> = {
     [QueueHeaders.processId]: worker.processId,
@@ -99,7 +101,10 @@ export function readWorkerHeaders(properties: Pick<MessageProperties, 'headers'>
  * earlier unacknowledged deliveries in `x-delivery-count`; classic queues only say "redelivered"
  * (counted as 2).
  */
-export function deliveryCountOf(message: { fields: { redelivered: boolean }; properties: Pick<MessageProperties, 'headers'> }): number {
+export function deliveryCountOf(message: {
+  fields: { redelivered: boolean };
+  properties: Pick<MessageProperties, 'headers'>;
+}): number {
   const counted: unknown = message.properties.headers?.['x-delivery-count'];
   if (typeof counted === 'number' && Number.isFinite(counted) && counted >= 0) return counted + 1;
   return message.fields.redelivered ? 2 : 1;

@@ -97,17 +97,24 @@ export function makeConfirmPublisher(options: ConfirmPublisherOptions): ConfirmP
   function confirm(state: OpenChannel, queue: string, message: EncodedWorkerMessage): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let settled = false;
-      const timer = setTimeout(() => finish(new Error(`no publisher confirm from RabbitMQ within ${options.confirmTimeoutMillis} ms`)), options.confirmTimeoutMillis);
+      const timer = setTimeout(
+        () => finish(new Error(`no publisher confirm from RabbitMQ within ${options.confirmTimeoutMillis} ms`)),
+        options.confirmTimeoutMillis,
+      );
       function finish(err: unknown): void {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        if (err !== null && err !== undefined) reject(err instanceof Error ? err : new Error(`RabbitMQ refused the message: ${String(err)}`));
-        else if (state.returned.delete(message.properties.messageId)) reject(new Error(`RabbitMQ returned the message as unroutable: queue '${queue}' does not exist`));
+        if (err !== null && err !== undefined)
+          reject(err instanceof Error ? err : new Error(`RabbitMQ refused the message: ${String(err)}`));
+        else if (state.returned.delete(message.properties.messageId))
+          reject(new Error(`RabbitMQ returned the message as unroutable: queue '${queue}' does not exist`));
         else resolve();
       }
       try {
-        state.channel.publish('', queue, message.content, { ...message.properties, mandatory: true }, (err: unknown) => finish(err));
+        state.channel.publish('', queue, message.content, { ...message.properties, mandatory: true }, (err: unknown) =>
+          finish(err),
+        );
       } catch (err) {
         finish(err);
       }
@@ -124,7 +131,8 @@ export function makeConfirmPublisher(options: ConfirmPublisherOptions): ConfirmP
       }
       await confirm(state, queue, message);
     } catch (err) {
-      if (current !== undefined && state !== undefined && (await current.catch(() => undefined)) === state) current = undefined;
+      if (current !== undefined && state !== undefined && (await current.catch(() => undefined)) === state)
+        current = undefined;
       await discard(state);
       throw err;
     }
@@ -141,7 +149,10 @@ export function makeConfirmPublisher(options: ConfirmPublisherOptions): ConfirmP
           if (attempt >= attempts) throw err;
           const delayMillis = backoffMillis(attempt, options.retryDelay);
           const processId = message.properties.headers[QueueHeaders.processId];
-          logger.warn({ queue, processId, attempt, attempts, delayMillis, err: messageOf(err) }, 'publish to RabbitMQ failed: retrying on a new channel (and a new connection if it was lost)');
+          logger.warn(
+            { queue, processId, attempt, attempts, delayMillis, err: messageOf(err) },
+            'publish to RabbitMQ failed: retrying on a new channel (and a new connection if it was lost)',
+          );
           options.onRetry?.(err, attempt);
           await sleep(delayMillis);
         }

@@ -94,7 +94,10 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
   let closed = false;
 
   function assertOpen(worker: WorkerDto): void {
-    if (closed) throw new Error(`the queue starter is closed: cannot launch the ${worker.workerType} worker of process ${worker.processId}`);
+    if (closed)
+      throw new Error(
+        `the queue starter is closed: cannot launch the ${worker.workerType} worker of process ${worker.processId}`,
+      );
   }
 
   async function send(worker: WorkerDto, queue: string, message: EncodedWorkerMessage): Promise<void> {
@@ -125,7 +128,15 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
         } catch (error) {
           counters.failed += 1;
           logger.error(
-            { err: error, processId: worker.processId, processType: worker.processType, workerType: worker.workerType, tenant: worker.tenant, queue, attempts },
+            {
+              err: error,
+              processId: worker.processId,
+              processType: worker.processType,
+              workerType: worker.workerType,
+              tenant: worker.tenant,
+              queue,
+              attempts,
+            },
             `committed ${worker.workerType} launch of process ${worker.processId} (${worker.processType}) could not be published to queue '${queue}' after ${attempts} attempt(s): the process waits in its worker state until it is re-launched`,
           );
           options.onPublishFailed?.(error, worker, queue);

@@ -90,7 +90,10 @@ export interface OpenApiComponents {
 }
 
 /** A health check of a service: resolves healthy or not; a throw counts as unhealthy. */
-export type ServiceHealthCheck = () => Promise<{ healthy: boolean; checks?: ReadonlyArray<{ name: string; healthy: boolean; message?: string }> }>;
+export type ServiceHealthCheck = () => Promise<{
+  healthy: boolean;
+  checks?: ReadonlyArray<{ name: string; healthy: boolean; message?: string }>;
+}>;
 
 export interface ServiceDefinitionInit {
   name: string;
@@ -114,7 +117,9 @@ export interface ServiceDefinitionInit {
   openApiComponents?: OpenApiComponents;
 }
 
-export interface ServiceDefinition extends Required<Pick<ServiceDefinitionInit, 'name' | 'version' | 'kind' | 'httpBinding'>> {
+export interface ServiceDefinition extends Required<
+  Pick<ServiceDefinitionInit, 'name' | 'version' | 'kind' | 'httpBinding'>
+> {
   readonly description: string;
   readonly openApiComponents: OpenApiComponents | undefined;
   readonly operations: ReadonlyArray<OperationDefinition>;
@@ -129,7 +134,15 @@ export interface ServiceDescription {
   version: string;
   description: string;
   kind: ServiceKind;
-  operations: Array<{ name: string; description: string; method?: HttpMethod; path?: string; input?: JsonSchema; output?: JsonSchema; interceptors: string[] }>;
+  operations: Array<{
+    name: string;
+    description: string;
+    method?: HttpMethod;
+    path?: string;
+    input?: JsonSchema;
+    output?: JsonSchema;
+    interceptors: string[];
+  }>;
   interceptors: string[];
   healthCheck: boolean;
   details?: Record<string, unknown>;
@@ -137,17 +150,32 @@ export interface ServiceDescription {
 
 const NAME = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
 
-function checkOperation(op: OperationDefinition<never, unknown>, where: string, seen: Set<string>, handlerRequired: boolean): void {
-  if (typeof op.name !== 'string' || !NAME.test(op.name)) throw new ConfigError(`${where}: 'name' must start with a letter and use letters, digits, '_', '.', '-' (got ${JSON.stringify(op.name)})`);
+function checkOperation(
+  op: OperationDefinition<never, unknown>,
+  where: string,
+  seen: Set<string>,
+  handlerRequired: boolean,
+): void {
+  if (typeof op.name !== 'string' || !NAME.test(op.name))
+    throw new ConfigError(
+      `${where}: 'name' must start with a letter and use letters, digits, '_', '.', '-' (got ${JSON.stringify(op.name)})`,
+    );
   if (seen.has(op.name)) throw new ConfigError(`${where}: operation '${op.name}' is defined twice`);
   seen.add(op.name);
-  if (op.handler !== undefined ? typeof op.handler !== 'function' : handlerRequired) throw new ConfigError(`${where} (${op.name}): 'handler' must be a function`);
-  if ((op.method === undefined) !== (op.path === undefined)) throw new ConfigError(`${where} (${op.name}): give both 'method' and 'path', or neither`);
-  if (op.method !== undefined && !METHODS.includes(op.method)) throw new ConfigError(`${where} (${op.name}): 'method' must be one of ${METHODS.join(', ')}`);
-  if (op.path !== undefined && !/^\/[A-Za-z0-9_.~{}/-]*$/.test(op.path)) throw new ConfigError(`${where} (${op.name}): 'path' must start with '/' and use letters, digits, '_', '.', '~', '-', '/' and {param} (got '${op.path}')`);
+  if (op.handler !== undefined ? typeof op.handler !== 'function' : handlerRequired)
+    throw new ConfigError(`${where} (${op.name}): 'handler' must be a function`);
+  if ((op.method === undefined) !== (op.path === undefined))
+    throw new ConfigError(`${where} (${op.name}): give both 'method' and 'path', or neither`);
+  if (op.method !== undefined && !METHODS.includes(op.method))
+    throw new ConfigError(`${where} (${op.name}): 'method' must be one of ${METHODS.join(', ')}`);
+  if (op.path !== undefined && !/^\/[A-Za-z0-9_.~{}/-]*$/.test(op.path))
+    throw new ConfigError(
+      `${where} (${op.name}): 'path' must start with '/' and use letters, digits, '_', '.', '~', '-', '/' and {param} (got '${op.path}')`,
+    );
   for (const key of ['input', 'output'] as const) {
     const schema = op[key];
-    if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) throw new ConfigError(`${where} (${op.name}): '${key}' must be a JSON Schema object`);
+    if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema)))
+      throw new ConfigError(`${where} (${op.name}): '${key}' must be a JSON Schema object`);
   }
 }
 
@@ -157,12 +185,16 @@ function checkOperation(op: OperationDefinition<never, unknown>, where: string, 
  */
 export function defineService(init: ServiceDefinitionInit): ServiceDefinition {
   const where = `service '${String(init.name)}'`;
-  if (typeof init.name !== 'string' || !NAME.test(init.name)) throw new ConfigError(`${where}: 'name' must start with a letter and use letters, digits, '_', '.', '-'`);
-  if (typeof init.version !== 'string' || init.version.trim() === '') throw new ConfigError(`${where}: 'version' must be a non-empty string`);
-  if (init.kind !== undefined && !SERVICE_KINDS.includes(init.kind)) throw new ConfigError(`${where}: 'kind' must be one of ${SERVICE_KINDS.join(', ')}`);
+  if (typeof init.name !== 'string' || !NAME.test(init.name))
+    throw new ConfigError(`${where}: 'name' must start with a letter and use letters, digits, '_', '.', '-'`);
+  if (typeof init.version !== 'string' || init.version.trim() === '')
+    throw new ConfigError(`${where}: 'version' must be a non-empty string`);
+  if (init.kind !== undefined && !SERVICE_KINDS.includes(init.kind))
+    throw new ConfigError(`${where}: 'kind' must be one of ${SERVICE_KINDS.join(', ')}`);
   if (!Array.isArray(init.operations)) throw new ConfigError(`${where}: 'operations' must be an array`);
   const seen = new Set<string>();
-  if (init.httpBinding !== undefined && init.httpBinding !== 'registry' && init.httpBinding !== 'host') throw new ConfigError(`${where}: 'httpBinding' must be 'registry' or 'host'`);
+  if (init.httpBinding !== undefined && init.httpBinding !== 'registry' && init.httpBinding !== 'host')
+    throw new ConfigError(`${where}: 'httpBinding' must be 'registry' or 'host'`);
   const httpBinding = init.httpBinding ?? 'registry';
   init.operations.forEach((op, i) => checkOperation(op, `${where} operations[${i}]`, seen, httpBinding === 'registry'));
   const routes = new Set<string>();

@@ -57,7 +57,11 @@ export function makeRegistryDelegate(options: RegistryDelegateOptions): Registry
       const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ baseUrl: options.baseUrl, host: { name: info.name, version: info.version }, services: info.services }),
+        body: JSON.stringify({
+          baseUrl: options.baseUrl,
+          host: { name: info.name, version: info.version },
+          services: info.services,
+        }),
         signal: AbortSignal.timeout(options.timeoutMillis ?? 5_000),
       });
       await res.arrayBuffer();
@@ -80,7 +84,11 @@ export function makeRegistryDelegate(options: RegistryDelegateOptions): Registry
   async function tick(): Promise<void> {
     const ok = await registerNow();
     if (ok) {
-      if (failures > 0 || counters.successes === 1) logger.info({ registry: options.registryUrl, services: options.registry.list().length }, 'registered with the service registry');
+      if (failures > 0 || counters.successes === 1)
+        logger.info(
+          { registry: options.registryUrl, services: options.registry.list().length },
+          'registered with the service registry',
+        );
       failures = 0;
       resolveFirst();
       schedule(refreshMillis);
@@ -88,7 +96,10 @@ export function makeRegistryDelegate(options: RegistryDelegateOptions): Registry
     }
     failures++;
     const delay = Math.min(max, base * 2 ** (failures - 1));
-    logger.warn({ registry: options.registryUrl, attempt: failures, retryInMillis: delay, error: counters.lastError }, 'could not register with the service registry; retrying');
+    logger.warn(
+      { registry: options.registryUrl, attempt: failures, retryInMillis: delay, error: counters.lastError },
+      'could not register with the service registry; retrying',
+    );
     schedule(delay / 2 + Math.random() * (delay / 2));
   }
 

@@ -9,7 +9,12 @@
  * const registryService = makeServiceRegistryService();
  * const registry = makeServiceRegistry({ host, services: [registryService] });
  */
-import { defineService, SERVICE_KINDS, type ServiceDefinition, type ServiceKind } from '../definition/service-definition';
+import {
+  defineService,
+  SERVICE_KINDS,
+  type ServiceDefinition,
+  type ServiceKind,
+} from '../definition/service-definition';
 
 /** One registered host. */
 export interface CatalogEntry {
@@ -44,7 +49,11 @@ export const REGISTER_INPUT = {
   additionalProperties: false,
   properties: {
     baseUrl: { type: 'string', pattern: '^https?://[^\\s]+$', maxLength: 2000 },
-    host: { type: 'object', required: ['name', 'version'], properties: { name: { type: 'string' }, version: { type: 'string' } } },
+    host: {
+      type: 'object',
+      required: ['name', 'version'],
+      properties: { name: { type: 'string' }, version: { type: 'string' } },
+    },
     services: { type: 'array', maxItems: 1000, items: SERVICE_ENTRY },
   },
 };
@@ -71,13 +80,23 @@ export function makeServiceRegistryService(options: ServiceRegistryServiceOption
         method: 'POST',
         path: '/serviceregistry',
         input: REGISTER_INPUT,
-        handler: async (input: { baseUrl: string; host?: { name: string; version: string }; services: Array<Partial<CatalogEntry['services'][number]> & { name: string; version: string }> }) => {
+        handler: async (input: {
+          baseUrl: string;
+          host?: { name: string; version: string };
+          services: Array<Partial<CatalogEntry['services'][number]> & { name: string; version: string }>;
+        }) => {
           const now = clock().toISOString();
           const baseUrl = input.baseUrl.replace(/\/+$/, '');
           const entry: CatalogEntry = {
             baseUrl,
             ...(input.host ? { host: { name: input.host.name, version: input.host.version } } : {}),
-            services: input.services.map((s) => ({ name: s.name, version: s.version, kind: s.kind ?? 'http', description: s.description ?? '', healthCheck: s.healthCheck ?? false })),
+            services: input.services.map((s) => ({
+              name: s.name,
+              version: s.version,
+              kind: s.kind ?? 'http',
+              description: s.description ?? '',
+              healthCheck: s.healthCheck ?? false,
+            })),
             registeredAt: catalog.get(baseUrl)?.registeredAt ?? now,
             lastSeen: now,
           };
@@ -85,7 +104,13 @@ export function makeServiceRegistryService(options: ServiceRegistryServiceOption
           return entry;
         },
       },
-      { name: 'list', description: 'The catalog of every registered host', method: 'GET', path: '/serviceregistry', handler: async () => live() },
+      {
+        name: 'list',
+        description: 'The catalog of every registered host',
+        method: 'GET',
+        path: '/serviceregistry',
+        handler: async () => live(),
+      },
     ],
   });
 }

@@ -22,9 +22,19 @@ export const ServiceErrorCodes = {
 } as const;
 
 export function serviceNotFound(name: string): FwError {
-  return new FwError({ code: 404, subErrorCode: ServiceErrorCodes.notFound, description: `No service named '${name}'`, params: [name] });
+  return new FwError({
+    code: 404,
+    subErrorCode: ServiceErrorCodes.notFound,
+    description: `No service named '${name}'`,
+    params: [name],
+  });
 }
 
 export function operationNotFound(service: string, operation: string): FwError {
-  return new FwError({ code: 404, subErrorCode: ServiceErrorCodes.notFound, description: `Service '${service}' has no operation '${operation}'`, params: [service, operation] });
+  return new FwError({
+    code: 404,
+    subErrorCode: ServiceErrorCodes.notFound,
+    description: `Service '${service}' has no operation '${operation}'`,
+    params: [service, operation],
+  });
 }

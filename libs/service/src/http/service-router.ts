@@ -9,14 +9,28 @@
  * app.use(makeServiceRouter(registry, { logger }));
  * app.listen(8080);
  */
-import { ConfigError, createLogger, errorEnvelope, FwError, successEnvelope, TENANT_HEADER, TENANT_ID_PATTERN, type Logger } from '@fw/core';
+import {
+  ConfigError,
+  createLogger,
+  errorEnvelope,
+  FwError,
+  successEnvelope,
+  TENANT_HEADER,
+  TENANT_ID_PATTERN,
+  type Logger,
+} from '@fw/core';
 import { makeErrorMiddleware, makeMethodNotAllowed, requireJsonBody } from '@fw/core/http';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { JsonSchema, OperationDefinition, ServiceDefinition } from '../definition/service-definition';
 import { ServiceErrorCodes } from '../errors/service-errors';
 import { INFO_PATHS } from '../openapi/info-paths';
-import { buildOpenApiDocument, hasBody, pathParameters, type OpenApiDocumentOptions } from '../openapi/openapi-document';
+import {
+  buildOpenApiDocument,
+  hasBody,
+  pathParameters,
+  type OpenApiDocumentOptions,
+} from '../openapi/openapi-document';
 import type { HealthReport, ServiceRegistry } from '../registry/service-registry';
 
 /** Least length of `infoAccessKey`. */
@@ -46,12 +60,17 @@ function digest(value: string): Buffer {
 /** 401 `{ message }` unless the request carries the key (constant-time compare). */
 function infoKeyGuard(key: string | undefined): RequestHandler {
   if (key === undefined) return (_req, _res, next) => next();
-  if (key.length < MIN_INFO_KEY_LENGTH) throw new ConfigError(`infoAccessKey is too short (${key.length} characters): give at least ${MIN_INFO_KEY_LENGTH}`);
+  if (key.length < MIN_INFO_KEY_LENGTH)
+    throw new ConfigError(
+      `infoAccessKey is too short (${key.length} characters): give at least ${MIN_INFO_KEY_LENGTH}`,
+    );
   const expected = digest(key);
   return (req, res, next) => {
     const presented = req.headers[INFO_KEY_HEADER];
     if (typeof presented === 'string' && timingSafeEqual(digest(presented), expected)) return next();
-    res.status(401).json({ message: presented === undefined ? 'Missing X-Fw-Info-Key header' : 'Invalid X-Fw-Info-Key' });
+    res
+      .status(401)
+      .json({ message: presented === undefined ? 'Missing X-Fw-Info-Key header' : 'Invalid X-Fw-Info-Key' });
   };
 }
 
@@ -80,7 +99,12 @@ function inputOf(req: Request, op: OperationDefinition): { input: unknown; label
     const body: unknown = req.body;
     if (Object.keys(params).length === 0) return { input: body === undefined ? {} : body, label: 'body' };
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
-      throw new FwError({ code: 400, subErrorCode: ServiceErrorCodes.invalidInput, description: "'body' must be a JSON object", field: 'body' });
+      throw new FwError({
+        code: 400,
+        subErrorCode: ServiceErrorCodes.invalidInput,
+        description: "'body' must be a JSON object",
+        field: 'body',
+      });
     }
     return { input: { ...(body as Record<string, unknown> | undefined), ...params }, label: 'body' };
   }
@@ -101,15 +125,31 @@ function tenantOf(req: Request): string | undefined {
   const raw = req.headers[TENANT_HEADER];
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   const tenant = raw.trim();
-  if (!TENANT_ID_PATTERN.test(tenant)) throw new FwError({ code: 400, subErrorCode: ServiceErrorCodes.invalidInput, description: `Header ${TENANT_HEADER} must match ${TENANT_ID_PATTERN.source}`, field: TENANT_HEADER });
+  if (!TENANT_ID_PATTERN.test(tenant))
+    throw new FwError({
+      code: 400,
+      subErrorCode: ServiceErrorCodes.invalidInput,
+      description: `Header ${TENANT_HEADER} must match ${TENANT_ID_PATTERN.source}`,
+      field: TENANT_HEADER,
+    });
   return tenant;
 }
 
-function bindOperation(router: Router, registry: ServiceRegistry, service: ServiceDefinition, op: OperationDefinition, body: RequestHandler[]): void {
+function bindOperation(
+  router: Router,
+  registry: ServiceRegistry,
+  service: ServiceDefinition,
+  op: OperationDefinition,
+  body: RequestHandler[],
+): void {
   const method = (op.method as string).toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   router[method](expressPath(op.path as string), ...body, async (req, res) => {
     const { input, label } = inputOf(req, op);
-    const output = await registry.invoke(service.name, op.name, input, { tenant: tenantOf(req), headers: headersOf(req), inputLabel: label });
+    const output = await registry.invoke(service.name, op.name, input, {
+      tenant: tenantOf(req),
+      headers: headersOf(req),
+      inputLabel: label,
+    });
     res.json(successEnvelope(output === undefined ? null : output));
   });
 }
@@ -125,7 +165,9 @@ export function makeServiceRouter(registry: ServiceRegistry, options: ServiceRou
   if (guard !== undefined) {
     for (const service of registry.list()) {
       if (service.httpBinding !== 'registry') continue;
-      for (const op of service.operations) if (op.introspection === true && op.method === 'GET' && op.path !== undefined) bindOperation(router, registry, service, op, [guard]);
+      for (const op of service.operations)
+        if (op.introspection === true && op.method === 'GET' && op.path !== undefined)
+          bindOperation(router, registry, service, op, [guard]);
     }
   }
   // Operations next: a call then walks no layer of the read-only endpoints.
@@ -134,7 +176,9 @@ export function makeServiceRouter(registry: ServiceRegistry, options: ServiceRou
     const body = [express.json({ limit: options.bodyLimit ?? '1mb' }), requireJsonBody()];
     for (const service of registry.list()) {
       if (service.httpBinding !== 'registry') continue;
-      for (const op of service.operations) if (op.method !== undefined && op.path !== undefined && op.introspection !== true) bindOperation(router, registry, service, op, body);
+      for (const op of service.operations)
+        if (op.method !== undefined && op.path !== undefined && op.introspection !== true)
+          bindOperation(router, registry, service, op, body);
     }
   }
   if (guard !== undefined) mountInfo(router, registry, guard, options.openApi ?? {});
@@ -149,17 +193,43 @@ function answerHealth(res: Response, report: HealthReport, name: string): void {
     return;
   }
   const failing = report.checks.filter((c) => !c.healthy).map((c) => c.name);
-  res.status(503).json(errorEnvelope(new FwError({ code: 503, subErrorCode: ServiceErrorCodes.unhealthy, description: `Unhealthy: ${failing.join(', ') || name}`, params: failing })));
+  res.status(503).json(
+    errorEnvelope(
+      new FwError({
+        code: 503,
+        subErrorCode: ServiceErrorCodes.unhealthy,
+        description: `Unhealthy: ${failing.join(', ') || name}`,
+        params: failing,
+      }),
+    ),
+  );
 }
 
 /** `/info`, `/service-info[/{svc}]`, `/health-check[/{svc}]`, `/openapi.json`. */
-function mountInfo(router: Router, registry: ServiceRegistry, guard: RequestHandler, openApi: OpenApiDocumentOptions): void {
+function mountInfo(
+  router: Router,
+  registry: ServiceRegistry,
+  guard: RequestHandler,
+  openApi: OpenApiDocumentOptions,
+): void {
   // Other methods on these paths: 405 with Allow (as on every known path), before the key is looked at.
   router.use(makeMethodNotAllowed(INFO_PATHS));
   router.get('/info', guard, (_req, res) => void res.json(successEnvelope(registry.info())));
-  router.get('/service-info', guard, (_req, res) => void res.json(successEnvelope(registry.list().map((s) => registry.describe(s.name)))));
-  router.get('/service-info/:svc', guard, (req, res) => void res.json(successEnvelope(registry.describe(String(req.params.svc)))));
-  router.get('/health-check', guard, async (_req, res) => answerHealth(res, await registry.healthAll(), registry.host.name));
-  router.get('/health-check/:svc', guard, async (req, res) => answerHealth(res, await registry.health(String(req.params.svc)), String(req.params.svc)));
+  router.get(
+    '/service-info',
+    guard,
+    (_req, res) => void res.json(successEnvelope(registry.list().map((s) => registry.describe(s.name)))),
+  );
+  router.get(
+    '/service-info/:svc',
+    guard,
+    (req, res) => void res.json(successEnvelope(registry.describe(String(req.params.svc)))),
+  );
+  router.get('/health-check', guard, async (_req, res) =>
+    answerHealth(res, await registry.healthAll(), registry.host.name),
+  );
+  router.get('/health-check/:svc', guard, async (req, res) =>
+    answerHealth(res, await registry.health(String(req.params.svc)), String(req.params.svc)),
+  );
   router.get('/openapi.json', guard, (_req, res) => void res.json(buildOpenApiDocument(registry, openApi)));
 }

@@ -28,7 +28,11 @@ export interface Interceptor {
 }
 
 /** Runs `interceptors` in order around `handler`. */
-export function runChain(interceptors: readonly Interceptor[], call: InterceptedCall, handler: () => Promise<unknown>): Promise<unknown> {
+export function runChain(
+  interceptors: readonly Interceptor[],
+  call: InterceptedCall,
+  handler: () => Promise<unknown>,
+): Promise<unknown> {
   const step = (index: number): Promise<unknown> => {
     const interceptor = interceptors[index];
     if (interceptor === undefined) return handler();

@@ -55,11 +55,33 @@ export function makeAuditInterceptor(): Interceptor {
       const { service, operation, tenant, logger } = call.context;
       try {
         const result = await next();
-        logger.info({ audit: true, service, operation, tenant, principal: call.context.principal?.id, outcome: 'ok', millis: Date.now() - started }, 'service call');
+        logger.info(
+          {
+            audit: true,
+            service,
+            operation,
+            tenant,
+            principal: call.context.principal?.id,
+            outcome: 'ok',
+            millis: Date.now() - started,
+          },
+          'service call',
+        );
         return result;
       } catch (err) {
         const code = err instanceof FwError ? err.subErrorCode : 'error';
-        logger.info({ audit: true, service, operation, tenant, principal: call.context.principal?.id, outcome: code, millis: Date.now() - started }, 'service call');
+        logger.info(
+          {
+            audit: true,
+            service,
+            operation,
+            tenant,
+            principal: call.context.principal?.id,
+            outcome: code,
+            millis: Date.now() - started,
+          },
+          'service call',
+        );
         throw err;
       }
     },

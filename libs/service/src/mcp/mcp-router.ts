@@ -58,22 +58,46 @@ function toolsOf(registry: ServiceRegistry): Tool[] {
   return tools;
 }
 
-function makeMcpServer(registry: ServiceRegistry, tools: readonly Tool[], options: McpRouterOptions, call: { headers: Record<string, string>; tenant: string | undefined; logger: Logger }): Server {
+function makeMcpServer(
+  registry: ServiceRegistry,
+  tools: readonly Tool[],
+  options: McpRouterOptions,
+  call: { headers: Record<string, string>; tenant: string | undefined; logger: Logger },
+): Server {
   const { headers, tenant, logger } = call;
-  const server = new Server({ name: options.name ?? registry.host.name, version: options.version ?? registry.host.version }, { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) });
+  const server = new Server(
+    { name: options.name ?? registry.host.name, version: options.version ?? registry.host.version },
+    { capabilities: { tools: {} }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { ...t.inputSchema, type: 'object' as const } })),
+    tools: tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: { ...t.inputSchema, type: 'object' as const },
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = tools.find((t) => t.name === request.params.name);
-    if (tool === undefined) return { isError: true, content: [{ type: 'text' as const, text: `Unknown tool '${request.params.name}'` }] };
+    if (tool === undefined)
+      return { isError: true, content: [{ type: 'text' as const, text: `Unknown tool '${request.params.name}'` }] };
     try {
-      const output = await registry.invoke(tool.service, tool.operation, request.params.arguments ?? {}, { headers, tenant });
-      return { content: [{ type: 'text' as const, text: JSON.stringify(output ?? null) }], ...(typeof output === 'object' && output !== null && !Array.isArray(output) ? { structuredContent: output as Record<string, unknown> } : {}) };
+      const output = await registry.invoke(tool.service, tool.operation, request.params.arguments ?? {}, {
+        headers,
+        tenant,
+      });
+      return {
+        content: [{ type: 'text' as const, text: JSON.stringify(output ?? null) }],
+        ...(typeof output === 'object' && output !== null && !Array.isArray(output)
+          ? { structuredContent: output as Record<string, unknown> }
+          : {}),
+      };
     } catch (err) {
       // Mapped (and logged) as over HTTP: an unexpected error says only FW500.
       const error = toFwError(err, logger, { path: `mcp:${tool.name}`, method: 'tools/call' });
-      return { isError: true, content: [{ type: 'text' as const, text: `${error.subErrorCode}: ${error.description}` }] };
+      return {
+        isError: true,
+        content: [{ type: 'text' as const, text: `${error.subErrorCode}: ${error.description}` }],
+      };
     }
   });
   return server;
@@ -86,7 +110,10 @@ export function makeMcpRouter(registry: ServiceRegistry, options: McpRouterOptio
   router.post(path, express.json({ limit: '1mb' }), async (req, res) => {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-    const tenant = typeof req.headers['x-fw-tenant-id'] === 'string' && req.headers['x-fw-tenant-id'] !== '' ? req.headers['x-fw-tenant-id'] : undefined;
+    const tenant =
+      typeof req.headers['x-fw-tenant-id'] === 'string' && req.headers['x-fw-tenant-id'] !== ''
+        ? req.headers['x-fw-tenant-id']
+        : undefined;
     const server = makeMcpServer(registry, toolsOf(registry), options, { headers, tenant, logger });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
@@ -98,11 +125,16 @@ export function makeMcpRouter(registry: ServiceRegistry, options: McpRouterOptio
       await transport.handleRequest(req, res, req.body);
     } catch (err) {
       logger.error({ err }, 'MCP request failed');
-      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
+      if (!res.headersSent)
+        res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
     }
   });
   // Stateless: no server-initiated stream and no sessions to end.
-  const notAllowed = (_req: express.Request, res: express.Response) => void res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null });
+  const notAllowed = (_req: express.Request, res: express.Response) =>
+    void res
+      .status(405)
+      .set('Allow', 'POST')
+      .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null });
   router.get(path, notAllowed);
   router.delete(path, notAllowed);
   return router;

@@ -8,7 +8,12 @@
  * `/openapi.json`) are described too (info-paths.ts).
  */
 import { ERROR_ENVELOPE_SCHEMA, successEnvelopeSchema } from '@fw/core';
-import type { JsonSchema, OpenApiComponents, OperationDefinition, ServiceDefinition } from '../definition/service-definition';
+import type {
+  JsonSchema,
+  OpenApiComponents,
+  OperationDefinition,
+  ServiceDefinition,
+} from '../definition/service-definition';
 import type { ServiceRegistry } from '../registry/service-registry';
 import { INFO_RESPONSES, INFO_SCHEMAS, INFO_SECURITY, infoPaths } from './info-paths';
 
@@ -30,7 +35,9 @@ export interface OpenApiDocumentOptions {
  * Where the operations are: the host that served the document (a relative URL), so a client
  * generated from it works against whatever address the host was reached at.
  */
-export const SAME_HOST_SERVERS: ReadonlyArray<OpenApiObject> = [{ url: '/', description: 'The host that serves this document' }];
+export const SAME_HOST_SERVERS: ReadonlyArray<OpenApiObject> = [
+  { url: '/', description: 'The host that serves this document' },
+];
 
 const ERROR_ENVELOPE = { $ref: '#/components/schemas/ErrorEnvelope' };
 
@@ -63,9 +70,14 @@ function derivedExchange(op: OperationDefinition): OpenApiObject {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_ENVELOPE } } });
   return {
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(hasBody(method) ? { requestBody: { required: true, content: { 'application/json': { schema: op.input ?? {} } } } } : {}),
+    ...(hasBody(method)
+      ? { requestBody: { required: true, content: { 'application/json': { schema: op.input ?? {} } } } }
+      : {}),
     responses: {
-      '200': { description: 'the output in the framework envelope', content: { 'application/json': { schema: successEnvelopeSchema(op.output ?? {}) } } },
+      '200': {
+        description: 'the output in the framework envelope',
+        content: { 'application/json': { schema: successEnvelopeSchema(op.output ?? {}) } },
+      },
       '400': error('the input breaks the schema (SVC400, the field named)'),
       '401': error('refused by a security interceptor'),
       '500': error('unexpected error (details logged, not answered)'),
@@ -74,29 +86,56 @@ function derivedExchange(op: OperationDefinition): OpenApiObject {
 }
 
 /** Who may call a registry-bound operation, as far as the document can tell (undefined: not stated). */
-function derivedSecurity(service: ServiceDefinition, op: OperationDefinition, options: OpenApiDocumentOptions): SecurityRequirements | undefined {
+function derivedSecurity(
+  service: ServiceDefinition,
+  op: OperationDefinition,
+  options: OpenApiDocumentOptions,
+): SecurityRequirements | undefined {
   // Introspection operations are served with the info endpoints, in front of any operations guard.
   if (op.introspection === true) return INFO_SECURITY;
-  if (options.operationsGuard !== undefined) return Object.keys(options.operationsGuard).map((scheme) => ({ [scheme]: [] }));
+  if (options.operationsGuard !== undefined)
+    return Object.keys(options.operationsGuard).map((scheme) => ({ [scheme]: [] }));
   const intercepted = service.interceptors.length > 0 || (op.interceptors?.length ?? 0) > 0;
   return intercepted ? undefined : [];
 }
 
-function operationObject(service: ServiceDefinition, op: OperationDefinition, options: OpenApiDocumentOptions): OpenApiObject {
+function operationObject(
+  service: ServiceDefinition,
+  op: OperationDefinition,
+  options: OpenApiDocumentOptions,
+): OpenApiObject {
   const own = op.openapi;
-  const exchange = own === undefined ? derivedExchange(op) : { ...(own.parameters ? { parameters: own.parameters } : {}), ...(own.requestBody ? { requestBody: own.requestBody } : {}), responses: own.responses };
+  const exchange =
+    own === undefined
+      ? derivedExchange(op)
+      : {
+          ...(own.parameters ? { parameters: own.parameters } : {}),
+          ...(own.requestBody ? { requestBody: own.requestBody } : {}),
+          responses: own.responses,
+        };
   const security = own?.security ?? derivedSecurity(service, op, options);
-  return { operationId: `${service.name}.${op.name}`, tags: [service.name], summary: op.description || op.name, ...exchange, ...(security === undefined ? {} : { security }) };
+  return {
+    operationId: `${service.name}.${op.name}`,
+    tags: [service.name],
+    summary: op.description || op.name,
+    ...exchange,
+    ...(security === undefined ? {} : { security }),
+  };
 }
 
 type ComponentKind = keyof OpenApiComponents;
 
 /** Adds `from` to `into`; the same name twice must mean the same thing. */
-function mergeComponents(into: Record<ComponentKind, Record<string, unknown>>, from: OpenApiComponents | undefined, owner: string): void {
+function mergeComponents(
+  into: Record<ComponentKind, Record<string, unknown>>,
+  from: OpenApiComponents | undefined,
+  owner: string,
+): void {
   for (const kind of ['schemas', 'responses', 'parameters', 'securitySchemes'] as const) {
     for (const [name, value] of Object.entries(from?.[kind] ?? {})) {
       const existing = into[kind][name];
-      if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(value)) throw new Error(`${owner}: components.${kind}.${name} is already defined differently in the OpenAPI document`);
+      if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(value))
+        throw new Error(`${owner}: components.${kind}.${name} is already defined differently in the OpenAPI document`);
       into[kind][name] = value;
     }
   }
@@ -109,7 +148,14 @@ export function buildOpenApiDocument(registry: ServiceRegistry, options: OpenApi
     schemas: { ...INFO_SCHEMAS, ErrorEnvelope: ERROR_ENVELOPE_SCHEMA },
     responses: { ...INFO_RESPONSES },
     parameters: {},
-    securitySchemes: { InfoKey: { type: 'apiKey', in: 'header', name: 'X-Fw-Info-Key', description: 'Only when the host sets an info access key' } },
+    securitySchemes: {
+      InfoKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Fw-Info-Key',
+        description: 'Only when the host sets an info access key',
+      },
+    },
   };
   mergeComponents(components, { securitySchemes: options.operationsGuard }, 'the operations guard');
   for (const service of registry.list()) {
@@ -124,9 +170,19 @@ export function buildOpenApiDocument(registry: ServiceRegistry, options: OpenApi
   const { name, version, description, license } = registry.host;
   return {
     openapi: '3.1.0',
-    info: { title: name, version, ...(description ? { description } : {}), ...(license === undefined ? {} : { license }) },
+    info: {
+      title: name,
+      version,
+      ...(description ? { description } : {}),
+      ...(license === undefined ? {} : { license }),
+    },
     servers: SAME_HOST_SERVERS,
-    tags: [{ name: 'host', description: 'The read-only endpoints of the host' }, ...registry.list().map((s) => ({ name: s.name, description: s.description || `${s.kind} service ${s.name} ${s.version}` }))],
+    tags: [
+      { name: 'host', description: 'The read-only endpoints of the host' },
+      ...registry
+        .list()
+        .map((s) => ({ name: s.name, description: s.description || `${s.kind} service ${s.name} ${s.version}` })),
+    ],
     paths,
     components,
   };

@@ -48,7 +48,12 @@ function toFwError(status: number, body: unknown, where: string): FwError {
     subErrorCode: e.subErrorCode ?? first?.subErrorCode ?? `HTTP${status}`,
     description: e.description ?? e.message ?? `${where} answered ${status}`,
     ...(first?.field ? { field: first.field } : {}),
-    details: (e.errors ?? []).slice(1).map((d) => ({ subErrorCode: d.subErrorCode ?? '', description: d.description ?? '', params: d.params ?? [], ...(d.field ? { field: d.field } : {}) })),
+    details: (e.errors ?? []).slice(1).map((d) => ({
+      subErrorCode: d.subErrorCode ?? '',
+      description: d.description ?? '',
+      params: d.params ?? [],
+      ...(d.field ? { field: d.field } : {}),
+    })),
   });
 }
 
@@ -58,7 +63,13 @@ function fillPath(path: string, input: Record<string, unknown>): { path: string;
   const filled = path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
     used.add(name);
     const value = input[name];
-    if (value === undefined || value === null) throw new FwError({ code: 400, subErrorCode: ServiceErrorCodes.invalidInput, description: `'input.${name}' is required (a path parameter)`, field: `input.${name}` });
+    if (value === undefined || value === null)
+      throw new FwError({
+        code: 400,
+        subErrorCode: ServiceErrorCodes.invalidInput,
+        description: `'input.${name}' is required (a path parameter)`,
+        field: `input.${name}`,
+      });
     return encodeURIComponent(String(value));
   });
   return { path: filled, used };
@@ -73,7 +84,10 @@ export function makeServiceProxy(options: ServiceProxyOptions): ServiceProxy {
     let found = described.get(service);
     if (found === undefined) {
       found = (async () => {
-        const res = await fetch(`${url}/service-info/${encodeURIComponent(service)}`, { headers: { ...options.headers }, signal: AbortSignal.timeout(timeout) });
+        const res = await fetch(`${url}/service-info/${encodeURIComponent(service)}`, {
+          headers: { ...options.headers },
+          signal: AbortSignal.timeout(timeout),
+        });
         const body = (await res.json().catch(() => undefined)) as { payload?: ServiceDescription } | undefined;
         if (!res.ok || body?.payload === undefined) throw toFwError(res.status, body, `${url}/service-info/${service}`);
         return body.payload;
@@ -84,21 +98,49 @@ export function makeServiceProxy(options: ServiceProxyOptions): ServiceProxy {
     return found;
   };
 
-  async function invokeRemote(url: string, service: string, operation: string, input: unknown, invokeOptions: InvokeOptions): Promise<unknown> {
+  async function invokeRemote(
+    url: string,
+    service: string,
+    operation: string,
+    input: unknown,
+    invokeOptions: InvokeOptions,
+  ): Promise<unknown> {
     const description = await describeRemote(service, url);
     const op = description.operations.find((o) => o.name === operation);
-    if (op === undefined) throw new FwError({ code: 404, subErrorCode: ServiceErrorCodes.notFound, description: `Service '${service}' has no operation '${operation}'`, params: [service, operation] });
-    if (op.method === undefined || op.path === undefined) throw new FwError({ code: 501, subErrorCode: ServiceErrorCodes.notInvocable, description: `${service}.${operation} has no HTTP binding at ${url}`, params: [service, operation] });
-    const fields = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<string, unknown>;
+    if (op === undefined)
+      throw new FwError({
+        code: 404,
+        subErrorCode: ServiceErrorCodes.notFound,
+        description: `Service '${service}' has no operation '${operation}'`,
+        params: [service, operation],
+      });
+    if (op.method === undefined || op.path === undefined)
+      throw new FwError({
+        code: 501,
+        subErrorCode: ServiceErrorCodes.notInvocable,
+        description: `${service}.${operation} has no HTTP binding at ${url}`,
+        params: [service, operation],
+      });
+    const fields = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<
+      string,
+      unknown
+    >;
     const { path, used } = fillPath(op.path, fields);
     const body = op.method === 'POST' || op.method === 'PUT' || op.method === 'PATCH';
     const query = new URLSearchParams();
-    if (!body) for (const [k, v] of Object.entries(fields)) if (!used.has(k) && v !== undefined && v !== null) query.set(k, String(v));
+    if (!body)
+      for (const [k, v] of Object.entries(fields))
+        if (!used.has(k) && v !== undefined && v !== null) query.set(k, String(v));
     const headers: Record<string, string> = { ...options.headers, ...invokeOptions.headers };
     if (invokeOptions.tenant !== undefined) headers[TENANT_HEADER] = invokeOptions.tenant;
     if (body) headers['content-type'] = 'application/json';
     const target = `${url}${path}${query.size > 0 ? `?${query}` : ''}`;
-    const res = await fetch(target, { method: op.method, headers, body: body ? JSON.stringify(input ?? {}) : undefined, signal: AbortSignal.timeout(timeout) });
+    const res = await fetch(target, {
+      method: op.method,
+      headers,
+      body: body ? JSON.stringify(input ?? {}) : undefined,
+      signal: AbortSignal.timeout(timeout),
+    });
     const answer = (await res.json().catch(() => undefined)) as { success?: boolean; payload?: unknown } | undefined;
     if (!res.ok || answer?.success !== true) throw toFwError(res.status, answer, `${op.method} ${target}`);
     return answer.payload;
@@ -108,7 +150,9 @@ export function makeServiceProxy(options: ServiceProxyOptions): ServiceProxy {
     resolve: (service) => urlOf(service) ?? 'local',
     async invoke(service, operation, input, invokeOptions = {}) {
       const url = urlOf(service);
-      return url === undefined ? options.registry.invoke(service, operation, input, invokeOptions) : invokeRemote(url, service, operation, input, invokeOptions);
+      return url === undefined
+        ? options.registry.invoke(service, operation, input, invokeOptions)
+        : invokeRemote(url, service, operation, input, invokeOptions);
     },
   };
 }

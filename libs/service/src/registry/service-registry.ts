@@ -10,7 +10,12 @@
  */
 import { ConfigError, createLogger, FwError, type Logger } from '@fw/core';
 import type { CallContext } from '../definition/call-context';
-import { describeService, type ServiceDefinition, type ServiceDescription, type ServiceKind } from '../definition/service-definition';
+import {
+  describeService,
+  type ServiceDefinition,
+  type ServiceDescription,
+  type ServiceKind,
+} from '../definition/service-definition';
 import { operationNotFound, ServiceErrorCodes, serviceNotFound } from '../errors/service-errors';
 import { runChain } from '../interceptors/interceptor';
 import { assertValidInput, outputProblems, validatorOf } from '../validation/schema-validation';
@@ -86,7 +91,9 @@ function compileSchemas(service: ServiceDefinition): void {
       try {
         validatorOf(schema);
       } catch (err) {
-        throw new ConfigError(`service '${service.name}' operation '${op.name}': '${key}' is not a valid JSON Schema: ${(err as Error).message}`);
+        throw new ConfigError(
+          `service '${service.name}' operation '${op.name}': '${key}' is not a valid JSON Schema: ${(err as Error).message}`,
+        );
       }
     }
   }
@@ -106,7 +113,8 @@ export function makeServiceRegistry(options: ServiceRegistryOptions): ServiceReg
   const registry: ServiceRegistry = {
     host: options.host,
     register(service) {
-      if (byName.has(service.name)) throw new ConfigError(`service '${service.name}' is registered twice in host '${options.host.name}'`);
+      if (byName.has(service.name))
+        throw new ConfigError(`service '${service.name}' is registered twice in host '${options.host.name}'`);
       compileSchemas(service);
       byName.set(service.name, service);
     },
@@ -116,7 +124,13 @@ export function makeServiceRegistry(options: ServiceRegistryOptions): ServiceReg
       name: options.host.name,
       version: options.host.version,
       description: options.host.description ?? '',
-      services: [...byName.values()].map((s) => ({ name: s.name, version: s.version, kind: s.kind, description: s.description, healthCheck: s.healthCheck !== undefined })),
+      services: [...byName.values()].map((s) => ({
+        name: s.name,
+        version: s.version,
+        kind: s.kind,
+        description: s.description,
+        healthCheck: s.healthCheck !== undefined,
+      })),
     }),
     describe: (name) => describeService(find(name)),
     async invoke(serviceName, operationName, input, invokeOptions = {}) {
@@ -127,20 +141,48 @@ export function makeServiceRegistry(options: ServiceRegistryOptions): ServiceReg
       assertValidInput(operation.input, input, invokeOptions.inputLabel ?? 'input', where);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(invokeOptions.headers ?? {})) headers[k.toLowerCase()] = v;
-      const context: CallContext = { service: serviceName, operation: operationName, tenant: invokeOptions.tenant, headers, principal: undefined, attributes: new Map(), logger };
+      const context: CallContext = {
+        service: serviceName,
+        operation: operationName,
+        tenant: invokeOptions.tenant,
+        headers,
+        principal: undefined,
+        attributes: new Map(),
+        logger,
+      };
       const interceptors = [...service.interceptors, ...(operation.interceptors ?? [])];
       const handler = operation.handler;
-      if (handler === undefined) throw new FwError({ code: 501, subErrorCode: ServiceErrorCodes.notInvocable, description: `${where} is served over HTTP by the host (${operation.method ?? ''} ${operation.path ?? ''}); it cannot be invoked in-process`, params: [where] });
+      if (handler === undefined)
+        throw new FwError({
+          code: 501,
+          subErrorCode: ServiceErrorCodes.notInvocable,
+          description: `${where} is served over HTTP by the host (${operation.method ?? ''} ${operation.path ?? ''}); it cannot be invoked in-process`,
+          params: [where],
+        });
       const output = await runChain(interceptors, { input, context }, async () => handler(input, context));
       const problems = outputProblems(operation.output, output);
       if (problems !== undefined) {
-        logger.error({ service: serviceName, operation: operationName, problems }, 'operation output breaks its schema');
-        if (outputValidation === 'error') throw new FwError({ code: 500, subErrorCode: ServiceErrorCodes.invalidOutput, description: `The output of ${where} breaks its schema: ${problems}`, params: [where] });
+        logger.error(
+          { service: serviceName, operation: operationName, problems },
+          'operation output breaks its schema',
+        );
+        if (outputValidation === 'error')
+          throw new FwError({
+            code: 500,
+            subErrorCode: ServiceErrorCodes.invalidOutput,
+            description: `The output of ${where} breaks its schema: ${problems}`,
+            params: [where],
+          });
       }
       return output;
     },
     async healthAll() {
-      const reports = await Promise.all(registry.list().filter((s) => s.healthCheck !== undefined).map((s) => registry.health(s.name)));
+      const reports = await Promise.all(
+        registry
+          .list()
+          .filter((s) => s.healthCheck !== undefined)
+          .map((s) => registry.health(s.name)),
+      );
       const checks = reports.flatMap((r) => r.checks);
       return { healthy: checks.every((c) => c.healthy), checks };
     },
@@ -152,7 +194,13 @@ export function makeServiceRegistry(options: ServiceRegistryOptions): ServiceReg
         return { healthy: checks.every((c) => c.healthy), checks };
       }
       const service = find(name);
-      if (service.healthCheck === undefined) throw new FwError({ code: 404, subErrorCode: ServiceErrorCodes.notFound, description: `Service '${name}' has no health check`, params: [name] });
+      if (service.healthCheck === undefined)
+        throw new FwError({
+          code: 404,
+          subErrorCode: ServiceErrorCodes.notFound,
+          description: `Service '${name}' has no health check`,
+          params: [name],
+        });
       try {
         const result = await service.healthCheck();
         return { healthy: result.healthy, checks: result.checks ?? [{ name, healthy: result.healthy }] };

@@ -50,7 +50,14 @@ export function assertValidInput(schema: JsonSchema | undefined, input: unknown,
     return { subErrorCode: ServiceErrorCodes.invalidInput, description: sentence(field, e), params: [where], field };
   });
   const first = details[0];
-  throw new FwError({ code: 400, subErrorCode: ServiceErrorCodes.invalidInput, description: first?.description ?? `the input of ${where} is not valid`, params: [where], field: first?.field, details: details.slice(1) });
+  throw new FwError({
+    code: 400,
+    subErrorCode: ServiceErrorCodes.invalidInput,
+    description: first?.description ?? `the input of ${where} is not valid`,
+    params: [where],
+    field: first?.field,
+    details: details.slice(1),
+  });
 }
 
 /** Problems of an output, as one line (empty when it matches). */

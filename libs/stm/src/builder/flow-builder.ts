@@ -77,7 +77,11 @@ function makeStateBuilder(state: MutableState): StateBuilder {
       return self;
     },
     activity(activityId, options = {}) {
-      state.activities.push({ id: activityId, mandatory: options.mandatory ?? false, ...(options.metadata === undefined ? {} : { metadata: { ...options.metadata } }) });
+      state.activities.push({
+        id: activityId,
+        mandatory: options.mandatory ?? false,
+        ...(options.metadata === undefined ? {} : { metadata: { ...options.metadata } }),
+      });
       return self;
     },
     onEntry(...actions) {
@@ -130,7 +134,16 @@ export function defineFlow(flowId: string): FlowBuilder {
   let initialState: string | undefined;
   let isDefault = false;
   const add = (kind: StateKind, id: string, configure?: (state: StateBuilder) => void): FlowBuilder => {
-    const state: MutableState = { id, kind, onEntry: [], onExit: [], events: [], transitions: [], activities: [], metadata: {} };
+    const state: MutableState = {
+      id,
+      kind,
+      onEntry: [],
+      onExit: [],
+      events: [],
+      transitions: [],
+      activities: [],
+      metadata: {},
+    };
     states.push(state);
     configure?.(makeStateBuilder(state));
     return builder;

@@ -8,7 +8,10 @@ export interface MermaidOptions {
 }
 
 /** Mermaid ids allow letters, digits and `_`; other ids get a safe alias and a label. */
-function makeIdMapper(stateIds: readonly string[]): { id: (stateId: string) => string; aliases: Array<[string, string]> } {
+function makeIdMapper(stateIds: readonly string[]): {
+  id: (stateId: string) => string;
+  aliases: Array<[string, string]>;
+} {
   const map = new Map<string, string>();
   const used = new Set<string>();
   const aliases: Array<[string, string]> = [];
@@ -55,14 +58,18 @@ export function renderMermaid(flow: FlowDefinition, options: MermaidOptions = {}
     options.showActions === true && action !== undefined ? `${text} / ${action}` : text;
   for (const s of flow.states) {
     for (const e of s.events ?? []) lines.push(`  ${id(s.id)} --> ${id(e.to ?? s.id)} : ${label(e.id, e.action)}`);
-    for (const t of s.transitions ?? []) lines.push(`  ${id(s.id)} --> ${id(t.to)} : ${label(t.condition ?? 'else', t.action)}`);
+    for (const t of s.transitions ?? [])
+      lines.push(`  ${id(s.id)} --> ${id(t.to)} : ${label(t.condition ?? 'else', t.action)}`);
   }
   for (const s of flow.states) if (s.kind === 'final') lines.push(`  ${id(s.id)} --> [*]`);
   for (const s of flow.states) {
     const activities = s.activities ?? [];
     if (activities.length === 0) continue;
     const kind = (mandatory: boolean) => activities.filter((a) => a.mandatory === mandatory).map((a) => a.id);
-    const parts = [kind(true).length > 0 ? `mandatory: ${kind(true).join(', ')}` : '', kind(false).length > 0 ? `optional: ${kind(false).join(', ')}` : ''].filter(Boolean);
+    const parts = [
+      kind(true).length > 0 ? `mandatory: ${kind(true).join(', ')}` : '',
+      kind(false).length > 0 ? `optional: ${kind(false).join(', ')}` : '',
+    ].filter(Boolean);
     lines.push(`  note right of ${id(s.id)} : activities<br/>${parts.join('<br/>')}`);
   }
   return `${lines.join('\n')}\n`;

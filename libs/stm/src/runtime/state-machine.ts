@@ -51,7 +51,8 @@ function checkRegistries<E, C>(
       const at = describeLocation(flow.id, s.id);
       for (const a of s.onEntry ?? []) needAction(a, `${at}, entry`);
       for (const a of s.onExit ?? []) needAction(a, `${at}, exit`);
-      for (const e of s.events ?? []) if (e.action !== undefined) needAction(e.action, describeLocation(flow.id, s.id, e.id));
+      for (const e of s.events ?? [])
+        if (e.action !== undefined) needAction(e.action, describeLocation(flow.id, s.id, e.id));
       for (const t of s.transitions ?? []) {
         if (t.action !== undefined) needAction(t.action, `${at}, transition to '${t.to}'`);
         if (t.condition !== undefined && !Object.hasOwn(conditions, parseConditionRef(t.condition).name)) {
@@ -61,7 +62,10 @@ function checkRegistries<E, C>(
     }
   }
   if (missingActions.length > 0) {
-    throw new StmError({ code: StmErrorCodes.unknownAction, message: `Unknown action ${missingActions.join(', ')}: register it in 'actions'` });
+    throw new StmError({
+      code: StmErrorCodes.unknownAction,
+      message: `Unknown action ${missingActions.join(', ')}: register it in 'actions'`,
+    });
   }
   if (missingConditions.length > 0) {
     throw new StmError({
@@ -71,7 +75,11 @@ function checkRegistries<E, C>(
   }
 }
 
-function checkInitialEnabled(flows: readonly FlowDefinition[], config: StmConfig, effective: readonly FlowDefinition[]): void {
+function checkInitialEnabled(
+  flows: readonly FlowDefinition[],
+  config: StmConfig,
+  effective: readonly FlowDefinition[],
+): void {
   flows.forEach((flow, i) => {
     const initial = flow.states.find((s) => s.id === flow.initialState);
     const kept = effective[i]?.states.some((s) => s.id === flow.initialState) ?? false;
@@ -108,7 +116,9 @@ function checkInitialEnabled(flows: readonly FlowDefinition[], config: StmConfig
 export function makeStateMachine<E extends StatefulEntity, C = void>(
   options: StateMachineOptions<E, C>,
 ): StateMachine<E, C>;
-export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C> & { stateAccessor: StateAccessor<E> }): StateMachine<E, C>;
+export function makeStateMachine<E, C = void>(
+  options: StateMachineOptions<E, C> & { stateAccessor: StateAccessor<E> },
+): StateMachine<E, C>;
 export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>): StateMachine<E, C> {
   const config = options.config ?? {};
   const actions = options.actions ?? {};
@@ -132,7 +142,10 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
       const known = [...byId.keys()].map((k) => `'${k}'`).join(', ');
       throw new StmError({
         code: StmErrorCodes.unknownFlow,
-        message: flowId === undefined ? `No default flow: give a flow id (known: ${known})` : `Unknown flow '${flowId}' (known: ${known})`,
+        message:
+          flowId === undefined
+            ? `No default flow: give a flow id (known: ${known})`
+            : `Unknown flow '${flowId}' (known: ${known})`,
         ...(flowId === undefined ? {} : { flowId }),
       });
     }
@@ -152,7 +165,14 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return found;
   };
 
-  const runAction = (run: Run<E, C>, name: string, phase: ActionPhase, state: StateDefinition, from: string | undefined, to: string): Maybe<void> => {
+  const runAction = (
+    run: Run<E, C>,
+    name: string,
+    phase: ActionPhase,
+    state: StateDefinition,
+    from: string | undefined,
+    to: string,
+  ): Maybe<void> => {
     const action = actions[name] as StmAction<E, C>;
     run.actions.push({ phase, name, stateId: state.id });
     return action({
@@ -169,17 +189,36 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     });
   };
 
-  const runActions = (run: Run<E, C>, names: readonly string[] | undefined, phase: ActionPhase, state: StateDefinition, from: string | undefined, to: string): Maybe<void> =>
-    names === undefined || names.length === 0 ? undefined : eachInOrder(names.length, (i) => runAction(run, names[i], phase, state, from, to));
+  const runActions = (
+    run: Run<E, C>,
+    names: readonly string[] | undefined,
+    phase: ActionPhase,
+    state: StateDefinition,
+    from: string | undefined,
+    to: string,
+  ): Maybe<void> =>
+    names === undefined || names.length === 0
+      ? undefined
+      : eachInOrder(names.length, (i) => runAction(run, names[i], phase, state, from, to));
 
   /** Leaves `from` (if any) and enters `to`: exit actions, transition action, state set, entry actions. */
-  const move = (run: Run<E, C>, from: StateDefinition | undefined, to: StateDefinition, transitionAction: string | undefined): Maybe<void> => {
+  const move = (
+    run: Run<E, C>,
+    from: StateDefinition | undefined,
+    to: StateDefinition,
+    transitionAction: string | undefined,
+  ): Maybe<void> => {
     const enter = (): Maybe<void> => {
       accessor.set(run.entity, { flowId: run.flow.id, stateId: to.id });
       return runActions(run, to.onEntry, 'entry', to, from?.id, to.id);
     };
-    const transition = (): Maybe<void> => (transitionAction === undefined ? enter() : andThen(runAction(run, transitionAction, 'transition', from ?? to, from?.id, to.id), enter));
-    return from === undefined ? transition() : andThen(runActions(run, from.onExit, 'exit', from, from.id, to.id), transition);
+    const transition = (): Maybe<void> =>
+      transitionAction === undefined
+        ? enter()
+        : andThen(runAction(run, transitionAction, 'transition', from ?? to, from?.id, to.id), enter);
+    return from === undefined
+      ? transition()
+      : andThen(runActions(run, from.onExit, 'exit', from, from.id, to.id), transition);
   };
 
   // Condition references parsed once each (the flows are fixed once the machine is made).
@@ -193,7 +232,14 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   const evaluate = (run: Run<E, C>, state: StateDefinition, ref: string): Maybe<boolean> => {
     const { name, negated } = conditionRef(ref);
     const condition = conditions[name] as StmCondition<E, C>;
-    const value = condition({ entity: run.entity, context: run.context, payload: run.payload, flowId: run.flow.id, eventId: run.eventId, stateId: state.id });
+    const value = condition({
+      entity: run.entity,
+      context: run.context,
+      payload: run.payload,
+      flowId: run.flow.id,
+      eventId: run.eventId,
+      stateId: state.id,
+    });
     return negated ? andThen(value, (v) => !v) : value;
   };
 
@@ -219,7 +265,10 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     while (state.kind === 'auto') {
       departed += 1;
       if (departed > maxAutoSteps) {
-        const path = run.steps.slice(-6).map((s) => s.to).join(' -> ');
+        const path = run.steps
+          .slice(-6)
+          .map((s) => s.to)
+          .join(' -> ');
         throw new StmError({
           code: StmErrorCodes.maxStepsExceeded,
           message: `${describeLocation(run.flow.id, state.id)}: more than ${maxAutoSteps} automatic steps in one call, the decisions loop (last: ${path})`,
@@ -291,7 +340,15 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
         stateId: previous.stateId,
       });
     }
-    const run: Run<E, C> = { entity, context, payload: opts.payload, flow: fl, eventId: undefined, actions: [], steps: [] };
+    const run: Run<E, C> = {
+      entity,
+      context,
+      payload: opts.payload,
+      flow: fl,
+      eventId: undefined,
+      actions: [],
+      steps: [],
+    };
     return guarded(entity, previous, () => {
       const initial = stateOf(fl, fl.initialState);
       run.steps.push({ from: undefined, to: initial.id });
@@ -302,21 +359,44 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     });
   };
 
-  const currentOf = (entity: E, eventId: string): { fl: FlowDefinition; state: StateDefinition; previous: StmState } => {
+  const currentOf = (
+    entity: E,
+    eventId: string,
+  ): { fl: FlowDefinition; state: StateDefinition; previous: StmState } => {
     const previous = accessor.get(entity);
     if (previous === undefined) {
-      throw new StmError({ code: StmErrorCodes.noState, message: `Event '${eventId}' sent to an entity without state: call start first`, eventId });
+      throw new StmError({
+        code: StmErrorCodes.noState,
+        message: `Event '${eventId}' sent to an entity without state: call start first`,
+        eventId,
+      });
     }
     const fl = flow(previous.flowId);
     return { fl, state: stateOf(fl, previous.stateId), previous };
   };
 
   /** Records an activity of the current state (idempotent): an internal transition. */
-  const doActivity = (entity: E, fl: FlowDefinition, state: StateDefinition, previous: StmState, activityId: string): StmResult => {
+  const doActivity = (
+    entity: E,
+    fl: FlowDefinition,
+    state: StateDefinition,
+    previous: StmState,
+    activityId: string,
+  ): StmResult => {
     const done = previous.doneActivities ?? [];
-    const next: StmState = { flowId: fl.id, stateId: state.id, doneActivities: done.includes(activityId) ? [...done] : [...done, activityId] };
+    const next: StmState = {
+      flowId: fl.id,
+      stateId: state.id,
+      doneActivities: done.includes(activityId) ? [...done] : [...done, activityId],
+    };
     accessor.set(entity, next);
-    return { state: next, previousState: previous, isFinal: false, actions: [], steps: [{ from: state.id, to: state.id, eventId: activityId, internal: true }] };
+    return {
+      state: next,
+      previousState: previous,
+      isFinal: false,
+      actions: [],
+      steps: [{ from: state.id, to: state.id, eventId: activityId, internal: true }],
+    };
   };
 
   /** True while a mandatory activity of the state is not done in `s` (leaving events wait for it). */
@@ -356,7 +436,10 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
     return guarded(entity, previous, () => {
       if (event.to === undefined) {
         run.steps.push({ from: state.id, to: state.id, eventId, internal: true });
-        const action = event.action === undefined ? undefined : runAction(run, event.action, 'transition', state, state.id, state.id);
+        const action =
+          event.action === undefined
+            ? undefined
+            : runAction(run, event.action, 'transition', state, state.id, state.id);
         return andThen(action, () => finish(run, previous, state));
       }
       const target = stateOf(fl, event.to);
@@ -372,10 +455,16 @@ export function makeStateMachine<E, C = void>(options: StateMachineOptions<E, C>
   const allowedEvents = (s: StmState): AllowedEvent[] => {
     const state = stateOf(flow(s.flowId), s.stateId);
     const blocked = blockedByActivities(state, s);
-    const events = (state.events ?? []).filter((e) => !blocked || e.to === undefined).map((e) => ({ eventId: e.id, toStateId: e.to, metadata: { ...(e.metadata ?? {}) } }));
+    const events = (state.events ?? [])
+      .filter((e) => !blocked || e.to === undefined)
+      .map((e) => ({ eventId: e.id, toStateId: e.to, metadata: { ...(e.metadata ?? {}) } }));
     const activities = (state.activities ?? [])
       .filter((a) => !(s.doneActivities ?? []).includes(a.id))
-      .map((a) => ({ eventId: a.id, toStateId: undefined, metadata: { ...(a.metadata ?? {}), activity: a.mandatory ? 'mandatory' : 'optional' } }));
+      .map((a) => ({
+        eventId: a.id,
+        toStateId: undefined,
+        metadata: { ...(a.metadata ?? {}), activity: a.mandatory ? 'mandatory' : 'optional' },
+      }));
     return [...events, ...activities];
   };
 

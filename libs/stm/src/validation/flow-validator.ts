@@ -115,19 +115,38 @@ function checkKind({ flow, state, errors, locate }: StateCheck): void {
   const at = locate({ flowId: flow.id, stateId: state.id }, state, flow);
   const events = state.events ?? [];
   const branches = state.transitions ?? [];
-  if (!ID_PATTERN.test(state.id)) errors.push(issue('INVALID_ID', `state id '${state.id}' is empty or has characters outside [A-Za-z0-9_.-]`, at));
+  if (!ID_PATTERN.test(state.id))
+    errors.push(issue('INVALID_ID', `state id '${state.id}' is empty or has characters outside [A-Za-z0-9_.-]`, at));
   if (state.kind === 'final' && (events.length > 0 || branches.length > 0)) {
     errors.push(issue('FINAL_STATE_WITH_TRANSITIONS', 'a final state cannot have events or transitions', at));
   }
   if (state.kind === 'manual') {
-    if (branches.length > 0) errors.push(issue('MANUAL_STATE_WITH_BRANCHES', 'conditional transitions belong to auto states; use events in a manual state', at));
-    if (events.length === 0) errors.push(issue('DEAD_END_STATE', 'manual state has no events, so it could never be left (make it a final state or add an event)', at));
+    if (branches.length > 0)
+      errors.push(
+        issue(
+          'MANUAL_STATE_WITH_BRANCHES',
+          'conditional transitions belong to auto states; use events in a manual state',
+          at,
+        ),
+      );
+    if (events.length === 0)
+      errors.push(
+        issue(
+          'DEAD_END_STATE',
+          'manual state has no events, so it could never be left (make it a final state or add an event)',
+          at,
+        ),
+      );
   }
   if (state.kind === 'auto') {
-    if (events.length > 0) errors.push(issue('AUTO_STATE_WITH_EVENTS', 'an auto state cannot accept events; use conditional transitions', at));
+    if (events.length > 0)
+      errors.push(
+        issue('AUTO_STATE_WITH_EVENTS', 'an auto state cannot accept events; use conditional transitions', at),
+      );
     if (branches.length === 0) errors.push(issue('AUTO_STATE_WITHOUT_BRANCHES', 'auto state has no transitions', at));
   }
-  if ((state.activities ?? []).length > 0 && state.kind !== 'manual') errors.push(issue('ACTIVITY_OUTSIDE_MANUAL_STATE', 'only manual states can have activities', at));
+  if ((state.activities ?? []).length > 0 && state.kind !== 'manual')
+    errors.push(issue('ACTIVITY_OUTSIDE_MANUAL_STATE', 'only manual states can have activities', at));
 }
 
 function checkActivities({ flow, state, errors, locate }: StateCheck): void {
@@ -135,9 +154,13 @@ function checkActivities({ flow, state, errors, locate }: StateCheck): void {
   const seen = new Set<string>();
   for (const a of state.activities ?? []) {
     const at = locate({ flowId: flow.id, stateId: state.id }, a, state, flow);
-    if (!ID_PATTERN.test(a.id)) errors.push(issue('INVALID_ID', `activity id '${a.id}' is empty or has characters outside [A-Za-z0-9_.-]`, at));
+    if (!ID_PATTERN.test(a.id))
+      errors.push(issue('INVALID_ID', `activity id '${a.id}' is empty or has characters outside [A-Za-z0-9_.-]`, at));
     if (seen.has(a.id)) errors.push(issue('DUPLICATE_ACTIVITY', `activity '${a.id}' is declared more than once`, at));
-    if (events.some((e) => e.id === a.id)) errors.push(issue('DUPLICATE_EVENT', `activity '${a.id}' has the id of an event of the state`, { ...at, eventId: a.id }));
+    if (events.some((e) => e.id === a.id))
+      errors.push(
+        issue('DUPLICATE_EVENT', `activity '${a.id}' has the id of an event of the state`, { ...at, eventId: a.id }),
+      );
     seen.add(a.id);
   }
 }
@@ -146,10 +169,17 @@ function checkEvents({ flow, state, ids, errors, locate }: StateCheck): void {
   const seen = new Set<string>();
   for (const e of state.events ?? []) {
     const at = locate({ flowId: flow.id, stateId: state.id, eventId: e.id }, e, state, flow);
-    if (!ID_PATTERN.test(e.id)) errors.push(issue('INVALID_ID', `event id '${e.id}' is empty or has characters outside [A-Za-z0-9_.-]`, { ...at, eventId: undefined }));
+    if (!ID_PATTERN.test(e.id))
+      errors.push(
+        issue('INVALID_ID', `event id '${e.id}' is empty or has characters outside [A-Za-z0-9_.-]`, {
+          ...at,
+          eventId: undefined,
+        }),
+      );
     if (seen.has(e.id)) errors.push(issue('DUPLICATE_EVENT', 'event is declared more than once', at));
     seen.add(e.id);
-    if (e.to !== undefined && !ids.has(e.to)) errors.push(issue('UNKNOWN_TARGET_STATE', `target state '${e.to}' does not exist`, at));
+    if (e.to !== undefined && !ids.has(e.to))
+      errors.push(issue('UNKNOWN_TARGET_STATE', `target state '${e.to}' does not exist`, at));
   }
 }
 
@@ -158,13 +188,17 @@ function checkBranches({ flow, state, ids, errors, locate }: StateCheck): void {
   (state.transitions ?? []).forEach((t, i) => {
     const at = locate({ flowId: flow.id, stateId: state.id }, t, state, flow);
     const label = `transition #${i + 1}${t.condition === undefined ? ' (else)' : ` (condition '${t.condition}')`}`;
-    if (!ids.has(t.to)) errors.push(issue('UNKNOWN_TARGET_STATE', `${label}: target state '${t.to}' does not exist`, at));
+    if (!ids.has(t.to))
+      errors.push(issue('UNKNOWN_TARGET_STATE', `${label}: target state '${t.to}' does not exist`, at));
     if (unconditional !== undefined) {
       const where = unconditional.line === undefined ? '' : ` (line ${unconditional.line})`;
-      errors.push(issue('UNREACHABLE_BRANCH', `${label} follows the unconditional transition${where} and can never be taken`, at));
+      errors.push(
+        issue('UNREACHABLE_BRANCH', `${label} follows the unconditional transition${where} and can never be taken`, at),
+      );
     }
     if (t.condition === undefined) unconditional ??= { index: i, ...(at.line === undefined ? {} : { line: at.line }) };
-    else if (parseConditionRef(t.condition).name === '') errors.push(issue('INVALID_ID', `${label}: empty condition name`, at));
+    else if (parseConditionRef(t.condition).name === '')
+      errors.push(issue('INVALID_ID', `${label}: empty condition name`, at));
   });
 }
 
@@ -190,7 +224,12 @@ function reachableFrom(start: readonly string[], next: (id: string) => readonly 
   return seen;
 }
 
-function checkGraph(flow: FlowDefinition, byId: ReadonlyMap<string, StateDefinition>, warnings: FlowIssue[], locate: Locate): void {
+function checkGraph(
+  flow: FlowDefinition,
+  byId: ReadonlyMap<string, StateDefinition>,
+  warnings: FlowIssue[],
+  locate: Locate,
+): void {
   const f = flow.id;
   const atState = (s: StateDefinition): At => locate({ flowId: f, stateId: s.id }, s, flow);
   const next = (id: string): string[] => {
@@ -200,13 +239,21 @@ function checkGraph(flow: FlowDefinition, byId: ReadonlyMap<string, StateDefinit
   if (byId.has(flow.initialState)) {
     const reachable = reachableFrom([flow.initialState], next);
     for (const s of flow.states) {
-      if (!reachable.has(s.id)) warnings.push(issue('UNREACHABLE_STATE', `state cannot be reached from the initial state '${flow.initialState}'`, atState(s)));
+      if (!reachable.has(s.id))
+        warnings.push(
+          issue(
+            'UNREACHABLE_STATE',
+            `state cannot be reached from the initial state '${flow.initialState}'`,
+            atState(s),
+          ),
+        );
     }
   }
   const predecessors = new Map<string, string[]>();
   for (const s of flow.states) for (const t of next(s.id)) predecessors.set(t, [...(predecessors.get(t) ?? []), s.id]);
   const finals = flow.states.filter((s) => s.kind === 'final').map((s) => s.id);
-  if (finals.length === 0) warnings.push(issue('NO_FINAL_STATE', 'the flow has no final state', locate({ flowId: f }, flow)));
+  if (finals.length === 0)
+    warnings.push(issue('NO_FINAL_STATE', 'the flow has no final state', locate({ flowId: f }, flow)));
   const canFinish = reachableFrom(finals, (id) => predecessors.get(id) ?? []);
   for (const s of flow.states) {
     if (s.kind !== 'final' && !canFinish.has(s.id)) {
@@ -216,7 +263,13 @@ function checkGraph(flow: FlowDefinition, byId: ReadonlyMap<string, StateDefinit
   const autoNext = (id: string): string[] => next(id).filter((t) => byId.get(t)?.kind === 'auto');
   for (const s of flow.states) {
     if (s.kind === 'auto' && reachableFrom(autoNext(s.id), autoNext).has(s.id)) {
-      warnings.push(issue('AUTO_STATE_CYCLE', 'auto states can lead back to this state without waiting for an event (possible decision loop)', atState(s)));
+      warnings.push(
+        issue(
+          'AUTO_STATE_CYCLE',
+          'auto states can lead back to this state without waiting for an event (possible decision loop)',
+          atState(s),
+        ),
+      );
     }
   }
 }
@@ -227,10 +280,18 @@ export function validateFlow(flow: FlowDefinition, options: ValidateFlowOptions 
   const warnings: FlowIssue[] = [];
   const locate = makeLocate(options.lineOf);
   const atFlow = locate({ flowId: flow.id }, flow);
-  if (!ID_PATTERN.test(flow.id)) errors.push(issue('INVALID_ID', `flow id '${flow.id}' is empty or has characters outside [A-Za-z0-9_.-]`, atFlow));
+  if (!ID_PATTERN.test(flow.id))
+    errors.push(issue('INVALID_ID', `flow id '${flow.id}' is empty or has characters outside [A-Za-z0-9_.-]`, atFlow));
   const byId = new Map<string, StateDefinition>();
   for (const s of flow.states) {
-    if (byId.has(s.id)) errors.push(issue('DUPLICATE_STATE', 'state is declared more than once', locate({ flowId: flow.id, stateId: s.id }, s, flow)));
+    if (byId.has(s.id))
+      errors.push(
+        issue(
+          'DUPLICATE_STATE',
+          'state is declared more than once',
+          locate({ flowId: flow.id, stateId: s.id }, s, flow),
+        ),
+      );
     else byId.set(s.id, s);
   }
   if (flow.initialState === undefined || flow.initialState === '') {
@@ -250,7 +311,8 @@ export function validateFlows(flows: readonly FlowDefinition[], options: Validat
   const locate = makeLocate(options.lineOf);
   const seen = new Set<string>();
   for (const flow of flows) {
-    if (seen.has(flow.id)) result.errors.push(issue('DUPLICATE_FLOW', 'flow is declared more than once', locate({ flowId: flow.id }, flow)));
+    if (seen.has(flow.id))
+      result.errors.push(issue('DUPLICATE_FLOW', 'flow is declared more than once', locate({ flowId: flow.id }, flow)));
     seen.add(flow.id);
     const one = validateFlow(flow, options);
     result.errors.push(...one.errors);
@@ -271,7 +333,9 @@ export function validateFlows(flows: readonly FlowDefinition[], options: Validat
 /** The `STM_INVALID_FLOW` error listing `issues`, one per line (with its line in the document when known), prefixed with `source` when given. */
 export function invalidFlowError(issues: readonly FlowIssue[], source?: string): StmError {
   const prefix = source === undefined ? '' : `${source}: `;
-  const lines = issues.map((i) => `  - ${i.line === undefined ? '' : `line ${i.line}: `}${i.message} [${i.code}]`).join('\n');
+  const lines = issues
+    .map((i) => `  - ${i.line === undefined ? '' : `line ${i.line}: `}${i.message} [${i.code}]`)
+    .join('\n');
   return new StmError({
     code: StmErrorCodes.invalidFlow,
     message: `${prefix}invalid flow definition (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines}`,

@@ -5,7 +5,14 @@
  * bad booleans, several initial states. Attributes named `meta-<key>` go into `metadata`.
  */
 import type { FlowIssue } from '../errors/stm-error';
-import type { ActivityDefinition, ConditionalTransition, EventDefinition, FlowDefinition, StateDefinition, StateKind } from '../model/flow-definition';
+import type {
+  ActivityDefinition,
+  ConditionalTransition,
+  EventDefinition,
+  FlowDefinition,
+  StateDefinition,
+  StateKind,
+} from '../model/flow-definition';
 import { describeLocation } from '../validation/flow-validator';
 import type { XmlElement } from './xml-reader';
 
@@ -63,7 +70,13 @@ export class FlowXmlReader {
     const metadata: Record<string, string> = {};
     for (const [name, attr] of el.attrs) {
       if (name.startsWith('meta-') && name.length > 5) metadata[name.slice(5)] = attr.value;
-      else if (!allowed.includes(name)) this.push('UNKNOWN_ATTRIBUTE', where, `unknown attribute '${name}' on <${el.name}> (allowed: ${allowed.join(', ')}, meta-*)`, attr.line);
+      else if (!allowed.includes(name))
+        this.push(
+          'UNKNOWN_ATTRIBUTE',
+          where,
+          `unknown attribute '${name}' on <${el.name}> (allowed: ${allowed.join(', ')}, meta-*)`,
+          attr.line,
+        );
     }
     if (el.text !== undefined) this.push('UNEXPECTED_TEXT', where, `<${el.name}> must not contain text`, el.text.line);
     const get = (name: string): string | undefined => {
@@ -76,7 +89,12 @@ export class FlowXmlReader {
   private bool(value: string | undefined, el: XmlElement, attr: string, where: Where): boolean {
     if (value === undefined || value === 'false') return false;
     if (value === 'true') return true;
-    this.push('INVALID_BOOLEAN', where, `attribute '${attr}' of <${el.name}> must be "true" or "false", got "${value}"`, el.attrs.get(attr)?.line ?? el.line);
+    this.push(
+      'INVALID_BOOLEAN',
+      where,
+      `attribute '${attr}' of <${el.name}> must be "true" or "false", got "${value}"`,
+      el.attrs.get(attr)?.line ?? el.line,
+    );
     return false;
   }
 
@@ -89,19 +107,31 @@ export class FlowXmlReader {
   readStates(root: XmlElement): FlowDefinition[] {
     const flows: FlowDefinition[] = [];
     if (root.attrs.size > 0) {
-      this.issues.push({ code: 'UNKNOWN_ATTRIBUTE', message: `<states> takes no attributes, got ${[...root.attrs.keys()].join(', ')}`, line: root.line });
+      this.issues.push({
+        code: 'UNKNOWN_ATTRIBUTE',
+        message: `<states> takes no attributes, got ${[...root.attrs.keys()].join(', ')}`,
+        line: root.line,
+      });
     }
     for (const child of root.children) {
       if (child.name === 'flow') flows.push(this.readFlow(child, flows.length));
-      else this.issues.push({ code: 'UNKNOWN_ELEMENT', message: `Unknown element <${child.name}> in <states> (expected <flow>)`, line: child.line });
+      else
+        this.issues.push({
+          code: 'UNKNOWN_ELEMENT',
+          message: `Unknown element <${child.name}> in <states> (expected <flow>)`,
+          line: child.line,
+        });
     }
-    if (flows.length === 0 && this.issues.length === 0) this.issues.push({ code: 'NO_FLOWS', message: '<states> declares no <flow>', line: root.line });
+    if (flows.length === 0 && this.issues.length === 0)
+      this.issues.push({ code: 'NO_FLOWS', message: '<states> declares no <flow>', line: root.line });
     return flows;
   }
 
   private readFlow(el: XmlElement, index: number): FlowDefinition {
     const rawId = el.attrs.get('id')?.value.trim();
-    const where: Where = rawId ? { text: describeLocation(rawId), ids: { flowId: rawId } } : { text: `Flow #${index + 1}`, ids: {} };
+    const where: Where = rawId
+      ? { text: describeLocation(rawId), ids: { flowId: rawId } }
+      : { text: `Flow #${index + 1}`, ids: {} };
     const a = this.attrs(el, ['id', 'default'], where);
     const flowId = this.required(a.get('id'), el, 'id', where);
     const isDefault = this.bool(a.get('default'), el, 'default', where);
@@ -110,7 +140,12 @@ export class FlowXmlReader {
     for (const child of el.children) {
       const kind = STATE_ELEMENTS[child.name];
       if (kind === undefined) {
-        this.push('UNKNOWN_ELEMENT', where, `unknown element <${child.name}> (expected manual-state, auto-state or end-state)`, child.line);
+        this.push(
+          'UNKNOWN_ELEMENT',
+          where,
+          `unknown element <${child.name}> (expected manual-state, auto-state or end-state)`,
+          child.line,
+        );
         continue;
       }
       const { state, initial } = this.readState(child, kind, flowId, where, states.length);
@@ -119,22 +154,52 @@ export class FlowXmlReader {
     }
     if (initials.length > 1) {
       const second = this.sources.get(initials[1])?.line ?? el.line;
-      this.push('MULTIPLE_INITIAL_STATES', where, `more than one initial state: ${initials.map((s) => `'${s.id}'`).join(', ')}`, second);
+      this.push(
+        'MULTIPLE_INITIAL_STATES',
+        where,
+        `more than one initial state: ${initials.map((s) => `'${s.id}'`).join(', ')}`,
+        second,
+      );
     }
-    const flow: FlowDefinition = { id: flowId, initialState: initials[0]?.id ?? '', states, ...optional({ isDefault, metadata: a.metadata }) };
+    const flow: FlowDefinition = {
+      id: flowId,
+      initialState: initials[0]?.id ?? '',
+      states,
+      ...optional({ isDefault, metadata: a.metadata }),
+    };
     return this.source(flow, el);
   }
 
-  private readState(el: XmlElement, kind: StateKind, flowId: string, flowWhere: Where, index: number): { state: StateDefinition; initial: boolean } {
+  private readState(
+    el: XmlElement,
+    kind: StateKind,
+    flowId: string,
+    flowWhere: Where,
+    index: number,
+  ): { state: StateDefinition; initial: boolean } {
     const rawId = el.attrs.get('id')?.value.trim();
-    const where: Where = { text: `${flowWhere.text}, state ${rawId ? `'${rawId}'` : `#${index + 1}`}`, ids: { flowId, ...(rawId ? { stateId: rawId } : {}) } };
+    const where: Where = {
+      text: `${flowWhere.text}, state ${rawId ? `'${rawId}'` : `#${index + 1}`}`,
+      ids: { flowId, ...(rawId ? { stateId: rawId } : {}) },
+    };
     const a = this.attrs(el, ['id', 'initialState', 'enabledBy'], where);
     const id = this.required(a.get('id'), el, 'id', where);
     const initial = this.bool(a.get('initialState'), el, 'initialState', where);
-    const parts = { onEntry: [] as string[], onExit: [] as string[], events: [] as EventDefinition[], transitions: [] as ConditionalTransition[], activities: [] as ActivityDefinition[] };
+    const parts = {
+      onEntry: [] as string[],
+      onExit: [] as string[],
+      events: [] as EventDefinition[],
+      transitions: [] as ConditionalTransition[],
+      activities: [] as ActivityDefinition[],
+    };
     for (const child of el.children) {
       if (!STATE_CHILDREN[kind].includes(child.name)) {
-        this.push('UNKNOWN_ELEMENT', where, `element <${child.name}> is not allowed in <${el.name}> (allowed: ${STATE_CHILDREN[kind].join(', ')})`, child.line);
+        this.push(
+          'UNKNOWN_ELEMENT',
+          where,
+          `element <${child.name}> is not allowed in <${el.name}> (allowed: ${STATE_CHILDREN[kind].join(', ')})`,
+          child.line,
+        );
         continue;
       }
       this.readStateChild(child, parts, where);
@@ -152,32 +217,54 @@ export class FlowXmlReader {
 
   private readStateChild(
     child: XmlElement,
-    parts: { onEntry: string[]; onExit: string[]; events: EventDefinition[]; transitions: ConditionalTransition[]; activities: ActivityDefinition[] },
+    parts: {
+      onEntry: string[];
+      onExit: string[];
+      events: EventDefinition[];
+      transitions: ConditionalTransition[];
+      activities: ActivityDefinition[];
+    },
     where: Where,
   ): void {
     if (child.name === 'on-entry' || child.name === 'on-exit') {
       const c = this.attrs(child, ['action'], where);
-      (child.name === 'on-entry' ? parts.onEntry : parts.onExit).push(this.required(c.get('action'), child, 'action', where));
+      (child.name === 'on-entry' ? parts.onEntry : parts.onExit).push(
+        this.required(c.get('action'), child, 'action', where),
+      );
     } else if (child.name === 'on') {
       parts.events.push(this.readEvent(child, where));
     } else if (child.name === 'activity') {
       const c = this.attrs(child, ['id', 'mandatory'], where);
-      const activity = { id: this.required(c.get('id'), child, 'id', where), mandatory: this.bool(c.get('mandatory'), child, 'mandatory', where), ...optional({ metadata: c.metadata }) };
+      const activity = {
+        id: this.required(c.get('id'), child, 'id', where),
+        mandatory: this.bool(c.get('mandatory'), child, 'mandatory', where),
+        ...optional({ metadata: c.metadata }),
+      };
       parts.activities.push(this.source(activity, child));
     } else {
       const c = this.attrs(child, ['to', 'condition', 'action', 'enabledBy'], where);
-      const transition = { to: this.required(c.get('to'), child, 'to', where), ...optional({ condition: c.get('condition'), action: c.get('action'), enabledBy: c.get('enabledBy') }) };
+      const transition = {
+        to: this.required(c.get('to'), child, 'to', where),
+        ...optional({ condition: c.get('condition'), action: c.get('action'), enabledBy: c.get('enabledBy') }),
+      };
       parts.transitions.push(this.source(transition, child));
     }
   }
 
   private readEvent(el: XmlElement, stateWhere: Where): EventDefinition {
     const rawId = el.attrs.get('eventId')?.value.trim();
-    const where: Where = rawId ? { text: `${stateWhere.text}, event '${rawId}'`, ids: { ...stateWhere.ids, eventId: rawId } } : stateWhere;
+    const where: Where = rawId
+      ? { text: `${stateWhere.text}, event '${rawId}'`, ids: { ...stateWhere.ids, eventId: rawId } }
+      : stateWhere;
     const a = this.attrs(el, ['eventId', 'newStateId', 'action', 'enabledBy'], where);
     const event: EventDefinition = {
       id: this.required(a.get('eventId'), el, 'eventId', where),
-      ...optional({ to: a.get('newStateId'), action: a.get('action'), enabledBy: a.get('enabledBy'), metadata: a.metadata }),
+      ...optional({
+        to: a.get('newStateId'),
+        action: a.get('action'),
+        enabledBy: a.get('enabledBy'),
+        metadata: a.metadata,
+      }),
     };
     return this.source(event, el);
   }

@@ -75,7 +75,10 @@ function readDocument(xml: string): Reading {
 }
 
 function byLine(issues: FlowIssue[]): FlowIssue[] {
-  return issues.map((issue, i) => ({ issue, i })).sort((a, b) => (a.issue.line ?? 0) - (b.issue.line ?? 0) || a.i - b.i).map(({ issue }) => issue);
+  return issues
+    .map((issue, i) => ({ issue, i }))
+    .sort((a, b) => (a.issue.line ?? 0) - (b.issue.line ?? 0) || a.i - b.i)
+    .map(({ issue }) => issue);
 }
 
 /**
@@ -94,16 +97,38 @@ function checkReading(reading: Reading, strict: boolean): CheckedFlowsXml {
   const none = (): undefined => undefined;
   if (reading.kind === 'malformed') {
     const { line, column, detail } = reading.error;
-    return { flows: [], errors: [{ code: 'MALFORMED_XML', message: `malformed XML (column ${column}): ${detail}`, line }], warnings: [], elementOf: none };
+    return {
+      flows: [],
+      errors: [{ code: 'MALFORMED_XML', message: `malformed XML (column ${column}): ${detail}`, line }],
+      warnings: [],
+      elementOf: none,
+    };
   }
   if (reading.kind === 'not-states') {
-    return { flows: [], errors: [{ code: 'NOT_A_STATES_DOCUMENT', message: `expected a <states> root element, found <${reading.root.name}>`, line: reading.root.line }], warnings: [], elementOf: none };
+    return {
+      flows: [],
+      errors: [
+        {
+          code: 'NOT_A_STATES_DOCUMENT',
+          message: `expected a <states> root element, found <${reading.root.name}>`,
+          line: reading.root.line,
+        },
+      ],
+      warnings: [],
+      elementOf: none,
+    };
   }
   const elementOf = (part: object): XmlElement | undefined => reading.sources.get(part);
   // Structural problems first: validating a half-read flow would only repeat them in other words.
-  if (reading.structural.length > 0) return { flows: reading.flows, errors: byLine(reading.structural), warnings: [], elementOf };
+  if (reading.structural.length > 0)
+    return { flows: reading.flows, errors: byLine(reading.structural), warnings: [], elementOf };
   const { errors, warnings } = validateFlows(reading.flows, { lineOf: (part) => elementOf(part)?.line });
-  return { flows: reading.flows, errors: byLine(strict ? [...errors, ...warnings] : errors), warnings: strict ? [] : byLine(warnings), elementOf };
+  return {
+    flows: reading.flows,
+    errors: byLine(strict ? [...errors, ...warnings] : errors),
+    warnings: strict ? [] : byLine(warnings),
+    elementOf,
+  };
 }
 
 /** Parses and validates a states XML document. Throws `STM_XML_PARSE_ERROR` or `STM_INVALID_FLOW`. */
@@ -112,10 +137,20 @@ export async function parseFlowsXml(xml: string, options: ParseFlowsOptions = {}
   const reading = readDocument(xml);
   if (reading.kind === 'malformed') {
     const { line, column } = reading.error;
-    throw new StmError({ code: StmErrorCodes.xmlParse, message: `${prefix}malformed XML: ${reading.error.message}`, line, column, cause: reading.error });
+    throw new StmError({
+      code: StmErrorCodes.xmlParse,
+      message: `${prefix}malformed XML: ${reading.error.message}`,
+      line,
+      column,
+      cause: reading.error,
+    });
   }
   if (reading.kind === 'not-states') {
-    throw new StmError({ code: StmErrorCodes.xmlParse, message: `${prefix}expected a <states> root element, found <${reading.root.name}>`, line: reading.root.line });
+    throw new StmError({
+      code: StmErrorCodes.xmlParse,
+      message: `${prefix}expected a <states> root element, found <${reading.root.name}>`,
+      line: reading.root.line,
+    });
   }
   const checked = checkReading(reading, options.strict === true);
   if (checked.errors.length > 0) throw invalidFlowError(checked.errors, options.source);

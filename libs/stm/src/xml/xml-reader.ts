@@ -129,7 +129,8 @@ function readAttributes(c: Cursor, node: XmlElement): boolean {
     const close = c.text.indexOf(quote, c.pos + 1);
     if (close < 0) c.fail(`the value of attribute '${name}' is not closed`);
     const raw = c.text.slice(c.pos + 1, close);
-    if (raw.includes('<')) c.fail(`'<' is not allowed in the value of attribute '${name}'`, c.pos + 1 + raw.indexOf('<'));
+    if (raw.includes('<'))
+      c.fail(`'<' is not allowed in the value of attribute '${name}'`, c.pos + 1 + raw.indexOf('<'));
     if (node.attrs.has(name)) c.fail(`attribute '${name}' appears twice on <${node.name}>`, at);
     node.attrs.set(name, { value: decode(raw, c, c.pos + 1), line: c.lineCol(at).line });
     c.pos = close + 1;
@@ -143,7 +144,8 @@ function skipMarkup(c: Cursor): boolean {
     return true;
   }
   if (c.startsWith('<!')) c.fail('DOCTYPE and other declarations are not allowed in a states document');
-  if (c.startsWith('<?')) c.fail('a processing instruction is only allowed as the XML declaration, before the root element');
+  if (c.startsWith('<?'))
+    c.fail('a processing instruction is only allowed as the XML declaration, before the root element');
   return false;
 }
 
@@ -162,7 +164,15 @@ function readElement(c: Cursor): XmlElement {
   const start = c.pos;
   c.pos++; // '<'
   const name = c.name();
-  const node: XmlElement = { name, line: c.lineCol(start).line, start, end: start, afterName: c.pos, attrs: new Map(), children: [] };
+  const node: XmlElement = {
+    name,
+    line: c.lineCol(start).line,
+    start,
+    end: start,
+    afterName: c.pos,
+    attrs: new Map(),
+    children: [],
+  };
   if (readAttributes(c, node)) {
     node.end = c.pos;
     return node;

@@ -32,7 +32,8 @@ export const WORKERS: Readonly<Record<string, string>> = {
 };
 
 function field<T>(payload: unknown, name: string, fallback: T): T {
-  if (typeof payload === 'object' && payload !== null && name in payload) return (payload as Record<string, T>)[name] as T;
+  if (typeof payload === 'object' && payload !== null && name in payload)
+    return (payload as Record<string, T>)[name] as T;
   return fallback;
 }
 
@@ -82,7 +83,8 @@ export async function makeProcessMachine(): Promise<StateMachine<TestProcess, Te
     actions: processActions,
     conditions: {
       leaf: ({ entity }) => entity.leaf,
-      allSubProcessesDone: ({ entity }) => entity.splitCompleted && entity.numCompletedSubProcesses === entity.numSubProcesses,
+      allSubProcessesDone: ({ entity }) =>
+        entity.splitCompleted && entity.numCompletedSubProcesses === entity.numSubProcesses,
       hasErrors: ({ entity }) => entity.errors.length > 0,
     },
     strict: true,

@@ -35,7 +35,13 @@ export class TriggerError extends FwError {
   readonly reason: TriggerErrorReason;
 
   constructor(reason: TriggerErrorReason, message: string, options: { field?: string; cause?: unknown } = {}) {
-    super({ code: STATUS[reason], subErrorCode: CODE[reason], description: message, field: options.field, cause: options.cause });
+    super({
+      code: STATUS[reason],
+      subErrorCode: CODE[reason],
+      description: message,
+      field: options.field,
+      cause: options.cause,
+    });
     this.name = 'TriggerError';
     this.reason = reason;
   }

@@ -41,7 +41,8 @@ function header(value: string | string[] | undefined): string | undefined {
 /** The client's trigger key: a non-empty string of at most 80 characters. */
 export function validateClientTriggerKey(key: unknown): string {
   if (typeof key !== 'string' || key.trim() === '') throw invalid('triggerId', 'triggerId must be a non-empty string');
-  if (key.length > MAX_CLIENT_TRIGGER_ID_LENGTH) throw invalid('triggerId', `triggerId must be at most ${MAX_CLIENT_TRIGGER_ID_LENGTH} characters`);
+  if (key.length > MAX_CLIENT_TRIGGER_ID_LENGTH)
+    throw invalid('triggerId', `triggerId must be at most ${MAX_CLIENT_TRIGGER_ID_LENGTH} characters`);
   return key;
 }
 
@@ -55,14 +56,17 @@ export function makeTriggerRouter(options: TriggerRouterOptions): Router {
 
   router.post(options.path ?? '/triggers', async (req, res) => {
     const tenantHeader = header(req.headers[TENANT_HEADER]);
-    if (tenantHeader === undefined) throw new TriggerError('VALIDATION', `header ${TENANT_HEADER} is required`, { field: TENANT_HEADER });
+    if (tenantHeader === undefined)
+      throw new TriggerError('VALIDATION', `header ${TENANT_HEADER} is required`, { field: TENANT_HEADER });
     const tenant = validateTenant(tenantHeader);
     const body: unknown = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'the body must be an object with payload');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw invalid('body', 'the body must be an object with payload');
     const { triggerId, eventName, payload } = body as { triggerId?: unknown; eventName?: unknown; payload?: unknown };
     const rawKey = triggerId ?? header(req.headers[TRIGGER_HEADER]);
     const key = rawKey === undefined || rawKey === null ? randomUUID() : validateClientTriggerKey(rawKey);
-    if (eventName !== undefined && eventName !== 'ProcessCreate') throw invalid('eventName', 'eventName must be ProcessCreate');
+    if (eventName !== undefined && eventName !== 'ProcessCreate')
+      throw invalid('eventName', 'eventName must be ProcessCreate');
     const result = await options.triggerService.trigger({
       source: 'EXTERNAL',
       triggerId: externalTriggerId(tenant, key),
@@ -73,7 +77,11 @@ export function makeTriggerRouter(options: TriggerRouterOptions): Router {
     if (result.status === 'FAILED') {
       const code = result.failure?.code;
       throw code !== undefined && code >= 400 && code < 500
-        ? new FwError({ code, subErrorCode: result.failure?.subErrorCode ?? CoreErrorCodes.internal, description: result.failure?.message ?? 'Trigger dispatch failed' })
+        ? new FwError({
+            code,
+            subErrorCode: result.failure?.subErrorCode ?? CoreErrorCodes.internal,
+            description: result.failure?.message ?? 'Trigger dispatch failed',
+          })
         : new FwError({ code: 500, subErrorCode: CoreErrorCodes.internal, description: 'Trigger dispatch failed' });
     }
     res.status(200).json(successEnvelope(result));

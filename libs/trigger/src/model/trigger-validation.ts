@@ -35,7 +35,8 @@ export function validatePayload(payload: unknown, field = 'payload'): TriggerPay
   if (typeof processDefName !== 'string' || processDefName.trim() === '') {
     throw invalid(`${field}.processDefName`, `${field}.processDefName is required`);
   }
-  if (args !== undefined && args !== null && !isPlainObject(args)) throw invalid(`${field}.args`, `${field}.args must be an object`);
+  if (args !== undefined && args !== null && !isPlainObject(args))
+    throw invalid(`${field}.args`, `${field}.args must be an object`);
   if (description !== undefined && description !== null && typeof description !== 'string') {
     throw invalid(`${field}.description`, `${field}.description must be a string`);
   }
@@ -48,11 +49,15 @@ export function validatePayload(payload: unknown, field = 'payload'): TriggerPay
 
 /** An IANA time zone name that this runtime knows (for example `Europe/Berlin`, `UTC`). */
 export function validateTimezone(timezone: unknown): string {
-  if (typeof timezone !== 'string' || timezone.trim() === '') throw invalid('timezone', 'timezone must be an IANA time zone name such as Europe/Berlin');
+  if (typeof timezone !== 'string' || timezone.trim() === '')
+    throw invalid('timezone', 'timezone must be an IANA time zone name such as Europe/Berlin');
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
   } catch {
-    throw invalid('timezone', `timezone '${timezone}' is not a known IANA time zone (for example Europe/Berlin or UTC)`);
+    throw invalid(
+      'timezone',
+      `timezone '${timezone}' is not a known IANA time zone (for example Europe/Berlin or UTC)`,
+    );
   }
   return timezone;
 }
@@ -63,12 +68,18 @@ export function validateTimezone(timezone: unknown): string {
  */
 export function validateCronExpression(expression: unknown, timezone = 'UTC'): string {
   if (typeof expression !== 'string' || expression.trim() === '') {
-    throw invalid('cronExpression', 'cronExpression is required: six fields, seconds first (for example "0 */5 * * * *")');
+    throw invalid(
+      'cronExpression',
+      'cronExpression is required: six fields, seconds first (for example "0 */5 * * * *")',
+    );
   }
   const normalized = expression.trim().split(/\s+/).join(' ');
   const fields = normalized.split(' ').length;
   if (fields !== 6) {
-    throw invalid('cronExpression', `cronExpression '${expression}' has ${fields} field(s); six are required, seconds first (for example "0 */5 * * * *")`);
+    throw invalid(
+      'cronExpression',
+      `cronExpression '${expression}' has ${fields} field(s); six are required, seconds first (for example "0 */5 * * * *")`,
+    );
   }
   try {
     new Cron(normalized, { timezone, mode: '6-part', paused: true });
@@ -90,6 +101,7 @@ export function validateName(name: unknown): string {
 /** A page request: `page` ≥ 0, `size` 1..100 (integers). */
 export function validatePage(page: PageRequest): PageRequest {
   if (!Number.isInteger(page.page) || page.page < 0) throw invalid('page', 'page must be an integer ≥ 0');
-  if (!Number.isInteger(page.size) || page.size < 1 || page.size > MAX_PAGE_SIZE) throw invalid('size', `size must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  if (!Number.isInteger(page.size) || page.size < 1 || page.size > MAX_PAGE_SIZE)
+    throw invalid('size', `size must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   return page;
 }

@@ -14,7 +14,15 @@ import { sql, type Selectable } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { invalid, TriggerError } from '../errors/trigger-error';
 import type { Crontab, CrontabUpdate, NewCrontab, Page, PageRequest, TriggerPayload } from '../model/trigger-model';
-import { isUuid, validateCronExpression, validateName, validatePage, validatePayload, validateTenant, validateTimezone } from '../model/trigger-validation';
+import {
+  isUuid,
+  validateCronExpression,
+  validateName,
+  validatePage,
+  validatePayload,
+  validateTenant,
+  validateTimezone,
+} from '../model/trigger-validation';
 import { triggerDb, type FwCrontabTable } from '../schema/trigger-tables';
 import { emptyPage } from './execution-store';
 
@@ -82,15 +90,36 @@ export function makeCrontabStore(database: Pick<Database, 'db'>): CrontabStore {
     async list(tenant, pageRequest) {
       const page = validatePage(pageRequest);
       validateTenant(tenant);
-      const count = await db.selectFrom('fw_crontab').where('tenant', '=', tenant).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+      const count = await db
+        .selectFrom('fw_crontab')
+        .where('tenant', '=', tenant)
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
       const totalElements = Number(count.n);
       if (totalElements === 0) return emptyPage(page);
-      const rows = await db.selectFrom('fw_crontab').selectAll().where('tenant', '=', tenant).orderBy('seq', 'desc').limit(page.size).offset(page.page * page.size).execute();
-      return { content: rows.map(toCrontab), totalElements, page: page.page, size: page.size, totalPages: Math.ceil(totalElements / page.size) };
+      const rows = await db
+        .selectFrom('fw_crontab')
+        .selectAll()
+        .where('tenant', '=', tenant)
+        .orderBy('seq', 'desc')
+        .limit(page.size)
+        .offset(page.page * page.size)
+        .execute();
+      return {
+        content: rows.map(toCrontab),
+        totalElements,
+        page: page.page,
+        size: page.size,
+        totalPages: Math.ceil(totalElements / page.size),
+      };
     },
     async remove(id, tenant) {
       if (!isUuid(id)) return false;
-      const result = await db.deleteFrom('fw_crontab').where('id', '=', id).where('tenant', '=', tenant).executeTakeFirst();
+      const result = await db
+        .deleteFrom('fw_crontab')
+        .where('id', '=', id)
+        .where('tenant', '=', tenant)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
     async countUsing(processDefName) {
@@ -103,12 +132,18 @@ export function makeCrontabStore(database: Pick<Database, 'db'>): CrontabStore {
     },
     async get(id, tenant) {
       if (!isUuid(id)) return undefined;
-      const row = await db.selectFrom('fw_crontab').selectAll().where('id', '=', id).where('tenant', '=', tenant).executeTakeFirst();
+      const row = await db
+        .selectFrom('fw_crontab')
+        .selectAll()
+        .where('id', '=', id)
+        .where('tenant', '=', tenant)
+        .executeTakeFirst();
       return row ? toCrontab(row) : undefined;
     },
     async add(tenant, input) {
       validateTenant(tenant);
-      if (typeof input !== 'object' || input === null) throw invalid('body', 'a crontab needs name, cronExpression, timezone, enabled and payload');
+      if (typeof input !== 'object' || input === null)
+        throw invalid('body', 'a crontab needs name, cronExpression, timezone, enabled and payload');
       const name = validateName(input.name);
       const timezone = validateTimezone(input.timezone ?? 'UTC');
       const cronExpression = validateCronExpression(input.cronExpression, timezone);
@@ -117,7 +152,17 @@ export function makeCrontabStore(database: Pick<Database, 'db'>): CrontabStore {
       const now = new Date();
       const row = await db
         .insertInto('fw_crontab')
-        .values({ id: randomUUID(), tenant, name, cron_expression: cronExpression, timezone, enabled, payload: JSON.stringify(payload), created_at: now, updated_at: now })
+        .values({
+          id: randomUUID(),
+          tenant,
+          name,
+          cron_expression: cronExpression,
+          timezone,
+          enabled,
+          payload: JSON.stringify(payload),
+          created_at: now,
+          updated_at: now,
+        })
         .onConflict((oc) => oc.columns(['tenant', 'name']).doNothing())
         .returningAll()
         .executeTakeFirst();
@@ -137,7 +182,14 @@ export function makeCrontabStore(database: Pick<Database, 'db'>): CrontabStore {
       try {
         const row = await db
           .updateTable('fw_crontab')
-          .set({ name, timezone, cron_expression: cronExpression, enabled, payload: JSON.stringify(payload), updated_at: new Date() })
+          .set({
+            name,
+            timezone,
+            cron_expression: cronExpression,
+            enabled,
+            payload: JSON.stringify(payload),
+            updated_at: new Date(),
+          })
           .where('id', '=', id)
           .where('tenant', '=', tenant)
           .returningAll()
@@ -150,11 +202,20 @@ export function makeCrontabStore(database: Pick<Database, 'db'>): CrontabStore {
       }
     },
     async listEnabled() {
-      const rows = await db.selectFrom('fw_crontab').selectAll().where('enabled', '=', true).orderBy('seq', 'asc').execute();
+      const rows = await db
+        .selectFrom('fw_crontab')
+        .selectAll()
+        .where('enabled', '=', true)
+        .orderBy('seq', 'asc')
+        .execute();
       return rows.map(toCrontab);
     },
     async markFired(id, firedAt, scheduledTime) {
-      await db.updateTable('fw_crontab').set({ last_fired_at: firedAt, last_scheduled_time: scheduledTime }).where('id', '=', id).execute();
+      await db
+        .updateTable('fw_crontab')
+        .set({ last_fired_at: firedAt, last_scheduled_time: scheduledTime })
+        .where('id', '=', id)
+        .execute();
     },
   };
   return store;

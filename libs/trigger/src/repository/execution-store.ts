@@ -9,7 +9,15 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { FwTriggerExecutionTable, TriggerTables } from '../schema/trigger-tables';
-import type { ExecutionFilter, Page, PageRequest, TriggerExecution, TriggerExecutionStatus, TriggerPayload, TriggerSource } from '../model/trigger-model';
+import type {
+  ExecutionFilter,
+  Page,
+  PageRequest,
+  TriggerExecution,
+  TriggerExecutionStatus,
+  TriggerPayload,
+  TriggerSource,
+} from '../model/trigger-model';
 import { isUuid, validatePage, validateTenant } from '../model/trigger-validation';
 
 export interface NewExecution {
@@ -117,7 +125,12 @@ export function makeExecutionStore(db: Kysely<TriggerTables>): ExecutionStore {
     },
     async get(id, tenant) {
       if (!isUuid(id)) return undefined;
-      const row = await db.selectFrom('fw_trigger_execution').selectAll().where('id', '=', id).where('tenant', '=', tenant).executeTakeFirst();
+      const row = await db
+        .selectFrom('fw_trigger_execution')
+        .selectAll()
+        .where('id', '=', id)
+        .where('tenant', '=', tenant)
+        .executeTakeFirst();
       return row ? toExecution(row) : undefined;
     },
     async list(filter, pageRequest) {
@@ -129,11 +142,23 @@ export function makeExecutionStore(db: Kysely<TriggerTables>): ExecutionStore {
       if (filter.crontabId !== undefined) query = query.where('cron_id', '=', filter.crontabId);
       if (filter.status !== undefined) query = query.where('status', '=', filter.status);
       if (filter.source !== undefined) query = query.where('source', '=', filter.source);
-      if (filter.processType !== undefined) query = query.where(sql<string>`payload->>'processDefName'`, '=', filter.processType);
+      if (filter.processType !== undefined)
+        query = query.where(sql<string>`payload->>'processDefName'`, '=', filter.processType);
       const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       const totalElements = Number(count.n);
-      const rows = await query.selectAll().orderBy('seq', 'desc').limit(page.size).offset(page.page * page.size).execute();
-      return { content: rows.map(toExecution), totalElements, page: page.page, size: page.size, totalPages: Math.ceil(totalElements / page.size) };
+      const rows = await query
+        .selectAll()
+        .orderBy('seq', 'desc')
+        .limit(page.size)
+        .offset(page.page * page.size)
+        .execute();
+      return {
+        content: rows.map(toExecution),
+        totalElements,
+        page: page.page,
+        size: page.size,
+        totalPages: Math.ceil(totalElements / page.size),
+      };
     },
   };
 }

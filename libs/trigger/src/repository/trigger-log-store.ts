@@ -31,10 +31,24 @@ export interface TriggerLogStore {
   find(triggerId: string, eventName: string): Promise<TriggerLogEntry | undefined>;
 }
 
-type Row = { log_id: string; trigger_id: string; event_name: string; tenant: string; event_id: string; created_at: Date };
+type Row = {
+  log_id: string;
+  trigger_id: string;
+  event_name: string;
+  tenant: string;
+  event_id: string;
+  created_at: Date;
+};
 
 function toEntry(row: Row): TriggerLogEntry {
-  return { logId: row.log_id, triggerId: row.trigger_id, eventName: row.event_name, tenant: row.tenant, eventId: row.event_id, createdAt: row.created_at };
+  return {
+    logId: row.log_id,
+    triggerId: row.trigger_id,
+    eventName: row.event_name,
+    tenant: row.tenant,
+    eventId: row.event_id,
+    createdAt: row.created_at,
+  };
 }
 
 /** Makes the store over a Kysely handle (the database or an open transaction). */
@@ -43,17 +57,29 @@ export function makeTriggerLogStore(db: Kysely<TriggerTables>): TriggerLogStore 
     async claim(entry) {
       const inserted = await db
         .insertInto('fw_trigger_log')
-        .values({ log_id: entry.logId, trigger_id: entry.triggerId, event_name: entry.eventName, tenant: entry.tenant, event_id: entry.eventId })
+        .values({
+          log_id: entry.logId,
+          trigger_id: entry.triggerId,
+          event_name: entry.eventName,
+          tenant: entry.tenant,
+          event_id: entry.eventId,
+        })
         .onConflict((oc) => oc.columns(['trigger_id', 'event_name']).doNothing())
         .returningAll()
         .executeTakeFirst();
       if (inserted) return { claimed: true, entry: toEntry(inserted) };
       const existing = await store.find(entry.triggerId, entry.eventName);
-      if (!existing) throw new Error(`trigger log: (${entry.triggerId}, ${entry.eventName}) conflicted but cannot be read`);
+      if (!existing)
+        throw new Error(`trigger log: (${entry.triggerId}, ${entry.eventName}) conflicted but cannot be read`);
       return { claimed: false, entry: existing };
     },
     async find(triggerId, eventName) {
-      const row = await db.selectFrom('fw_trigger_log').selectAll().where('trigger_id', '=', triggerId).where('event_name', '=', eventName).executeTakeFirst();
+      const row = await db
+        .selectFrom('fw_trigger_log')
+        .selectAll()
+        .where('trigger_id', '=', triggerId)
+        .where('event_name', '=', eventName)
+        .executeTakeFirst();
       return row ? toEntry(row) : undefined;
     },
   };

@@ -98,8 +98,14 @@ export function makeCronScheduler(options: CronSchedulerOptions): CronScheduler 
   const logger = options.logger ?? createLogger({ name: 'cron-scheduler' });
   const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   const renewMillis = options.renewIntervalMillis ?? Math.max(100, Math.floor((leaseSeconds * 1000) / 3));
-  if (renewMillis >= leaseSeconds * 1000) throw new Error('cron scheduler: renewIntervalMillis must be shorter than the lease');
-  const lease: SchedulerLease = makeSchedulerLease({ database: options.database, name: options.leaseName ?? CRON_SCHEDULER_LEASE, ownerId: options.ownerId, leaseSeconds });
+  if (renewMillis >= leaseSeconds * 1000)
+    throw new Error('cron scheduler: renewIntervalMillis must be shorter than the lease');
+  const lease: SchedulerLease = makeSchedulerLease({
+    database: options.database,
+    name: options.leaseName ?? CRON_SCHEDULER_LEASE,
+    ownerId: options.ownerId,
+    leaseSeconds,
+  });
 
   let entries = new Map<string, Entry>();
   let running = false;
@@ -116,7 +122,10 @@ export function makeCronScheduler(options: CronSchedulerOptions): CronScheduler 
       const cron = new Cron(crontab.cronExpression, { timezone: crontab.timezone, mode: '6-part', paused: true });
       return { crontab, cron, key: keyOf(crontab), next: cron.nextRun(now) };
     } catch (err) {
-      logger.error({ err, crontabId: crontab.id, tenant: crontab.tenant }, 'crontab has an invalid expression or time zone; not scheduled');
+      logger.error(
+        { err, crontabId: crontab.id, tenant: crontab.tenant },
+        'crontab has an invalid expression or time zone; not scheduled',
+      );
       return undefined;
     }
   }
@@ -155,7 +164,16 @@ export function makeCronScheduler(options: CronSchedulerOptions): CronScheduler 
         cronId: crontab.id,
       });
       if (!result.duplicate) await options.crontabs.markFired(crontab.id, new Date(), scheduledTime);
-      logger.debug({ crontabId: crontab.id, tenant: crontab.tenant, scheduledTime, status: result.status, duplicate: result.duplicate }, 'crontab fired');
+      logger.debug(
+        {
+          crontabId: crontab.id,
+          tenant: crontab.tenant,
+          scheduledTime,
+          status: result.status,
+          duplicate: result.duplicate,
+        },
+        'crontab fired',
+      );
     } catch (err) {
       logger.error({ err, crontabId: crontab.id, tenant: crontab.tenant, scheduledTime }, 'crontab firing failed');
     }
@@ -250,7 +268,9 @@ export function makeCronScheduler(options: CronSchedulerOptions): CronScheduler 
       const wasOwner = owned;
       owned = false;
       if (wasOwner && stopOptions.releaseLease !== false) {
-        await lease.release().catch((err: unknown) => logger.warn({ err }, 'cron scheduler lease could not be released'));
+        await lease
+          .release()
+          .catch((err: unknown) => logger.warn({ err }, 'cron scheduler lease could not be released'));
       }
     },
     reload,

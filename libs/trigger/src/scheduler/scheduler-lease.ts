@@ -62,7 +62,12 @@ export function makeSchedulerLease(options: SchedulerLeaseOptions): SchedulerLea
               renewed_at: sql<Date>`now()`,
               acquired_at: sql<Date>`case when fw_scheduler_lease.owner_id = ${ownerId} then fw_scheduler_lease.acquired_at else now() end`,
             })
-            .where((eb) => eb.or([eb('fw_scheduler_lease.owner_id', '=', ownerId), eb('fw_scheduler_lease.lease_until', '<', sql<Date>`now()`)])),
+            .where((eb) =>
+              eb.or([
+                eb('fw_scheduler_lease.owner_id', '=', ownerId),
+                eb('fw_scheduler_lease.lease_until', '<', sql<Date>`now()`),
+              ]),
+            ),
         )
         .returning('owner_id')
         .executeTakeFirst();
@@ -75,7 +80,12 @@ export function makeSchedulerLease(options: SchedulerLeaseOptions): SchedulerLea
     },
     isHeld: () => heldUntil > Date.now(),
     async currentOwner() {
-      const row = await db.selectFrom('fw_scheduler_lease').select('owner_id').where('name', '=', name).where('lease_until', '>', sql<Date>`now()`).executeTakeFirst();
+      const row = await db
+        .selectFrom('fw_scheduler_lease')
+        .select('owner_id')
+        .where('name', '=', name)
+        .where('lease_until', '>', sql<Date>`now()`)
+        .executeTakeFirst();
       return row?.owner_id;
     },
   };

@@ -13,13 +13,19 @@ import type { TriggerDispatch } from '../model/trigger-model';
 
 /** The part of the process service's event handlers this adapter needs. */
 export interface ProcessCreateIngress {
-  ProcessCreate(dto: ProcessDto, headers?: Readonly<Record<string, string | undefined>>): Promise<{ mutatedEntity: { id: string } }>;
+  ProcessCreate(
+    dto: ProcessDto,
+    headers?: Readonly<Record<string, string | undefined>>,
+  ): Promise<{ mutatedEntity: { id: string } }>;
 }
 
 export function processCreateDispatch(handlers: ProcessCreateIngress): TriggerDispatch {
   return async (dto) => {
     const { tenant, ...processDto } = dto;
-    const response = await handlers.ProcessCreate(processDto, { [TENANT_HEADER]: tenant, [TRIGGER_HEADER]: dto.triggerId });
+    const response = await handlers.ProcessCreate(processDto, {
+      [TENANT_HEADER]: tenant,
+      [TRIGGER_HEADER]: dto.triggerId,
+    });
     return { processId: response.mutatedEntity.id };
   };
 }

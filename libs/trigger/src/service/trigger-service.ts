@@ -57,18 +57,31 @@ export interface TriggerService {
 }
 
 function validateInput(input: TriggerInput): void {
-  if (!TRIGGER_SOURCES.includes(input.source)) throw invalid('source', `source must be one of ${TRIGGER_SOURCES.join(', ')}`);
-  if (typeof input.triggerId !== 'string' || input.triggerId.trim() === '') throw invalid('triggerId', 'triggerId is required');
-  if (input.triggerId.length > MAX_STORED_TRIGGER_ID_LENGTH) throw invalid('triggerId', `triggerId must be at most ${MAX_STORED_TRIGGER_ID_LENGTH} characters`);
+  if (!TRIGGER_SOURCES.includes(input.source))
+    throw invalid('source', `source must be one of ${TRIGGER_SOURCES.join(', ')}`);
+  if (typeof input.triggerId !== 'string' || input.triggerId.trim() === '')
+    throw invalid('triggerId', 'triggerId is required');
+  if (input.triggerId.length > MAX_STORED_TRIGGER_ID_LENGTH)
+    throw invalid('triggerId', `triggerId must be at most ${MAX_STORED_TRIGGER_ID_LENGTH} characters`);
   const eventName = input.eventName ?? 'ProcessCreate';
-  if (!SUPPORTED_TRIGGER_EVENTS.includes(eventName)) throw invalid('eventName', `eventName must be one of ${SUPPORTED_TRIGGER_EVENTS.join(', ')}`);
-  if (input.scheduledTime !== undefined && !(input.scheduledTime instanceof Date && !Number.isNaN(input.scheduledTime.getTime()))) {
+  if (!SUPPORTED_TRIGGER_EVENTS.includes(eventName))
+    throw invalid('eventName', `eventName must be one of ${SUPPORTED_TRIGGER_EVENTS.join(', ')}`);
+  if (
+    input.scheduledTime !== undefined &&
+    !(input.scheduledTime instanceof Date && !Number.isNaN(input.scheduledTime.getTime()))
+  ) {
     throw invalid('scheduledTime', 'scheduledTime must be a valid Date');
   }
 }
 
 function failureOf(error: unknown): { message: string; stack: string | null; code?: number; subErrorCode?: string } {
-  if (isFwError(error)) return { message: error.description, stack: error.stack ?? null, code: error.code, subErrorCode: error.subErrorCode };
+  if (isFwError(error))
+    return {
+      message: error.description,
+      stack: error.stack ?? null,
+      code: error.code,
+      subErrorCode: error.subErrorCode,
+    };
   if (error instanceof Error) return { message: error.message || error.name, stack: error.stack ?? null };
   return { message: String(error), stack: null };
 }
@@ -90,7 +103,13 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
       const executionId = randomUUID();
 
       const claim = await db.transaction().execute(async (trx) => {
-        const result = await makeTriggerLogStore(trx).claim({ logId: randomUUID(), eventId: randomUUID(), triggerId: input.triggerId, eventName, tenant });
+        const result = await makeTriggerLogStore(trx).claim({
+          logId: randomUUID(),
+          eventId: randomUUID(),
+          triggerId: input.triggerId,
+          eventName,
+          tenant,
+        });
         if (result.claimed) {
           await makeExecutionStore(trx).insertRunning({
             id: executionId,
@@ -114,7 +133,9 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
 
       if (!claim.claimed) {
         if (entry.tenant !== tenant) {
-          throw new TriggerError('CONFLICT', `trigger id '${input.triggerId}' is already used by another tenant`, { field: 'triggerId' });
+          throw new TriggerError('CONFLICT', `trigger id '${input.triggerId}' is already used by another tenant`, {
+            field: 'triggerId',
+          });
         }
         logger.debug({ triggerId: input.triggerId, eventName, tenant }, 'duplicate trigger ignored');
         return { ...ids, dispatched: false, duplicate: true };
@@ -130,19 +151,41 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
         };
         const out = await runWithTenant(tenant, () => options.dispatch(dto));
         const processId = typeof out?.processId === 'string' ? out.processId : undefined;
-        await executions.finish(executionId, { status: 'COMPLETED', finishTime: clock(), processId: processId ?? null });
-        return { ...ids, dispatched: true, duplicate: false, executionId, status: 'COMPLETED', ...(processId === undefined ? {} : { processId }) };
+        await executions.finish(executionId, {
+          status: 'COMPLETED',
+          finishTime: clock(),
+          processId: processId ?? null,
+        });
+        return {
+          ...ids,
+          dispatched: true,
+          duplicate: false,
+          executionId,
+          status: 'COMPLETED',
+          ...(processId === undefined ? {} : { processId }),
+        };
       } catch (error) {
         const failure = failureOf(error);
-        logger.warn({ err: error, triggerId: input.triggerId, tenant, source: input.source }, 'trigger dispatch failed');
-        await executions.finish(executionId, { status: 'FAILED', finishTime: clock(), failureMessage: failure.message, failureStack: failure.stack });
+        logger.warn(
+          { err: error, triggerId: input.triggerId, tenant, source: input.source },
+          'trigger dispatch failed',
+        );
+        await executions.finish(executionId, {
+          status: 'FAILED',
+          finishTime: clock(),
+          failureMessage: failure.message,
+          failureStack: failure.stack,
+        });
         return {
           ...ids,
           dispatched: false,
           duplicate: false,
           executionId,
           status: 'FAILED',
-          failure: { message: failure.message, ...(failure.code === undefined ? {} : { code: failure.code, subErrorCode: failure.subErrorCode }) },
+          failure: {
+            message: failure.message,
+            ...(failure.code === undefined ? {} : { code: failure.code, subErrorCode: failure.subErrorCode }),
+          },
         };
       }
     },

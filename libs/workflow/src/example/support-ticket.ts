@@ -20,5 +20,9 @@ export const SUPPORT_TICKET_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['title'],
   additionalProperties: false,
-  properties: { title: { type: 'string', minLength: 1, maxLength: 200 }, description: { type: 'string', maxLength: 10_000 }, customer: { type: 'string', maxLength: 200 } },
+  properties: {
+    title: { type: 'string', minLength: 1, maxLength: 200 },
+    description: { type: 'string', maxLength: 10_000 },
+    customer: { type: 'string', maxLength: 200 },
+  },
 };

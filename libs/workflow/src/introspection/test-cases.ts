@@ -54,7 +54,11 @@ export function enumerateTestCases(flow: FlowDefinition, limit = MAX_TEST_CASES)
     if (cases.length >= limit) return;
     if (finals.has(stateId)) {
       const steps = path.map((s) => ({ ...s }));
-      cases.push({ name: steps.length === 0 ? flow.initialState : steps.map((s) => s.event).join(' → '), steps, diagram: diagramOf(flow, steps) });
+      cases.push({
+        name: steps.length === 0 ? flow.initialState : steps.map((s) => s.event).join(' → '),
+        steps,
+        diagram: diagramOf(flow, steps),
+      });
       return;
     }
     for (const edge of edges.get(stateId) ?? []) {

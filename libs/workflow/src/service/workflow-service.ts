@@ -19,7 +19,17 @@
  */
 import { FwError } from '@fw/core';
 import { defineService, type Interceptor, type JsonSchema, type ServiceDefinition } from '@fw/service';
-import { isStmError, makeStateMachine, renderMermaid, StmErrorCodes, type FlowDefinition, type StmAction, type StmCondition, type StmConfig, type StateAccessor } from '@fw/stm';
+import {
+  isStmError,
+  makeStateMachine,
+  renderMermaid,
+  StmErrorCodes,
+  type FlowDefinition,
+  type StmAction,
+  type StmCondition,
+  type StmConfig,
+  type StateAccessor,
+} from '@fw/stm';
 import { randomUUID } from 'node:crypto';
 import { enumerateTestCases } from '../introspection/test-cases';
 import type { WorkflowEntity, WorkflowStore } from '../store/workflow-store';
@@ -68,7 +78,10 @@ export interface WorkflowResponse {
   allowedActionsAndMetadata: AllowedActionAndMetadata[];
 }
 
-const ID_SCHEMA = { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' };
+const ID_SCHEMA = {
+  type: 'string',
+  pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+};
 const NAME_SCHEMA = { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,128}$' };
 
 const entityState: StateAccessor<WorkflowEntity> = {
@@ -79,23 +92,42 @@ const entityState: StateAccessor<WorkflowEntity> = {
 };
 
 function notFound(service: string, id: string): FwError {
-  return new FwError({ code: 404, subErrorCode: WorkflowErrorCodes.notFound, description: `No ${service} with id ${id}`, params: [service, id] });
+  return new FwError({
+    code: 404,
+    subErrorCode: WorkflowErrorCodes.notFound,
+    description: `No ${service} with id ${id}`,
+    params: [service, id],
+  });
 }
 
 /** Defines the service; register it in a host's registry like any other. */
 export function defineWorkflowService(options: WorkflowServiceOptions): ServiceDefinition {
-  const machine = makeStateMachine<WorkflowEntity, WorkflowContext>({ flows: options.flows, actions: options.actions, conditions: options.conditions, config: options.config, stateAccessor: entityState });
+  const machine = makeStateMachine<WorkflowEntity, WorkflowContext>({
+    flows: options.flows,
+    actions: options.actions,
+    conditions: options.conditions,
+    config: options.config,
+    stateAccessor: entityState,
+  });
   const { name, store } = options;
   const newId = options.newId ?? randomUUID;
   const clock = options.clock ?? (() => new Date());
 
   const response = (entity: WorkflowEntity): WorkflowResponse => ({
     mutatedEntity: entity,
-    allowedActionsAndMetadata: machine.allowedEvents(entity.state).map((e) => ({ allowedAction: e.eventId, stateId: entity.state.stateId, metadata: e.metadata })),
+    allowedActionsAndMetadata: machine
+      .allowedEvents(entity.state)
+      .map((e) => ({ allowedAction: e.eventId, stateId: entity.state.stateId, metadata: e.metadata })),
   });
   const flowOf = (flowId: string): FlowDefinition => {
     const found = machine.flows.find((f) => f.id === flowId);
-    if (found === undefined) throw new FwError({ code: 404, subErrorCode: WorkflowErrorCodes.unknownFlow, description: `Service '${name}' has no flow '${flowId}'`, params: [name, flowId] });
+    if (found === undefined)
+      throw new FwError({
+        code: 404,
+        subErrorCode: WorkflowErrorCodes.unknownFlow,
+        description: `Service '${name}' has no flow '${flowId}'`,
+        params: [name, flowId],
+      });
     return found;
   };
   const load = async (id: string): Promise<WorkflowEntity> => {
@@ -104,21 +136,36 @@ export function defineWorkflowService(options: WorkflowServiceOptions): ServiceD
     return entity;
   };
 
-  async function applyEvent(id: string, eventId: string, payload: Record<string, unknown>, tenant: string | undefined): Promise<WorkflowResponse> {
+  async function applyEvent(
+    id: string,
+    eventId: string,
+    payload: Record<string, unknown>,
+    tenant: string | undefined,
+  ): Promise<WorkflowResponse> {
     const entity = await load(id);
     const expected = entity.version;
     try {
       await machine.send(entity, eventId, payload, { tenant, service: name });
     } catch (err) {
       if (isStmError(err) && err.code === StmErrorCodes.eventNotAllowed) {
-        throw new FwError({ code: 422, subErrorCode: WorkflowErrorCodes.eventNotAllowed, description: err.message, params: [eventId, entity.state.stateId] });
+        throw new FwError({
+          code: 422,
+          subErrorCode: WorkflowErrorCodes.eventNotAllowed,
+          description: err.message,
+          params: [eventId, entity.state.stateId],
+        });
       }
       throw err;
     }
     entity.version = expected + 1;
     entity.lastModifiedTime = clock().toISOString();
     if (!(await store.update(entity, expected))) {
-      throw new FwError({ code: 409, subErrorCode: WorkflowErrorCodes.concurrentUpdate, description: `${name} ${id} was changed by another call (version ${expected} is no longer current): read it again and retry`, params: [name, id] });
+      throw new FwError({
+        code: 409,
+        subErrorCode: WorkflowErrorCodes.concurrentUpdate,
+        description: `${name} ${id} was changed by another call (version ${expected} is no longer current): read it again and retry`,
+        params: [name, id],
+      });
     }
     return response(entity);
   }
@@ -131,9 +178,34 @@ export function defineWorkflowService(options: WorkflowServiceOptions): ServiceD
     kind: 'workflow',
     interceptors: options.interceptors,
     operations: [
-      { name: 'info', introspection: true, method: 'GET', path: `${base}/info`, description: 'The flows of the service', handler: async () => ({ flows: machine.flows.map((f) => ({ id: f.id, default: f.isDefault === true || machine.flows.length === 1 })) }) },
-      { name: 'flow', introspection: true, method: 'GET', path: `${base}/info/flows/{flowId}`, description: 'A flow as JSON', input: { type: 'object', properties: { flowId: NAME_SCHEMA } }, handler: async (input: { flowId: string }) => flowOf(input.flowId) },
-      { name: 'diagram', introspection: true, method: 'GET', path: `${base}/info/flows/{flowId}/diagram`, description: 'A flow as a Mermaid stateDiagram-v2', input: { type: 'object', properties: { flowId: NAME_SCHEMA } }, handler: async (input: { flowId: string }) => renderMermaid(flowOf(input.flowId)) },
+      {
+        name: 'info',
+        introspection: true,
+        method: 'GET',
+        path: `${base}/info`,
+        description: 'The flows of the service',
+        handler: async () => ({
+          flows: machine.flows.map((f) => ({ id: f.id, default: f.isDefault === true || machine.flows.length === 1 })),
+        }),
+      },
+      {
+        name: 'flow',
+        introspection: true,
+        method: 'GET',
+        path: `${base}/info/flows/{flowId}`,
+        description: 'A flow as JSON',
+        input: { type: 'object', properties: { flowId: NAME_SCHEMA } },
+        handler: async (input: { flowId: string }) => flowOf(input.flowId),
+      },
+      {
+        name: 'diagram',
+        introspection: true,
+        method: 'GET',
+        path: `${base}/info/flows/{flowId}/diagram`,
+        description: 'A flow as a Mermaid stateDiagram-v2',
+        input: { type: 'object', properties: { flowId: NAME_SCHEMA } },
+        handler: async (input: { flowId: string }) => renderMermaid(flowOf(input.flowId)),
+      },
       {
         name: 'allowedActions',
         introspection: true,
@@ -143,11 +215,27 @@ export function defineWorkflowService(options: WorkflowServiceOptions): ServiceD
         input: { type: 'object', properties: { flowId: NAME_SCHEMA, stateId: NAME_SCHEMA } },
         handler: async (input: { flowId: string; stateId: string }) => {
           const flow = flowOf(input.flowId);
-          if (!flow.states.some((s) => s.id === input.stateId)) throw new FwError({ code: 404, subErrorCode: WorkflowErrorCodes.unknownFlow, description: `Flow '${flow.id}' has no state '${input.stateId}'`, params: [flow.id, input.stateId] });
-          return machine.allowedEvents({ flowId: flow.id, stateId: input.stateId }).map((e) => ({ allowedAction: e.eventId, stateId: input.stateId, metadata: e.metadata }));
+          if (!flow.states.some((s) => s.id === input.stateId))
+            throw new FwError({
+              code: 404,
+              subErrorCode: WorkflowErrorCodes.unknownFlow,
+              description: `Flow '${flow.id}' has no state '${input.stateId}'`,
+              params: [flow.id, input.stateId],
+            });
+          return machine
+            .allowedEvents({ flowId: flow.id, stateId: input.stateId })
+            .map((e) => ({ allowedAction: e.eventId, stateId: input.stateId, metadata: e.metadata }));
         },
       },
-      { name: 'testCases', introspection: true, method: 'GET', path: `${base}/info/flows/{flowId}/test-cases`, description: 'Every path from the initial state to a final state, each loop at most once', input: { type: 'object', properties: { flowId: NAME_SCHEMA } }, handler: async (input: { flowId: string }) => enumerateTestCases(flowOf(input.flowId)) },
+      {
+        name: 'testCases',
+        introspection: true,
+        method: 'GET',
+        path: `${base}/info/flows/{flowId}/test-cases`,
+        description: 'Every path from the initial state to a final state, each loop at most once',
+        input: { type: 'object', properties: { flowId: NAME_SCHEMA } },
+        handler: async (input: { flowId: string }) => enumerateTestCases(flowOf(input.flowId)),
+      },
       {
         name: 'create',
         method: 'POST',
@@ -156,14 +244,30 @@ export function defineWorkflowService(options: WorkflowServiceOptions): ServiceD
         input: options.entity ?? { type: 'object' },
         handler: async (input: Record<string, unknown>, ctx) => {
           const now = clock().toISOString();
-          const entity: WorkflowEntity = { id: newId(), service: name, tenant: ctx.tenant ?? null, state: { flowId: '', stateId: '' }, data: { ...input }, version: 1, createdTime: now, lastModifiedTime: now };
+          const entity: WorkflowEntity = {
+            id: newId(),
+            service: name,
+            tenant: ctx.tenant ?? null,
+            state: { flowId: '', stateId: '' },
+            data: { ...input },
+            version: 1,
+            createdTime: now,
+            lastModifiedTime: now,
+          };
           // restart: the placeholder state above is not a started entity.
           await machine.start(entity, { tenant: ctx.tenant, service: name }, { payload: input, restart: true });
           await store.insert(entity);
           return response(entity);
         },
       },
-      { name: 'get', method: 'GET', path: `${base}/{id}`, description: `Reads a ${name}`, input: { type: 'object', required: ['id'], properties: { id: ID_SCHEMA } }, handler: async (input: { id: string }) => response(await load(input.id)) },
+      {
+        name: 'get',
+        method: 'GET',
+        path: `${base}/{id}`,
+        description: `Reads a ${name}`,
+        input: { type: 'object', required: ['id'], properties: { id: ID_SCHEMA } },
+        handler: async (input: { id: string }) => response(await load(input.id)),
+      },
       {
         name: 'event',
         method: 'PATCH',

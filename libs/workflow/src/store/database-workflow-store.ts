@@ -40,7 +40,10 @@ function toEntity(row: EntityRow): WorkflowEntity {
     id: row.id,
     service: row.service,
     tenant: row.tenant,
-    state: done.length > 0 ? { flowId: row.flow_id, stateId: row.state_id, doneActivities: done } : { flowId: row.flow_id, stateId: row.state_id },
+    state:
+      done.length > 0
+        ? { flowId: row.flow_id, stateId: row.state_id, doneActivities: done }
+        : { flowId: row.flow_id, stateId: row.state_id },
     data: parsed<Record<string, unknown>>(row.data),
     version: Number(row.version),
     createdTime: iso(row.created_time),
@@ -74,14 +77,27 @@ export function makeDatabaseWorkflowStore(database: Pick<Database, 'db'>): Workf
       await db.insertInto(WORKFLOW_ENTITY_TABLE).values(toRow(entity)).execute();
     },
     async find(service, id) {
-      const row = await db.selectFrom(WORKFLOW_ENTITY_TABLE).selectAll().where('service', '=', service).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom(WORKFLOW_ENTITY_TABLE)
+        .selectAll()
+        .where('service', '=', service)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row === undefined ? undefined : toEntity(row);
     },
     async update(entity, expectedVersion) {
       const row = toRow(entity);
       const result = await db
         .updateTable(WORKFLOW_ENTITY_TABLE)
-        .set({ state_id: row.state_id, flow_id: row.flow_id, done_activities: row.done_activities, data: row.data, version: row.version, last_modified_time: row.last_modified_time, tenant: row.tenant })
+        .set({
+          state_id: row.state_id,
+          flow_id: row.flow_id,
+          done_activities: row.done_activities,
+          data: row.data,
+          version: row.version,
+          last_modified_time: row.last_modified_time,
+          tenant: row.tenant,
+        })
         .where('service', '=', entity.service)
         .where('id', '=', entity.id)
         .where('version', '=', expectedVersion)

@@ -14,10 +14,15 @@ export function benchRedisUrl(): string {
 
 /** Runs one flow and prints it; fails when a leaf did not run or the parent missed a child. */
 export async function bullmqBenchOn(redisUrl: string, leaves: number, io: BenchIo): Promise<BullmqFlowResult> {
-  io.out(`bullmq: parent + ${leaves} children as one flow, leaf concurrency ${BULLMQ_LEAF_CONCURRENCY} (Redis ${new URL(redisUrl).host})`);
+  io.out(
+    `bullmq: parent + ${leaves} children as one flow, leaf concurrency ${BULLMQ_LEAF_CONCURRENCY} (Redis ${new URL(redisUrl).host})`,
+  );
   const r = await runBullmqFlow(redisUrl, leaves, { concurrency: BULLMQ_LEAF_CONCURRENCY }, (line) => io.out(line));
-  if (r.leafRuns !== leaves || r.childrenSeen !== leaves) throw new Error(`bullmq flow: ${r.leafRuns} leaf runs and ${r.childrenSeen} children values for ${leaves} leaves`);
-  io.out(`  parent done in ${r.seconds.toFixed(2)} s (flow added after ${r.splitSeconds.toFixed(2)} s); ${r.keysRemoved} keys removed`);
+  if (r.leafRuns !== leaves || r.childrenSeen !== leaves)
+    throw new Error(`bullmq flow: ${r.leafRuns} leaf runs and ${r.childrenSeen} children values for ${leaves} leaves`);
+  io.out(
+    `  parent done in ${r.seconds.toFixed(2)} s (flow added after ${r.splitSeconds.toFixed(2)} s); ${r.keysRemoved} keys removed`,
+  );
   io.out(`  elapsed_s=${r.seconds.toFixed(3)}`);
   io.out(`jobs_per_s=${r.leavesPerSecond.toFixed(0)}`);
   return r;
@@ -25,7 +30,8 @@ export async function bullmqBenchOn(redisUrl: string, leaves: number, io: BenchI
 
 /** The `bullmq` runner of `npm run bench` (`--leaves`, default 10000). */
 export const bullmqBench: BenchRunner = {
-  description: 'BullMQ flow comparison for fanout: parent + N children on Redis (--leaves N, default 10000), concurrency 50; last line jobs_per_s=',
+  description:
+    'BullMQ flow comparison for fanout: parent + N children on Redis (--leaves N, default 10000), concurrency 50; last line jobs_per_s=',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await bullmqBenchOn(benchRedisUrl(), options.leaves ?? 10_000, io);
   },

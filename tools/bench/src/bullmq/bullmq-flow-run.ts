@@ -99,7 +99,12 @@ function newProbe(): FlowProbe {
   return probe;
 }
 
-function startWorkers(connection: ConnectionOptions, prefix: string, tuning: BullmqFlowTuning, probe: FlowProbe): Worker[] {
+function startWorkers(
+  connection: ConnectionOptions,
+  prefix: string,
+  tuning: BullmqFlowTuning,
+  probe: FlowProbe,
+): Worker[] {
   const leafWorker = new Worker(
     LEAF_QUEUE,
     async () => {
@@ -126,7 +131,12 @@ function startWorkers(connection: ConnectionOptions, prefix: string, tuning: Bul
 }
 
 /** Runs one flow of `leaves` children on `redisUrl` and removes its keys before returning. */
-export async function runBullmqFlow(redisUrl: string, leaves: number, tuning: BullmqFlowTuning, print: (line: string) => void = () => undefined): Promise<BullmqFlowResult> {
+export async function runBullmqFlow(
+  redisUrl: string,
+  leaves: number,
+  tuning: BullmqFlowTuning,
+  print: (line: string) => void = () => undefined,
+): Promise<BullmqFlowResult> {
   const prefix = `fwbench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const connection = redisConnectionOf(redisUrl);
   const probe = newProbe();
@@ -155,5 +165,13 @@ export async function runBullmqFlow(redisUrl: string, leaves: number, tuning: Bu
     keysRemoved = await removeKeysUnder(redisUrl, prefix);
   }
   const seconds = (probe.parentDoneAt - started) / 1000;
-  return { leaves, leafRuns: probe.leafRuns, childrenSeen: probe.childrenSeen, seconds, splitSeconds: (splitDoneAt - started) / 1000, leavesPerSecond: leaves / seconds, keysRemoved };
+  return {
+    leaves,
+    leafRuns: probe.leafRuns,
+    childrenSeen: probe.childrenSeen,
+    seconds,
+    splitSeconds: (splitDoneAt - started) / 1000,
+    leavesPerSecond: leaves / seconds,
+    keysRemoved,
+  };
 }

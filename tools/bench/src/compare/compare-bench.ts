@@ -13,13 +13,29 @@ import { buildPackages } from '../build/build-packages';
 import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
 import type { CompareChildMessage } from './compare-child-main';
-import { formatCompareSummary, roundOrder, summarizeCompare, type CompareRecord, type CompareRunner, type CompareSummary } from './compare-stats';
+import {
+  formatCompareSummary,
+  roundOrder,
+  summarizeCompare,
+  type CompareRecord,
+  type CompareRunner,
+  type CompareSummary,
+} from './compare-stats';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
 const CHILD_MAIN = path.join(__dirname, 'compare-child-main.ts');
 
 /** The packages the fanout runner loads (built before the rounds in `dist` mode). */
-const FANOUT_PACKAGES = ['@fw/core', '@fw/process-api', '@fw/stm', '@fw/leased-queue', '@fw/process-outbox', '@fw/process-service', '@fw/process-utils', '@fw/jdbc-process-starter'];
+const FANOUT_PACKAGES = [
+  '@fw/core',
+  '@fw/process-api',
+  '@fw/stm',
+  '@fw/leased-queue',
+  '@fw/process-outbox',
+  '@fw/process-service',
+  '@fw/process-utils',
+  '@fw/jdbc-process-starter',
+];
 
 export interface CompareSettings {
   leaves: number;
@@ -36,15 +52,25 @@ export interface CompareSettings {
 
 /** tsconfig of the children: the workspace's (`@fw/*` → sources) or one without paths (`@fw/*` → the packages' dist). */
 function childTsconfig(code: CompareSettings['code']): string {
-  return code === 'source' ? path.join(WORKSPACE_ROOT, 'tsconfig.json') : path.join(WORKSPACE_ROOT, 'tools/bench/tsconfig.dist.json');
+  return code === 'source'
+    ? path.join(WORKSPACE_ROOT, 'tsconfig.json')
+    : path.join(WORKSPACE_ROOT, 'tools/bench/tsconfig.dist.json');
 }
 
 /** Runs one runner in its own OS process; each line it prints goes to `print`. */
-export function runCompareChild(runner: CompareRunner, settings: CompareSettings, print: (line: string) => void): Promise<Omit<CompareRecord, 'round' | 'runner'>> {
+export function runCompareChild(
+  runner: CompareRunner,
+  settings: CompareSettings,
+  print: (line: string) => void,
+): Promise<Omit<CompareRecord, 'round' | 'runner'>> {
   const child = fork(CHILD_MAIN, [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl], {
     cwd: WORKSPACE_ROOT,
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error', TSX_TSCONFIG_PATH: childTsconfig(settings.code) },
+    env: {
+      ...process.env,
+      FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error',
+      TSX_TSCONFIG_PATH: childTsconfig(settings.code),
+    },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   let pending = '';
@@ -59,14 +85,26 @@ export function runCompareChild(runner: CompareRunner, settings: CompareSettings
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       if (pending !== '') print(pending);
-      if (message?.type === 'result') return resolve({ rates: message.rates, seconds: message.seconds, splitSeconds: message.splitSeconds, maxRssBytes: message.maxRssBytes });
-      reject(new Error(`${runner} failed (${signal ?? `exit code ${code}`}): ${message?.type === 'failed' ? message.message : 'no result'}`));
+      if (message?.type === 'result')
+        return resolve({
+          rates: message.rates,
+          seconds: message.seconds,
+          splitSeconds: message.splitSeconds,
+          maxRssBytes: message.maxRssBytes,
+        });
+      reject(
+        new Error(
+          `${runner} failed (${signal ?? `exit code ${code}`}): ${message?.type === 'failed' ? message.message : 'no result'}`,
+        ),
+      );
     });
   });
 }
 
 function roundLine(r: CompareRecord): string {
-  const rates = Object.entries(r.rates).map(([name, rate]) => `${name} ${rate.toFixed(0)}/s`).join(', ');
+  const rates = Object.entries(r.rates)
+    .map(([name, rate]) => `${name} ${rate.toFixed(0)}/s`)
+    .join(', ');
   return `round ${r.round} ${r.runner}: ${rates} (${r.seconds.toFixed(2)} s, split ${r.splitSeconds.toFixed(2)} s, peak RSS ${(r.maxRssBytes / 1024 / 1024).toFixed(0)} MB, load ${os.loadavg()[0].toFixed(1)})`;
 }
 
@@ -76,7 +114,12 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
     io.out(`compare: building ${FANOUT_PACKAGES.join(', ')} (nx run-many -t build)`);
     buildPackages(FANOUT_PACKAGES);
   }
-  io.out(`compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs BullMQ flow vs graphile-worker, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved; load average at start ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  io.out(
+    `compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs BullMQ flow vs graphile-worker, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved; load average at start ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const records: CompareRecord[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     for (const runner of roundOrder(round)) {
@@ -87,17 +130,29 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
     }
   }
   const summary = summarizeCompare(records);
-  io.out(`compare: ${settings.leaves} leaves, leaves/s per round (in round order) and medians; load average at end ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  io.out(
+    `compare: ${settings.leaves} leaves, leaves/s per round (in round order) and medians; load average at end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   for (const line of formatCompareSummary(summary)) io.out(line);
   return summary;
 }
 
 /** The `compare` runner of `npm run bench` (`--leaves`, default 10000; `--rounds`, default 3). */
 export const compareBench: BenchRunner = {
-  description: 'fanout vs BullMQ flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS',
+  description:
+    'fanout vs BullMQ flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await compareOn(
-      { leaves: options.leaves ?? 10_000, rounds: options.rounds ?? 3, databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, redisUrl: benchRedisUrl(), code: options.source === true ? 'source' : 'dist' },
+      {
+        leaves: options.leaves ?? 10_000,
+        rounds: options.rounds ?? 3,
+        databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
+        redisUrl: benchRedisUrl(),
+        code: options.source === true ? 'source' : 'dist',
+      },
       io,
     );
   },

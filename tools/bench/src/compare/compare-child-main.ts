@@ -19,7 +19,12 @@ interface Measured {
   splitSeconds: number;
 }
 
-async function measure(runner: CompareRunner, leaves: number, databaseUrl: string, redisUrl: string): Promise<Measured> {
+async function measure(
+  runner: CompareRunner,
+  leaves: number,
+  databaseUrl: string,
+  redisUrl: string,
+): Promise<Measured> {
   const io = { out: (line: string) => console.log(line) };
   switch (runner) {
     case 'fanout': {
@@ -32,7 +37,11 @@ async function measure(runner: CompareRunner, leaves: number, databaseUrl: strin
     }
     case 'graphile': {
       const { counted, bare } = await graphileBenchOn(databaseUrl, leaves, io);
-      return { rates: { 'graphile-counted': counted.leavesPerSecond, 'graphile-bare': bare.leavesPerSecond }, seconds: counted.seconds, splitSeconds: counted.splitSeconds };
+      return {
+        rates: { 'graphile-counted': counted.leavesPerSecond, 'graphile-bare': bare.leavesPerSecond },
+        seconds: counted.seconds,
+        splitSeconds: counted.splitSeconds,
+      };
     }
   }
 }

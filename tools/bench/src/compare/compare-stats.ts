@@ -50,10 +50,14 @@ export function roundOrder(round: number): CompareRunner[] {
 export function summarizeCompare(records: readonly CompareRecord[]): CompareSummary {
   const byRound = [...records].sort((a, b) => a.round - b.round);
   const rates = new Map<string, number[]>();
-  for (const r of byRound) for (const [name, rate] of Object.entries(r.rates)) rates.set(name, [...(rates.get(name) ?? []), rate]);
+  for (const r of byRound)
+    for (const [name, rate] of Object.entries(r.rates)) rates.set(name, [...(rates.get(name) ?? []), rate]);
   const series = [...rates.entries()].map(([name, values]) => ({ name, rates: values, median: median(values) }));
   const fanout = series.find((s) => s.name === 'fanout');
-  const ratios = fanout === undefined ? [] : series.filter((s) => s.name !== 'fanout').map((s) => ({ against: s.name, ratio: fanout.median / s.median }));
+  const ratios =
+    fanout === undefined
+      ? []
+      : series.filter((s) => s.name !== 'fanout').map((s) => ({ against: s.name, ratio: fanout.median / s.median }));
   const peakRss = COMPARE_RUNNERS.filter((runner) => records.some((r) => r.runner === runner)).map((runner) => ({
     runner,
     bytes: Math.max(...records.filter((r) => r.runner === runner).map((r) => r.maxRssBytes)),
@@ -67,7 +71,10 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 export function formatCompareSummary(s: CompareSummary): string[] {
   const width = Math.max(...s.series.map((x) => x.name.length));
   return [
-    ...s.series.map((x) => `  ${x.name.padEnd(width)}  ${x.rates.map((r) => r.toFixed(0).padStart(6)).join(' ')}   median ${x.median.toFixed(0)} leaves/s`),
+    ...s.series.map(
+      (x) =>
+        `  ${x.name.padEnd(width)}  ${x.rates.map((r) => r.toFixed(0).padStart(6)).join(' ')}   median ${x.median.toFixed(0)} leaves/s`,
+    ),
     `  ratios (fanout median / other median): ${s.ratios.map((r) => `${r.against} ${r.ratio.toFixed(2)}`).join(', ')}`,
     `  peak RSS: ${s.peakRss.map((p) => `${p.runner} ${mb(p.bytes)}`).join(', ')}`,
   ];

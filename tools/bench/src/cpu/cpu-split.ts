@@ -41,7 +41,10 @@ export function startCpuSplit(): { stop(): CpuSplit } {
       const own = process.cpuUsage(process0);
       const processSeconds = (own.user + own.system) / 1e6;
       const machine1 = machineBusySeconds();
-      const restSeconds = machine0 !== undefined && machine1 !== undefined ? Math.max(0, machine1 - machine0 - processSeconds) : undefined;
+      const restSeconds =
+        machine0 !== undefined && machine1 !== undefined
+          ? Math.max(0, machine1 - machine0 - processSeconds)
+          : undefined;
       return { processSeconds, restSeconds, wallSeconds: (performance.now() - wall0) / 1000 };
     },
   };
@@ -50,6 +53,9 @@ export function startCpuSplit(): { stop(): CpuSplit } {
 /** `cpu: node 1.52 s (0.86 cores), rest of the machine 1.21 s (0.69 cores)`. */
 export function formatCpuSplit(split: CpuSplit): string {
   const cores = (s: number) => (s / Math.max(split.wallSeconds, 1e-9)).toFixed(2);
-  const rest = split.restSeconds === undefined ? 'rest of the machine unknown' : `rest of the machine ${split.restSeconds.toFixed(2)} s (${cores(split.restSeconds)} cores)`;
+  const rest =
+    split.restSeconds === undefined
+      ? 'rest of the machine unknown'
+      : `rest of the machine ${split.restSeconds.toFixed(2)} s (${cores(split.restSeconds)} cores)`;
   return `cpu: node ${split.processSeconds.toFixed(2)} s (${cores(split.processSeconds)} cores), ${rest}`;
 }

@@ -34,10 +34,14 @@ export async function seedDashboardData(database: Database, io: BenchIo): Promis
     insert into fw_process (id, process_type, leaf, parent_id, trigger_id, tenant, flow_id, state_id, input, created_time, last_modified_time, state_entry_time)
     select gen_random_uuid(), 'bench-leaf', true, r.id, r.trigger_id, ${TENANT}, 'process-flow', 'PROCESSED', '{}'::jsonb,
       r.created_time + interval '1 second', r.created_time + interval '1500 milliseconds', r.created_time + interval '1 second'
-    from fw_process r cross join generate_series(1, 2) c where r.tenant = ${TENANT} and r.process_type = 'bench-root'`.execute(db);
+    from fw_process r cross join generate_series(1, 2) c where r.tenant = ${TENANT} and r.process_type = 'bench-root'`.execute(
+    db,
+  );
   await sql`
     insert into fw_process (id, process_type, leaf, parent_id, trigger_id, tenant, flow_id, state_id, split_completed, num_sub_processes, num_completed_sub_processes, completed_percent, created_time, last_modified_time, state_entry_time)
-    values (${TRACE_ROOT}::uuid, 'bench-trace', false, null, ${TRACE_TRIGGER}, ${TENANT}, 'process-flow', 'SUB_PROCESSES_PENDING', true, 600, 398, 66, now() - interval '1 hour', now(), now())`.execute(db);
+    values (${TRACE_ROOT}::uuid, 'bench-trace', false, null, ${TRACE_TRIGGER}, ${TENANT}, 'process-flow', 'SUB_PROCESSES_PENDING', true, 600, 398, 66, now() - interval '1 hour', now(), now())`.execute(
+    db,
+  );
   await sql`
     insert into fw_process (id, process_type, leaf, parent_id, trigger_id, tenant, flow_id, state_id, created_time, last_modified_time, state_entry_time)
     select gen_random_uuid(), 'bench-trace-item', true, ${TRACE_ROOT}::uuid, ${TRACE_TRIGGER}, ${TENANT}, 'process-flow', case when g <= 398 then 'PROCESSED' else 'EXECUTING' end,
@@ -56,19 +60,34 @@ export async function seedDashboardData(database: Database, io: BenchIo): Promis
     millis,
     async refreshCost(out) {
       const explain = async (query: string, params: unknown[]) => {
-        const rows = (await sql.raw(`explain (analyze, format json) ${query.replace(/\$(\d)/g, (_m, i: string) => `'${String(params[Number(i) - 1])}'`)}`).execute(db)).rows as Array<Record<string, unknown>>;
+        const rows = (
+          await sql
+            .raw(
+              `explain (analyze, format json) ${query.replace(/\$(\d)/g, (_m, i: string) => `'${String(params[Number(i) - 1])}'`)}`,
+            )
+            .execute(db)
+        ).rows as Array<Record<string, unknown>>;
         const plan = (rows[0]['QUERY PLAN'] as Array<{ 'Execution Time': number; 'Planning Time': number }>)[0];
         return plan['Execution Time'] + plan['Planning Time'];
       };
       const page = (offset: number, roots: boolean) =>
         `select * from fw_process where tenant = $1${roots ? ' and parent_id is null' : ''} order by created_time desc, seq desc limit 25 offset ${offset}`;
-      for (const [label, offset, rootsOnly] of [['first page', 0, false], ['500th page', 12_475, false], ['first page, roots only', 0, true]] as const) {
+      for (const [label, offset, rootsOnly] of [
+        ['first page', 0, false],
+        ['500th page', 12_475, false],
+        ['first page, roots only', 0, true],
+      ] as const) {
         const times = { page: 0, count: 0 };
         for (let i = 0; i < 5; i++) {
           times.page = await explain(page(offset, rootsOnly), [TENANT]);
-          times.count = await explain(`select count(*) from fw_process where tenant = $1${rootsOnly ? ' and parent_id is null' : ''}`, [TENANT]);
+          times.count = await explain(
+            `select count(*) from fw_process where tenant = $1${rootsOnly ? ' and parent_id is null' : ''}`,
+            [TENANT],
+          );
         }
-        out.out(`database time of one refresh, ${label}: page query ${times.page.toFixed(1)} ms + count ${times.count.toFixed(1)} ms = ${(times.page + times.count).toFixed(1)} ms (EXPLAIN ANALYZE, warm)`);
+        out.out(
+          `database time of one refresh, ${label}: page query ${times.page.toFixed(1)} ms + count ${times.count.toFixed(1)} ms = ${(times.page + times.count).toFixed(1)} ms (EXPLAIN ANALYZE, warm)`,
+        );
       }
     },
   };

@@ -40,7 +40,13 @@ export function quantile(values: readonly number[], q: number): number {
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis));
 
 /** One run on `database`: `big`'s fan-out, and `small`'s runs when `withSmall`. */
-async function runOnce(database: Database, label: string, bigLeaves: number, withSmall: boolean, tuning: FanoutTuning): Promise<FairnessRun> {
+async function runOnce(
+  database: Database,
+  label: string,
+  bigLeaves: number,
+  withSmall: boolean,
+  tuning: FanoutTuning,
+): Promise<FairnessRun> {
   const node = startFanoutNode(database, tuning);
   const waiting = new Map<string, () => void>();
   const early = new Set<string>();
@@ -53,7 +59,10 @@ async function runOnce(database: Database, label: string, bigLeaves: number, wit
   /** Triggers a root of `leaves` for `tenant`; resolves with its seconds from trigger to PROCESSED. */
   const trigger = async (tenant: string, leaves: number): Promise<number> => {
     const started = performance.now();
-    const created = await node.manager.createProcess({ processDefName: FANOUT_ROOT_TYPE, args: { leaves } }, { tenant });
+    const created = await node.manager.createProcess(
+      { processDefName: FANOUT_ROOT_TYPE, args: { leaves } },
+      { tenant },
+    );
     const id = created.mutatedEntity.id;
     if (!early.has(id)) await new Promise<void>((resolve) => waiting.set(id, resolve));
     return (performance.now() - started) / 1000;
@@ -78,7 +87,10 @@ async function runOnce(database: Database, label: string, bigLeaves: number, wit
 /** The line of one run. */
 export function formatRun(run: FairnessRun, alone: FairnessRun | undefined): string {
   const big = `big ${run.bigSeconds.toFixed(1)} s, ${run.bigLeavesPerSecond.toFixed(0)} leaves/s`;
-  const ofAlone = alone === undefined || alone === run ? '' : ` (${((100 * run.bigLeavesPerSecond) / alone.bigLeavesPerSecond).toFixed(0)} % of alone)`;
+  const ofAlone =
+    alone === undefined || alone === run
+      ? ''
+      : ` (${((100 * run.bigLeavesPerSecond) / alone.bigLeavesPerSecond).toFixed(0)} % of alone)`;
   if (run.smallSeconds.length === 0) return `  ${run.label.padEnd(10)} ${big}`;
   const s = run.smallSeconds;
   return `  ${run.label.padEnd(10)} small trigger→PROCESSED p50=${quantile(s, 0.5).toFixed(2)} s p95=${quantile(s, 0.95).toFixed(2)} s max=${Math.max(...s).toFixed(2)} s; ${big}${ofAlone}`;
@@ -88,7 +100,9 @@ export function formatRun(run: FairnessRun, alone: FairnessRun | undefined): str
 export async function fairnessBenchOn(serverUrl: string, bigLeaves: number, io: BenchIo): Promise<FairnessRun[]> {
   process.env.FW_LOG_LEVEL ??= 'error';
   const base = fanoutTuningFromEnv(0);
-  io.out(`fairness: tenant big fans out ${bigLeaves} leaves; from 2 s tenant small triggers ${SMALL_RUNS} runs of ${SMALL_LEAVES} leaves, one a second (PostgreSQL, one worker host)`);
+  io.out(
+    `fairness: tenant big fans out ${bigLeaves} leaves; from 2 s tenant small triggers ${SMALL_RUNS} runs of ${SMALL_LEAVES} leaves, one a second (PostgreSQL, one worker host)`,
+  );
   io.out(`  batch=${base.batch} lanes=${base.lanes} pool=${base.pool}`);
   const plan: Array<{ label: string; withSmall: boolean; fair: boolean }> = [
     { label: 'big alone', withSmall: false, fair: true },
@@ -113,6 +127,10 @@ export async function fairnessBenchOn(serverUrl: string, bigLeaves: number, io: 
 export const fairnessBench: BenchRunner = {
   description: `tenant big fans out N leaves (--leaves N, default ${DEFAULT_BIG_LEAVES}) while tenant small triggers ${SMALL_RUNS} small runs: small's trigger→PROCESSED p50/p95/max and big's rate, fair claims on and off`,
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
-    await fairnessBenchOn(process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, options.leaves ?? DEFAULT_BIG_LEAVES, io);
+    await fairnessBenchOn(
+      process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
+      options.leaves ?? DEFAULT_BIG_LEAVES,
+      io,
+    );
   },
 };

@@ -33,7 +33,11 @@ export interface FanoutAcrossWorkersResult extends FanoutResult {
 
 /** Connections the server still accepts beside those open now (superuser reserve included). */
 async function freeConnections(database: Database): Promise<number> {
-  const { rows } = await sql<{ free: number }>`select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int as free`.execute(database.db);
+  const { rows } = await sql<{
+    free: number;
+  }>`select current_setting('max_connections')::int - (select count(*) from pg_stat_activity)::int as free`.execute(
+    database.db,
+  );
   return rows[0].free;
 }
 
@@ -53,7 +57,10 @@ export async function runFanoutAcrossWorkers(
   const { database } = scratch;
   const free = await freeConnections(database);
   // Pools open lazily, so this is a warning, not a refusal: a run may need fewer than its pools allow.
-  if (workerCount * tuning.pool > free) print(`  warning: ${workerCount} workers × pool ${tuning.pool} exceed the ${free} connections the server has free (lower FW_FANOUT_POOL)`);
+  if (workerCount * tuning.pool > free)
+    print(
+      `  warning: ${workerCount} workers × pool ${tuning.pool} exceed the ${free} connections the server has free (lower FW_FANOUT_POOL)`,
+    );
 
   const workers = await startFanoutWorkerProcesses(workerCount, scratch.url, tuning);
   print(`  ${workerCount} worker process(es) ready (pids ${workers.pids.join(', ')})`);
@@ -76,7 +83,15 @@ export async function runFanoutAcrossWorkers(
     const verified = await verifyFanout(database, rootId, leaves);
     const splitDoneAt = workers.splitDoneAtEpochMillis();
     if (splitDoneAt === undefined) throw new Error('no worker reported the end of the split');
-    return { ...fanoutResultOf({ leaves, seconds: (ended - started) / 1000, splitSeconds: (splitDoneAt - startedAt) / 1000, ...verified }), itemsPerWorker };
+    return {
+      ...fanoutResultOf({
+        leaves,
+        seconds: (ended - started) / 1000,
+        splitSeconds: (splitDoneAt - startedAt) / 1000,
+        ...verified,
+      }),
+      itemsPerWorker,
+    };
   } catch (err) {
     workers.kill();
     throw err;

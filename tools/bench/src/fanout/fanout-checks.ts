@@ -14,13 +14,20 @@ import { sql } from 'kysely';
 
 /** The root's state id (undefined when there is no such row). */
 export async function readRootState(database: Database, rootId: string): Promise<string | undefined> {
-  const { rows } = await sql<{ state_id: string }>`select state_id from fw_process where id = ${rootId}`.execute(database.db);
+  const { rows } = await sql<{ state_id: string }>`select state_id from fw_process where id = ${rootId}`.execute(
+    database.db,
+  );
   return rows[0]?.state_id;
 }
 
 /** Children the root has created and counted as finished so far (one row read through the primary key). */
 export async function readRootCounts(database: Database, rootId: string): Promise<{ created: number; done: number }> {
-  const { rows } = await sql<{ created: number; done: number }>`select num_sub_processes as created, num_completed_sub_processes as done from fw_process where id = ${rootId}`.execute(database.db);
+  const { rows } = await sql<{
+    created: number;
+    done: number;
+  }>`select num_sub_processes as created, num_completed_sub_processes as done from fw_process where id = ${rootId}`.execute(
+    database.db,
+  );
   return { created: Number(rows[0]?.created ?? 0), done: Number(rows[0]?.done ?? 0) };
 }
 
@@ -29,19 +36,31 @@ export async function readRootCounts(database: Database, rootId: string): Promis
  * Read from the root's own counters (a leaf is counted in the transaction that finishes it), not by
  * counting leaf rows: at 100,000 leaves that count cost the database more than the leaves of 2 s.
  */
-export function startFanoutProgress(database: Database, rootId: string, startedMillis: number, print: (line: string) => void): { stop(): void } {
+export function startFanoutProgress(
+  database: Database,
+  rootId: string,
+  startedMillis: number,
+  print: (line: string) => void,
+): { stop(): void } {
   const timer = setInterval(() => {
-    readRootCounts(database, rootId).then(({ created, done }) => {
-      const seconds = (performance.now() - startedMillis) / 1000;
-      print(`  ${seconds.toFixed(1)} s: ${created} children created, ${done} leaves done (${(done / seconds).toFixed(0)} leaves/s)`);
-    }, () => undefined);
+    readRootCounts(database, rootId).then(
+      ({ created, done }) => {
+        const seconds = (performance.now() - startedMillis) / 1000;
+        print(
+          `  ${seconds.toFixed(1)} s: ${created} children created, ${done} leaves done (${(done / seconds).toFixed(0)} leaves/s)`,
+        );
+      },
+      () => undefined,
+    );
   }, 2000);
   return { stop: () => clearInterval(timer) };
 }
 
 /** Outbox commands not DONE yet (PENDING, RUNNING or DEAD). */
 async function unfinishedOutboxCommands(database: Database): Promise<number> {
-  const { rows } = await sql<{ n: string }>`select count(*) as n from fw_process_outbox where status <> 'DONE'`.execute(database.db);
+  const { rows } = await sql<{ n: string }>`select count(*) as n from fw_process_outbox where status <> 'DONE'`.execute(
+    database.db,
+  );
   return Number(rows[0].n);
 }
 
@@ -59,7 +78,8 @@ export async function waitForOutboxDrained(database: Database, timeoutMillis: nu
   const deadline = performance.now() + timeoutMillis;
   await pollUntil(async () => {
     const left = await unfinishedOutboxCommands(database);
-    if (left > 0 && performance.now() > deadline) throw new Error(`${left} outbox command(s) still not DONE ${timeoutMillis} ms after the root finished`);
+    if (left > 0 && performance.now() > deadline)
+      throw new Error(`${left} outbox command(s) still not DONE ${timeoutMillis} ms after the root finished`);
     return left === 0;
   }, 50);
 }
@@ -88,7 +108,11 @@ interface FanoutCounts {
  * PROCESSED with exactly one work item, SUCCESS at its first attempt (so no leaf ran twice, even
  * across worker processes); the root's splitter and aggregator items SUCCESS; every outbox command DONE.
  */
-export async function verifyFanout(database: Database, rootId: string, leaves: number): Promise<{ rootState: string; outboxCommands: number }> {
+export async function verifyFanout(
+  database: Database,
+  rootId: string,
+  leaves: number,
+): Promise<{ rootState: string; outboxCommands: number }> {
   const { rows } = await sql<FanoutCounts>`
     select r.state_id as root_state, r.num_sub_processes as num_sub, r.num_completed_sub_processes as num_completed,
       (select count(*) from fw_process p where p.parent_id = r.id) as leaves,

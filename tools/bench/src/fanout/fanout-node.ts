@@ -12,9 +12,24 @@
  * await node.stop();
  */
 import type { Database } from '@fw/core';
-import { makeSinkFailureReporter, makeWorkItemRunner, makeWorkItemStarter, type WorkItemStarter } from '@fw/jdbc-process-starter';
+import {
+  makeSinkFailureReporter,
+  makeWorkItemRunner,
+  makeWorkItemStarter,
+  type WorkItemStarter,
+} from '@fw/jdbc-process-starter';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
-import { AggregatorBase, ExecutorBase, makeBatchService, makeBatchingEventSink, makeManagerEventSink, SplitterBase, type ChildResult, type ChildSpec, type WorkerOutcome } from '@fw/process-utils';
+import {
+  AggregatorBase,
+  ExecutorBase,
+  makeBatchService,
+  makeBatchingEventSink,
+  makeManagerEventSink,
+  SplitterBase,
+  type ChildResult,
+  type ChildSpec,
+  type WorkerOutcome,
+} from '@fw/process-utils';
 
 /** Process type of the root that splits. */
 export const FANOUT_ROOT_TYPE = 'fanout-root';
@@ -115,18 +130,35 @@ class Count extends AggregatorBase<unknown, null, { children: number }> {
  * manager that only writes (the coordinator of `--workers`, which creates the root and leaves every
  * command to the worker processes' dispatchers).
  */
-export function makeFanoutManager(database: Database, workerStarter: WorkItemStarter, outbox: { runDispatcher: boolean }): ProcessManager {
+export function makeFanoutManager(
+  database: Database,
+  workerStarter: WorkItemStarter,
+  outbox: { runDispatcher: boolean },
+): ProcessManager {
   return makeProcessManager({
     db: processDb(database),
-    configurator: makeJsonProcessConfigurator({ definitions: [{ processType: FANOUT_ROOT_TYPE, leaf: false }, { processType: FANOUT_LEAF_TYPE, leaf: true, parentProcessType: FANOUT_ROOT_TYPE }] }),
+    configurator: makeJsonProcessConfigurator({
+      definitions: [
+        { processType: FANOUT_ROOT_TYPE, leaf: false },
+        { processType: FANOUT_LEAF_TYPE, leaf: true, parentProcessType: FANOUT_ROOT_TYPE },
+      ],
+    }),
     workerStarter,
-    outbox: { enabled: true, runDispatcher: outbox.runDispatcher, pollIntervalMillis: 200, batchSize: 1000, concurrency: 2 },
+    outbox: {
+      enabled: true,
+      runDispatcher: outbox.runDispatcher,
+      pollIntervalMillis: 200,
+      batchSize: 1000,
+      concurrency: 2,
+    },
   });
 }
 
 /** Creates the root of a fan-out into `leaves` children; returns its id. */
 export async function createFanoutRoot(manager: ProcessManager, leaves: number): Promise<string> {
-  return (await manager.createProcess({ processDefName: FANOUT_ROOT_TYPE, args: { leaves } }, { tenant: FANOUT_TENANT })).mutatedEntity.id;
+  return (
+    await manager.createProcess({ processDefName: FANOUT_ROOT_TYPE, args: { leaves } }, { tenant: FANOUT_TENANT })
+  ).mutatedEntity.id;
 }
 
 /** A running node: manager (dispatcher on), work-item runner and batch service. */
@@ -149,7 +181,9 @@ export interface FanoutNodeHooks {
 export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks: FanoutNodeHooks = {}): FanoutNode {
   const starter = makeWorkItemStarter();
   const manager = makeFanoutManager(database, starter, { runDispatcher: true });
-  const sink = tuning.batching ? makeBatchingEventSink(manager, { maxBatch: tuning.batch, concurrency: tuning.lanes }) : makeManagerEventSink(manager);
+  const sink = tuning.batching
+    ? makeBatchingEventSink(manager, { maxBatch: tuning.batch, concurrency: tuning.lanes })
+    : makeManagerEventSink(manager);
   const batchService = makeBatchService({ workers: [new Split(), new Leaf(tuning.leafCpuMillis), new Count()], sink });
   const runner = makeWorkItemRunner({
     database,
@@ -198,5 +232,12 @@ export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks:
  * `--workers` hands its resolved tuning to the worker processes.
  */
 export function fanoutTuningEnv(tuning: FanoutTuning): Record<string, string> {
-  return { FW_FANOUT_BATCH: String(tuning.batch), FW_FANOUT_LANES: String(tuning.lanes), FW_FANOUT_POOL: String(tuning.pool), FW_FANOUT_BATCHING: tuning.batching ? '1' : '0', FW_FANOUT_LEAF_CPU_MS: String(tuning.leafCpuMillis), FW_FANOUT_FAIR: tuning.fair ? '1' : '0' };
+  return {
+    FW_FANOUT_BATCH: String(tuning.batch),
+    FW_FANOUT_LANES: String(tuning.lanes),
+    FW_FANOUT_POOL: String(tuning.pool),
+    FW_FANOUT_BATCHING: tuning.batching ? '1' : '0',
+    FW_FANOUT_LEAF_CPU_MS: String(tuning.leafCpuMillis),
+    FW_FANOUT_FAIR: tuning.fair ? '1' : '0',
+  };
 }

@@ -21,7 +21,9 @@ export interface FanoutResult {
 }
 
 /** Derives the rates of a run from what was measured and verified. */
-export function fanoutResultOf(run: Pick<FanoutResult, 'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands'>): FanoutResult {
+export function fanoutResultOf(
+  run: Pick<FanoutResult, 'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands'>,
+): FanoutResult {
   // Leaves: create → EXECUTING → PROCESSED; root: SPLIT_PENDING, one per split batch, one per child
   // report, AGGREGATION_PENDING, PROCESSED.
   const transitions = 2 * run.leaves + 1 + Math.ceil(run.leaves / FANOUT_SPLIT_BATCH) + run.leaves + 2;

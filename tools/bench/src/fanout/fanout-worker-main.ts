@@ -27,7 +27,11 @@ function errorMessage(err: unknown): string {
 
 async function runWorker(url: string): Promise<void> {
   const tuning = fanoutTuningFromEnv();
-  const database = createDatabase({ url, maxConnections: tuning.pool, applicationName: `fw-fanout-worker-${process.pid}` });
+  const database = createDatabase({
+    url,
+    maxConnections: tuning.pool,
+    applicationName: `fw-fanout-worker-${process.pid}`,
+  });
   // Fail before `ready` when the database is unreachable, and open the first connection off the clock.
   await sql`select 1`.execute(database.db);
   const node: FanoutNode = startFanoutNode(database, tuning, {

@@ -53,7 +53,11 @@ interface WorkerHandle {
  * Forks `count` workers on `databaseUrl` with `tuning` (each its own pool of `tuning.pool`) and
  * resolves once all are ready; if one fails to start, all are killed and the failure is thrown.
  */
-export async function startFanoutWorkerProcesses(count: number, databaseUrl: string, tuning: FanoutTuning): Promise<FanoutWorkerProcesses> {
+export async function startFanoutWorkerProcesses(
+  count: number,
+  databaseUrl: string,
+  tuning: FanoutTuning,
+): Promise<FanoutWorkerProcesses> {
   let stopping = false;
   let splitDoneAt: number | undefined;
   let failRun: (reason: Error) => void = () => undefined;
@@ -67,7 +71,11 @@ export async function startFanoutWorkerProcesses(count: number, databaseUrl: str
       cwd: WORKSPACE_ROOT,
       // `node --import tsx` (not the tsx CLI, which would fork once more) so signals reach the worker itself.
       execArgv: ['--import', 'tsx'],
-      env: { ...process.env, ...fanoutTuningEnv(tuning), TSX_TSCONFIG_PATH: path.join(WORKSPACE_ROOT, 'tsconfig.json') },
+      env: {
+        ...process.env,
+        ...fanoutTuningEnv(tuning),
+        TSX_TSCONFIG_PATH: path.join(WORKSPACE_ROOT, 'tsconfig.json'),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const name = `fan-out worker ${index + 1} (pid ${child.pid})`;
@@ -124,7 +132,9 @@ export async function startFanoutWorkerProcesses(count: number, databaseUrl: str
           clearTimeout(timer);
         }),
       );
-      const unclean = handles.filter((h) => h.child.exitCode !== 0).map((h) => `pid ${h.child.pid}: ${h.child.signalCode ?? `code ${h.child.exitCode}`}`);
+      const unclean = handles
+        .filter((h) => h.child.exitCode !== 0)
+        .map((h) => `pid ${h.child.pid}: ${h.child.signalCode ?? `code ${h.child.exitCode}`}`);
       if (unclean.length > 0) throw new Error(`fan-out workers did not stop cleanly (${unclean.join(', ')})`);
       return handles.map((h) => h.itemsCompleted ?? 0);
     },

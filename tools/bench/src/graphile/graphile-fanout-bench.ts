@@ -34,11 +34,19 @@ function openPool(url: string, size: number): pg.Pool {
 
 function printVariant(r: GraphileFanoutResult, io: BenchIo): void {
   const counter = r.counter === null ? '' : `, counter ${r.counter}`;
-  io.out(`  ${r.fanIn}: ${r.leafRuns} leaves + ${r.aggregateRuns} aggregate in ${r.seconds.toFixed(2)} s (split added the leaves after ${r.splitSeconds.toFixed(2)} s${counter}, ${r.jobsLeft} jobs left)`);
+  io.out(
+    `  ${r.fanIn}: ${r.leafRuns} leaves + ${r.aggregateRuns} aggregate in ${r.seconds.toFixed(2)} s (split added the leaves after ${r.splitSeconds.toFixed(2)} s${counter}, ${r.jobsLeft} jobs left)`,
+  );
   io.out(`  ${r.fanIn}: elapsed_s=${r.seconds.toFixed(3)} leaves_per_s=${r.leavesPerSecond.toFixed(0)}`);
 }
 
-async function runVariant(pool: pg.Pool, fanIn: GraphileFanIn, leaves: number, tuning: GraphileTuning, io: BenchIo): Promise<GraphileFanoutResult> {
+async function runVariant(
+  pool: pg.Pool,
+  fanIn: GraphileFanIn,
+  leaves: number,
+  tuning: GraphileTuning,
+  io: BenchIo,
+): Promise<GraphileFanoutResult> {
   io.out(`${fanIn}:`);
   const result = await runGraphileFanout(pool, fanIn, leaves, tuning, (line) => io.out(line));
   printVariant(result, io);
@@ -46,14 +54,23 @@ async function runVariant(pool: pg.Pool, fanIn: GraphileFanIn, leaves: number, t
 }
 
 /** Runs both variants on a scratch database of `serverUrl`; drops it even when a run fails. */
-export async function graphileBenchOn(serverUrl: string, leaves: number, io: BenchIo, tuning: GraphileTuning = graphileTuningFromEnv()): Promise<GraphileBenchResult> {
+export async function graphileBenchOn(
+  serverUrl: string,
+  leaves: number,
+  io: BenchIo,
+  tuning: GraphileTuning = graphileTuningFromEnv(),
+): Promise<GraphileBenchResult> {
   const scratch = await createScratchDatabase(serverUrl, 'fw_graphile');
   const pool = openPool(scratch.url, tuning.pool);
   try {
     await runMigrations({ pgPool: pool, logger: SILENT_LOGGER });
-    io.out(`graphile: graphile-worker split job + ${leaves} leaf jobs (one addJobs batch) + 1 aggregate job (PostgreSQL)`);
+    io.out(
+      `graphile: graphile-worker split job + ${leaves} leaf jobs (one addJobs batch) + 1 aggregate job (PostgreSQL)`,
+    );
     io.out(`  ${describeGraphileTuning(tuning)}`);
-    io.out('  bare: leaves do nothing, the bench counts job:success events and adds the aggregate; counted: each leaf bumps a counter row, the last one adds the aggregate');
+    io.out(
+      '  bare: leaves do nothing, the bench counts job:success events and adds the aggregate; counted: each leaf bumps a counter row, the last one adds the aggregate',
+    );
     const bare = await runVariant(pool, 'bare', leaves, tuning, io);
     const counted = await runVariant(pool, 'counted', leaves, tuning, io);
     io.out(`counted_jobs_per_s=${counted.leavesPerSecond.toFixed(0)}`);
@@ -67,7 +84,8 @@ export async function graphileBenchOn(serverUrl: string, leaves: number, io: Ben
 
 /** The `graphile` runner of `npm run bench` (`--leaves`, default 10000; `--database-url`). */
 export const graphileBench: BenchRunner = {
-  description: 'graphile-worker comparison for fanout: split + N leaf jobs + aggregate (--leaves N, default 10000), bare and counted fan-in; last line jobs_per_s=',
+  description:
+    'graphile-worker comparison for fanout: split + N leaf jobs + aggregate (--leaves N, default 10000), bare and counted fan-in; last line jobs_per_s=',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await graphileBenchOn(process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, options.leaves ?? 10_000, io);
   },

@@ -10,7 +10,15 @@
  * - `counted`: each leaf increments a counter row in the database and the leaf that brings it to
  *   its target adds the aggregate job (a durable fan-in, like the process engine's).
  */
-import { Logger, run, type Job, type JobHelpers, type Runner, type RunnerOptions, type TaskList } from 'graphile-worker';
+import {
+  Logger,
+  run,
+  type Job,
+  type JobHelpers,
+  type Runner,
+  type RunnerOptions,
+  type TaskList,
+} from 'graphile-worker';
 import type pg from 'pg';
 import type { GraphileTuning } from './graphile-tuning';
 
@@ -49,7 +57,10 @@ class FanoutProbe {
   splitDoneAt = 0;
   aggregateDoneAt = 0;
   readonly finished: Promise<void>;
-  private settle: { resolve(): void; reject(error: unknown): void } = { resolve: () => undefined, reject: () => undefined };
+  private settle: { resolve(): void; reject(error: unknown): void } = {
+    resolve: () => undefined,
+    reject: () => undefined,
+  };
 
   constructor() {
     this.finished = new Promise<void>((resolve, reject) => (this.settle = { resolve, reject }));
@@ -70,7 +81,9 @@ class FanoutProbe {
 
 /** `update … returning` of the durable fan-in: the count after this leaf, and the target. */
 async function countLeaf(helpers: JobHelpers): Promise<{ done: number; target: number }> {
-  const { rows } = await helpers.query<{ done: number; target: number }>(`update ${FAN_IN_TABLE} set done = done + 1 where id = 1 returning done, target`);
+  const { rows } = await helpers.query<{ done: number; target: number }>(
+    `update ${FAN_IN_TABLE} set done = done + 1 where id = 1 returning done, target`,
+  );
   if (rows.length !== 1) throw new Error(`${FAN_IN_TABLE} has no counter row`);
   return rows[0];
 }
@@ -116,20 +129,28 @@ function runnerOptions(pgPool: pg.Pool, tuning: GraphileTuning, tasks: TaskList)
 function addAggregateOnLastLeafSuccess(runner: Runner, leaves: number, probe: FanoutProbe): void {
   let succeeded = 0;
   runner.events.on('job:success', ({ job }: { job: Job }) => {
-    if (job.task_identifier === 'leaf' && ++succeeded === leaves) runner.addJob('aggregate', {}).catch((error: unknown) => probe.fail(error));
+    if (job.task_identifier === 'leaf' && ++succeeded === leaves)
+      runner.addJob('aggregate', {}).catch((error: unknown) => probe.fail(error));
   });
 }
 
 /** Any failed job or a failing worker pool ends the run with that error instead of waiting forever. */
 function failOnErrors(runner: Runner, probe: FanoutProbe): void {
-  runner.events.on('job:error', ({ job, error }) => probe.fail(new Error(`graphile job ${job.task_identifier} failed: ${String(error)}`)));
+  runner.events.on('job:error', ({ job, error }) =>
+    probe.fail(new Error(`graphile job ${job.task_identifier} failed: ${String(error)}`)),
+  );
   runner.events.on('worker:fatalError', ({ error }) => probe.fail(error));
   runner.promise.catch((error: unknown) => probe.fail(error));
 }
 
 async function resetFanInCounter(pgPool: pg.Pool, leaves: number): Promise<void> {
-  await pgPool.query(`create table if not exists ${FAN_IN_TABLE} (id integer primary key, done integer not null, target integer not null)`);
-  await pgPool.query(`insert into ${FAN_IN_TABLE} (id, done, target) values (1, 0, $1) on conflict (id) do update set done = 0, target = $1`, [leaves]);
+  await pgPool.query(
+    `create table if not exists ${FAN_IN_TABLE} (id integer primary key, done integer not null, target integer not null)`,
+  );
+  await pgPool.query(
+    `insert into ${FAN_IN_TABLE} (id, done, target) values (1, 0, $1) on conflict (id) do update set done = 0, target = $1`,
+    [leaves],
+  );
 }
 
 async function readCount(pgPool: pg.Pool, sqlText: string): Promise<number> {
@@ -141,7 +162,9 @@ async function readCount(pgPool: pg.Pool, sqlText: string): Promise<number> {
 function printProgress(probe: FanoutProbe, started: number, print: (line: string) => void): NodeJS.Timeout {
   return setInterval(() => {
     const seconds = (performance.now() - started) / 1000;
-    print(`  ${seconds.toFixed(1)} s: ${probe.leafRuns} leaves run (${(probe.leafRuns / seconds).toFixed(0)} leaves/s)`);
+    print(
+      `  ${seconds.toFixed(1)} s: ${probe.leafRuns} leaves run (${(probe.leafRuns / seconds).toFixed(0)} leaves/s)`,
+    );
   }, 2000);
 }
 
@@ -149,7 +172,13 @@ function printProgress(probe: FanoutProbe, started: number, print: (line: string
  * Runs one fan-out of `leaves` with graphile-worker on `pgPool` (graphile-worker's schema must be
  * installed) and stops the runner before returning; the pool stays open.
  */
-export async function runGraphileFanout(pgPool: pg.Pool, fanIn: GraphileFanIn, leaves: number, tuning: GraphileTuning, print: (line: string) => void = () => undefined): Promise<GraphileFanoutResult> {
+export async function runGraphileFanout(
+  pgPool: pg.Pool,
+  fanIn: GraphileFanIn,
+  leaves: number,
+  tuning: GraphileTuning,
+  print: (line: string) => void = () => undefined,
+): Promise<GraphileFanoutResult> {
   if (fanIn === 'counted') await resetFanInCounter(pgPool, leaves);
   const probe = new FanoutProbe();
   const runner = await run(runnerOptions(pgPool, tuning, taskList(fanIn, leaves, probe)));

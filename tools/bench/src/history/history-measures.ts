@@ -16,7 +16,16 @@ import type { BenchIo } from '../bench-types';
 import { HISTORY_TENANT } from './history-seed';
 
 /** The tables a process run writes, in the order printed. */
-export const HISTORY_TABLES = ['fw_process', 'fw_process_completion_event', 'fw_process_child_report', 'fw_process_error', 'fw_process_work_item', 'fw_trigger_execution', 'fw_trigger_log', 'fw_process_outbox'] as const;
+export const HISTORY_TABLES = [
+  'fw_process',
+  'fw_process_completion_event',
+  'fw_process_child_report',
+  'fw_process_error',
+  'fw_process_work_item',
+  'fw_trigger_execution',
+  'fw_trigger_log',
+  'fw_process_outbox',
+] as const;
 
 export interface TableSize {
   table: string;
@@ -36,7 +45,13 @@ export async function tableSizes(database: Database): Promise<TableSize[]> {
   const byName = new Map(rows.rows.map((r) => [r.table, r]));
   return HISTORY_TABLES.map((table) => {
     const r = byName.get(table);
-    return { table, liveRows: Number(r?.live ?? 0), deadRows: Number(r?.dead ?? 0), heapBytes: Number(r?.heap ?? 0), indexBytes: Number(r?.indexes ?? 0) };
+    return {
+      table,
+      liveRows: Number(r?.live ?? 0),
+      deadRows: Number(r?.dead ?? 0),
+      heapBytes: Number(r?.heap ?? 0),
+      indexBytes: Number(r?.indexes ?? 0),
+    };
   });
 }
 
@@ -45,9 +60,14 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 /** Prints one line per table and the sum. */
 export function printSizes(io: BenchIo, label: string, sizes: readonly TableSize[]): void {
   io.out(`  sizes ${label}: table | live rows | dead rows | heap | indexes`);
-  for (const s of sizes) io.out(`    ${s.table} | ${s.liveRows.toLocaleString('en')} | ${s.deadRows.toLocaleString('en')} | ${mb(s.heapBytes)} | ${mb(s.indexBytes)}`);
+  for (const s of sizes)
+    io.out(
+      `    ${s.table} | ${s.liveRows.toLocaleString('en')} | ${s.deadRows.toLocaleString('en')} | ${mb(s.heapBytes)} | ${mb(s.indexBytes)}`,
+    );
   const sum = (f: (s: TableSize) => number) => sizes.reduce((n, s) => n + f(s), 0);
-  io.out(`    all | ${sum((s) => s.liveRows).toLocaleString('en')} | ${sum((s) => s.deadRows).toLocaleString('en')} | ${mb(sum((s) => s.heapBytes))} | ${mb(sum((s) => s.indexBytes))}`);
+  io.out(
+    `    all | ${sum((s) => s.liveRows).toLocaleString('en')} | ${sum((s) => s.deadRows).toLocaleString('en')} | ${mb(sum((s) => s.heapBytes))} | ${mb(sum((s) => s.indexBytes))}`,
+  );
 }
 
 /** p50 and p95 of `samples` (milliseconds). */
@@ -79,11 +99,17 @@ export async function pageLatency(database: Database, runs: number, io: BenchIo)
       times.push(performance.now() - started);
     }
     const { p50, p95 } = percentiles(times);
-    io.out(`  processes page (${label}): p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms; total ${last?.totalElementsEstimated ? 'about ' : ''}${last?.totalElements.toLocaleString('en')}`);
+    io.out(
+      `  processes page (${label}): p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms; total ${last?.totalElementsEstimated ? 'about ' : ''}${last?.totalElements.toLocaleString('en')}`,
+    );
   }
   const started = performance.now();
-  const exact = await sql<{ n: string }>`select count(*) as n from fw_process where tenant = ${HISTORY_TENANT}`.execute(database.db as Kysely<unknown>);
-  io.out(`  for comparison, an exact count(*) of the tenant's ${Number(exact.rows[0].n).toLocaleString('en')} processes: ${(performance.now() - started).toFixed(0)} ms`);
+  const exact = await sql<{ n: string }>`select count(*) as n from fw_process where tenant = ${HISTORY_TENANT}`.execute(
+    database.db as Kysely<unknown>,
+  );
+  io.out(
+    `  for comparison, an exact count(*) of the tenant's ${Number(exact.rows[0].n).toLocaleString('en')} processes: ${(performance.now() - started).toFixed(0)} ms`,
+  );
 }
 
 /** A reader on its own connection holding one snapshot open (REPEATABLE READ) until `release()`. */
@@ -103,6 +129,8 @@ export async function holdSnapshot(url: string): Promise<{ release(): Promise<vo
 /** Dead tuples of the tables a fan-out churns (process rows, work items, outbox commands). */
 export async function churnDeadTuples(database: Database): Promise<string> {
   const rows = await sql<{ relname: string; dead: string }>`
-    select relname, n_dead_tup as dead from pg_stat_user_tables where relname in ('fw_process', 'fw_process_work_item', 'fw_process_outbox') order by relname`.execute(database.db);
+    select relname, n_dead_tup as dead from pg_stat_user_tables where relname in ('fw_process', 'fw_process_work_item', 'fw_process_outbox') order by relname`.execute(
+    database.db,
+  );
   return rows.rows.map((r) => `${r.relname} ${Number(r.dead).toLocaleString('en')}`).join(', ');
 }

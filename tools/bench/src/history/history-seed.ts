@@ -39,7 +39,8 @@ async function seedChunk(db: Kysely<unknown>, from: number, to: number, roots: n
   // Root g was created (HISTORY_DAYS · (roots − g) / roots) days ago and ran for a few seconds.
   const created = sql`now() - (${HISTORY_DAYS}::float8 * (${roots}::int - g) / ${roots}::int) * interval '1 day'`;
   let rows = 0;
-  const count = async (statement: ReturnType<typeof sql>) => (rows += Number((await statement.execute(db)).numAffectedRows ?? 0));
+  const count = async (statement: ReturnType<typeof sql>) =>
+    (rows += Number((await statement.execute(db)).numAffectedRows ?? 0));
   await count(sql`
     insert into fw_process (id, process_type, leaf, parent_id, trigger_id, tenant, flow_id, state_id, split_completed, num_sub_processes,
       num_completed_sub_processes, completed_percent, input, output, created_time, last_modified_time, state_entry_time)
@@ -102,11 +103,22 @@ export async function seedHistory(database: Database, processes: number, io: Ben
     const to = Math.min(roots, from + CHUNK_ROOTS - 1);
     rows += await seedChunk(db, from, to, roots);
     const seconds = (performance.now() - started) / 1000;
-    if (to === roots || Math.floor(from / CHUNK_ROOTS) % 8 === 0) io.out(`  seeded ${(to * TREE_SIZE).toLocaleString('en')} processes, ${rows.toLocaleString('en')} rows in ${seconds.toFixed(0)} s (${(rows / seconds).toFixed(0)} rows/s)`);
+    if (to === roots || Math.floor(from / CHUNK_ROOTS) % 8 === 0)
+      io.out(
+        `  seeded ${(to * TREE_SIZE).toLocaleString('en')} processes, ${rows.toLocaleString('en')} rows in ${seconds.toFixed(0)} s (${(rows / seconds).toFixed(0)} rows/s)`,
+      );
   }
   // What autovacuum would do in time: statistics for the planner, the visibility map for index-only scans.
   const vacuumStarted = performance.now();
-  for (const table of ['fw_process', 'fw_process_completion_event', 'fw_process_child_report', 'fw_process_error', 'fw_process_work_item', 'fw_trigger_execution', 'fw_trigger_log']) {
+  for (const table of [
+    'fw_process',
+    'fw_process_completion_event',
+    'fw_process_child_report',
+    'fw_process_error',
+    'fw_process_work_item',
+    'fw_trigger_execution',
+    'fw_trigger_log',
+  ]) {
     await sql`vacuum analyze ${sql.table(table)}`.execute(db);
   }
   io.out(`  vacuum analyze of the history tables: ${((performance.now() - vacuumStarted) / 1000).toFixed(1)} s`);

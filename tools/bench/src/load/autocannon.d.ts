@@ -30,7 +30,10 @@ declare module 'autocannon' {
   /** The running load: an event emitter that is also a promise of the result. */
   interface AutocannonRun extends PromiseLike<AutocannonResult> {
     /** Emitted for every completed response. */
-    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): this;
   }
   function autocannon(options: AutocannonOptions): AutocannonRun;
   export = autocannon;

@@ -10,7 +10,8 @@ export interface MemorySample {
 }
 
 type ParentMessage = { type: 'memory' } | { type: 'stop' };
-type ChildMessage = { type: 'ready'; port: number } | ({ type: 'memory' } & MemorySample) | { type: 'failed'; message: string };
+type ChildMessage =
+  { type: 'ready'; port: number } | ({ type: 'memory' } & MemorySample) | { type: 'failed'; message: string };
 
 /** A system under test running in its own process (so the load generator never shares its event loop). */
 export interface ServerProcess {
@@ -22,7 +23,10 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ChildMessage, { type: T }>> {
+function nextMessage<T extends ChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: ChildMessage) => {
       if (message.type === type) {
@@ -51,7 +55,12 @@ function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: 
  * `extraExecArgv` adds node flags such as `--cpu-prof`; `loader: 'node'` runs a JavaScript script
  * on plain node (built packages, as users run them).
  */
-export async function startServerProcess(script: string, args: readonly string[], extraExecArgv: readonly string[] = [], loader: 'tsx' | 'node' = 'tsx'): Promise<ServerProcess> {
+export async function startServerProcess(
+  script: string,
+  args: readonly string[],
+  extraExecArgv: readonly string[] = [],
+  loader: 'tsx' | 'node' = 'tsx',
+): Promise<ServerProcess> {
   const execArgv = loader === 'tsx' ? ['--import', 'tsx', '--expose-gc', ...extraExecArgv] : [...extraExecArgv];
   const child = fork(script, [...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const { port } = await nextMessage(child, 'ready');

@@ -63,6 +63,9 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
     total += micros;
   }
   const rank = (m: Map<string, number>, n: number) =>
-    [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, micros]) => ({ name, ms: micros / 1000, share: total === 0 ? 0 : micros / total }));
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, micros]) => ({ name, ms: micros / 1000, share: total === 0 ? 0 : micros / total }));
   return { file, totalMs: total / 1000, functions: rank(functions, top), areas: rank(areas, top) };
 }

@@ -14,13 +14,22 @@ export const HOST_APPLICATION_NAME = 'fw-query:bench';
  * the load writes no WAL), then the indexes and VACUUM ANALYZE (visibility map for index-only
  * counts, statistics for planned counts).
  */
-export async function seedScaleDatabase(serverUrl: string, rows: number, say: (line: string) => void): Promise<ScratchDatabase> {
+export async function seedScaleDatabase(
+  serverUrl: string,
+  rows: number,
+  say: (line: string) => void,
+): Promise<ScratchDatabase> {
   const scratch = await createScratchDatabase(serverUrl, 'fw_scale');
   try {
     await withClient(scratch.url, async (c) => {
       const started = Date.now();
-      await c.query('create unlogged table scale_rows (id bigint not null, grp integer not null, name text not null, amount numeric(10,2) not null)');
-      await c.query(`insert into scale_rows select g, g % 1000, 'row ' || g, (g % 99991) / 100.0 from generate_series(1, $1::bigint) g`, [rows]);
+      await c.query(
+        'create unlogged table scale_rows (id bigint not null, grp integer not null, name text not null, amount numeric(10,2) not null)',
+      );
+      await c.query(
+        `insert into scale_rows select g, g % 1000, 'row ' || g, (g % 99991) / 100.0 from generate_series(1, $1::bigint) g`,
+        [rows],
+      );
       say(`  seeded ${rows.toLocaleString('en-US')} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       const indexed = Date.now();
       await c.query('alter table scale_rows add primary key (id)');
@@ -55,10 +64,24 @@ const COLUMNS = {
 /** The benchmark's queries: the same statement paged by offset, by keyset, streamed, cached. */
 const DEFINITIONS = [
   { name: 'byOffset', id: 'scale.rows', paginated: true, countMode: 'exact', columnMetadata: COLUMNS },
-  { name: 'byCursor', id: 'scale.rows', paginated: true, keyset: { columns: ['id'] }, countMode: 'none', columnMetadata: COLUMNS },
+  {
+    name: 'byCursor',
+    id: 'scale.rows',
+    paginated: true,
+    keyset: { columns: ['id'] },
+    countMode: 'none',
+    columnMetadata: COLUMNS,
+  },
   { name: 'everything', id: 'scale.rows', paginated: false, columnMetadata: COLUMNS },
   { name: 'uncached', id: 'scale.rows', paginated: true, countMode: 'exact', columnMetadata: COLUMNS },
-  { name: 'cached', id: 'scale.rows', paginated: true, countMode: 'exact', cache: { ttlSeconds: 300 }, columnMetadata: COLUMNS },
+  {
+    name: 'cached',
+    id: 'scale.rows',
+    paginated: true,
+    countMode: 'exact',
+    cache: { ttlSeconds: 300 },
+    columnMetadata: COLUMNS,
+  },
 ];
 
 /** Writes the host config, mapper and definitions into `dir`; returns the config file. */
@@ -70,7 +93,12 @@ export function writeScaleHostConfig(dir: string, databaseUrl: string): string {
     file,
     JSON.stringify({
       server: { port: 0 },
-      query: { defaultTenantId: 'bench', datasources: { bench: { jdbcUrl: databaseUrl, maximumPoolSize: POOL_SIZE } }, mapperFiles: 'scale.xml', definitionFiles: 'scale.json' },
+      query: {
+        defaultTenantId: 'bench',
+        datasources: { bench: { jdbcUrl: databaseUrl, maximumPoolSize: POOL_SIZE } },
+        mapperFiles: 'scale.xml',
+        definitionFiles: 'scale.json',
+      },
     }),
   );
   return file;

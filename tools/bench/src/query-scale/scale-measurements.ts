@@ -14,8 +14,17 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** One POST /q/<name>; fails on anything but 200. */
-export async function post(base: string, name: string, body: unknown, headers: Record<string, string> = {}): Promise<{ payload: Record<string, unknown> }> {
-  const response = await fetch(`${base}/q/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-fw-tenant-id': 'bench', ...headers }, body: JSON.stringify(body) });
+export async function post(
+  base: string,
+  name: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ payload: Record<string, unknown> }> {
+  const response = await fetch(`${base}/q/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-fw-tenant-id': 'bench', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`POST /q/${name} answered ${response.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text) as { payload: Record<string, unknown> };
@@ -45,8 +54,13 @@ export interface StreamFigures {
 /** Reads an NDJSON answer to its end, counting lines; the last line is the summary. */
 export async function streamRows(base: string, name: string, body: unknown): Promise<StreamFigures> {
   const started = performance.now();
-  const response = await fetch(`${base}/q/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/x-ndjson', 'x-fw-tenant-id': 'bench' }, body: JSON.stringify(body) });
-  if (response.status !== 200 || !response.body) throw new Error(`stream answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${base}/q/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/x-ndjson', 'x-fw-tenant-id': 'bench' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200 || !response.body)
+    throw new Error(`stream answered ${response.status}: ${await response.text()}`);
   const decoder = new TextDecoder();
   let lines = 0;
   let firstRowMs = -1;
@@ -64,13 +78,17 @@ export async function streamRows(base: string, name: string, body: unknown): Pro
     lastLine = text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
     pending = text.slice(end + 1);
   }
-  if (!lastLine.startsWith('{"_summary"')) throw new Error(`the stream ended without its summary line: ${lastLine.slice(0, 200)}`);
+  if (!lastLine.startsWith('{"_summary"'))
+    throw new Error(`the stream ended without its summary line: ${lastLine.slice(0, 200)}`);
   return { rows: lines - 1, seconds: (performance.now() - started) / 1000, firstRowMs, summary: lastLine };
 }
 
 /** Connections of the host's tenant pool that are not idle (running, or inside a transaction). */
 async function busyConnections(client: pg.Client): Promise<number> {
-  const result = await client.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where application_name = $1 and state <> 'idle'`, [HOST_APPLICATION_NAME]);
+  const result = await client.query<{ n: number }>(
+    `select count(*)::int as n from pg_stat_activity where application_name = $1 and state <> 'idle'`,
+    [HOST_APPLICATION_NAME],
+  );
   return result.rows[0].n;
 }
 
@@ -78,12 +96,21 @@ async function busyConnections(client: pg.Client): Promise<number> {
  * Starts a stream of every row, reads its first chunk, drops the connection, and measures how long
  * until no connection of the host's pool is busy any more.
  */
-export async function cancelledClient(base: string, name: string, databaseUrl: string): Promise<{ freedMs: number; rowsRead: number }> {
+export async function cancelledClient(
+  base: string,
+  name: string,
+  databaseUrl: string,
+): Promise<{ freedMs: number; rowsRead: number }> {
   const watcher = new pg.Client({ connectionString: databaseUrl });
   await watcher.connect();
   try {
     const abort = new AbortController();
-    const response = await fetch(`${base}/q/${name}`, { method: 'POST', signal: abort.signal, headers: { 'content-type': 'application/json', accept: 'application/x-ndjson', 'x-fw-tenant-id': 'bench' }, body: '{}' });
+    const response = await fetch(`${base}/q/${name}`, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson', 'x-fw-tenant-id': 'bench' },
+      body: '{}',
+    });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();
     const rowsRead = new TextDecoder().decode(first.value).split('\n').length - 1;

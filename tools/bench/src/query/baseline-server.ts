@@ -20,7 +20,9 @@ serveOverIpc(async () => {
   // Same conversions as @fw/core: int8 and numeric arrive as JSON numbers.
   const types = {
     getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-      oid === INT8_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text'),
+      oid === INT8_OID || oid === NUMERIC_OID
+        ? (v: string) => Number(v)
+        : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text'),
   } as pg.CustomTypesConfig;
   const pool = new pg.Pool({ connectionString: spec.databaseUrl, max: spec.poolSize, types });
   const server = createServer((req, res) => {
@@ -31,7 +33,11 @@ serveOverIpc(async () => {
       const values = [body.filters?.authorId ?? null];
       Promise.all([pool.query(spec.rowsSql, values), pool.query(spec.countSql, values)]).then(
         ([rows, count]) => {
-          const payload = JSON.stringify({ success: true, code: 200, payload: { list: rows.rows, maxRows: Object.values(count.rows[0] ?? {})[0] ?? 0 } });
+          const payload = JSON.stringify({
+            success: true,
+            code: 200,
+            payload: { list: rows.rows, maxRows: Object.values(count.rows[0] ?? {})[0] ?? 0 },
+          });
           res.writeHead(200, { 'content-type': 'application/json' }).end(payload);
         },
         () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"success":false}'),

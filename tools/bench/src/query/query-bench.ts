@@ -17,7 +17,11 @@ const PAGE = 20;
 const AUTHOR_ID = 42;
 
 /** The request both servers answer: one author's books, sorted by title, first page, with a count. */
-export const QUERY_BENCH_REQUEST = { filters: { authorId: AUTHOR_ID }, sortCriteria: [{ name: 'title', ascendingOrder: true }], numRowsInPage: PAGE };
+export const QUERY_BENCH_REQUEST = {
+  filters: { authorId: AUTHOR_ID },
+  sortCriteria: [{ name: 'title', ascendingOrder: true }],
+  numRowsInPage: PAGE,
+};
 
 /**
  * The exact SQL the query host runs for {@link QUERY_BENCH_REQUEST}, rendered by the same mapper
@@ -31,9 +35,16 @@ export async function renderBenchSql(): Promise<{ rowsSql: string; countSql: str
     return statement;
   };
   const orderby = buildOrderBy([{ field: 'title', column: 'title', ascending: true }]);
-  const rows = find('findBooks').render({ authorId: AUTHOR_ID, orderby, pagination: buildPagination({ limit: PAGE, offset: 0 }) });
+  const rows = find('findBooks').render({
+    authorId: AUTHOR_ID,
+    orderby,
+    pagination: buildPagination({ limit: PAGE, offset: 0 }),
+  });
   const count = find('findBooks-count').render({ authorId: AUTHOR_ID, orderby: '', pagination: '' });
-  if (JSON.stringify(rows.values) !== JSON.stringify([AUTHOR_ID]) || JSON.stringify(count.values) !== JSON.stringify([AUTHOR_ID])) {
+  if (
+    JSON.stringify(rows.values) !== JSON.stringify([AUTHOR_ID]) ||
+    JSON.stringify(count.values) !== JSON.stringify([AUTHOR_ID])
+  ) {
     throw new Error(`unexpected bind values ${JSON.stringify([rows.values, count.values])}`);
   }
   return { rowsSql: rows.sql, countSql: count.sql };
@@ -87,24 +98,48 @@ function loadSpec(options: BenchOptions, server: ServerProcess, requests: number
 }
 
 /** Warms each server up (`--warmup N`, else until its throughput is steady) and prints how it went. */
-async function warmUpServers(io: BenchIo, options: BenchOptions, host: ServerProcess, baseline: ServerProcess): Promise<void> {
-  const plan: WarmupPlan = options.warmup === undefined ? { kind: 'steady' } : { kind: 'fixed', requests: options.warmup };
-  for (const [label, server] of [['baseline', baseline], ['query host', host]] as const) {
-    const outcome = await warmUp(async (requests) => (await runLoad(loadSpec(options, server, requests))).requestsPerSecond, plan);
+async function warmUpServers(
+  io: BenchIo,
+  options: BenchOptions,
+  host: ServerProcess,
+  baseline: ServerProcess,
+): Promise<void> {
+  const plan: WarmupPlan =
+    options.warmup === undefined ? { kind: 'steady' } : { kind: 'fixed', requests: options.warmup };
+  for (const [label, server] of [
+    ['baseline', baseline],
+    ['query host', host],
+  ] as const) {
+    const outcome = await warmUp(
+      async (requests) => (await runLoad(loadSpec(options, server, requests))).requestsPerSecond,
+      plan,
+    );
     const rates = outcome.sliceRates.map((r) => r.toFixed(0)).join(' → ');
-    const ending = plan.kind === 'fixed' ? 'fixed' : outcome.steady ? 'steady' : `not steady at the ${WARMUP_MAX_REQUESTS}-request cap`;
+    const ending =
+      plan.kind === 'fixed'
+        ? 'fixed'
+        : outcome.steady
+          ? 'steady'
+          : `not steady at the ${WARMUP_MAX_REQUESTS}-request cap`;
     io.out(`  warm-up ${label}: ${outcome.requests} requests (${ending})${rates ? `, req/s ${rates}` : ''}`);
   }
 }
 
-async function measure(io: BenchIo, options: BenchOptions, host: ServerProcess, baseline: ServerProcess): Promise<{ host: LoadResult; baseline: LoadResult }> {
+async function measure(
+  io: BenchIo,
+  options: BenchOptions,
+  host: ServerProcess,
+  baseline: ServerProcess,
+): Promise<{ host: LoadResult; baseline: LoadResult }> {
   // Two alternating rounds each, so a burst of noise on this machine hits both servers alike.
   const half = Math.max(1, Math.floor(options.requests / 2));
   const rounds: { host: LoadResult[]; baseline: LoadResult[] } = { host: [], baseline: [] };
   for (let round = 0; round < 2; round++) {
     rounds.baseline.push(await runLoad(loadSpec(options, baseline, half)));
     rounds.host.push(await runLoad(loadSpec(options, host, half)));
-    io.out(`  round ${round + 1}: baseline ${rounds.baseline[round].requestsPerSecond.toFixed(0)} req/s, query host ${rounds.host[round].requestsPerSecond.toFixed(0)} req/s`);
+    io.out(
+      `  round ${round + 1}: baseline ${rounds.baseline[round].requestsPerSecond.toFixed(0)} req/s, query host ${rounds.host[round].requestsPerSecond.toFixed(0)} req/s`,
+    );
   }
   return { host: combine(rounds.host), baseline: combine(rounds.baseline) };
 }
@@ -113,7 +148,9 @@ async function measure(io: BenchIo, options: BenchOptions, host: ServerProcess, 
 export const queryBench: BenchRunner = {
   description: 'POST /q/<name> on the query host vs. a bare node:http + pg server running the same SQL',
   async run(options, io) {
-    io.out(`query bench: ${options.rows} rows on ${redactUrl(options.databaseUrl)} (scratch database), ${options.requests} requests × 2 servers, ${options.connections} connections, pool ${POOL_SIZE}`);
+    io.out(
+      `query bench: ${options.rows} rows on ${redactUrl(options.databaseUrl)} (scratch database), ${options.requests} requests × 2 servers, ${options.connections} connections, pool ${POOL_SIZE}`,
+    );
     io.out(`  request: POST /q/books ${JSON.stringify(QUERY_BENCH_REQUEST)}`);
     const sql = await renderBenchSql();
     const scratch = await createScratchDatabase(options.databaseUrl, options.rows);
@@ -127,10 +164,18 @@ export const queryBench: BenchRunner = {
         mkdirSync(target, { recursive: true });
         return ['--cpu-prof', `--cpu-prof-dir=${target}`];
       };
-      const host = await startServerProcess(path.join(__dirname, 'host-server.ts'), [writeHostConfig(dir, scratch.url)], profileArgs('query-host'));
+      const host = await startServerProcess(
+        path.join(__dirname, 'host-server.ts'),
+        [writeHostConfig(dir, scratch.url)],
+        profileArgs('query-host'),
+      );
       servers.push(host);
       const baselineSpec: BaselineSpec = { databaseUrl: scratch.url, poolSize: POOL_SIZE, ...sql };
-      const baseline = await startServerProcess(path.join(__dirname, 'baseline-server.ts'), [JSON.stringify(baselineSpec)], profileArgs('baseline'));
+      const baseline = await startServerProcess(
+        path.join(__dirname, 'baseline-server.ts'),
+        [JSON.stringify(baselineSpec)],
+        profileArgs('baseline'),
+      );
       servers.push(baseline);
 
       // Sampled after the warm-up, so CPU per request and memory cover the measured runs alone.
@@ -145,12 +190,16 @@ export const queryBench: BenchRunner = {
       io.out(row('query host', result.host));
       const ratio = result.host.requestsPerSecond / result.baseline.requestsPerSecond;
       io.out(`  ratio host/baseline: ${ratio.toFixed(2)}`);
-      const cpuPerRequest = (b: MemorySample, a: MemorySample, r: LoadResult) => ((a.cpuMs - b.cpuMs) / r.completed).toFixed(3);
-      io.out(`  server CPU per request: query host ${cpuPerRequest(before.host, after.host, result.host)} ms, baseline ${cpuPerRequest(before.baseline, after.baseline, result.baseline)} ms`);
+      const cpuPerRequest = (b: MemorySample, a: MemorySample, r: LoadResult) =>
+        ((a.cpuMs - b.cpuMs) / r.completed).toFixed(3);
+      io.out(
+        `  server CPU per request: query host ${cpuPerRequest(before.host, after.host, result.host)} ms, baseline ${cpuPerRequest(before.baseline, after.baseline, result.baseline)} ms`,
+      );
       io.out('  memory before → after the measured runs:');
       io.out(memoryLine('query host', before.host, after.host));
       io.out(memoryLine('baseline', before.baseline, after.baseline));
-      if (result.host.failures > 0 || result.baseline.failures > 0) io.out('  WARNING: some requests failed; the figures are not valid');
+      if (result.host.failures > 0 || result.baseline.failures > 0)
+        io.out('  WARNING: some requests failed; the figures are not valid');
 
       await Promise.all(servers.splice(0).map((s) => s.stop()));
       for (const name of ['query-host', 'baseline']) {

@@ -1,4 +1,8 @@
-import { createScratchDatabase as createEmptyScratchDatabase, withClient, type ScratchDatabase } from '../scratch/scratch-database';
+import {
+  createScratchDatabase as createEmptyScratchDatabase,
+  withClient,
+  type ScratchDatabase,
+} from '../scratch/scratch-database';
 
 export type { ScratchDatabase };
 

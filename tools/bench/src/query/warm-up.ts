@@ -52,7 +52,11 @@ export async function warmUp(runSlice: LoadSlice, plan: WarmupPlan): Promise<War
     sliceRates.push(await runSlice(WARMUP_SLICE_REQUESTS));
     requests += WARMUP_SLICE_REQUESTS;
     // At least two slices (10,000 requests), five times the old fixed warm-up.
-    if (sliceRates.length >= 2 && relativeDifference(sliceRates[sliceRates.length - 2], sliceRates[sliceRates.length - 1]) < WARMUP_STEADY_DIFFERENCE) {
+    if (
+      sliceRates.length >= 2 &&
+      relativeDifference(sliceRates[sliceRates.length - 2], sliceRates[sliceRates.length - 1]) <
+        WARMUP_STEADY_DIFFERENCE
+    ) {
       return { requests, sliceRates, steady: true };
     }
   }

@@ -21,7 +21,9 @@ export async function withClient<T>(url: string, fn: (client: pg.Client) => Prom
   try {
     await client.connect();
   } catch (err) {
-    throw new Error(`cannot connect to ${redactUrl(url)}: ${(err as Error).message} (pass --database-url postgres://user@host:port/db)`);
+    throw new Error(
+      `cannot connect to ${redactUrl(url)}: ${(err as Error).message} (pass --database-url postgres://user@host:port/db)`,
+    );
   }
   try {
     return await fn(client);
@@ -37,7 +39,8 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
   return {
     url: withDatabase(serverUrl, name),
     name,
-    drop: () => withClient(serverUrl, async (c) => void (await c.query(`drop database if exists ${name} with (force)`))),
+    drop: () =>
+      withClient(serverUrl, async (c) => void (await c.query(`drop database if exists ${name} with (force)`))),
   };
 }
 
@@ -45,7 +48,11 @@ export async function createScratchDatabase(serverUrl: string, prefix: string): 
  * A scratch database opened through `@fw/core`; `drop()` closes the pool first. `url` lets other OS
  * processes (the fan-out's worker processes) open pools of their own on it.
  */
-export async function openScratchDatabase(serverUrl: string, prefix: string, maxConnections: number): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
+export async function openScratchDatabase(
+  serverUrl: string,
+  prefix: string,
+  maxConnections: number,
+): Promise<{ database: Database; url: string; drop(): Promise<void> }> {
   const scratch = await createScratchDatabase(serverUrl, prefix);
   const database = createDatabase({ url: scratch.url, maxConnections });
   return {

@@ -21,12 +21,23 @@ function median(values: number[]): number {
 }
 
 export const serviceBench: BenchRunner = {
-  description: 'echo operation through the @fw/service HTTP binding (2 interceptors) against a bare express handler with the same validation',
+  description:
+    'echo operation through the @fw/service HTTP binding (2 interceptors) against a bare express handler with the same validation',
   async run(options: BenchOptions, io: BenchIo) {
-    const servers = { registry: await startServerProcess(SERVER, ['registry']), bare: await startServerProcess(SERVER, ['bare']) };
+    const servers = {
+      registry: await startServerProcess(SERVER, ['registry']),
+      bare: await startServerProcess(SERVER, ['bare']),
+    };
     try {
       const load = (port: number, requests: number): Promise<LoadResult> =>
-        runLoad({ url: `http://127.0.0.1:${port}/echo`, method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': BENCH_API_KEY }, body: BODY, requests, connections: options.connections });
+        runLoad({
+          url: `http://127.0.0.1:${port}/echo`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': BENCH_API_KEY },
+          body: BODY,
+          requests,
+          connections: options.connections,
+        });
       const warm = options.warmup ?? Math.min(20_000, options.requests * 2);
       for (const s of Object.values(servers)) if (warm > 0) await load(s.port, warm);
       const results: Record<'registry' | 'bare', LoadResult[]> = { registry: [], bare: [] };
@@ -35,12 +46,16 @@ export const serviceBench: BenchRunner = {
           const r = await load(servers[name].port, options.requests);
           if (r.failures > 0) throw new Error(`${name}: ${r.failures} failed requests`);
           results[name].push(r);
-          io.out(`round ${round + 1} ${name.padEnd(8)} ${r.requestsPerSecond.toFixed(0)} req/s  p50 ${r.latencyP50Ms} ms  p99 ${r.latencyP99Ms} ms`);
+          io.out(
+            `round ${round + 1} ${name.padEnd(8)} ${r.requestsPerSecond.toFixed(0)} req/s  p50 ${r.latencyP50Ms} ms  p99 ${r.latencyP99Ms} ms`,
+          );
         }
       }
       const rps = (name: 'registry' | 'bare') => median(results[name].map((r) => r.requestsPerSecond));
       const p99 = (name: 'registry' | 'bare') => median(results[name].map((r) => r.latencyP99Ms));
-      io.out(`registry: ${rps('registry').toFixed(0)} req/s, p99 ${p99('registry')} ms; bare express: ${rps('bare').toFixed(0)} req/s, p99 ${p99('bare')} ms (medians of ${ROUNDS} rounds of ${options.requests} requests, ${options.connections} connections)`);
+      io.out(
+        `registry: ${rps('registry').toFixed(0)} req/s, p99 ${p99('registry')} ms; bare express: ${rps('bare').toFixed(0)} req/s, p99 ${p99('bare')} ms (medians of ${ROUNDS} rounds of ${options.requests} requests, ${options.connections} connections)`,
+      );
       io.out(`ratio=${(rps('registry') / rps('bare')).toFixed(2)}`);
     } finally {
       await Promise.all(Object.values(servers).map((s) => s.stop()));

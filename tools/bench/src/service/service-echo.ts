@@ -4,6 +4,10 @@ export const ECHO_SCHEMA = {
   type: 'object',
   required: ['text', 'count'],
   additionalProperties: false,
-  properties: { text: { type: 'string', minLength: 1, maxLength: 1000 }, count: { type: 'integer', minimum: 0 }, tags: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    text: { type: 'string', minLength: 1, maxLength: 1000 },
+    count: { type: 'integer', minimum: 0 },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
 };
 export const BENCH_API_KEY = 'service-bench-key';

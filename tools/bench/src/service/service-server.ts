@@ -4,22 +4,43 @@
 // key check, the input and the output validated with ajv, the envelope.
 // usage (forked by the bench): node --import tsx service-server.ts registry|bare
 import { createLogger, successEnvelope } from '@fw/core';
-import { defineService, makeApiKeyInterceptor, makeMetricsInterceptor, makeServiceRegistry, makeServiceRouter } from '@fw/service';
+import {
+  defineService,
+  makeApiKeyInterceptor,
+  makeMetricsInterceptor,
+  makeServiceRegistry,
+  makeServiceRouter,
+} from '@fw/service';
 import Ajv from 'ajv';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { serveOverIpc } from '../load/server-process';
 import { BENCH_API_KEY, ECHO_SCHEMA } from './service-echo';
 
-
 function registryApp(): express.Express {
   const echo = defineService({
     name: 'echo',
     version: '1.0.0',
-    interceptors: [makeApiKeyInterceptor({ keys: [{ key: BENCH_API_KEY, principal: { id: 'bench' } }] }), makeMetricsInterceptor()],
-    operations: [{ name: 'echo', method: 'POST', path: '/echo', input: ECHO_SCHEMA, output: ECHO_SCHEMA, handler: async (input: unknown) => input }],
+    interceptors: [
+      makeApiKeyInterceptor({ keys: [{ key: BENCH_API_KEY, principal: { id: 'bench' } }] }),
+      makeMetricsInterceptor(),
+    ],
+    operations: [
+      {
+        name: 'echo',
+        method: 'POST',
+        path: '/echo',
+        input: ECHO_SCHEMA,
+        output: ECHO_SCHEMA,
+        handler: async (input: unknown) => input,
+      },
+    ],
   });
-  const registry = makeServiceRegistry({ host: { name: 'bench', version: '1' }, services: [echo], logger: createLogger({ name: 'bench', level: 'silent' }) });
+  const registry = makeServiceRegistry({
+    host: { name: 'bench', version: '1' },
+    services: [echo],
+    logger: createLogger({ name: 'bench', level: 'silent' }),
+  });
   return express().use(makeServiceRouter(registry, { logger: createLogger({ name: 'bench', level: 'silent' }) }));
 }
 

@@ -36,7 +36,12 @@ const PROBE_INTERVAL_MS = 5;
 const PROBE_TIMEOUT_MS = 2_000;
 
 export type StartupWay = 'built' | 'tsx';
-export const STARTUP_SHAPES = ['admin-server production (PostgreSQL)', 'admin-server --profile dev, first start (PGlite, new ./.data)', 'admin-server --profile dev, warm ./.data', 'query-host --config (PostgreSQL)'] as const;
+export const STARTUP_SHAPES = [
+  'admin-server production (PostgreSQL)',
+  'admin-server --profile dev, first start (PGlite, new ./.data)',
+  'admin-server --profile dev, warm ./.data',
+  'query-host --config (PostgreSQL)',
+] as const;
 export type StartupShape = (typeof STARTUP_SHAPES)[number];
 
 /** Milliseconds from spawn to the first 2xx answer, per way and shape, one sample per run. */
@@ -63,11 +68,23 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * 2xx; returns the ms from spawn to that answer. The host is always stopped (SIGTERM, SIGKILL
  * after 10 s) and waited for before this returns or throws.
  */
-async function timeToFirstAnswer(args: string[], extraArgs: string[], env: Record<string, string>, cwd: string, probe: Probe): Promise<number> {
+async function timeToFirstAnswer(
+  args: string[],
+  extraArgs: string[],
+  env: Record<string, string>,
+  cwd: string,
+  probe: Probe,
+): Promise<number> {
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, [...args, ...extraArgs], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', FW_LOG_LEVEL: 'warn', TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      FW_LOG_LEVEL: 'warn',
+      TSX_TSCONFIG_PATH: path.join(ROOT, 'tsconfig.json'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -90,14 +107,23 @@ async function timeToFirstAnswer(args: string[], extraArgs: string[], env: Recor
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
       if (url !== undefined) {
-        const res = await fetch(`${url}${probe.path}`, { method: probe.method, headers: { 'content-type': 'application/json' }, body: probe.body, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).catch(() => undefined);
+        const res = await fetch(`${url}${probe.path}`, {
+          method: probe.method,
+          headers: { 'content-type': 'application/json' },
+          body: probe.body,
+          signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+        }).catch(() => undefined);
         if (res !== undefined) {
           await res.arrayBuffer().catch(() => undefined);
           if (res.status >= 200 && res.status < 300) return Number(process.hrtime.bigint() - started) / 1e6;
         }
       }
-      if (closed || child.exitCode !== null) throw new Error(`${what} exited (code ${child.exitCode}) before answering: ${err.slice(-1000)}`);
-      if (Date.now() > deadline) throw new Error(`${what}: no 2xx answer to ${probe.method} ${probe.path} within ${START_TIMEOUT_MS} ms: ${err.slice(-1000)}`);
+      if (closed || child.exitCode !== null)
+        throw new Error(`${what} exited (code ${child.exitCode}) before answering: ${err.slice(-1000)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${what}: no 2xx answer to ${probe.method} ${probe.path} within ${START_TIMEOUT_MS} ms: ${err.slice(-1000)}`,
+        );
       await sleep(url === undefined ? 2 : PROBE_INTERVAL_MS);
     }
   } finally {
@@ -117,26 +143,38 @@ export function missingBuilds(): string[] {
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+    if (entry.isFile() && entry.name.endsWith('.ts'))
+      newest = Math.max(newest, statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
   }
   return newest;
 }
 
 /** The built hosts older than a source of theirs or of a library (then the built JS runs older code). */
 export function staleBuilds(): string[] {
-  const libs = readdirSync(path.join(ROOT, 'libs')).map((lib) => path.join(ROOT, 'libs', lib, 'src')).filter((dir) => existsSync(dir));
+  const libs = readdirSync(path.join(ROOT, 'libs'))
+    .map((lib) => path.join(ROOT, 'libs', lib, 'src'))
+    .filter((dir) => existsSync(dir));
   const newestLib = Math.max(0, ...libs.map(newestSource));
   return Object.values(BINS)
     .filter((b) => existsSync(path.join(ROOT, b.built)))
-    .filter((b) => statSync(path.join(ROOT, b.built)).mtimeMs < Math.max(newestLib, newestSource(path.join(ROOT, path.dirname(b.source)))))
+    .filter(
+      (b) =>
+        statSync(path.join(ROOT, b.built)).mtimeMs <
+        Math.max(newestLib, newestSource(path.join(ROOT, path.dirname(b.source)))),
+    )
     .map((b) => b.built);
 }
 
 function ensureBuilt(io: BenchIo): void {
   const stale = staleBuilds();
-  if (stale.length > 0) io.out(`startup: note: ${stale.join(', ')} older than the sources; the built JS figures are of the last build (npm run build for the current code)`);
+  if (stale.length > 0)
+    io.out(
+      `startup: note: ${stale.join(', ')} older than the sources; the built JS figures are of the last build (npm run build for the current code)`,
+    );
   if (missingBuilds().length === 0) return;
-  io.out(`startup: ${missingBuilds().join(', ')} missing; building first (NX_DAEMON=false npx nx run-many -t build -p @fw/admin-server @fw/query-host @fw/migrate)`);
+  io.out(
+    `startup: ${missingBuilds().join(', ')} missing; building first (NX_DAEMON=false npx nx run-many -t build -p @fw/admin-server @fw/query-host @fw/migrate)`,
+  );
   buildPackages(['@fw/admin-server', '@fw/query-host', '@fw/migrate']);
   if (missingBuilds().length > 0) throw new Error(`still missing after the build: ${missingBuilds().join(', ')}`);
 }
@@ -154,20 +192,44 @@ function stats(samples: readonly number[]): string {
 function writeQueryConfig(dir: string, url: URL): string {
   mkdirSync(path.join(dir, 'mappers'), { recursive: true });
   mkdirSync(path.join(dir, 'definitions'), { recursive: true });
-  writeFileSync(path.join(dir, 'mappers/shop.xml'), '<mapper namespace="shop"><select id="findOne" resultType="map">select 1 as id ${orderby} ${pagination}</select></mapper>');
-  writeFileSync(path.join(dir, 'definitions/shop.json'), JSON.stringify([{ name: 'one', id: 'shop.findOne', paginated: true, acls: [], columnMetadata: {} }]));
+  writeFileSync(
+    path.join(dir, 'mappers/shop.xml'),
+    '<mapper namespace="shop"><select id="findOne" resultType="map">select 1 as id ${orderby} ${pagination}</select></mapper>',
+  );
+  writeFileSync(
+    path.join(dir, 'definitions/shop.json'),
+    JSON.stringify([{ name: 'one', id: 'shop.findOne', paginated: true, acls: [], columnMetadata: {} }]),
+  );
   const jdbcUrl = `jdbc:postgresql://${url.hostname}:${url.port || '5432'}${url.pathname}`;
   const file = path.join(dir, 'query-host.json');
-  writeFileSync(file, JSON.stringify({ server: { port: 0 }, query: { defaultTenantId: 't1', datasources: { t1: { jdbcUrl, username: decodeURIComponent(url.username) || 'postgres', password: '${DB_PASSWORD}' } }, mapperFiles: 'mappers/*.xml', definitionFiles: 'definitions/*.json' } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      server: { port: 0 },
+      query: {
+        defaultTenantId: 't1',
+        datasources: {
+          t1: { jdbcUrl, username: decodeURIComponent(url.username) || 'postgres', password: '${DB_PASSWORD}' },
+        },
+        mapperFiles: 'mappers/*.xml',
+        definitionFiles: 'definitions/*.json',
+      },
+    }),
+  );
   return file;
 }
 
 function migrate(databaseUrl: string): void {
   try {
-    execFileSync(process.execPath, [path.join(ROOT, MIGRATE), '--database-url', databaseUrl], { stdio: 'pipe', env: { ...process.env, FW_LOG_LEVEL: 'warn' } });
+    execFileSync(process.execPath, [path.join(ROOT, MIGRATE), '--database-url', databaseUrl], {
+      stdio: 'pipe',
+      env: { ...process.env, FW_LOG_LEVEL: 'warn' },
+    });
   } catch (e) {
     const failed = e as { stderr?: Buffer };
-    throw new Error(`migrating the scratch database failed: ${String(failed.stderr ?? (e as Error).message).slice(-1000)}`);
+    throw new Error(
+      `migrating the scratch database failed: ${String(failed.stderr ?? (e as Error).message).slice(-1000)}`,
+    );
   }
 }
 
@@ -185,7 +247,9 @@ function summaryLine(samples: Partial<StartupSamples>, runs: number): string {
     if (!s) continue;
     const medians = production.map((shape) => median(s[shape]));
     const worst = Math.max(...medians);
-    parts.push(`${way === 'built' ? 'built JS' : 'tsx'} admin-server ${medians[0].toFixed(0)} ms, query-host ${medians[1].toFixed(0)} ms (${worst <= STARTUP_GOAL_MS ? 'within' : 'OVER'} ${STARTUP_GOAL_MS} ms)`);
+    parts.push(
+      `${way === 'built' ? 'built JS' : 'tsx'} admin-server ${medians[0].toFixed(0)} ms, query-host ${medians[1].toFixed(0)} ms (${worst <= STARTUP_GOAL_MS ? 'within' : 'OVER'} ${STARTUP_GOAL_MS} ms)`,
+    );
   }
   return `startup: spawn to first 2xx, median of ${runs} run(s); production hosts: ${parts.join('; ')}`;
 }
@@ -195,12 +259,20 @@ function summaryLine(samples: Partial<StartupSamples>, runs: number): string {
  * `serverUrl` (created, migrated with tools/migrate's built command, dropped at the end); prints
  * one line per way and shape, then a summary line. Needs the hosts built (see `missingBuilds`).
  */
-export async function startupBenchOn(serverUrl: string, options: { runs: number; ways?: readonly StartupWay[] }, io: BenchIo): Promise<Partial<StartupSamples>> {
+export async function startupBenchOn(
+  serverUrl: string,
+  options: { runs: number; ways?: readonly StartupWay[] },
+  io: BenchIo,
+): Promise<Partial<StartupSamples>> {
   const ways = options.ways ?? (['built', 'tsx'] as const);
   const missing = missingBuilds();
   if (missing.length > 0) throw new Error(`${missing.join(', ')} missing: run npm run build first`);
   const samples: Partial<StartupSamples> = {};
-  for (const way of ways) samples[way] = Object.fromEntries(STARTUP_SHAPES.map((shape) => [shape, [] as number[]])) as Record<StartupShape, number[]>;
+  for (const way of ways)
+    samples[way] = Object.fromEntries(STARTUP_SHAPES.map((shape) => [shape, [] as number[]])) as Record<
+      StartupShape,
+      number[]
+    >;
   const scratch = await createScratchDatabase(serverUrl, 'fw_bench_startup');
   let work: string | undefined;
   try {
@@ -211,21 +283,51 @@ export async function startupBenchOn(serverUrl: string, options: { runs: number;
     bare.username = '';
     bare.password = '';
     const password = decodeURIComponent(url.password);
-    const production = { PROCESS_DATABASE_URL: bare.toString(), PROCESS_DATABASE_USERNAME: decodeURIComponent(url.username) || 'postgres', PROCESS_DATABASE_PASSWORD: password, PROCESS_MANAGEMENT_API_KEY: KEY, PROCESS_ADMIN_PORT: '0' };
+    const production = {
+      PROCESS_DATABASE_URL: bare.toString(),
+      PROCESS_DATABASE_USERNAME: decodeURIComponent(url.username) || 'postgres',
+      PROCESS_DATABASE_PASSWORD: password,
+      PROCESS_MANAGEMENT_API_KEY: KEY,
+      PROCESS_ADMIN_PORT: '0',
+    };
     const health: Probe = { method: 'GET', path: '/health-check' };
     const queryConfig = writeQueryConfig(path.join(work, 'query'), url);
     for (let i = 0; i < options.runs; i++) {
       for (const way of ways) {
         const s = samples[way]!;
-        s['admin-server production (PostgreSQL)'].push(await timeToFirstAnswer(argsFor('admin', way), [], production, work, health));
+        s['admin-server production (PostgreSQL)'].push(
+          await timeToFirstAnswer(argsFor('admin', way), [], production, work, health),
+        );
         const devDir = mkdtempSync(path.join(work, 'dev-'));
         try {
-          s['admin-server --profile dev, first start (PGlite, new ./.data)'].push(await timeToFirstAnswer(argsFor('admin', way), ['--profile', 'dev'], { PROCESS_ADMIN_PORT: '0' }, devDir, health));
-          s['admin-server --profile dev, warm ./.data'].push(await timeToFirstAnswer(argsFor('admin', way), ['--profile', 'dev'], { PROCESS_ADMIN_PORT: '0' }, devDir, health));
+          s['admin-server --profile dev, first start (PGlite, new ./.data)'].push(
+            await timeToFirstAnswer(
+              argsFor('admin', way),
+              ['--profile', 'dev'],
+              { PROCESS_ADMIN_PORT: '0' },
+              devDir,
+              health,
+            ),
+          );
+          s['admin-server --profile dev, warm ./.data'].push(
+            await timeToFirstAnswer(
+              argsFor('admin', way),
+              ['--profile', 'dev'],
+              { PROCESS_ADMIN_PORT: '0' },
+              devDir,
+              health,
+            ),
+          );
         } finally {
           rmSync(devDir, { recursive: true, force: true });
         }
-        s['query-host --config (PostgreSQL)'].push(await timeToFirstAnswer(argsFor('query', way), ['--config', queryConfig], { DB_PASSWORD: password }, work, { method: 'POST', path: '/q/one', body: '{}' }));
+        s['query-host --config (PostgreSQL)'].push(
+          await timeToFirstAnswer(argsFor('query', way), ['--config', queryConfig], { DB_PASSWORD: password }, work, {
+            method: 'POST',
+            path: '/q/one',
+            body: '{}',
+          }),
+        );
       }
       if (options.runs > 1) io.out(`startup: run ${i + 1}/${options.runs} done`);
     }
@@ -239,11 +341,16 @@ export async function startupBenchOn(serverUrl: string, options: { runs: number;
 }
 
 export const startupBench: BenchRunner = {
-  description: 'time from spawn to the first answered request of each host command: built JavaScript against the tsx path (--runs N, default 5)',
+  description:
+    'time from spawn to the first answered request of each host command: built JavaScript against the tsx path (--runs N, default 5)',
   async run(options: BenchOptions, io: BenchIo) {
     ensureBuilt(io);
     const runs = options.runs ?? 5;
-    io.out(`startup: ${runs} run(s) per shape and way, built JS and tsx interleaved; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start on ${cpus().length} CPU(s)`);
+    io.out(
+      `startup: ${runs} run(s) per shape and way, built JS and tsx interleaved; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at start on ${cpus().length} CPU(s)`,
+    );
     await startupBenchOn(options.databaseUrl, { runs }, io);
   },
 };

@@ -31,14 +31,20 @@ describe('admin UI on the dev admin server', () => {
     await page.goto(`${host.url}/fw/admin/`);
     await page.getByRole('heading', { name: 'Services' }).waitFor();
     await page.locator('.badge', { hasText: 'healthy' }).waitFor();
-    expect(await serviceRows(page)).toEqual(['process process 0.1.0 healthy', 'process-management process 0.1.0 no checker', 'support-ticket workflow 0.1.0 no checker']);
+    expect(await serviceRows(page)).toEqual([
+      'process process 0.1.0 healthy',
+      'process-management process 0.1.0 no checker',
+      'support-ticket workflow 0.1.0 no checker',
+    ]);
     // No registry on this host: no ecosystem view.
     await page.waitForLoadState('networkidle');
     expect(await page.getByRole('link', { name: 'Ecosystem' }).count()).toBe(0);
     await shot(page, 'services');
     await expectAccessible(page, 'services');
     await page.getByLabel('Kind').selectOption('workflow');
-    expect(await rowsSettled(page, ['support-ticket workflow 0.1.0 no checker'])).toEqual(['support-ticket workflow 0.1.0 no checker']);
+    expect(await rowsSettled(page, ['support-ticket workflow 0.1.0 no checker'])).toEqual([
+      'support-ticket workflow 0.1.0 no checker',
+    ]);
     expect(new URL(page.url()).search).toBe('?kind=workflow');
     // The filter is in the URL: a reload keeps it.
     await page.reload();
@@ -52,7 +58,9 @@ describe('admin UI on the dev admin server', () => {
     const create = page.locator('li.operation', { hasText: 'Creates a support-ticket' });
     await create.locator('summary').first().click();
     await create.getByRole('heading', { name: 'Input' }).waitFor();
-    expect(await create.locator('.schema').first().innerText()).toMatch(/title string required minLength: 1, maxLength: 200/);
+    expect(await create.locator('.schema').first().innerText()).toMatch(
+      /title string required minLength: 1, maxLength: 200/,
+    );
     await shot(page, 'service-definition');
     await expectAccessible(page, 'service definition');
     await create.getByRole('button', { name: 'Raw JSON' }).first().click();
@@ -66,7 +74,9 @@ describe('admin UI on the dev admin server', () => {
     await page.goto(`${host.url}/fw/admin/services/process/health`);
     await page.getByRole('button', { name: 'Run health probe' }).click();
     await page.locator('.health-result .badge', { hasText: 'healthy' }).waitFor();
-    expect(await page.locator('table.checks tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^process-database\s+healthy/)]);
+    expect(await page.locator('table.checks tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^process-database\s+healthy/),
+    ]);
     await shot(page, 'health');
     await expectAccessible(page, 'health');
     await page.goto(`${host.url}/fw/admin/services/process-management/health`);
@@ -79,10 +89,16 @@ describe('admin UI on the dev admin server', () => {
     const diagram = page.getByRole('img', { name: 'State diagram of support-ticket' });
     await diagram.locator('svg').waitFor();
     expect(await diagram.getAttribute('data-state')).toBe('ready');
-    for (const state of ['OPENED', 'ASSIGNED', 'RESOLVED', 'CLOSED']) expect(await diagram.locator('svg').innerHTML()).toContain(state);
+    for (const state of ['OPENED', 'ASSIGNED', 'RESOLVED', 'CLOSED'])
+      expect(await diagram.locator('svg').innerHTML()).toContain(state);
     const actions = page.locator('table.actions tbody tr');
     await page.locator('table.actions .chip', { hasText: 'reopen' }).waitFor();
-    expect((await actions.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['OPENED manual assign close', 'ASSIGNED manual resolve deassign', 'RESOLVED manual close reopen', 'CLOSED final none']);
+    expect((await actions.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
+      'OPENED manual assign close',
+      'ASSIGNED manual resolve deassign',
+      'RESOLVED manual close reopen',
+      'CLOSED final none',
+    ]);
     const testCase = page.getByRole('button', { name: 'assign → resolve → close', exact: true });
     await testCase.click();
     const marked = page.getByRole('img', { name: /with the path assign → resolve → close marked/ });
@@ -95,9 +111,20 @@ describe('admin UI on the dev admin server', () => {
   it('probes the API documents and lists the operations of the one found', async () => {
     await page.goto(`${host.url}/fw/admin/api-docs`);
     await page.getByRole('heading', { name: /Operations in \/openapi\.json/ }).waitFor();
-    expect(await page.locator('table.probes tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^\/openapi\.json\s+OpenAPI 3\.1/), ...['/v3/api-docs', '/swagger.json', '/api-docs'].map((p) => expect.stringMatching(new RegExp(`^${p}\\s+(HTTP 404|HTTP 401|HTTP 200, but not an OpenAPI or Swagger document)$`)))]);
-    expect(await page.locator('table.doc-operations tbody tr', { hasText: '/support-ticket/{id}/{eventId}' }).count()).toBe(1);
-    expect(await page.getByRole('link', { name: '/openapi.json' }).getAttribute('href')).toBe(`${host.url}/openapi.json`);
+    expect(await page.locator('table.probes tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^\/openapi\.json\s+OpenAPI 3\.1/),
+      ...['/v3/api-docs', '/swagger.json', '/api-docs'].map((p) =>
+        expect.stringMatching(
+          new RegExp(`^${p}\\s+(HTTP 404|HTTP 401|HTTP 200, but not an OpenAPI or Swagger document)$`),
+        ),
+      ),
+    ]);
+    expect(
+      await page.locator('table.doc-operations tbody tr', { hasText: '/support-ticket/{id}/{eventId}' }).count(),
+    ).toBe(1);
+    expect(await page.getByRole('link', { name: '/openapi.json' }).getAttribute('href')).toBe(
+      `${host.url}/openapi.json`,
+    );
     await shot(page, 'api-docs');
     await expectAccessible(page, 'api docs');
   });
@@ -106,10 +133,14 @@ describe('admin UI on the dev admin server', () => {
     await page.goto(`${host.url}/fw/admin/`);
     await page.getByRole('heading', { name: 'Services' }).waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.outerHTML)).toBe('<a class="skip-link" href="#main">Skip to content</a>');
+    expect(await page.evaluate(() => document.activeElement?.outerHTML)).toBe(
+      '<a class="skip-link" href="#main">Skip to content</a>',
+    );
     await page.getByLabel('Filter').focus();
     await page.keyboard.type('ticket');
-    expect(await rowsSettled(page, ['support-ticket workflow 0.1.0 no checker'])).toEqual(['support-ticket workflow 0.1.0 no checker']);
+    expect(await rowsSettled(page, ['support-ticket workflow 0.1.0 no checker'])).toEqual([
+      'support-ticket workflow 0.1.0 no checker',
+    ]);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('support-ticket');

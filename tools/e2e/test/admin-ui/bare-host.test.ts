@@ -7,7 +7,14 @@
 import { createLogger } from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
 import { makeAdminUiRouter } from '@fw/admin-ui';
-import { defineService, makeServiceRegistry, makeServiceRegistryService, makeServiceRouter, type ServiceDefinition, type ServiceKind } from '@fw/service';
+import {
+  defineService,
+  makeServiceRegistry,
+  makeServiceRegistryService,
+  makeServiceRouter,
+  type ServiceDefinition,
+  type ServiceKind,
+} from '@fw/service';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,8 +25,16 @@ import { expectAccessible, rowsSettled, serviceRows, shot, uiPage } from './supp
 const KINDS: ServiceKind[] = ['http', 'headless', 'workflow', 'query', 'process'];
 const logger = createLogger({ name: 'bare-host', level: 'silent' });
 
-async function serve(services: ServiceDefinition[], name: string, proxyAllowedOrigins: string[] = []): Promise<{ server: Server; url: string }> {
-  const registry = makeServiceRegistry({ host: { name, version: '1.0.0', description: `bare host ${name}` }, services, logger });
+async function serve(
+  services: ServiceDefinition[],
+  name: string,
+  proxyAllowedOrigins: string[] = [],
+): Promise<{ server: Server; url: string }> {
+  const registry = makeServiceRegistry({
+    host: { name, version: '1.0.0', description: `bare host ${name}` },
+    services,
+    logger,
+  });
   const app = express();
   app.use(makeServiceRouter(registry, { logger }));
   app.use(makeAdminUiRouter({ proxyAllowedOrigins }));
@@ -38,7 +53,14 @@ function manyServices(): ServiceDefinition[] {
       kind: KINDS[i % KINDS.length],
       description: i === 7 ? 'ledger with a broken database' : `service number ${i}`,
       operations: [],
-      ...(i === 7 ? { healthCheck: async () => ({ healthy: false, checks: [{ name: 'ledger-db', healthy: false, message: 'connection refused' }] }) } : {}),
+      ...(i === 7
+        ? {
+            healthCheck: async () => ({
+              healthy: false,
+              checks: [{ name: 'ledger-db', healthy: false, message: 'connection refused' }],
+            }),
+          }
+        : {}),
     }),
   );
 }
@@ -52,13 +74,38 @@ describe('admin UI in a bare express app', () => {
   let registryHost: { server: Server; url: string };
 
   beforeAll(async () => {
-    remote = await serve([defineService({ name: 'billing', version: '4.2.0', description: 'Invoices on the other origin', operations: [{ name: 'list', method: 'GET', path: '/invoices', handler: async () => [] }] })], 'remote');
+    remote = await serve(
+      [
+        defineService({
+          name: 'billing',
+          version: '4.2.0',
+          description: 'Invoices on the other origin',
+          operations: [{ name: 'list', method: 'GET', path: '/invoices', handler: async () => [] }],
+        }),
+      ],
+      'remote',
+    );
     big = await serve(manyServices(), 'big', [remote.url]);
     const catalog = makeServiceRegistryService();
     registryHost = await serve([catalog], 'registry');
     // Two hosts register, as their delegates would.
-    for (const entry of [{ baseUrl: big.url, host: { name: 'big', version: '1.0.0' }, services: [{ name: 'svc-000', version: '1.0.0', kind: 'http', description: 'first', healthCheck: false }] }, { baseUrl: remote.url, host: { name: 'remote', version: '1.0.0' }, services: [{ name: 'billing', version: '4.2.0', kind: 'http', description: 'Invoices', healthCheck: false }] }]) {
-      const res = await fetch(`${registryHost.url}/serviceregistry`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(entry) });
+    for (const entry of [
+      {
+        baseUrl: big.url,
+        host: { name: 'big', version: '1.0.0' },
+        services: [{ name: 'svc-000', version: '1.0.0', kind: 'http', description: 'first', healthCheck: false }],
+      },
+      {
+        baseUrl: remote.url,
+        host: { name: 'remote', version: '1.0.0' },
+        services: [{ name: 'billing', version: '4.2.0', kind: 'http', description: 'Invoices', healthCheck: false }],
+      },
+    ]) {
+      const res = await fetch(`${registryHost.url}/serviceregistry`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(entry),
+      });
       expect(res.status).toBe(200);
     }
     browser = await launchBrowser();
@@ -67,7 +114,8 @@ describe('admin UI in a bare express app', () => {
 
   afterAll(async () => {
     await browser?.close();
-    for (const h of [big, remote, registryHost]) if (h) await new Promise<void>((resolve) => h.server.close(() => resolve()));
+    for (const h of [big, remote, registryHost])
+      if (h) await new Promise<void>((resolve) => h.server.close(() => resolve()));
   });
 
   afterEach(() => expect(errors).toEqual([]));
@@ -102,8 +150,12 @@ describe('admin UI in a bare express app', () => {
     await page.goto(`${big.url}/fw/admin/services/svc-007/health`);
     await page.getByRole('button', { name: 'Run health probe' }).click();
     await page.locator('.health-result .badge', { hasText: 'unhealthy' }).waitFor();
-    expect(await page.locator('.health-result p').first().innerText()).toMatch(/unhealthy Unhealthy: ledger-db \(HTTP 503/);
-    expect(await page.locator('table.checks tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^ledger-db\s+failing/)]);
+    expect(await page.locator('.health-result p').first().innerText()).toMatch(
+      /unhealthy Unhealthy: ledger-db \(HTTP 503/,
+    );
+    expect(await page.locator('table.checks tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^ledger-db\s+failing/),
+    ]);
     await shot(page, 'health-503');
     await expectAccessible(page, 'health 503');
   });
@@ -113,7 +165,9 @@ describe('admin UI in a bare express app', () => {
     await page.getByRole('link', { name: 'Ecosystem' }).click();
     await page.getByRole('heading', { name: 'Ecosystem' }).waitFor();
     expect(await page.getByText('2 hosts registered, 2 services in all.').count()).toBe(1);
-    expect(await page.getByRole('article', { name: 'Host remote' }).locator('tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^billing\s+http\s+4\.2\.0\s+no\s+Invoices$/)]);
+    expect(await page.getByRole('article', { name: 'Host remote' }).locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^billing\s+http\s+4\.2\.0\s+no\s+Invoices$/),
+    ]);
     await shot(page, 'ecosystem');
     await expectAccessible(page, 'ecosystem');
   });
@@ -130,6 +184,8 @@ describe('admin UI in a bare express app', () => {
     await page.goto(`${registryHost.url}/fw/admin/`);
     await page.getByLabel('Base URL').fill(big.url);
     await page.getByRole('button', { name: 'Read' }).click();
-    expect(await page.getByRole('alert').first().innerText()).toBe(`Could not read the services (/info): This host does not proxy ${big.url}: list it in the admin UI's proxyAllowedOrigins (HTTP 403)`);
+    expect(await page.getByRole('alert').first().innerText()).toBe(
+      `Could not read the services (/info): This host does not proxy ${big.url}: list it in the admin UI's proxyAllowedOrigins (HTTP 403)`,
+    );
   });
 });

@@ -53,7 +53,14 @@ describe('admin UI on the query host, behind an info key', () => {
   it('keeps the key in memory only: nothing in storage, cookies, IndexedDB or the URL; a reload asks again', async () => {
     const traces = await page.evaluate(async () => {
       const databases = typeof indexedDB.databases === 'function' ? await indexedDB.databases() : [];
-      return [document.cookie, window.location.href, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage }), JSON.stringify(databases), history.state === null ? '' : JSON.stringify(history.state)].join('\n');
+      return [
+        document.cookie,
+        window.location.href,
+        JSON.stringify({ ...localStorage }),
+        JSON.stringify({ ...sessionStorage }),
+        JSON.stringify(databases),
+        history.state === null ? '' : JSON.stringify(history.state),
+      ].join('\n');
     });
     expect(traces).not.toContain(INFO_KEY);
     const cookies = await page.context().cookies();

@@ -4,7 +4,10 @@ import { openPage, screenshot, seriousA11yViolations } from '../../src/browser';
 export const PACKAGE = 'libs/admin-ui';
 
 /** A page that records uncaught errors (a view that throws fails the test that opened it). */
-export async function uiPage(browser: Browser, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; errors: string[] }> {
+export async function uiPage(
+  browser: Browser,
+  colorScheme: 'light' | 'dark' = 'light',
+): Promise<{ page: Page; errors: string[] }> {
   const page = await openPage(browser, { colorScheme });
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
@@ -14,7 +17,12 @@ export async function uiPage(browser: Browser, colorScheme: 'light' | 'dark' = '
 /** Rows of the services table, as "name kind version health" strings. */
 export async function serviceRows(page: Page): Promise<string[]> {
   return page.locator('table.services tbody tr').evaluateAll((rows) =>
-    rows.map((r) => Array.from(r.querySelectorAll('td')).slice(0, 4).map((td) => td.textContent?.trim()).join(' ')),
+    rows.map((r) =>
+      Array.from(r.querySelectorAll('td'))
+        .slice(0, 4)
+        .map((td) => td.textContent?.trim())
+        .join(' '),
+    ),
   );
 }
 

@@ -9,9 +9,20 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../src/browser';
 import { startDevAdminServer, type DevAdminServer } from '../../src/hosts';
-import { api, dashboardPage, nav, eventually, expectAccessible, firstCells, shot, signIn, type DashboardPage } from './support';
+import {
+  api,
+  dashboardPage,
+  nav,
+  eventually,
+  expectAccessible,
+  firstCells,
+  shot,
+  signIn,
+  type DashboardPage,
+} from './support';
 
-const TEXT = 'the quick brown fox jumps over the lazy dog the dog sleeps and the fox runs far away into the quiet woods where the old owl watches the fox and the dog';
+const TEXT =
+  'the quick brown fox jumps over the lazy dog the dog sleeps and the fox runs far away into the quiet woods where the old owl watches the fox and the dog';
 
 interface Summary {
   id: string;
@@ -71,7 +82,10 @@ describe('process dashboard on the dev admin server', () => {
     await expectAccessible(page, 'trigger');
     await page.getByRole('button', { name: 'Send again with the same key' }).click();
     await page.getByRole('heading', { name: 'Duplicate: this key was already used' }).waitFor();
-    const roots = await api<{ content: Summary[] }>(host, `/processes?triggerId=${encodeURIComponent('manual:demo:e2e-run-1')}&processType=word-count`);
+    const roots = await api<{ content: Summary[] }>(
+      host,
+      `/processes?triggerId=${encodeURIComponent('manual:demo:e2e-run-1')}&processType=word-count`,
+    );
     expect(roots.content).toHaveLength(1);
   });
 
@@ -80,9 +94,14 @@ describe('process dashboard on the dev admin server', () => {
     await page.getByLabel('Roots only (expand into children)').check();
     await page.getByRole('table', { name: 'Processes, newest first' }).waitFor();
     // Triggered out of band while the page is open: the 10 s refresh brings it, completed.
-    await api(host, '/triggers', { method: 'POST', body: { triggerId: 'e2e-run-2', payload: { processDefName: 'word-count', args: { text: TEXT } } } });
+    await api(host, '/triggers', {
+      method: 'POST',
+      body: { triggerId: 'e2e-run-2', payload: { processDefName: 'word-count', args: { text: TEXT } } },
+    });
     const started = Date.now();
-    const row = page.locator('tr', { has: page.locator('a', { hasText: 'manual:demo:e2e-run-2' }) }).filter({ has: page.getByRole('link', { name: 'word-count', exact: true }) });
+    const row = page
+      .locator('tr', { has: page.locator('a', { hasText: 'manual:demo:e2e-run-2' }) })
+      .filter({ has: page.getByRole('link', { name: 'word-count', exact: true }) });
     await row.locator('.badge', { hasText: 'processed' }).waitFor({ timeout: 12_000 });
     expect(Date.now() - started).toBeLessThan(12_000);
     await row.getByRole('button', { name: /Expand the children of word-count/ }).click();
@@ -94,13 +113,20 @@ describe('process dashboard on the dev admin server', () => {
   });
 
   it('opens the process detail: progress, output, completion events, children, successor', async () => {
-    const root = (await api<{ content: Summary[] }>(host, `/processes?triggerId=${encodeURIComponent('manual:demo:e2e-run-1')}&processType=word-count`)).content[0];
+    const root = (
+      await api<{ content: Summary[] }>(
+        host,
+        `/processes?triggerId=${encodeURIComponent('manual:demo:e2e-run-1')}&processType=word-count`,
+      )
+    ).content[0];
     await page.goto(`${host.url}/t/demo/processes/${root.id}`);
     await signIn(page, host.key); // a reload forgets the key: the deep link shows the form, then the view
     expect(new URL(page.url()).pathname).toBe(`/t/demo/processes/${root.id}`);
     await page.getByRole('heading', { level: 1, name: /word-count/ }).waitFor();
     await page.getByRole('progressbar', { name: 'Children completed' }).waitFor();
-    expect(await page.getByRole('progressbar', { name: 'Children completed' }).getAttribute('aria-valuenow')).toBe('100');
+    expect(await page.getByRole('progressbar', { name: 'Children completed' }).getAttribute('aria-valuenow')).toBe(
+      '100',
+    );
     await page.locator('summary', { hasText: /^Output \(\d+ lines\)/ }).click(); // long JSON is folded
     expect(await page.getByLabel('Output (JSON)').innerText()).toContain('"totalWords": 32');
     expect(await firstCells(page, 'Children')).toEqual(['word-count-chunk', 'word-count-chunk']);
@@ -116,12 +142,18 @@ describe('process dashboard on the dev admin server', () => {
     await graph.locator('.react-flow__node').first().waitFor();
     // trigger, root, 2 chunks, report; completions of root, chunks and report
     expect(await graph.locator('.react-flow__node').count()).toBe(9);
-    for (const kind of ['process_create', 'subprocess', 'emits', 'successor']) expect(await graph.locator(`.react-flow__edge.edge-${kind}`).count()).toBeGreaterThan(0);
+    for (const kind of ['process_create', 'subprocess', 'emits', 'successor'])
+      expect(await graph.locator(`.react-flow__edge.edge-${kind}`).count()).toBeGreaterThan(0);
     expect(await page.getByRole('list', { name: 'Edge kinds' }).locator('li').count()).toBe(5);
     await page.waitForTimeout(300); // fitView settles
     await shot(page, 'causal-graph');
     await expectAccessible(page, 'causal graph');
-    const report = (await api<{ content: Summary[] }>(host, `/processes?triggerId=${encodeURIComponent('manual:demo:e2e-run-1')}&processType=word-count-report`)).content[0];
+    const report = (
+      await api<{ content: Summary[] }>(
+        host,
+        `/processes?triggerId=${encodeURIComponent('manual:demo:e2e-run-1')}&processType=word-count-report`,
+      )
+    ).content[0];
     await graph.locator(`[data-node-id="${report.id}"]`).click();
     await page.waitForURL(`**/t/demo/processes/${report.id}`);
     await page.getByRole('heading', { level: 1, name: /word-count-report/ }).waitFor();
@@ -162,8 +194,13 @@ describe('process dashboard on the dev admin server', () => {
   });
 
   it('pages through 60 processes with the API page/size; the page survives a reload', async () => {
-    for (let i = 0; i < 60; i++) await api(host, '/triggers', { method: 'POST', body: { payload: { processDefName: 'word-count-report', args: { n: i } } } });
-    const total = (await api<{ totalElements: number }>(host, '/processes?processType=word-count-report')).totalElements;
+    for (let i = 0; i < 60; i++)
+      await api(host, '/triggers', {
+        method: 'POST',
+        body: { payload: { processDefName: 'word-count-report', args: { n: i } } },
+      });
+    const total = (await api<{ totalElements: number }>(host, '/processes?processType=word-count-report'))
+      .totalElements;
     expect(total).toBeGreaterThan(60);
     expect(total).toBeLessThanOrEqual(75);
     await page.goto(`${host.url}/t/demo/processes?type=word-count-report`);
@@ -188,7 +225,13 @@ describe('process dashboard on the dev admin server', () => {
 
   it('shows the errors of a failed process (stack traces folded)', async () => {
     const failed = await eventually(
-      async () => (await api<{ content: Summary[] }>(host, '/processes?processType=word-count-report&status=PROCESSED_WITH_ERRORS&size=1')).content[0],
+      async () =>
+        (
+          await api<{ content: Summary[] }>(
+            host,
+            '/processes?processType=word-count-report&status=PROCESSED_WITH_ERRORS&size=1',
+          )
+        ).content[0],
       30_000,
       'a failed report',
     );
@@ -217,7 +260,10 @@ describe('process dashboard on the dev admin server', () => {
   it('keeps the key in memory only: not in storage, IndexedDB, caches, cookies, URLs, console or the DOM', async () => {
     const found = await page.evaluate(async (key) => {
       const where: string[] = [];
-      for (const [name, store] of [['localStorage', localStorage], ['sessionStorage', sessionStorage]] as const) {
+      for (const [name, store] of [
+        ['localStorage', localStorage],
+        ['sessionStorage', sessionStorage],
+      ] as const) {
         for (let i = 0; i < store.length; i++) {
           const k = store.key(i) ?? '';
           if (k.includes(key) || (store.getItem(k) ?? '').includes(key)) where.push(name);
@@ -228,13 +274,21 @@ describe('process dashboard on the dev admin server', () => {
       if ((await caches.keys()).length > 0) where.push('Cache Storage');
       if (document.cookie.includes(key)) where.push('document.cookie');
       if (document.documentElement.outerHTML.includes(key)) where.push('DOM');
-      if (location.href.includes(key) || history.state && JSON.stringify(history.state).includes(key)) where.push('URL/history');
+      if (location.href.includes(key) || (history.state && JSON.stringify(history.state).includes(key)))
+        where.push('URL/history');
       return { where, local: localStorage.length, session: sessionStorage.length };
     }, host.key);
     expect(found).toEqual({ where: [], local: 0, session: 0 });
-    expect((await page.context().cookies()).filter((c) => c.value.includes(host.key) || c.name.includes(host.key))).toEqual([]);
+    expect(
+      (await page.context().cookies()).filter((c) => c.value.includes(host.key) || c.name.includes(host.key)),
+    ).toEqual([]);
     expect(dash.urls.filter((u) => u.includes(host.key))).toEqual([]);
     expect(dash.console.filter((m) => m.includes(host.key))).toEqual([]);
-    expect(host.stdout().split('\n').filter((l) => l.includes(host.key) && !l.includes('API key') && !l.includes('curl'))).toEqual([]);
+    expect(
+      host
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes(host.key) && !l.includes('API key') && !l.includes('curl')),
+    ).toEqual([]);
   });
 });

@@ -72,7 +72,11 @@ describe('process dashboard: cron and definitions', () => {
     const before = (await total.count()) > 0 ? await total.innerText() : 'none';
     const started = Date.now();
     // The next 10 s refresh brings the firings of the last seconds.
-    await page.waitForFunction((prev) => (document.querySelector('.pagination span[aria-live]')?.textContent ?? 'none') !== prev, before, { timeout: 12_000 });
+    await page.waitForFunction(
+      (prev) => (document.querySelector('.pagination span[aria-live]')?.textContent ?? 'none') !== prev,
+      before,
+      { timeout: 12_000 },
+    );
     expect(Date.now() - started).toBeLessThan(12_000);
     expect(await rows.first().innerText()).toMatch(/CRON[\s\S]*word-count[\s\S]*(completed|running)/);
     await shot(page, 'executions-cron');
@@ -112,7 +116,15 @@ describe('process dashboard: cron and definitions', () => {
     await shot(page, 'definitions');
     await expectAccessible(page, 'definitions');
     await page.getByRole('link', { name: 'New definition' }).click();
-    await page.getByLabel('Definition (JSON)').fill(JSON.stringify({ processType: 'e2e-audit', leaf: true, predecessorProcessType: 'word-count', predecessorArgs: 'OUTPUT' }, null, 2));
+    await page
+      .getByLabel('Definition (JSON)')
+      .fill(
+        JSON.stringify(
+          { processType: 'e2e-audit', leaf: true, predecessorProcessType: 'word-count', predecessorArgs: 'OUTPUT' },
+          null,
+          2,
+        ),
+      );
     await page.getByRole('button', { name: 'Create definition' }).click();
     await page.waitForURL('**/t/demo/definitions/e2e-audit');
     await page.getByRole('heading', { name: 'Definition e2e-audit' }).waitFor();
@@ -127,7 +139,10 @@ describe('process dashboard: cron and definitions', () => {
     const def = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
     await editor.fill(JSON.stringify({ ...def, predecessorProcessType: 'e2e-audit' }, null, 2));
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('alert').filter({ hasText: /\(400\).*cycle/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /\(400\).*cycle/i })
+      .waitFor();
     await shot(page, 'definition-edit');
     await expectAccessible(page, 'definition editor');
     await page.goto(`${host.url}/t/demo/definitions/new`);

@@ -23,8 +23,16 @@ type RoleName = 'viewer' | 'operator' | 'admin';
 /** What each role must see: the navigation, and per view the actions. */
 const EXPECTED: Record<RoleName, { nav: string[]; cron: string[]; definitions: string[] }> = {
   viewer: { nav: ['Processes', 'Executions', 'Cron', 'Definitions'], cron: [], definitions: [] },
-  operator: { nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions'], cron: ['Disable nightly'], definitions: [] },
-  admin: { nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Audit'], cron: ['New schedule', 'Disable nightly', 'Delete nightly'], definitions: ['New definition', "Reload the server's cache"] },
+  operator: {
+    nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions'],
+    cron: ['Disable nightly'],
+    definitions: [],
+  },
+  admin: {
+    nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Audit'],
+    cron: ['New schedule', 'Disable nightly', 'Delete nightly'],
+    definitions: ['New definition', "Reload the server's cache"],
+  },
 };
 
 describe('process dashboard signed in with tokens of each role', () => {
@@ -39,17 +47,39 @@ describe('process dashboard signed in with tokens of each role', () => {
     const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
     dir = mkdtempSync(path.join(tmpdir(), 'fw-e2e-jwks-'));
     const jwksFile = path.join(dir, 'jwks.json');
-    writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...(await jose.exportJWK(publicKey)), kid: 'e2e', alg: 'ES256' }] }));
+    writeFileSync(
+      jwksFile,
+      JSON.stringify({ keys: [{ ...(await jose.exportJWK(publicKey)), kid: 'e2e', alg: 'ES256' }] }),
+    );
     sign = async (sub, roles, tenants) => {
-      const token = await new jose.SignJWT({ fw_roles: roles, fw_tenants: tenants }).setProtectedHeader({ alg: 'ES256', kid: 'e2e' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject(sub).setExpirationTime('30m').sign(privateKey);
+      const token = await new jose.SignJWT({ fw_roles: roles, fw_tenants: tenants })
+        .setProtectedHeader({ alg: 'ES256', kid: 'e2e' })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setSubject(sub)
+        .setExpirationTime('30m')
+        .sign(privateKey);
       tokens.push(token);
       return token;
     };
     [host, browser] = await Promise.all([
-      startDevAdminServer({ PROCESS_MANAGEMENT_JWKS_FILE: jwksFile, PROCESS_MANAGEMENT_JWT_ISSUER: ISSUER, PROCESS_MANAGEMENT_JWT_AUDIENCE: AUDIENCE }),
+      startDevAdminServer({
+        PROCESS_MANAGEMENT_JWKS_FILE: jwksFile,
+        PROCESS_MANAGEMENT_JWT_ISSUER: ISSUER,
+        PROCESS_MANAGEMENT_JWT_AUDIENCE: AUDIENCE,
+      }),
       launchBrowser(),
     ]);
-    await api(host, '/crontabs', { method: 'POST', body: { name: 'nightly', cronExpression: '0 0 2 * * *', timezone: 'UTC', enabled: true, payload: { processDefName: 'word-count', args: { text: 'night' } } } });
+    await api(host, '/crontabs', {
+      method: 'POST',
+      body: {
+        name: 'nightly',
+        cronExpression: '0 0 2 * * *',
+        timezone: 'UTC',
+        enabled: true,
+        payload: { processDefName: 'word-count', args: { text: 'night' } },
+      },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -59,7 +89,12 @@ describe('process dashboard signed in with tokens of each role', () => {
   });
 
   /** Signs in on the form of the page shown (`from`: open that path first). */
-  async function signInWithToken(dash: DashboardPage, token: string, tenant = 'demo', from: string | undefined = '/'): Promise<void> {
+  async function signInWithToken(
+    dash: DashboardPage,
+    token: string,
+    tenant = 'demo',
+    from: string | undefined = '/',
+  ): Promise<void> {
     const { page } = dash;
     if (from !== undefined) await page.goto(`${host.url}${from}`);
     await page.getByRole('radio', { name: 'Token', exact: true }).check();
@@ -76,7 +111,10 @@ describe('process dashboard signed in with tokens of each role', () => {
   async function actions(page: Page, names: readonly string[]): Promise<string[]> {
     const shown: string[] = [];
     for (const name of names) {
-      const count = await page.getByRole('button', { name, exact: true }).or(page.getByRole('link', { name, exact: true })).count();
+      const count = await page
+        .getByRole('button', { name, exact: true })
+        .or(page.getByRole('link', { name, exact: true }))
+        .count();
       if (count > 0) shown.push(name);
     }
     return shown;
@@ -143,8 +181,12 @@ describe('process dashboard signed in with tokens of each role', () => {
       const table = page.getByRole('table', { name: 'Audit trail, newest first' });
       await table.waitFor();
       await table.getByText('jwt:stranger').first().waitFor();
-      expect(await table.locator('tbody tr').filter({ hasText: 'jwt:stranger' }).filter({ hasText: 'refused' }).count()).toBe(1);
-      expect(await table.locator('tbody tr').filter({ hasText: 'addCrontab' }).filter({ hasText: 'ok' }).count()).toBe(1);
+      expect(
+        await table.locator('tbody tr').filter({ hasText: 'jwt:stranger' }).filter({ hasText: 'refused' }).count(),
+      ).toBe(1);
+      expect(await table.locator('tbody tr').filter({ hasText: 'addCrontab' }).filter({ hasText: 'ok' }).count()).toBe(
+        1,
+      );
       await shot(page, 'audit');
       await expectAccessible(page, 'audit');
       await page.getByLabel('Action').selectOption('trigger');
@@ -152,7 +194,17 @@ describe('process dashboard signed in with tokens of each role', () => {
       expect(await table.locator('tbody tr').count()).toBe(1);
 
       // Tokens stay in memory: no storage, URL or DOM holds one.
-      const leaked = await page.evaluate((all) => all.filter((t) => localStorage.length + sessionStorage.length > 0 || document.documentElement.outerHTML.includes(t) || location.href.includes(t) || document.cookie.includes(t)).length, tokens);
+      const leaked = await page.evaluate(
+        (all) =>
+          all.filter(
+            (t) =>
+              localStorage.length + sessionStorage.length > 0 ||
+              document.documentElement.outerHTML.includes(t) ||
+              location.href.includes(t) ||
+              document.cookie.includes(t),
+          ).length,
+        tokens,
+      );
       expect(leaked).toBe(0);
       expect(dash.urls.filter((u) => tokens.some((t) => u.includes(t)))).toEqual([]);
       expect(dash.console.filter((m) => tokens.some((t) => m.includes(t)))).toEqual([]);

@@ -41,10 +41,18 @@ export async function signIn(page: Page, key: string, tenant = 'demo'): Promise<
 }
 
 /** Calls the administration API directly (seeding, checks). */
-export async function api<T>(host: DevAdminServer, path: string, init: { method?: string; body?: unknown; tenant?: string } = {}): Promise<T> {
+export async function api<T>(
+  host: DevAdminServer,
+  path: string,
+  init: { method?: string; body?: unknown; tenant?: string } = {},
+): Promise<T> {
   const res = await fetch(`${host.url}/process-management/api${path}`, {
     method: init.method ?? 'GET',
-    headers: { 'X-Process-Management-Key': host.key, 'x-fw-tenant-id': init.tenant ?? 'demo', 'Content-Type': 'application/json' },
+    headers: {
+      'X-Process-Management-Key': host.key,
+      'x-fw-tenant-id': init.tenant ?? 'demo',
+      'Content-Type': 'application/json',
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
@@ -53,7 +61,11 @@ export async function api<T>(host: DevAdminServer, path: string, init: { method?
 }
 
 /** Polls `check` until it returns a value (not undefined). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMillis: number, what: string): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMillis: number,
+  what: string,
+): Promise<T> {
   const until = Date.now() + timeoutMillis;
   for (;;) {
     const value = await check();
@@ -79,6 +91,9 @@ export async function firstCells(page: Page, label: string): Promise<string[]> {
 }
 
 /** Opens a main view through the navigation bar. */
-export async function nav(page: Page, view: 'Processes' | 'Executions' | 'Trigger' | 'Cron' | 'Definitions' | 'Audit'): Promise<void> {
+export async function nav(
+  page: Page,
+  view: 'Processes' | 'Executions' | 'Trigger' | 'Cron' | 'Definitions' | 'Audit',
+): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
 }

@@ -17,13 +17,36 @@ import { launchBrowser, ROOT, screenshot } from '../../src/browser';
 import { expectAccessible, serviceRows, uiPage } from '../admin-ui/support';
 
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-const ANSWERS = { security: true, jpa: true, includeServiceRegistry: true, includeCconfig: true, includeHeadlessService: true, includeQueryService: true, destFolder: 'shop' };
+const ANSWERS = {
+  security: true,
+  jpa: true,
+  includeServiceRegistry: true,
+  includeCconfig: true,
+  includeHeadlessService: true,
+  includeQueryService: true,
+  destFolder: 'shop',
+};
 
 /** Compiles one generated package with its own tsconfig; @fw/* and third-party modules from the workspace. */
 function build(project: string, folder: string): void {
   const dir = path.join(project, folder);
   const config = path.join(dir, 'tsconfig.e2e.json');
-  writeFileSync(config, JSON.stringify({ extends: './tsconfig.json', compilerOptions: { baseUrl: ROOT, paths: { '@fw/core/http': ['node_modules/@fw/core/dist/http.d.ts'], '@fw/service/mcp': ['node_modules/@fw/service/dist/mcp.d.ts'], express: ['node_modules/@types/express/index.d.ts'], '*': ['node_modules/*', 'node_modules/@types/*'] }, typeRoots: [path.join(ROOT, 'node_modules/@types')] } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: './tsconfig.json',
+      compilerOptions: {
+        baseUrl: ROOT,
+        paths: {
+          '@fw/core/http': ['node_modules/@fw/core/dist/http.d.ts'],
+          '@fw/service/mcp': ['node_modules/@fw/service/dist/mcp.d.ts'],
+          express: ['node_modules/@types/express/index.d.ts'],
+          '*': ['node_modules/*', 'node_modules/@types/*'],
+        },
+        typeRoots: [path.join(ROOT, 'node_modules/@types')],
+      },
+    }),
+  );
   try {
     execFileSync(process.execPath, [TSC, '-p', config], { encoding: 'utf8', stdio: 'pipe' });
   } catch (err) {
@@ -40,7 +63,11 @@ function link(project: string, name: string, folder: string): void {
 
 /** Starts the compiled monolith; resolves with its URL from the line `npm start` prints. */
 function startMonolith(dir: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: dir, env: { ...process.env, ...env, NODE_PATH: path.join(ROOT, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    cwd: dir,
+    env: { ...process.env, ...env, NODE_PATH: path.join(ROOT, 'node_modules') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`monolith did not start in 60 s:\n${output}`)), 60_000);
@@ -70,13 +97,19 @@ describe('fw-ecosystem: the generated monolith in the browser', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'fw-e2e-ecosystem-'));
     const io = { out: () => undefined, err: (l: string) => process.stderr.write(`${l}\n`), cwd: dir };
     expect(await runCli(['-g', 'fw-ecosystem', '-o', 'input.json'], io)).toBe(0);
-    const input = JSON.parse(readFileSync(path.join(dir, 'input.json'), 'utf8')) as { answers: Record<string, unknown> };
-    writeFileSync(path.join(dir, 'input.json'), JSON.stringify({ blueprint: 'fw-ecosystem', answers: { ...input.answers, ...ANSWERS } }));
+    const input = JSON.parse(readFileSync(path.join(dir, 'input.json'), 'utf8')) as {
+      answers: Record<string, unknown>;
+    };
+    writeFileSync(
+      path.join(dir, 'input.json'),
+      JSON.stringify({ blueprint: 'fw-ecosystem', answers: { ...input.answers, ...ANSWERS } }),
+    );
     expect(await runCli(['-f', 'input.json'], io)).toBe(0);
     const project = path.join(dir, 'shop');
     link(project, '@example/shop-service-api', 'shop-service/shop-service-api');
     link(project, '@example/shop-service-service', 'shop-service/shop-service-service');
-    for (const folder of ['shop-service/shop-service-api', 'shop-service/shop-service-service', 'shop-monolith']) build(project, folder);
+    for (const folder of ['shop-service/shop-service-api', 'shop-service/shop-service-service', 'shop-monolith'])
+      build(project, folder);
     monolith = await startMonolith(path.join(project, 'shop-monolith'), {
       PORT: '0',
       SHOP_MONOLITH_DATABASE_URL: 'pglite:memory:',

@@ -53,9 +53,22 @@ export function App() {
         {chosen && generators.data && (
           <>
             <BlueprintPicker generators={generators.data} value={chosen.name} onChange={setBlueprint} />
-            <PromptForm fields={chosen.inputFields} values={values} onChange={setValue} onUpload={onUpload} disabled={!session.data} />
+            <PromptForm
+              fields={chosen.inputFields}
+              values={values}
+              onChange={setValue}
+              onUpload={onUpload}
+              disabled={!session.data}
+            />
             <div className="actions">
-              <GenerateButton session={session.data} blueprint={chosen.name} answers={answersOf(chosen.inputFields, values)} log={log} disabled={upload.isPending} onEnd={(end) => end.status === 'succeeded' && setGeneration((n) => n + 1)} />
+              <GenerateButton
+                session={session.data}
+                blueprint={chosen.name}
+                answers={answersOf(chosen.inputFields, values)}
+                log={log}
+                disabled={upload.isPending}
+                onEnd={(end) => end.status === 'succeeded' && setGeneration((n) => n + 1)}
+              />
               <WorkspaceActions session={session.data} ready={generation > 0} log={log} />
             </div>
           </>

@@ -49,7 +49,8 @@ export function coerceBoolean(value: AnswerValue): AnswerValue {
 
 function checkString(field: InputField, value: string, baseDir: string): string | undefined {
   if (CONTROL.test(value)) return `${field.name}: contains a control character`;
-  if (field.format === 'name' && !SAFE_NAME.test(value)) return `${field.name}: '${value}' is not a safe name (a letter, then letters, digits, '-' or '_', at most 64)`;
+  if (field.format === 'name' && !SAFE_NAME.test(value))
+    return `${field.name}: '${value}' is not a safe name (a letter, then letters, digits, '-' or '_', at most 64)`;
   if (field.format === 'version' && !SEMVER.test(value)) return `${field.name}: '${value}' is not a version like 1.0.0`;
   if (field.type === 'file') {
     const full = path.resolve(baseDir, value);
@@ -64,9 +65,13 @@ export function checkField(field: InputField, value: AnswerValue | undefined, ba
   if (value === undefined || value === null) return `${field.name}: missing (${field.description})`;
   switch (field.type) {
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : `${field.name}: must be true or false, got ${JSON.stringify(value)}`;
+      return typeof value === 'boolean'
+        ? undefined
+        : `${field.name}: must be true or false, got ${JSON.stringify(value)}`;
     case 'enum':
-      return typeof value === 'string' && field.validValues?.includes(value) ? undefined : `${field.name}: must be one of ${field.validValues?.join(', ')}, got ${JSON.stringify(value)}`;
+      return typeof value === 'string' && field.validValues?.includes(value)
+        ? undefined
+        : `${field.name}: must be one of ${field.validValues?.join(', ')}, got ${JSON.stringify(value)}`;
     case 'json':
       return typeof value === 'object' ? undefined : `${field.name}: must be a JSON object or array`;
     case 'file':
@@ -75,7 +80,8 @@ export function checkField(field: InputField, value: AnswerValue | undefined, ba
       return typeof value === 'string' ? checkString(field, value, baseDir) : `${field.name}: must be a file path`;
     default:
       if (typeof value !== 'string') return `${field.name}: must be a string, got ${JSON.stringify(value)}`;
-      if (field.validValues && !field.validValues.includes(value)) return `${field.name}: must be one of ${field.validValues.join(', ')}, got '${value}'`;
+      if (field.validValues && !field.validValues.includes(value))
+        return `${field.name}: must be one of ${field.validValues.join(', ')}, got '${value}'`;
       return checkString(field, value, baseDir);
   }
 }
@@ -86,20 +92,34 @@ export function checkField(field: InputField, value: AnswerValue | undefined, ba
  * @param baseDir what relative file paths are relative to (the input file's folder).
  * @throws GeneratorError INPUT_INVALID listing every problem.
  */
-export function resolveAnswers(descriptor: BlueprintDescriptor, given: Answers, config: GeneratorConfig, baseDir: string): Answers {
+export function resolveAnswers(
+  descriptor: BlueprintDescriptor,
+  given: Answers,
+  config: GeneratorConfig,
+  baseDir: string,
+): Answers {
   const problems: string[] = [];
   const known = new Set(descriptor.inputFields.map((f) => f.name));
-  for (const key of Object.keys(given)) if (!known.has(key)) problems.push(`${key}: not an input of blueprint ${descriptor.name} (inputs: ${[...known].join(', ')})`);
+  for (const key of Object.keys(given))
+    if (!known.has(key))
+      problems.push(`${key}: not an input of blueprint ${descriptor.name} (inputs: ${[...known].join(', ')})`);
   const answers: Answers = {};
   for (const field of descriptor.inputFields) {
     if (!isVisible(field, answers)) continue;
-    let value = Object.prototype.hasOwnProperty.call(given, field.name) ? given[field.name] : defaultOf(field, answers, config);
+    let value = Object.prototype.hasOwnProperty.call(given, field.name)
+      ? given[field.name]
+      : defaultOf(field, answers, config);
     if (field.type === 'boolean' && value !== undefined) value = coerceBoolean(value);
     const problem = checkField(field, value, baseDir);
     if (problem) problems.push(problem);
     else answers[field.name] = value as AnswerValue;
   }
-  if (problems.length > 0) throw new GeneratorError(GeneratorErrorCodes.INPUT_INVALID, `the answers for blueprint ${descriptor.name} are not valid`, problems);
+  if (problems.length > 0)
+    throw new GeneratorError(
+      GeneratorErrorCodes.INPUT_INVALID,
+      `the answers for blueprint ${descriptor.name} are not valid`,
+      problems,
+    );
   return answers;
 }
 
@@ -113,7 +133,10 @@ export function readDocument(field: InputField, value: AnswerValue, baseDir: str
     try {
       return JSON.parse(text) as unknown;
     } catch (err) {
-      throw new GeneratorError(GeneratorErrorCodes.INPUT_INVALID, `${field.name}: ${full} is not valid JSON (${(err as Error).message})`);
+      throw new GeneratorError(
+        GeneratorErrorCodes.INPUT_INVALID,
+        `${field.name}: ${full} is not valid JSON (${(err as Error).message})`,
+      );
     }
   }
   return text;

@@ -34,7 +34,8 @@ const validateDescriptor = ajv.compile(DESCRIPTOR_SCHEMA);
 
 function describeSchemaError(e: ErrorObject): string {
   const where = e.instancePath === '' ? '(top level)' : e.instancePath.slice(1).replace(/\//g, '.');
-  if (e.keyword === 'additionalProperties') return `${where}: unknown property '${String(e.params.additionalProperty)}'`;
+  if (e.keyword === 'additionalProperties')
+    return `${where}: unknown property '${String(e.params.additionalProperty)}'`;
   if (e.keyword === 'required') return `${where}: missing required property '${String(e.params.missingProperty)}'`;
   if (e.keyword === 'enum') return `${where}: must be one of ${JSON.stringify(e.params.allowedValues)}`;
   return `${where}: ${e.message ?? 'is invalid'}`;
@@ -43,18 +44,23 @@ function describeSchemaError(e: ErrorObject): string {
 /** Checks rules the schema cannot say: unique field names, enums with valid values, hook inside the folder. */
 function crossCheck(d: BlueprintDescriptor, dir: string): string[] {
   const problems: string[] = [];
-  if (d.name !== path.basename(dir)) problems.push(`name: '${d.name}' must be the blueprint's folder name '${path.basename(dir)}'`);
+  if (d.name !== path.basename(dir))
+    problems.push(`name: '${d.name}' must be the blueprint's folder name '${path.basename(dir)}'`);
   const seen = new Set<string>();
   d.inputFields.forEach((f, i) => {
     if (seen.has(f.name)) problems.push(`inputFields.${i}.name: duplicate field '${f.name}'`);
     seen.add(f.name);
-    if (f.type === 'enum' && !f.validValues) problems.push(`inputFields.${i}.validValues: an enum field needs validValues`);
+    if (f.type === 'enum' && !f.validValues)
+      problems.push(`inputFields.${i}.validValues: an enum field needs validValues`);
     for (const key of Object.keys(f.visibleWhen ?? {})) {
-      if (!d.inputFields.slice(0, i).some((g) => g.name === key)) problems.push(`inputFields.${i}.visibleWhen: '${key}' is not an earlier field`);
+      if (!d.inputFields.slice(0, i).some((g) => g.name === key))
+        problems.push(`inputFields.${i}.visibleWhen: '${key}' is not an earlier field`);
     }
-    if (f.sample !== undefined && !existsSync(insideBlueprint(dir, f.sample))) problems.push(`inputFields.${i}.sample: ${f.sample} does not exist in the blueprint`);
+    if (f.sample !== undefined && !existsSync(insideBlueprint(dir, f.sample)))
+      problems.push(`inputFields.${i}.sample: ${f.sample} does not exist in the blueprint`);
   });
-  if (d.initHook && !existsSync(insideBlueprint(dir, d.initHook.module))) problems.push(`initHook.module: ${d.initHook.module} does not exist in the blueprint`);
+  if (d.initHook && !existsSync(insideBlueprint(dir, d.initHook.module)))
+    problems.push(`initHook.module: ${d.initHook.module} does not exist in the blueprint`);
   return problems;
 }
 
@@ -74,14 +80,26 @@ export function loadBlueprint(dir: string): Blueprint {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new GeneratorError(GeneratorErrorCodes.DESCRIPTOR_INVALID, `${file}: not readable JSON (${(err as Error).message})`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.DESCRIPTOR_INVALID,
+      `${file}: not readable JSON (${(err as Error).message})`,
+    );
   }
   if (!validateDescriptor(raw)) {
-    throw new GeneratorError(GeneratorErrorCodes.DESCRIPTOR_INVALID, `${file} is not a valid blueprint descriptor`, (validateDescriptor.errors ?? []).map(describeSchemaError));
+    throw new GeneratorError(
+      GeneratorErrorCodes.DESCRIPTOR_INVALID,
+      `${file} is not a valid blueprint descriptor`,
+      (validateDescriptor.errors ?? []).map(describeSchemaError),
+    );
   }
   const descriptor = raw as unknown as BlueprintDescriptor;
   const problems = crossCheck(descriptor, dir);
-  if (problems.length > 0) throw new GeneratorError(GeneratorErrorCodes.DESCRIPTOR_INVALID, `${file} is not a valid blueprint descriptor`, problems);
+  if (problems.length > 0)
+    throw new GeneratorError(
+      GeneratorErrorCodes.DESCRIPTOR_INVALID,
+      `${file} is not a valid blueprint descriptor`,
+      problems,
+    );
   return { descriptor, dir, version: descriptor.version ?? '0.1.0' };
 }
 
@@ -115,7 +133,10 @@ export function makeBlueprintCatalog(extraDirs: readonly string[] = [], includeB
     if (cached) return cached;
     const dir = dirs.get(name);
     if (!dir) {
-      throw new GeneratorError(GeneratorErrorCodes.BLUEPRINT_NOT_FOUND, `no blueprint named '${name}'; there are: ${[...dirs.keys()].sort().join(', ') || 'none'} (fw-gen --list)`);
+      throw new GeneratorError(
+        GeneratorErrorCodes.BLUEPRINT_NOT_FOUND,
+        `no blueprint named '${name}'; there are: ${[...dirs.keys()].sort().join(', ') || 'none'} (fw-gen --list)`,
+      );
     }
     const blueprint = loadBlueprint(dir);
     loaded.set(name, blueprint);

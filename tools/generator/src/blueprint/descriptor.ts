@@ -13,7 +13,8 @@ export type InputFieldType = 'string' | 'boolean' | 'enum' | 'file' | 'json';
  * `serviceDependencies`: the `"<package>#<export>"` list of the services a host composes.
  * `statesXml`: a states XML of @fw/stm, checked with the line of each problem.
  */
-export type InputFieldFormat = 'name' | 'version' | 'path' | 'processSpec' | 'batchHierarchy' | 'serviceDependencies' | 'statesXml';
+export type InputFieldFormat =
+  'name' | 'version' | 'path' | 'processSpec' | 'batchHierarchy' | 'serviceDependencies' | 'statesXml';
 
 export type AnswerValue = string | boolean | number | null | AnswerValue[] | { [key: string]: AnswerValue };
 
@@ -90,7 +91,10 @@ export const DESCRIPTOR_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['module'],
-      properties: { module: { type: 'string', minLength: 1 }, timeoutMillis: { type: 'integer', minimum: 1, maximum: 600000 } },
+      properties: {
+        module: { type: 'string', minLength: 1 },
+        timeoutMillis: { type: 'integer', minimum: 1, maximum: 600000 },
+      },
     },
     verbatim: { type: 'array', items: { type: 'string', minLength: 1 } },
     templatesOf: { type: 'string', pattern: SAFE_NAME },
@@ -122,7 +126,9 @@ export const DESCRIPTOR_SCHEMA = {
           defaultValue: {},
           validValues: { type: 'array', minItems: 1, items: { type: 'string' } },
           visibleWhen: { type: 'object', additionalProperties: { type: ['string', 'boolean'] } },
-          format: { enum: ['name', 'version', 'path', 'processSpec', 'batchHierarchy', 'serviceDependencies', 'statesXml'] },
+          format: {
+            enum: ['name', 'version', 'path', 'processSpec', 'batchHierarchy', 'serviceDependencies', 'statesXml'],
+          },
           sample: { type: 'string', minLength: 1 },
         },
       },

@@ -49,7 +49,11 @@ function usage(message: string): GeneratorError {
 const VALUE_FLAGS = new Set(['-g', '-o', '-f', '-c', '--config', '--blueprints', '--port', '--host']);
 const BOOLEAN_FLAGS = new Set(['-e', '--list', '-h', '--help', '--version', '--force', '--dry-run', '--check']);
 
-function collect(argv: readonly string[]): { values: Map<string, string[]>; flags: Set<string>; positionals: string[] } {
+function collect(argv: readonly string[]): {
+  values: Map<string, string[]>;
+  flags: Set<string>;
+  positionals: string[];
+} {
   const values = new Map<string, string[]>();
   const flags = new Set<string>();
   const positionals: string[] = [];
@@ -59,7 +63,8 @@ function collect(argv: readonly string[]): { values: Map<string, string[]>; flag
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     if (VALUE_FLAGS.has(name)) {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined || value === '' || (eq < 0 && value.startsWith('-'))) throw usage(`${name} needs a value`);
+      if (value === undefined || value === '' || (eq < 0 && value.startsWith('-')))
+        throw usage(`${name} needs a value`);
       values.set(name, [...(values.get(name) ?? []), value]);
     } else if (BOOLEAN_FLAGS.has(arg)) flags.add(arg);
     else if (arg.startsWith('-')) throw usage(`unknown option '${arg}'`);
@@ -70,7 +75,13 @@ function collect(argv: readonly string[]): { values: Map<string, string[]>; flag
 
 function modeOf(values: Map<string, string[]>, flags: Set<string>, positionals: string[]): CliMode {
   const one = (flag: string): string | undefined => values.get(flag)?.[0];
-  const chosen = [one('-g') !== undefined, one('-f') !== undefined, flags.has('-e'), flags.has('--list'), positionals.length > 0].filter(Boolean).length;
+  const chosen = [
+    one('-g') !== undefined,
+    one('-f') !== undefined,
+    flags.has('-e'),
+    flags.has('--list'),
+    positionals.length > 0,
+  ].filter(Boolean).length;
   if (chosen > 1) throw usage('give one mode: -g/-o, -f, -e, --list, portal or update');
   if (flags.has('--check') && positionals[0] !== 'update') throw usage('--check goes with update');
   if (positionals[0] === 'update') {
@@ -78,9 +89,11 @@ function modeOf(values: Map<string, string[]>, flags: Set<string>, positionals: 
     return { kind: 'update', projectDir: positionals[1] ?? '.', check: flags.has('--check') };
   }
   if (positionals.length > 0) {
-    if (positionals[0] !== 'portal' || positionals.length > 1) throw usage(`unknown command '${positionals.join(' ')}'`);
+    if (positionals[0] !== 'portal' || positionals.length > 1)
+      throw usage(`unknown command '${positionals.join(' ')}'`);
     const port = Number(one('--port') ?? '8090');
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be a port number, got '${one('--port')}'`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw usage(`--port must be a port number, got '${one('--port')}'`);
     return { kind: 'portal', port, host: one('--host') ?? '127.0.0.1' };
   }
   const blueprint = one('-g');
@@ -100,7 +113,12 @@ function modeOf(values: Map<string, string[]>, flags: Set<string>, positionals: 
 /** @throws GeneratorError USAGE (exit 2) naming what is wrong. */
 export function parseArgs(argv: readonly string[]): CliArgs {
   const { values, flags, positionals } = collect(argv);
-  const common = { blueprintDirs: values.get('--blueprints') ?? [], config: values.get('-c')?.[0] ?? values.get('--config')?.[0], force: flags.has('--force'), dryRun: flags.has('--dry-run') };
+  const common = {
+    blueprintDirs: values.get('--blueprints') ?? [],
+    config: values.get('-c')?.[0] ?? values.get('--config')?.[0],
+    force: flags.has('--force'),
+    dryRun: flags.has('--dry-run'),
+  };
   if (flags.has('-h') || flags.has('--help')) return { mode: { kind: 'help' }, ...common };
   if (flags.has('--version')) return { mode: { kind: 'version' }, ...common };
   return { mode: modeOf(values, flags, positionals), ...common };

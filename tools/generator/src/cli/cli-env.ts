@@ -27,7 +27,13 @@ export interface CliIo {
   /** The prompts of interactive mode (default: @inquirer/prompts on the terminal). */
   prompts?: PromptApi;
   /** Starts the portal and resolves when it stops (default: the real server). */
-  portal?: (options: { port: number; host: string; catalog: BlueprintCatalog; config: GeneratorConfig; out: (line: string) => void }) => Promise<void>;
+  portal?: (options: {
+    port: number;
+    host: string;
+    catalog: BlueprintCatalog;
+    config: GeneratorConfig;
+    out: (line: string) => void;
+  }) => Promise<void>;
 }
 
 /** One run of the command line: its arguments, its terminal, the catalogue and configuration it uses. */

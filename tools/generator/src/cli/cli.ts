@@ -18,11 +18,19 @@ import { runUpdate } from '../update/cli-update';
 
 async function generate(env: CliEnv, request: GenerationRequest): Promise<void> {
   const generator = makeGenerator({ catalog: env.catalog, config: env.config, progress: env.io.out });
-  const result = await generator.generate({ ...request, force: env.args.force, dryRun: env.args.dryRun, cwd: env.io.cwd });
+  const result = await generator.generate({
+    ...request,
+    force: env.args.force,
+    dryRun: env.args.dryRun,
+    cwd: env.io.cwd,
+  });
   if (result.dryRun) {
     env.io.out(`${result.destination}/ (dry run: nothing written)`);
     env.io.out(formatTree(result.files));
-  } else env.io.out(`generated ${result.blueprint} ${result.blueprintVersion} into ${result.destination} (${result.files.length} files, ${result.millis} ms)`);
+  } else
+    env.io.out(
+      `generated ${result.blueprint} ${result.blueprintVersion} into ${result.destination} (${result.files.length} files, ${result.millis} ms)`,
+    );
 }
 
 function list(env: CliEnv): void {
@@ -40,10 +48,17 @@ async function runMode(env: CliEnv): Promise<number | void> {
     case 'list':
       return list(env);
     case 'emit-config':
-      env.io.out(`wrote ${emitConfig(env.config, env.io.cwd, env.args.force)} (from ${env.configSource}); edit it, later runs here read it`);
+      env.io.out(
+        `wrote ${emitConfig(env.config, env.io.cwd, env.args.force)} (from ${env.configSource}); edit it, later runs here read it`,
+      );
       return;
     case 'sample': {
-      const written = writeSampleInput(env.catalog.get(mode.blueprint), env.config, resolve(mode.output), env.args.force);
+      const written = writeSampleInput(
+        env.catalog.get(mode.blueprint),
+        env.config,
+        resolve(mode.output),
+        env.args.force,
+      );
       env.io.out(`wrote ${written.join(', ')}; edit it, then: fw-gen -f ${mode.output}`);
       return;
     }

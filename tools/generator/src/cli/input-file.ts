@@ -22,10 +22,16 @@ export function readInputFile(file: string): InputFile {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new GeneratorError(GeneratorErrorCodes.INPUT_INVALID, `${file}: not readable JSON (${(err as Error).message}); write one with fw-gen -g <blueprint> -o ${path.basename(file)}`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.INPUT_INVALID,
+      `${file}: not readable JSON (${(err as Error).message}); write one with fw-gen -g <blueprint> -o ${path.basename(file)}`,
+    );
   }
   if (!isObject(raw) || typeof raw.blueprint !== 'string' || !isObject(raw.answers)) {
-    throw new GeneratorError(GeneratorErrorCodes.INPUT_INVALID, `${file}: an input file is { "blueprint": "<name>", "answers": { … } }; write one with fw-gen -g <blueprint> -o ${path.basename(file)}`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.INPUT_INVALID,
+      `${file}: an input file is { "blueprint": "<name>", "answers": { … } }; write one with fw-gen -g <blueprint> -o ${path.basename(file)}`,
+    );
   }
   return { blueprint: raw.blueprint, answers: raw.answers as Answers };
 }
@@ -35,8 +41,17 @@ export function readInputFile(file: string): InputFile {
  * next to it under the field's default name, so the sample generates as written.
  * @returns the files written.
  */
-export function writeSampleInput(blueprint: Blueprint, config: GeneratorConfig, output: string, force: boolean): string[] {
-  if (existsSync(output) && !force) throw new GeneratorError(GeneratorErrorCodes.DESTINATION_NOT_EMPTY, `${output} exists: choose another file, or give --force to overwrite it`);
+export function writeSampleInput(
+  blueprint: Blueprint,
+  config: GeneratorConfig,
+  output: string,
+  force: boolean,
+): string[] {
+  if (existsSync(output) && !force)
+    throw new GeneratorError(
+      GeneratorErrorCodes.DESTINATION_NOT_EMPTY,
+      `${output} exists: choose another file, or give --force to overwrite it`,
+    );
   const answers = sampleAnswers(blueprint.descriptor, config);
   const written = [output];
   for (const field of blueprint.descriptor.inputFields) {

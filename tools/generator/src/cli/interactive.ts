@@ -18,8 +18,15 @@ export const inquirerPrompts: PromptApi = { select, input, confirm };
 
 function configChoices(cwd: string): Choice[] {
   const dir = path.join(cwd, 'config');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /^generator.*\.json$/.test(f)).sort() : [];
-  return [...files.map((f) => ({ name: `config/${f}`, value: path.join(dir, f) })), { name: 'built-in defaults', value: '' }];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /^generator.*\.json$/.test(f))
+        .sort()
+    : [];
+  return [
+    ...files.map((f) => ({ name: `config/${f}`, value: path.join(dir, f) })),
+    { name: 'built-in defaults', value: '' },
+  ];
 }
 
 function validatorOf(field: InputField, baseDir: string): (value: string) => string | true {
@@ -46,14 +53,24 @@ function safeJson(text: string): AnswerValue {
   }
 }
 
-async function ask(prompts: PromptApi, field: InputField, fallback: AnswerValue | undefined, baseDir: string): Promise<AnswerValue> {
+async function ask(
+  prompts: PromptApi,
+  field: InputField,
+  fallback: AnswerValue | undefined,
+  baseDir: string,
+): Promise<AnswerValue> {
   const message = `${field.description} (${field.name})`;
   if (field.type === 'boolean') return prompts.confirm({ message, default: fallback === true });
   if (field.type === 'enum') {
     const choices = (field.validValues ?? []).map((v) => ({ name: v, value: v }));
     return prompts.select({ message, choices, default: typeof fallback === 'string' ? fallback : undefined });
   }
-  const shown = fallback === undefined || fallback === null ? undefined : typeof fallback === 'string' ? fallback : JSON.stringify(fallback);
+  const shown =
+    fallback === undefined || fallback === null
+      ? undefined
+      : typeof fallback === 'string'
+        ? fallback
+        : JSON.stringify(fallback);
   const text = await prompts.input({ message, default: shown, validate: validatorOf(field, baseDir) });
   return field.type === 'json' ? safeJson(text) : text;
 }
@@ -65,7 +82,11 @@ export async function runInteractive(env: CliEnv, prompts: PromptApi = inquirerP
   const blueprints = env.catalog.list();
   const name = await prompts.select({
     message: 'Blueprint',
-    choices: blueprints.map((b) => ({ name: b.descriptor.name, value: b.descriptor.name, description: b.descriptor.description })),
+    choices: blueprints.map((b) => ({
+      name: b.descriptor.name,
+      value: b.descriptor.name,
+      description: b.descriptor.description,
+    })),
   });
   const blueprint = env.catalog.get(name);
   const answers: Answers = {};

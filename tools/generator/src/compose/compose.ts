@@ -26,7 +26,10 @@ const CASES: Record<string, (value: string) => string> = { kebab: kebabCase, pas
 
 /** `${name}` as in defaults, plus `${name:kebab}`, `${name:pascal}`, `${name:camel}` (package and export names). */
 export function interpolateComposed(template: string, answers: Answers, ctx: GenerationContext): string {
-  const cased = template.replace(/\$\{([A-Za-z][A-Za-z0-9_]*):(kebab|pascal|camel)\}/g, (_m, key: string, kind: string) => CASES[kind](interpolate(`\${${key}}`, answers, ctx.config)));
+  const cased = template.replace(
+    /\$\{([A-Za-z][A-Za-z0-9_]*):(kebab|pascal|camel)\}/g,
+    (_m, key: string, kind: string) => CASES[kind](interpolate(`\${${key}}`, answers, ctx.config)),
+  );
   return interpolate(cased, answers, ctx.config);
 }
 
@@ -45,16 +48,32 @@ function readPackage(file: string): PackageJson {
 }
 
 /** Generates each applicable entry into `stagingDir`; answers the folders (relative) in order. */
-export async function composeProjects(ctx: GenerationContext, entries: readonly ComposeEntry[], stagingDir: string, answers: Answers): Promise<string[]> {
+export async function composeProjects(
+  ctx: GenerationContext,
+  entries: readonly ComposeEntry[],
+  stagingDir: string,
+  answers: Answers,
+): Promise<string[]> {
   const folders: string[] = [];
   for (const entry of entries.filter((e) => applies(e, answers))) {
     const folder = interpolateComposed(entry.folder, answers, ctx);
-    const composedAnswers = Object.fromEntries(Object.entries(entry.answers ?? {}).map(([k, v]) => [k, resolveValue(v, answers, ctx)]));
+    const composedAnswers = Object.fromEntries(
+      Object.entries(entry.answers ?? {}).map(([k, v]) => [k, resolveValue(v, answers, ctx)]),
+    );
     try {
-      await ctx.generateComposed({ blueprint: entry.blueprint, answers: { ...composedAnswers, destFolder: folder }, cwd: stagingDir, baseDir: stagingDir });
+      await ctx.generateComposed({
+        blueprint: entry.blueprint,
+        answers: { ...composedAnswers, destFolder: folder },
+        cwd: stagingDir,
+        baseDir: stagingDir,
+      });
     } catch (err) {
       const problems = err instanceof GeneratorError ? err.problems : [];
-      throw new GeneratorError(GeneratorErrorCodes.RENDER_FAILED, `composed project ${folder} (${entry.blueprint}) failed, nothing was written: ${(err as Error).message}`, problems);
+      throw new GeneratorError(
+        GeneratorErrorCodes.RENDER_FAILED,
+        `composed project ${folder} (${entry.blueprint}) failed, nothing was written: ${(err as Error).message}`,
+        problems,
+      );
     }
     folders.push(folder);
   }

@@ -38,7 +38,9 @@ const ENTRY = /^([^#()\s]+)#([^#()\s]+)(?:\(([^#()\s]+)\))?$/;
 export function parseServiceDependencies(raw: unknown, source: string): ServiceDependency[] {
   const list = raw === '' || raw === null || raw === undefined ? [] : raw;
   if (!Array.isArray(list)) {
-    throw new GeneratorError(GeneratorErrorCodes.SPEC_INVALID, `${source} is not valid; nothing was written`, ['must be a JSON array of "<package>#<export>" strings']);
+    throw new GeneratorError(GeneratorErrorCodes.SPEC_INVALID, `${source} is not valid; nothing was written`, [
+      'must be a JSON array of "<package>#<export>" strings',
+    ]);
   }
   const problems: string[] = [];
   const out: ServiceDependency[] = [];
@@ -46,22 +48,38 @@ export function parseServiceDependencies(raw: unknown, source: string): ServiceD
   list.forEach((entry: unknown, i) => {
     const match = typeof entry === 'string' ? ENTRY.exec(entry) : null;
     if (typeof entry !== 'string' || !match) {
-      problems.push(`[${i}]: ${JSON.stringify(entry)} is not "<package>#<export>" or "<package>#<export>(<argumentExport>)" (like "@example/shop-service#createShopServices(readSettings)")`);
+      problems.push(
+        `[${i}]: ${JSON.stringify(entry)} is not "<package>#<export>" or "<package>#<export>(<argumentExport>)" (like "@example/shop-service#createShopServices(readSettings)")`,
+      );
       return;
     }
     const [, pkg, exportName, argumentExport] = match;
     if (!PACKAGE.test(pkg)) problems.push(`[${i}]: '${pkg}' is not an npm package name`);
-    else if (!IDENTIFIER.test(exportName) || (argumentExport !== undefined && !IDENTIFIER.test(argumentExport))) problems.push(`[${i}]: '${entry}' does not name exported functions`);
+    else if (!IDENTIFIER.test(exportName) || (argumentExport !== undefined && !IDENTIFIER.test(argumentExport)))
+      problems.push(`[${i}]: '${entry}' does not name exported functions`);
     else if (seen.has(entry)) problems.push(`[${i}]: '${entry}' is listed twice`);
-    else if (exportName === QUERY_MODULE_EXPORT && argumentExport !== undefined) problems.push(`[${i}]: '${entry}': a query module's ${QUERY_MODULE_EXPORT}() takes no argument`);
-    else if (exportName === QUERY_MODULE_EXPORT) out.push({ package: pkg, exportName, alias: `queryModule${i}Files`, queryModule: true });
+    else if (exportName === QUERY_MODULE_EXPORT && argumentExport !== undefined)
+      problems.push(`[${i}]: '${entry}': a query module's ${QUERY_MODULE_EXPORT}() takes no argument`);
+    else if (exportName === QUERY_MODULE_EXPORT)
+      out.push({ package: pkg, exportName, alias: `queryModule${i}Files`, queryModule: true });
     else {
       const alias = `dependency${i}${pascalCase(exportName)}`;
-      out.push(argumentExport === undefined ? { package: pkg, exportName, alias } : { package: pkg, exportName, alias, argumentExport, argumentAlias: `dependency${i}${pascalCase(argumentExport)}` });
+      out.push(
+        argumentExport === undefined
+          ? { package: pkg, exportName, alias }
+          : {
+              package: pkg,
+              exportName,
+              alias,
+              argumentExport,
+              argumentAlias: `dependency${i}${pascalCase(argumentExport)}`,
+            },
+      );
     }
     seen.add(entry);
   });
-  if (problems.length > 0) throw new GeneratorError(GeneratorErrorCodes.SPEC_INVALID, `${source} is not valid; nothing was written`, problems);
+  if (problems.length > 0)
+    throw new GeneratorError(GeneratorErrorCodes.SPEC_INVALID, `${source} is not valid; nothing was written`, problems);
   return out;
 }
 

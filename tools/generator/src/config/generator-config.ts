@@ -25,7 +25,9 @@ export interface GeneratorConfig {
 export const DEFAULT_CONFIG_FILE = path.join('config', 'generator.json');
 
 /** The @fw packages generated projects depend on are this package's release. */
-export const FW_PACKAGES_VERSION: string = (JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+export const FW_PACKAGES_VERSION: string = (
+  JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }
+).version;
 
 export const DEFAULT_CONFIG: GeneratorConfig = {
   // The framework release the generated code targets; the newest built-in blueprints need
@@ -55,11 +57,19 @@ const validate = new Ajv({ allErrors: true }).compile(CONFIG_SCHEMA);
 /** Checks a configuration object; a relative `local:` folder is resolved against `baseDir`. */
 export function parseConfig(raw: unknown, source: string, baseDir: string): GeneratorConfig {
   if (!validate(raw)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || '(top level)'}: ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : ''}`);
-    throw new GeneratorError(GeneratorErrorCodes.CONFIG_INVALID, `${source} is not a valid generator configuration`, problems);
+    const problems = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath.slice(1) || '(top level)'}: ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+    );
+    throw new GeneratorError(
+      GeneratorErrorCodes.CONFIG_INVALID,
+      `${source} is not a valid generator configuration`,
+      problems,
+    );
   }
   const config = { ...(raw as unknown as GeneratorConfig) };
-  if (config.packageSource.startsWith('local:')) config.packageSource = `local:${path.resolve(baseDir, config.packageSource.slice('local:'.length))}`;
+  if (config.packageSource.startsWith('local:'))
+    config.packageSource = `local:${path.resolve(baseDir, config.packageSource.slice('local:'.length))}`;
   return config;
 }
 
@@ -72,7 +82,10 @@ export function loadConfig(file: string | undefined, cwd: string): { config: Gen
   try {
     raw = JSON.parse(readFileSync(full, 'utf8'));
   } catch (err) {
-    throw new GeneratorError(GeneratorErrorCodes.CONFIG_INVALID, `${full}: not readable JSON (${(err as Error).message})`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.CONFIG_INVALID,
+      `${full}: not readable JSON (${(err as Error).message})`,
+    );
   }
   // A relative `local:` folder is relative to where fw-gen runs, as every other path it is given.
   return { config: parseConfig(raw, full, cwd), source: full };
@@ -82,7 +95,10 @@ export function loadConfig(file: string | undefined, cwd: string): { config: Gen
 export function emitConfig(config: GeneratorConfig, cwd: string, force: boolean): string {
   const file = path.join(cwd, DEFAULT_CONFIG_FILE);
   if (existsSync(file) && !force) {
-    throw new GeneratorError(GeneratorErrorCodes.DESTINATION_NOT_EMPTY, `${file} exists: edit it, or give --force to overwrite it`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.DESTINATION_NOT_EMPTY,
+      `${file} exists: edit it, or give --force to overwrite it`,
+    );
   }
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);

@@ -17,7 +17,8 @@ export interface Operation {
   failure?: string;
 }
 
-export type OperationEvent = { type: 'line'; line: string } | { type: 'end'; status: OperationStatus; failure?: string };
+export type OperationEvent =
+  { type: 'line'; line: string } | { type: 'end'; status: OperationStatus; failure?: string };
 
 export interface OperationStore {
   /** Starts `work`, which logs through `log`; its rejection makes the operation `failed`. */

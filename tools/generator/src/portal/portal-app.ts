@@ -52,8 +52,15 @@ function fail(res: Response, status: number, message: string, code?: string): vo
 }
 
 function errorHandler(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
-  if (isGeneratorError(err)) fail(res, err.code === GeneratorErrorCodes.PATH_OUTSIDE || err.code === GeneratorErrorCodes.USAGE ? 400 : 422, err.message, err.code);
-  else if ((err as { type?: string }).type === 'entity.too.large') fail(res, 413, 'the upload is larger than the portal accepts');
+  if (isGeneratorError(err))
+    fail(
+      res,
+      err.code === GeneratorErrorCodes.PATH_OUTSIDE || err.code === GeneratorErrorCodes.USAGE ? 400 : 422,
+      err.message,
+      err.code,
+    );
+  else if ((err as { type?: string }).type === 'entity.too.large')
+    fail(res, 413, 'the upload is larger than the portal accepts');
   else if ((err as { type?: string }).type === 'entity.parse.failed') fail(res, 400, 'the body is not valid JSON');
   else fail(res, 500, 'internal error');
 }
@@ -61,7 +68,8 @@ function errorHandler(err: unknown, _req: Request, res: Response, _next: NextFun
 function withSession(sessions: SessionStore) {
   return (req: SessionRequest, res: Response, next: NextFunction): void => {
     const session = sessions.touch(req.get(SESSION_HEADER));
-    if (!session) return fail(res, 401, `missing, unknown or expired ${SESSION_HEADER}: create a session with POST /api/sessions`);
+    if (!session)
+      return fail(res, 401, `missing, unknown or expired ${SESSION_HEADER}: create a session with POST /api/sessions`);
     req.session = session;
     next();
   };
@@ -106,11 +114,24 @@ export function makePortalApp(options: PortalAppOptions): PortalApp {
     }),
   );
   app.get('/api/generators', (_req, res) => {
-    res.json({ generators: options.catalog.list().map((b) => ({ name: b.descriptor.name, version: b.version, description: b.descriptor.description, sinceVersion: b.descriptor.sinceVersion ?? null, inputFields: b.descriptor.inputFields })) });
+    res.json({
+      generators: options.catalog.list().map((b) => ({
+        name: b.descriptor.name,
+        version: b.version,
+        description: b.descriptor.description,
+        sinceVersion: b.descriptor.sinceVersion ?? null,
+        inputFields: b.descriptor.inputFields,
+      })),
+    });
   });
   app.post('/api/sessions', (_req, res) => {
     const s = sessions.create();
-    res.status(201).json({ sessionId: s.id, workspaceId: s.workspaceId, token: s.token, expiresAt: new Date(s.expiresAt).toISOString() });
+    res.status(201).json({
+      sessionId: s.id,
+      workspaceId: s.workspaceId,
+      token: s.token,
+      expiresAt: new Date(s.expiresAt).toISOString(),
+    });
   });
   app.use('/api', withSession(sessions));
   mountWork(app, options, operations);
@@ -120,30 +141,49 @@ export function makePortalApp(options: PortalAppOptions): PortalApp {
 }
 
 function mountWork(app: express.Express, options: PortalAppOptions, operations: OperationStore): void {
-  app.post('/api/uploads', express.raw({ type: () => true, limit: options.uploadLimitBytes ?? 1024 * 1024 }), (req: SessionRequest, res) => {
-    const name = safeUploadName(String(req.query.name ?? ''));
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    writeFileSync(resolveInside(req.session!.dir, path.join('uploads', name)), body);
-    res.status(201).json({ path: `uploads/${name}`, name, bytes: body.length });
-  });
-  app.post('/api/generations', express.json({ limit: options.uploadLimitBytes ?? 1024 * 1024 }), (req: SessionRequest, res) => {
-    const session = req.session!;
-    const { blueprint, answers, force } = (req.body ?? {}) as { blueprint?: unknown; answers?: unknown; force?: unknown };
-    if (typeof blueprint !== 'string' || typeof answers !== 'object' || answers === null || Array.isArray(answers)) return fail(res, 400, 'body: { "blueprint": "<name>", "answers": { … }, "force"?: boolean }');
-    const op = operations.start(session.id, 'generation', async (log) => {
-      // The destination is always the workspace's project folder, whatever destFolder says.
-      const result = await makeGenerator({ catalog: options.catalog, config: options.config, progress: log }).generate({
-        blueprint,
-        answers: answers as never,
-        cwd: session.dir,
-        baseDir: path.join(session.dir, 'uploads'),
-        destination: PROJECT,
-        force: force === true,
+  app.post(
+    '/api/uploads',
+    express.raw({ type: () => true, limit: options.uploadLimitBytes ?? 1024 * 1024 }),
+    (req: SessionRequest, res) => {
+      const name = safeUploadName(String(req.query.name ?? ''));
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      writeFileSync(resolveInside(req.session!.dir, path.join('uploads', name)), body);
+      res.status(201).json({ path: `uploads/${name}`, name, bytes: body.length });
+    },
+  );
+  app.post(
+    '/api/generations',
+    express.json({ limit: options.uploadLimitBytes ?? 1024 * 1024 }),
+    (req: SessionRequest, res) => {
+      const session = req.session!;
+      const { blueprint, answers, force } = (req.body ?? {}) as {
+        blueprint?: unknown;
+        answers?: unknown;
+        force?: unknown;
+      };
+      if (typeof blueprint !== 'string' || typeof answers !== 'object' || answers === null || Array.isArray(answers))
+        return fail(res, 400, 'body: { "blueprint": "<name>", "answers": { … }, "force"?: boolean }');
+      const op = operations.start(session.id, 'generation', async (log) => {
+        // The destination is always the workspace's project folder, whatever destFolder says.
+        const result = await makeGenerator({
+          catalog: options.catalog,
+          config: options.config,
+          progress: log,
+        }).generate({
+          blueprint,
+          answers: answers as never,
+          cwd: session.dir,
+          baseDir: path.join(session.dir, 'uploads'),
+          destination: PROJECT,
+          force: force === true,
+        });
+        log(
+          `generated ${result.blueprint} ${result.blueprintVersion} into ${PROJECT}/ (${result.files.length} files, ${result.millis} ms)`,
+        );
       });
-      log(`generated ${result.blueprint} ${result.blueprintVersion} into ${PROJECT}/ (${result.files.length} files, ${result.millis} ms)`);
-    });
-    res.status(202).json({ operationId: op.id });
-  });
+      res.status(202).json({ operationId: op.id });
+    },
+  );
   app.get('/api/operations/:id', (req: SessionRequest, res) => {
     const op = operations.get(String(req.params.id), req.session!.id);
     if (!op) return fail(res, 404, `no operation ${String(req.params.id)}`);
@@ -182,7 +222,8 @@ function mountWorkspace(app: express.Express, operations: OperationStore, run: C
     const dir = s && projectDir(s, res);
     if (!s || !dir) return;
     const op = operations.start(s.id, kind, async (log) => {
-      if (!existsSync(path.join(dir, 'node_modules'))) await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir, log);
+      if (!existsSync(path.join(dir, 'node_modules')))
+        await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir, log);
       for (const args of scripts) await run('npm', args, dir, log);
     });
     res.status(202).json({ operationId: op.id });
@@ -193,7 +234,9 @@ function mountWorkspace(app: express.Express, operations: OperationStore, run: C
     const s = workspaceOf(req, res);
     const dir = s && projectDir(s, res);
     if (!dir) return;
-    res.status(200).set({ 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="project.zip"' });
+    res
+      .status(200)
+      .set({ 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="project.zip"' });
     streamZip(dir, PROJECT, res);
   });
 }

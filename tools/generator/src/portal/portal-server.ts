@@ -26,9 +26,16 @@ export interface RunningPortal {
 }
 
 /** Starts the portal and resolves once it listens. */
-export async function startPortal(options: PortalRunOptions & { root?: string; ttlMillis?: number }): Promise<RunningPortal> {
+export async function startPortal(
+  options: PortalRunOptions & { root?: string; ttlMillis?: number },
+): Promise<RunningPortal> {
   const root = options.root ?? mkdtempSync(path.join(tmpdir(), 'fw-gen-portal-'));
-  const portal = makePortalApp({ catalog: options.catalog, config: options.config, root, ttlMillis: options.ttlMillis });
+  const portal = makePortalApp({
+    catalog: options.catalog,
+    config: options.config,
+    root,
+    ttlMillis: options.ttlMillis,
+  });
   const server: Server = portal.app.listen(options.port, options.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
@@ -52,7 +59,9 @@ export async function startPortal(options: PortalRunOptions & { root?: string; t
 /** The CLI's portal mode: runs until SIGINT/SIGTERM. */
 export async function runPortal(options: PortalRunOptions): Promise<void> {
   const portal = await startPortal(options);
-  options.out(`fw-gen portal: ${portal.url} (sessions expire after 30 minutes without use; Ctrl-C stops and removes every workspace)`);
+  options.out(
+    `fw-gen portal: ${portal.url} (sessions expire after 30 minutes without use; Ctrl-C stops and removes every workspace)`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

@@ -44,7 +44,13 @@ export function makeSessionStore(options: SessionStoreOptions): SessionStore {
       const id = randomUUID();
       const dir = path.join(options.root, id);
       mkdirSync(path.join(dir, 'uploads'), { recursive: true });
-      const session = { id, token: randomBytes(24).toString('base64url'), workspaceId: id, dir, expiresAt: now() + options.ttlMillis };
+      const session = {
+        id,
+        token: randomBytes(24).toString('base64url'),
+        workspaceId: id,
+        dir,
+        expiresAt: now() + options.ttlMillis,
+      };
       byToken.set(session.token, session);
       return session;
     },

@@ -14,24 +14,34 @@ function isInside(root: string, candidate: string): boolean {
 /** @throws GeneratorError PATH_OUTSIDE (answered 400) when `relative` leaves `root`. */
 export function resolveInside(root: string, relative: string): string {
   // eslint-disable-next-line no-control-regex
-  if (relative.includes('\0') || /[\u0000-\u001f]/.test(relative)) throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, 'the path contains a control character');
-  if (path.isAbsolute(relative)) throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${relative} is absolute: give a path inside the workspace`);
+  if (relative.includes('\0') || /[\u0000-\u001f]/.test(relative))
+    throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, 'the path contains a control character');
+  if (path.isAbsolute(relative))
+    throw new GeneratorError(
+      GeneratorErrorCodes.PATH_OUTSIDE,
+      `${relative} is absolute: give a path inside the workspace`,
+    );
   const full = path.resolve(root, relative);
-  if (!isInside(root, full)) throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${relative} leaves the workspace`);
+  if (!isInside(root, full))
+    throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${relative} leaves the workspace`);
   let real = full;
   try {
     real = realpathSync(full);
   } catch {
     return full; // not there (yet): the lexical check is what counts
   }
-  if (!isInside(realpathSync(root), real)) throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${relative} leads out of the workspace`);
+  if (!isInside(realpathSync(root), real))
+    throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${relative} leads out of the workspace`);
   return full;
 }
 
 /** A file name for an upload: one safe segment, nothing else. */
 export function safeUploadName(name: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name) || name.includes('..')) {
-    throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `'${name}' is not a valid upload name (letters, digits, '.', '_', '-'; at most 100)`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.PATH_OUTSIDE,
+      `'${name}' is not a valid upload name (letters, digits, '.', '_', '-'; at most 100)`,
+    );
   }
   return name;
 }

@@ -5,9 +5,30 @@
 import { pascalCase } from '../render/names';
 import type { FieldType, ProcessSpec, ProcessSpecProcess } from './process-spec';
 
-const TS_TYPE: Record<FieldType, string> = { string: 'string', int: 'number', integer: 'number', long: 'number', boolean: 'boolean', double: 'number' };
-const SHAPE_KIND: Record<FieldType, string> = { string: 'string', int: 'integer', integer: 'integer', long: 'integer', boolean: 'boolean', double: 'number' };
-const SAMPLE_VALUE: Record<FieldType, unknown> = { string: 'sample', int: 1, integer: 1, long: 1, boolean: true, double: 1.5 };
+const TS_TYPE: Record<FieldType, string> = {
+  string: 'string',
+  int: 'number',
+  integer: 'number',
+  long: 'number',
+  boolean: 'boolean',
+  double: 'number',
+};
+const SHAPE_KIND: Record<FieldType, string> = {
+  string: 'string',
+  int: 'integer',
+  integer: 'integer',
+  long: 'integer',
+  boolean: 'boolean',
+  double: 'number',
+};
+const SAMPLE_VALUE: Record<FieldType, unknown> = {
+  string: 'sample',
+  int: 1,
+  integer: 1,
+  long: 1,
+  boolean: true,
+  double: 1.5,
+};
 
 export interface ProcessView {
   [key: string]: unknown;
@@ -25,9 +46,11 @@ function isOptionalInput(p: ProcessSpecProcess): boolean {
 
 export function inputSchemaOf(p: ProcessSpecProcess): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
-  for (const [name, type] of Object.entries(p.fields)) properties[name] = { type: SHAPE_KIND[type] === 'integer' ? 'integer' : SHAPE_KIND[type] };
+  for (const [name, type] of Object.entries(p.fields))
+    properties[name] = { type: SHAPE_KIND[type] === 'integer' ? 'integer' : SHAPE_KIND[type] };
   // fileRead children get their byte range from the splitter.
-  if (p.implementation === 'fileRead') Object.assign(properties, { offset: { type: 'integer', minimum: 0 }, length: { type: 'integer', minimum: 0 } });
+  if (p.implementation === 'fileRead')
+    Object.assign(properties, { offset: { type: 'integer', minimum: 0 }, length: { type: 'integer', minimum: 0 } });
   return { type: 'object', required: isOptionalInput(p) ? [] : Object.keys(p.fields), properties };
 }
 
@@ -47,7 +70,13 @@ export function definitionOf(p: ProcessSpecProcess, spec: ProcessSpec): Record<s
 
 function fieldsView(p: ProcessSpecProcess): Record<string, unknown>[] {
   const optional = isOptionalInput(p);
-  return Object.entries(p.fields).map(([name, type]) => ({ name, type, tsType: TS_TYPE[type], shapeKind: `${SHAPE_KIND[type]}${optional ? '?' : ''}`, optionalMark: optional ? '?' : '' }));
+  return Object.entries(p.fields).map(([name, type]) => ({
+    name,
+    type,
+    tsType: TS_TYPE[type],
+    shapeKind: `${SHAPE_KIND[type]}${optional ? '?' : ''}`,
+    optionalMark: optional ? '?' : '',
+  }));
 }
 
 function shapeLiteral(p: ProcessSpecProcess): string {
@@ -103,7 +132,11 @@ export function processSpecView(spec: ProcessSpec): Record<string, unknown> {
   return {
     processes,
     rootProcesses: processes.filter((p) => p.isRoot),
-    definitionsJson: JSON.stringify(spec.processes.map((p) => definitionOf(p, spec)), null, 2),
+    definitionsJson: JSON.stringify(
+      spec.processes.map((p) => definitionOf(p, spec)),
+      null,
+      2,
+    ),
     cronTriggersJson: JSON.stringify(spec.cronTriggers, null, 2),
     processSpecJson: JSON.stringify(spec, null, 2),
     hasCronTriggers: spec.cronTriggers.length > 0,

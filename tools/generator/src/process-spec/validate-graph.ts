@@ -34,9 +34,15 @@ function checkNames(processes: readonly ProcessSpecProcess[], problems: string[]
   const types = new Map<string, number>();
   const inputs = new Map<string, number>();
   processes.forEach((p, i) => {
-    if (types.has(p.processType)) problems.push(`processes[${i}].processType: '${p.processType}' is already the type of processes[${types.get(p.processType)}]`);
+    if (types.has(p.processType))
+      problems.push(
+        `processes[${i}].processType: '${p.processType}' is already the type of processes[${types.get(p.processType)}]`,
+      );
     else types.set(p.processType, i);
-    if (inputs.has(p.inputType)) problems.push(`processes[${i}].inputType: '${p.inputType}' is already the input type of processes[${inputs.get(p.inputType)}]`);
+    if (inputs.has(p.inputType))
+      problems.push(
+        `processes[${i}].inputType: '${p.inputType}' is already the input type of processes[${inputs.get(p.inputType)}]`,
+      );
     else inputs.set(p.inputType, i);
   });
 }
@@ -46,17 +52,27 @@ function checkReferences(processes: readonly ProcessSpecProcess[], problems: str
   const parentOf = new Map<string, string>();
   processes.forEach((p, i) => {
     p.children.forEach((child, j) => {
-      if (!known.has(child)) problems.push(`processes[${i}].children[${j}]: '${child}' is not a process of this spec (dangling reference)`);
-      else if (parentOf.has(child)) problems.push(`processes[${i}].children[${j}]: '${child}' already has the parent '${parentOf.get(child)}' (a process has one parent)`);
+      if (!known.has(child))
+        problems.push(`processes[${i}].children[${j}]: '${child}' is not a process of this spec (dangling reference)`);
+      else if (parentOf.has(child))
+        problems.push(
+          `processes[${i}].children[${j}]: '${child}' already has the parent '${parentOf.get(child)}' (a process has one parent)`,
+        );
       else parentOf.set(child, p.processType);
     });
     const pred = p.predecessorProcessType;
-    if (pred !== undefined && !known.has(pred)) problems.push(`processes[${i}].predecessorProcessType: '${pred}' is not a process of this spec (dangling reference)`);
-    if (p.predecessorArgs !== undefined && pred === undefined) problems.push(`processes[${i}].predecessorArgs: given without predecessorProcessType`);
+    if (pred !== undefined && !known.has(pred))
+      problems.push(
+        `processes[${i}].predecessorProcessType: '${pred}' is not a process of this spec (dangling reference)`,
+      );
+    if (p.predecessorArgs !== undefined && pred === undefined)
+      problems.push(`processes[${i}].predecessorArgs: given without predecessorProcessType`);
   });
   processes.forEach((p, i) => {
     if (p.predecessorProcessType !== undefined && parentOf.has(p.processType)) {
-      problems.push(`processes[${i}].predecessorProcessType: '${p.processType}' is a child of '${parentOf.get(p.processType)}'; only a root process can be started by a predecessor`);
+      problems.push(
+        `processes[${i}].predecessorProcessType: '${p.processType}' is a child of '${parentOf.get(p.processType)}'; only a root process can be started by a predecessor`,
+      );
     }
   });
 }
@@ -78,16 +94,27 @@ function checkImplementations(processes: readonly ProcessSpecProcess[], problems
   processes.forEach((p, i) => {
     const at = `processes[${i}]`;
     if (p.implementation === 'custom') return;
-    if (p.fields.path !== 'string') problems.push(`${at}.fields.path: a ${p.implementation} process needs the field path of type string (the file it reads)`);
-    if (p.implementation === 'fileRead' && p.children.length > 0) problems.push(`${at}.children: a fileRead process is a leaf (it reads one byte range); give it no children`);
+    if (p.fields.path !== 'string')
+      problems.push(
+        `${at}.fields.path: a ${p.implementation} process needs the field path of type string (the file it reads)`,
+      );
+    if (p.implementation === 'fileRead' && p.children.length > 0)
+      problems.push(`${at}.children: a fileRead process is a leaf (it reads one byte range); give it no children`);
     if (p.implementation === 'fileSplit') {
       const chunk = p.config.chunkBytes;
-      if (chunk !== undefined && !/^[1-9][0-9]{0,9}$/.test(chunk)) problems.push(`${at}.config.chunkBytes: '${chunk}' is not a positive whole number of bytes`);
+      if (chunk !== undefined && !/^[1-9][0-9]{0,9}$/.test(chunk))
+        problems.push(`${at}.config.chunkBytes: '${chunk}' is not a positive whole number of bytes`);
       const child = p.children.length === 1 ? byType.get(p.children[0]) : undefined;
-      if (!child || child.implementation !== 'fileRead') problems.push(`${at}.children: a fileSplit process needs exactly one child, of implementation fileRead (it reads each chunk)`);
+      if (!child || child.implementation !== 'fileRead')
+        problems.push(
+          `${at}.children: a fileSplit process needs exactly one child, of implementation fileRead (it reads each chunk)`,
+        );
       // The splitter hands each chunk the fields its child declares, taken from its own input.
       for (const [name, type] of Object.entries(child?.fields ?? {})) {
-        if (p.fields[name] !== type) problems.push(`${at}.fields: the fileRead child '${child?.processType}' declares ${name}: ${type}, so this fileSplit process needs the same field to hand on`);
+        if (p.fields[name] !== type)
+          problems.push(
+            `${at}.fields: the fileRead child '${child?.processType}' declares ${name}: ${type}, so this fileSplit process needs the same field to hand on`,
+          );
       }
     }
   });

@@ -8,7 +8,11 @@ import { processSpecView } from '../process-spec/process-spec-view';
 import { parseBatchHierarchy } from '../batch/batch-hierarchy';
 import { batchHierarchyView } from '../batch/batch-hierarchy-view';
 import { parseStatesXml, statesXmlView, type StatesDocument } from '../workflow-xml/states-xml';
-import { parseServiceDependencies, serviceDependenciesView, type ServiceDependency } from '../compose/service-dependencies';
+import {
+  parseServiceDependencies,
+  serviceDependenciesView,
+  type ServiceDependency,
+} from '../compose/service-dependencies';
 
 export interface DocumentFormat {
   /** Checks the document; returns it normalised. @throws GeneratorError SPEC_INVALID */

@@ -28,8 +28,15 @@ export function makeGenerator(options: GeneratorOptions): Generator {
   return {
     async generate(request) {
       const started = Date.now();
-      const generateComposed = (composed: GenerationRequest) => makeGenerator({ catalog: options.catalog, config: options.config }).generate(composed);
-      const ctx: GenerationContext = { request, config: options.config, catalog: options.catalog, generateComposed, documents: {} };
+      const generateComposed = (composed: GenerationRequest) =>
+        makeGenerator({ catalog: options.catalog, config: options.config }).generate(composed);
+      const ctx: GenerationContext = {
+        request,
+        config: options.config,
+        catalog: options.catalog,
+        generateComposed,
+        documents: {},
+      };
       try {
         for (const [i, step] of processors.entries()) {
           const detail = await step.run(ctx);

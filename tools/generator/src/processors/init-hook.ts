@@ -44,12 +44,29 @@ export function runInitHook(run: HookRun): Promise<string> {
     }, run.timeoutMillis);
     child.on('error', (err) => {
       clearTimeout(timer);
-      reject(new GeneratorError(GeneratorErrorCodes.HOOK_FAILED, `init hook ${path.basename(run.module)} could not start: ${err.message}`));
+      reject(
+        new GeneratorError(
+          GeneratorErrorCodes.HOOK_FAILED,
+          `init hook ${path.basename(run.module)} could not start: ${err.message}`,
+        ),
+      );
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (timedOut) reject(new GeneratorError(GeneratorErrorCodes.HOOK_TIMEOUT, `init hook ${path.basename(run.module)} ran longer than ${run.timeoutMillis} ms and was stopped; nothing was written`));
-      else if (code !== 0) reject(new GeneratorError(GeneratorErrorCodes.HOOK_FAILED, `init hook ${path.basename(run.module)} failed (exit ${code ?? signal}); nothing was written: ${tail(output)}`));
+      if (timedOut)
+        reject(
+          new GeneratorError(
+            GeneratorErrorCodes.HOOK_TIMEOUT,
+            `init hook ${path.basename(run.module)} ran longer than ${run.timeoutMillis} ms and was stopped; nothing was written`,
+          ),
+        );
+      else if (code !== 0)
+        reject(
+          new GeneratorError(
+            GeneratorErrorCodes.HOOK_FAILED,
+            `init hook ${path.basename(run.module)} failed (exit ${code ?? signal}); nothing was written: ${tail(output)}`,
+          ),
+        );
       else resolve(tail(output));
     });
   });

@@ -50,15 +50,24 @@ export const versionGateStep: Processor = {
 function destinationOf(ctx: GenerationContext): string {
   const cwd = ctx.request.cwd ?? process.cwd();
   const answer = ctx.answers?.destFolder;
-  const chosen = ctx.request.destination ?? (typeof answer === 'string' ? answer : path.join(ctx.config.destFolder, ctx.request.blueprint));
+  const chosen =
+    ctx.request.destination ??
+    (typeof answer === 'string' ? answer : path.join(ctx.config.destFolder, ctx.request.blueprint));
   return path.resolve(cwd, chosen);
 }
 
 function checkDestination(destination: string, force: boolean): void {
   if (!existsSync(destination)) return;
-  if (!statSync(destination).isDirectory()) throw new GeneratorError(GeneratorErrorCodes.DESTINATION_NOT_EMPTY, `destination ${destination} is a file: choose another destFolder`);
+  if (!statSync(destination).isDirectory())
+    throw new GeneratorError(
+      GeneratorErrorCodes.DESTINATION_NOT_EMPTY,
+      `destination ${destination} is a file: choose another destFolder`,
+    );
   if (readdirSync(destination).length > 0 && !force) {
-    throw new GeneratorError(GeneratorErrorCodes.DESTINATION_NOT_EMPTY, `destination ${destination} is not empty: choose another destFolder, empty it, or give --force to write over it`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.DESTINATION_NOT_EMPTY,
+      `destination ${destination} is not empty: choose another destFolder, empty it, or give --force to write over it`,
+    );
   }
 }
 
@@ -69,7 +78,12 @@ function parseDocuments(ctx: GenerationContext, baseDir: string): void {
     if (!(field.name in answers) || (field.type !== 'file' && field.type !== 'json')) continue;
     const raw = readDocument(field, answers[field.name], baseDir);
     const format = field.format ? DOCUMENT_FORMATS[field.format] : undefined;
-    ctx.documents[field.name] = format ? format.parse(raw, `${field.name} (${typeof answers[field.name] === 'string' ? String(answers[field.name]) : 'inline'})`) : raw;
+    ctx.documents[field.name] = format
+      ? format.parse(
+          raw,
+          `${field.name} (${typeof answers[field.name] === 'string' ? String(answers[field.name]) : 'inline'})`,
+        )
+      : raw;
   }
 }
 
@@ -82,7 +96,10 @@ export const inputValidationStep: Processor = {
     ctx.answers = resolveAnswers(blueprint.descriptor, ctx.request.answers, ctx.config, baseDir);
     parseDocuments(ctx, baseDir);
     if (ctx.config.packageSource.startsWith('local:') && !existsSync(ctx.config.packageSource.slice('local:'.length))) {
-      throw new GeneratorError(GeneratorErrorCodes.CONFIG_INVALID, `packageSource ${ctx.config.packageSource}: the folder does not exist (pack the @fw packages there, or use registry)`);
+      throw new GeneratorError(
+        GeneratorErrorCodes.CONFIG_INVALID,
+        `packageSource ${ctx.config.packageSource}: the folder does not exist (pack the @fw packages there, or use registry)`,
+      );
     }
     ctx.destination = destinationOf(ctx);
     checkDestination(ctx.destination, ctx.request.force === true);
@@ -90,8 +107,18 @@ export const inputValidationStep: Processor = {
       .filter((f) => f.format && DOCUMENT_FORMATS[f.format] && f.name in ctx.documents)
       .map((f) => DOCUMENT_FORMATS[f.format!]!.view(ctx.documents[f.name]));
     // Aliases and constants of the descriptor's `view` get the name cases of answers too.
-    const extra = Object.fromEntries(Object.entries(blueprint.descriptor.view ?? {}).map(([k, v]) => [k, typeof v === 'string' ? interpolate(v, ctx.answers!, ctx.config) : v]));
-    ctx.view = buildView({ config: ctx.config, answers: { ...extra, ...ctx.answers }, blueprint: { name: blueprint.descriptor.name, version: blueprint.version }, documentViews });
+    const extra = Object.fromEntries(
+      Object.entries(blueprint.descriptor.view ?? {}).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? interpolate(v, ctx.answers!, ctx.config) : v,
+      ]),
+    );
+    ctx.view = buildView({
+      config: ctx.config,
+      answers: { ...extra, ...ctx.answers },
+      blueprint: { name: blueprint.descriptor.name, version: blueprint.version },
+      documentViews,
+    });
     return `${Object.keys(ctx.answers).length} answers valid${Object.keys(ctx.documents).length ? `, documents ${Object.keys(ctx.documents).join(', ')} valid` : ''}`;
   },
 };
@@ -116,8 +143,15 @@ export const stagingStep: Processor = {
     ctx.stagingRoot = mkdtempSync(path.join(tmpdir(), 'fw-gen-'));
     ctx.stagingDir = path.join(ctx.stagingRoot, 'out');
     const templates = blueprint.descriptor.templatesOf ? ctx.catalog.get(blueprint.descriptor.templatesOf) : blueprint;
-    const { files } = renderTree({ sourceDir: templates.dir, targetDir: ctx.stagingDir, view: need(ctx.view, 'view'), verbatim: templates.descriptor.verbatim });
-    const composed = blueprint.descriptor.compose ? await composeProjects(ctx, blueprint.descriptor.compose, ctx.stagingDir, need(ctx.answers, 'answers')) : [];
+    const { files } = renderTree({
+      sourceDir: templates.dir,
+      targetDir: ctx.stagingDir,
+      view: need(ctx.view, 'view'),
+      verbatim: templates.descriptor.verbatim,
+    });
+    const composed = blueprint.descriptor.compose
+      ? await composeProjects(ctx, blueprint.descriptor.compose, ctx.stagingDir, need(ctx.answers, 'answers'))
+      : [];
     writeFileSync(path.join(ctx.stagingDir, RECORD_FILE), `${JSON.stringify(recordOf(ctx), null, 2)}\n`);
     return `${files.length + 1} files in ${ctx.stagingDir}${composed.length ? `, composed ${composed.join(', ')}` : ''}`;
   },
@@ -155,4 +189,11 @@ export const moveStep: Processor = {
   },
 };
 
-export const PROCESSORS: readonly Processor[] = [loadStep, versionGateStep, inputValidationStep, stagingStep, initHookStep, moveStep];
+export const PROCESSORS: readonly Processor[] = [
+  loadStep,
+  versionGateStep,
+  inputValidationStep,
+  stagingStep,
+  initHookStep,
+  moveStep,
+];

@@ -21,7 +21,9 @@ const REPEAT = /^@@([A-Za-z][A-Za-z0-9_]*)@@$/;
 const DOT_FILES: Record<string, string> = { _gitignore: '.gitignore', _npmrc: '.npmrc' };
 
 function stringOf(value: unknown): string | undefined {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : undefined;
 }
 
 /** Replaces the placeholders of one path segment. */
@@ -37,7 +39,10 @@ export function renderSegment(segment: string, view: View): string {
   });
 }
 
-export type SegmentRule = { kind: 'plain'; name: string } | { kind: 'conditional'; keep: boolean } | { kind: 'repeat'; items: View[]; list: string };
+export type SegmentRule =
+  | { kind: 'plain'; name: string }
+  | { kind: 'conditional'; keep: boolean }
+  | { kind: 'repeat'; items: View[]; list: string };
 
 /** What a folder name means: a plain (renamed) folder, a condition, or a repetition. */
 export function folderRule(segment: string, view: View): SegmentRule {
@@ -50,7 +55,9 @@ export function folderRule(segment: string, view: View): SegmentRule {
   const repeat = REPEAT.exec(segment);
   if (repeat) {
     const value = view[repeat[1]];
-    const items = Array.isArray(value) ? value.filter((v): v is View => typeof v === 'object' && v !== null && !Array.isArray(v)) : [];
+    const items = Array.isArray(value)
+      ? value.filter((v): v is View => typeof v === 'object' && v !== null && !Array.isArray(v))
+      : [];
     return { kind: 'repeat', items, list: repeat[1] };
   }
   return { kind: 'plain', name: renderSegment(segment, view) };

@@ -10,7 +10,25 @@ import * as path from 'node:path';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 import { folderRule, renderSegment, type View } from './paths';
 
-const BINARY_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.ico', '.webp', '.woff', '.woff2', '.ttf', '.eot', '.zip', '.tgz', '.gz', '.jar', '.pdf', '.wasm', '.bin']);
+const BINARY_EXTENSIONS = new Set([
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.ico',
+  '.webp',
+  '.woff',
+  '.woff2',
+  '.ttf',
+  '.eot',
+  '.zip',
+  '.tgz',
+  '.gz',
+  '.jar',
+  '.pdf',
+  '.wasm',
+  '.bin',
+]);
 
 export interface RenderOptions {
   /** The blueprint folder (template tree plus META-INF, which is never rendered). */
@@ -33,14 +51,21 @@ export function isBinary(file: string, bytes: Buffer): boolean {
 }
 
 function isVerbatim(relative: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => (p.startsWith('*.') ? relative.endsWith(p.slice(1)) : relative === p || relative.startsWith(p.endsWith('/') ? p : `${p}/`)));
+  return patterns.some((p) =>
+    p.startsWith('*.')
+      ? relative.endsWith(p.slice(1))
+      : relative === p || relative.startsWith(p.endsWith('/') ? p : `${p}/`),
+  );
 }
 
 function renderText(source: string, relative: string, view: View): string {
   try {
     return Mustache.render(source, view, {}, { escape: (value: unknown) => String(value) });
   } catch (err) {
-    throw new GeneratorError(GeneratorErrorCodes.RENDER_FAILED, `template ${relative} cannot be rendered: ${(err as Error).message}`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.RENDER_FAILED,
+      `template ${relative} cannot be rendered: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -52,7 +77,10 @@ interface Walk {
 function writeFile(walk: Walk, sourceFile: string, sourceRel: string, targetRel: string, view: View): void {
   const previous = walk.written.get(targetRel);
   if (previous !== undefined) {
-    throw new GeneratorError(GeneratorErrorCodes.RENDER_FAILED, `templates ${previous} and ${sourceRel} both render to ${targetRel}`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.RENDER_FAILED,
+      `templates ${previous} and ${sourceRel} both render to ${targetRel}`,
+    );
   }
   walk.written.set(targetRel, sourceRel);
   const bytes = readFileSync(sourceFile);
@@ -65,7 +93,9 @@ function writeFile(walk: Walk, sourceFile: string, sourceRel: string, targetRel:
 }
 
 function walkDir(walk: Walk, sourceDir: string, sourceRel: string, targetRel: string, view: View): void {
-  for (const entry of readdirSync(sourceDir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const entry of readdirSync(sourceDir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  )) {
     const rel = sourceRel ? `${sourceRel}/${entry.name}` : entry.name;
     if (rel === 'META-INF') continue;
     const full = path.join(sourceDir, entry.name);
@@ -78,7 +108,8 @@ function walkDir(walk: Walk, sourceDir: string, sourceRel: string, targetRel: st
     const rule = folderRule(entry.name, view);
     if (rule.kind === 'plain') walkDir(walk, full, rel, targetRel ? `${targetRel}/${rule.name}` : rule.name, view);
     else if (rule.kind === 'conditional' && rule.keep) walkDir(walk, full, rel, targetRel, view);
-    else if (rule.kind === 'repeat') for (const item of rule.items) walkDir(walk, full, rel, targetRel, { ...view, ...item });
+    else if (rule.kind === 'repeat')
+      for (const item of rule.items) walkDir(walk, full, rel, targetRel, { ...view, ...item });
   }
 }
 

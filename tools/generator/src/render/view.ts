@@ -11,7 +11,24 @@ import { camelCase, constantCase, kebabCase, pascalCase } from './names';
 import type { View } from './paths';
 
 /** The @fw packages a generated project may depend on, by their view key. */
-export const FW_PACKAGES = ['core', 'stm', 'process-api', 'process-outbox', 'leased-queue', 'process-service', 'process-utils', 'jdbc-process-starter', 'migrate', 'trigger', 'service', 'workflow', 'query-core', 'query-controller', 'admin-ui', 'generator'] as const;
+export const FW_PACKAGES = [
+  'core',
+  'stm',
+  'process-api',
+  'process-outbox',
+  'leased-queue',
+  'process-service',
+  'process-utils',
+  'jdbc-process-starter',
+  'migrate',
+  'trigger',
+  'service',
+  'workflow',
+  'query-core',
+  'query-controller',
+  'admin-ui',
+  'generator',
+] as const;
 
 /**
  * Third-party ranges of generated projects: the ones this workspace is built and tested with, so a

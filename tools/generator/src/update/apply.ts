@@ -4,7 +4,17 @@
  * renames), then each target is moved aside and replaced. If anything fails, what was moved is put
  * back and the staging folder removed: the project is as it was, and the error says so.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 import type { Change } from './plan';
@@ -20,7 +30,8 @@ interface Done {
 
 function targetOf(projectDir: string, rel: string): string {
   const target = path.resolve(projectDir, ...rel.split('/'));
-  if (!target.startsWith(projectDir + path.sep)) throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${rel} leaves the project folder ${projectDir}`);
+  if (!target.startsWith(projectDir + path.sep))
+    throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${rel} leaves the project folder ${projectDir}`);
   return target;
 }
 
@@ -79,7 +90,10 @@ export function applyChanges(projectDir: string, changes: readonly Change[]): vo
     swapIn(projectDir, stage, changes);
   } catch (err) {
     if (err instanceof GeneratorError) throw err;
-    throw new GeneratorError(GeneratorErrorCodes.MOVE_FAILED, `cannot write the update into ${projectDir}: ${(err as Error).message}; nothing was changed`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.MOVE_FAILED,
+      `cannot write the update into ${projectDir}: ${(err as Error).message}; nothing was changed`,
+    );
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }

@@ -3,7 +3,14 @@
  * recorded in the project is used unless `-c FILE` names another one.
  */
 import type { CliEnv } from '../cli/cli-env';
-import { checkProject, conflictAdvice, conflictCount, formatCheckReport, formatUpdateReport, updateProject } from './update';
+import {
+  checkProject,
+  conflictAdvice,
+  conflictCount,
+  formatCheckReport,
+  formatUpdateReport,
+  updateProject,
+} from './update';
 
 /** @returns 0 up to date / updated cleanly; 1 conflicts left, or (--check) drift. */
 export async function runUpdate(env: CliEnv, projectDir: string, check: boolean): Promise<number> {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 
-export type WorkTreeState = { kind: 'outside-git' } | { kind: 'not-tracked' } | { kind: 'clean' } | { kind: 'dirty'; entries: string[] };
+export type WorkTreeState =
+  { kind: 'outside-git' } | { kind: 'not-tracked' } | { kind: 'clean' } | { kind: 'dirty'; entries: string[] };
 
 export interface WorkTreePort {
   /** Whether `dir` is in a git work tree and, if so, whether anything under it is uncommitted. */
@@ -33,14 +34,23 @@ export interface MergePort {
   merge(base: Buffer, ours: Buffer, theirs: Buffer, labels: MergeLabels): MergeResult;
 }
 
-function git(args: readonly string[], cwd: string): { status: number | null; stdout: Buffer; stderr: string; missing: boolean } {
-  const run = spawnSync('git', ['-c', 'merge.conflictStyle=merge', '-c', 'core.quotePath=false', ...args], { cwd, maxBuffer: 256 * 1024 * 1024 });
+function git(
+  args: readonly string[],
+  cwd: string,
+): { status: number | null; stdout: Buffer; stderr: string; missing: boolean } {
+  const run = spawnSync('git', ['-c', 'merge.conflictStyle=merge', '-c', 'core.quotePath=false', ...args], {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const missing = (run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
   return { status: run.status, stdout: run.stdout ?? Buffer.alloc(0), stderr: run.stderr?.toString() ?? '', missing };
 }
 
 function gitMissing(): GeneratorError {
-  return new GeneratorError(GeneratorErrorCodes.UPDATE_REFUSED, 'fw-gen update needs git (it merges with git merge-file): install git and put it on the PATH');
+  return new GeneratorError(
+    GeneratorErrorCodes.UPDATE_REFUSED,
+    'fw-gen update needs git (it merges with git merge-file): install git and put it on the PATH',
+  );
 }
 
 export const gitWorkTree: WorkTreePort = {
@@ -52,8 +62,15 @@ export const gitWorkTree: WorkTreePort = {
     // no committed version to go back to. Only the project's folder is looked at (`-- .`), so a
     // project inside a larger repository is not blocked by unrelated work elsewhere.
     const status = git(['status', '--porcelain=v1', '--untracked-files=all', '--', '.'], dir);
-    if (status.status !== 0) throw new GeneratorError(GeneratorErrorCodes.UPDATE_REFUSED, `git status failed in ${dir}: ${status.stderr.trim()}`);
-    const entries = status.stdout.toString().split('\n').filter((l) => l.trim() !== '');
+    if (status.status !== 0)
+      throw new GeneratorError(
+        GeneratorErrorCodes.UPDATE_REFUSED,
+        `git status failed in ${dir}: ${status.stderr.trim()}`,
+      );
+    const entries = status.stdout
+      .toString()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     if (entries.length > 0) return { kind: 'dirty', entries };
     // A git-ignored project shows no changes either, yet git holds nothing to go back to.
     const tracked = git(['ls-files', '--', '.fw-gen.json'], dir);
@@ -69,10 +86,29 @@ export const gitMergeFile: MergePort = {
       writeFileSync(files.ours, ours);
       writeFileSync(files.base, base);
       writeFileSync(files.theirs, theirs);
-      const run = git(['merge-file', '-p', '-L', labels.ours, '-L', labels.base, '-L', labels.theirs, files.ours, files.base, files.theirs], dir);
+      const run = git(
+        [
+          'merge-file',
+          '-p',
+          '-L',
+          labels.ours,
+          '-L',
+          labels.base,
+          '-L',
+          labels.theirs,
+          files.ours,
+          files.base,
+          files.theirs,
+        ],
+        dir,
+      );
       if (run.missing) throw gitMissing();
       // The exit status is the number of conflicts (0..127); a failure is negative, seen as 255.
-      if (run.status === null || run.status > 127) throw new GeneratorError(GeneratorErrorCodes.UPDATE_REFUSED, `git merge-file failed for ${labels.ours}: ${run.stderr.trim()}`);
+      if (run.status === null || run.status > 127)
+        throw new GeneratorError(
+          GeneratorErrorCodes.UPDATE_REFUSED,
+          `git merge-file failed for ${labels.ours}: ${run.stderr.trim()}`,
+        );
       return { text: run.stdout, conflicts: run.status };
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -46,13 +46,25 @@ interface Decision {
   changes: Change[];
 }
 
-const keep = (status: UpdateStatus, note?: string): Decision => ({ outcome: note ? { status, note } : { status }, changes: [] });
+const keep = (status: UpdateStatus, note?: string): Decision => ({
+  outcome: note ? { status, note } : { status },
+  changes: [],
+});
 
-function mergeBoth(p: string, input: PlanInput, base: TreeFile | undefined, ours: TreeFile, theirs: TreeFile): Decision {
+function mergeBoth(
+  p: string,
+  input: PlanInput,
+  base: TreeFile | undefined,
+  ours: TreeFile,
+  theirs: TreeFile,
+): Decision {
   const texts = [base, ours, theirs].every((f) => f === undefined || isText(p, f.bytes));
   if (!texts) {
     return {
-      outcome: { status: 'conflicted', note: `binary file changed by you and by the blueprint: yours kept, the blueprint's written to ${p}${SIDE_FILE_SUFFIX}` },
+      outcome: {
+        status: 'conflicted',
+        note: `binary file changed by you and by the blueprint: yours kept, the blueprint's written to ${p}${SIDE_FILE_SUFFIX}`,
+      },
       changes: [{ path: `${p}${SIDE_FILE_SUFFIX}`, file: theirs }],
     };
   }
@@ -60,8 +72,18 @@ function mergeBoth(p: string, input: PlanInput, base: TreeFile | undefined, ours
   const result = input.merge.merge(base?.bytes ?? Buffer.alloc(0), ours.bytes, theirs.bytes, labels);
   // A mode change comes from whichever side made it, as a content change does.
   const executable = base !== undefined && theirs.executable !== base.executable ? theirs.executable : ours.executable;
-  const changes = result.text.equals(ours.bytes) && executable === ours.executable ? [] : [{ path: p, file: { bytes: result.text, executable } }];
-  if (result.conflicts > 0) return { outcome: { status: 'conflicted', note: `${result.conflicts} conflict${result.conflicts > 1 ? 's' : ''} marked inline` }, changes };
+  const changes =
+    result.text.equals(ours.bytes) && executable === ours.executable
+      ? []
+      : [{ path: p, file: { bytes: result.text, executable } }];
+  if (result.conflicts > 0)
+    return {
+      outcome: {
+        status: 'conflicted',
+        note: `${result.conflicts} conflict${result.conflicts > 1 ? 's' : ''} marked inline`,
+      },
+      changes,
+    };
   return { outcome: { status: changes.length > 0 ? 'merged' : 'unchanged' }, changes };
 }
 
@@ -79,10 +101,17 @@ function decide(p: string, input: PlanInput): Decision {
   if (ours === undefined) {
     if (base === undefined) return { outcome: { status: 'added' }, changes: [{ path: p, file: theirs }] };
     // Git leaves the changed side of a modify/delete conflict in the tree; so does update.
-    return { outcome: { status: 'conflicted', note: "deleted by you, changed by the blueprint: the blueprint's version written" }, changes: [{ path: p, file: theirs }] };
+    return {
+      outcome: {
+        status: 'conflicted',
+        note: "deleted by you, changed by the blueprint: the blueprint's version written",
+      },
+      changes: [{ path: p, file: theirs }],
+    };
   }
   if (sameFile(ours, theirs)) return keep('unchanged');
-  if (base !== undefined && sameFile(ours, base)) return { outcome: { status: 'merged' }, changes: [{ path: p, file: theirs }] };
+  if (base !== undefined && sameFile(ours, base))
+    return { outcome: { status: 'merged' }, changes: [{ path: p, file: theirs }] };
   return mergeBoth(p, input, base, ours, theirs);
 }
 
@@ -114,7 +143,8 @@ export function driftOf(base: Tree, ours: Tree, theirs: Tree): Drift[] {
     const t = theirs.get(p);
     if (t === undefined) {
       if (o !== undefined) drift.push({ path: p, reason: 'removed from the blueprint, still in the project' });
-    } else if (o === undefined) drift.push({ path: p, reason: base.has(p) ? 'missing' : 'new in the blueprint, missing' });
+    } else if (o === undefined)
+      drift.push({ path: p, reason: base.has(p) ? 'missing' : 'new in the blueprint, missing' });
     else if (!sameFile(o, t)) drift.push({ path: p, reason: 'differs' });
   }
   return drift;

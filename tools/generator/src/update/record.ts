@@ -28,7 +28,11 @@ export function encodeBase(tree: Tree): Record<string, BaseEntry> {
     const file = tree.get(rel)!;
     const text = isText(rel, file.bytes);
     if (text && !file.executable) out[rel] = file.bytes.toString('utf8');
-    else out[rel] = { ...(text ? { text: file.bytes.toString('utf8') } : { base64: file.bytes.toString('base64') }), ...(file.executable ? { executable: true } : {}) };
+    else
+      out[rel] = {
+        ...(text ? { text: file.bytes.toString('utf8') } : { base64: file.bytes.toString('base64') }),
+        ...(file.executable ? { executable: true } : {}),
+      };
   }
   return out;
 }
@@ -37,7 +41,11 @@ export function decodeBase(base: Record<string, BaseEntry>): Tree {
   const tree: Tree = new Map();
   for (const [rel, entry] of Object.entries(base)) {
     if (typeof entry === 'string') tree.set(rel, { bytes: Buffer.from(entry, 'utf8'), executable: false });
-    else tree.set(rel, { bytes: entry.base64 !== undefined ? Buffer.from(entry.base64, 'base64') : Buffer.from(entry.text ?? '', 'utf8'), executable: entry.executable === true });
+    else
+      tree.set(rel, {
+        bytes: entry.base64 !== undefined ? Buffer.from(entry.base64, 'base64') : Buffer.from(entry.text ?? '', 'utf8'),
+        executable: entry.executable === true,
+      });
   }
   return tree;
 }
@@ -59,7 +67,11 @@ export function addBaseToStagedRecord(stagedDir: string): void {
 }
 
 function invalid(file: string, problems: string[]): GeneratorError {
-  return new GeneratorError(GeneratorErrorCodes.UPDATE_REFUSED, `${file} is not a generation record fw-gen can update from`, problems);
+  return new GeneratorError(
+    GeneratorErrorCodes.UPDATE_REFUSED,
+    `${file} is not a generation record fw-gen can update from`,
+    problems,
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -74,12 +86,19 @@ export function readRecord(projectDir: string): UpdatableRecord {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new GeneratorError(GeneratorErrorCodes.UPDATE_REFUSED, missing ? `${projectDir} holds no ${RECORD_FILE}: it is not a project fw-gen generated (run fw-gen update in the project's folder, or name it: fw-gen update <folder>)` : `${file}: not readable JSON (${(err as Error).message})`);
+    throw new GeneratorError(
+      GeneratorErrorCodes.UPDATE_REFUSED,
+      missing
+        ? `${projectDir} holds no ${RECORD_FILE}: it is not a project fw-gen generated (run fw-gen update in the project's folder, or name it: fw-gen update <folder>)`
+        : `${file}: not readable JSON (${(err as Error).message})`,
+    );
   }
   if (!isObject(raw)) throw invalid(file, ['(top level): must be an object']);
   const problems: string[] = [];
-  for (const key of ['blueprint', 'blueprintVersion'] as const) if (typeof raw[key] !== 'string') problems.push(`${key}: must be a string`);
-  for (const key of ['config', 'answers', 'documents'] as const) if (!isObject(raw[key])) problems.push(`${key}: must be an object`);
+  for (const key of ['blueprint', 'blueprintVersion'] as const)
+    if (typeof raw[key] !== 'string') problems.push(`${key}: must be a string`);
+  for (const key of ['config', 'answers', 'documents'] as const)
+    if (!isObject(raw[key])) problems.push(`${key}: must be an object`);
   if (raw.base !== undefined && !isObject(raw.base)) problems.push('base: must be an object');
   if (problems.length > 0) throw invalid(file, problems);
   const record = raw as unknown as UpdatableRecord;

@@ -38,11 +38,24 @@ export interface RenderOptions {
  * the recorded relative paths, so the answers (and the views that show them) stay as they were.
  * A recorded absolute path is replaced by the document itself.
  */
-function placeDocuments(record: UpdatableRecord, fileFields: ReadonlySet<string>, root: string): { answers: Answers; baseDir: string; inline: Map<string, string> } {
+function placeDocuments(
+  record: UpdatableRecord,
+  fileFields: ReadonlySet<string>,
+  root: string,
+): { answers: Answers; baseDir: string; inline: Map<string, string> } {
   const answers: Answers = { ...record.answers };
   const inline = new Map<string, string>();
   const relative = [...fileFields].filter((f) => typeof answers[f] === 'string' && f in record.documents);
-  const depth = Math.max(0, ...relative.map((f) => path.normalize(String(answers[f])).split(path.sep).filter((s) => s === '..').length));
+  const depth = Math.max(
+    0,
+    ...relative.map(
+      (f) =>
+        path
+          .normalize(String(answers[f]))
+          .split(path.sep)
+          .filter((s) => s === '..').length,
+    ),
+  );
   const baseDir = path.join(root, ...Array.from({ length: depth + 1 }, () => 'docs'));
   mkdirSync(baseDir, { recursive: true });
   for (const field of relative) {
@@ -64,7 +77,10 @@ export async function renderFromRecord(record: UpdatableRecord, options: RenderO
   const descriptor = options.catalog.get(record.blueprint).descriptor;
   const known = new Set(descriptor.inputFields.map((f) => f.name));
   const dropped = Object.keys(record.answers).filter((k) => !known.has(k));
-  const kept: UpdatableRecord = { ...record, answers: Object.fromEntries(Object.entries(record.answers).filter(([k]) => known.has(k))) };
+  const kept: UpdatableRecord = {
+    ...record,
+    answers: Object.fromEntries(Object.entries(record.answers).filter(([k]) => known.has(k))),
+  };
   const fileFields = new Set(descriptor.inputFields.filter((f) => f.type === 'file').map((f) => f.name));
   const root = mkdtempSync(path.join(tmpdir(), 'fw-gen-update-docs-'));
   try {
@@ -82,8 +98,20 @@ export async function renderFromRecord(record: UpdatableRecord, options: RenderO
         return `${files.length} files`;
       },
     };
-    const generator = makeGenerator({ catalog: options.catalog, config: options.config, progress: options.progress, processors: [loadStep, versionGateStep, inputValidationStep, stagingStep, initHookStep, capture] });
-    await generator.generate({ blueprint: record.blueprint, answers, baseDir, cwd: options.projectDir, destination: options.projectDir, force: true });
+    const generator = makeGenerator({
+      catalog: options.catalog,
+      config: options.config,
+      progress: options.progress,
+      processors: [loadStep, versionGateStep, inputValidationStep, stagingStep, initHookStep, capture],
+    });
+    await generator.generate({
+      blueprint: record.blueprint,
+      answers,
+      baseDir,
+      cwd: options.projectDir,
+      destination: options.projectDir,
+      force: true,
+    });
     if (!captured) throw new Error('internal: the new render was not captured');
     return { ...captured, dropped };
   } finally {

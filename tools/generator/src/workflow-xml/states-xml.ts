@@ -7,7 +7,13 @@
  * mistake in the document, not a configuration choice. Its view gives the templates the document
  * in the three shapes the activity prompt selects, and the names the generated code registers.
  */
-import { checkFlowsXml, type CheckedFlowsXml, type FlowDefinition, type FlowIssue, type StateDefinition } from '@fw/stm';
+import {
+  checkFlowsXml,
+  type CheckedFlowsXml,
+  type FlowDefinition,
+  type FlowIssue,
+  type StateDefinition,
+} from '@fw/stm';
 import { GeneratorError, GeneratorErrorCodes } from '../errors';
 
 /** Where an `<activity>` element is in the text (`[start, end)`, and just after its name). */
@@ -27,32 +33,46 @@ export interface StatesDocument {
 }
 
 function invalid(source: string, problems: string[]): GeneratorError {
-  return new GeneratorError(GeneratorErrorCodes.SPEC_INVALID, `${source} is not a valid states XML; nothing was written`, problems);
+  return new GeneratorError(
+    GeneratorErrorCodes.SPEC_INVALID,
+    `${source} is not a valid states XML; nothing was written`,
+    problems,
+  );
 }
 
 /** The generator's own rule: with several flows, one is the default (the one `POST /<svc>` starts). */
 function defaultFlowProblem(checked: CheckedFlowsXml): FlowIssue | undefined {
   const { flows } = checked;
   if (flows.length < 2 || flows.some((f) => f.isDefault === true)) return undefined;
-  return { code: 'NO_DEFAULT_FLOW', message: `with ${flows.length} flows, mark the one new entities start in default="true"`, line: checked.elementOf(flows[0])?.line ?? 1 };
+  return {
+    code: 'NO_DEFAULT_FLOW',
+    message: `with ${flows.length} flows, mark the one new entities start in default="true"`,
+    line: checked.elementOf(flows[0])?.line ?? 1,
+  };
 }
 
 function activitySpans(checked: CheckedFlowsXml): ActivitySpan[] {
   const spans: ActivitySpan[] = [];
   for (const activity of checked.flows.flatMap((f) => f.states.flatMap((s) => s.activities ?? []))) {
     const el = checked.elementOf(activity);
-    if (el !== undefined) spans.push({ start: el.start, end: el.end, afterName: el.afterName, explicit: el.attrs.has('mandatory') });
+    if (el !== undefined)
+      spans.push({ start: el.start, end: el.end, afterName: el.afterName, explicit: el.attrs.has('mandatory') });
   }
   return spans;
 }
 
 /** Checks a states XML document. @throws GeneratorError SPEC_INVALID, one problem per line found. */
 export function parseStatesXml(raw: unknown, source: string): StatesDocument {
-  if (typeof raw !== 'string') throw invalid(source, ['the document must be the text of a states XML file (a path to it in the answers)']);
+  if (typeof raw !== 'string')
+    throw invalid(source, ['the document must be the text of a states XML file (a path to it in the answers)']);
   const checked = checkFlowsXml(raw, { strict: true });
   const extra = checked.errors.length === 0 ? defaultFlowProblem(checked) : undefined;
   const problems = [...checked.errors, ...(extra === undefined ? [] : [extra])];
-  if (problems.length > 0) throw invalid(source, problems.map((p) => `line ${p.line ?? 1}: ${p.message}`));
+  if (problems.length > 0)
+    throw invalid(
+      source,
+      problems.map((p) => `line ${p.line ?? 1}: ${p.message}`),
+    );
   return { text: raw, flows: checked.flows, activities: activitySpans(checked) };
 }
 
@@ -64,7 +84,8 @@ function activitiesOf(doc: StatesDocument): ActivitySpan[] {
 /** The document with every activity that does not say otherwise made mandatory. */
 export function withMandatoryActivities(doc: StatesDocument): string {
   let text = doc.text;
-  for (const a of activitiesOf(doc)) if (!a.explicit) text = `${text.slice(0, a.afterName)} mandatory="true"${text.slice(a.afterName)}`;
+  for (const a of activitiesOf(doc))
+    if (!a.explicit) text = `${text.slice(0, a.afterName)} mandatory="true"${text.slice(a.afterName)}`;
   return text;
 }
 
@@ -100,9 +121,24 @@ export function statesXmlView(doc: StatesDocument): Record<string, unknown> {
   const states = doc.flows.flatMap((f) => f.states);
   const events = (s: StateDefinition) => s.events ?? [];
   const branches = (s: StateDefinition) => s.transitions ?? [];
-  const actions = named(states.flatMap((s) => [...(s.onEntry ?? []), ...(s.onExit ?? []), ...events(s).flatMap((e) => (e.action ? [e.action] : [])), ...branches(s).flatMap((b) => (b.action ? [b.action] : []))]));
-  const conditions = named(states.flatMap((s) => branches(s).flatMap((b) => (b.condition ? [b.condition.replace(/^!/, '').trim()] : []))));
-  const switches = named(states.flatMap((s) => [s.enabledBy, ...events(s).map((e) => e.enabledBy), ...branches(s).map((b) => b.enabledBy)].filter((p): p is string => p !== undefined)));
+  const actions = named(
+    states.flatMap((s) => [
+      ...(s.onEntry ?? []),
+      ...(s.onExit ?? []),
+      ...events(s).flatMap((e) => (e.action ? [e.action] : [])),
+      ...branches(s).flatMap((b) => (b.action ? [b.action] : [])),
+    ]),
+  );
+  const conditions = named(
+    states.flatMap((s) => branches(s).flatMap((b) => (b.condition ? [b.condition.replace(/^!/, '').trim()] : []))),
+  );
+  const switches = named(
+    states.flatMap((s) =>
+      [s.enabledBy, ...events(s).map((e) => e.enabledBy), ...branches(s).map((b) => b.enabledBy)].filter(
+        (p): p is string => p !== undefined,
+      ),
+    ),
+  );
   const defaultFlow = doc.flows.find((f) => f.isDefault === true) ?? doc.flows[0];
   return {
     statesXml: doc.text,

@@ -16,7 +16,22 @@ describe('fw-headless-service', () => {
     expect(g.run).toMatchObject({ code: 0, err: [] });
     expect(path.basename(g.project)).toBe('pricing');
     expect(g.files).toEqual(
-      expect.arrayContaining(['.gitignore', 'README.md', 'package.json', 'tsconfig.json', 'src/service.ts', 'src/events.ts', 'src/serverless.ts', 'src/main.ts', 'src/index.ts', 'test/service.test.ts', 'test/events.test.ts', 'test/serverless.test.ts', 'test/main.test.ts', ...REGISTRATION_FILES]),
+      expect.arrayContaining([
+        '.gitignore',
+        'README.md',
+        'package.json',
+        'tsconfig.json',
+        'src/service.ts',
+        'src/events.ts',
+        'src/serverless.ts',
+        'src/main.ts',
+        'src/index.ts',
+        'test/service.test.ts',
+        'test/events.test.ts',
+        'test/serverless.test.ts',
+        'test/main.test.ts',
+        ...REGISTRATION_FILES,
+      ]),
     );
     expect(g.read('src/service.ts')).toContain("kind: 'headless'");
     expect(g.read('src/service.ts')).not.toMatch(/method:|path:/);
@@ -26,7 +41,10 @@ describe('fw-headless-service', () => {
 
   it('service names the package, the registered service, the factory and the event channel', async () => {
     const g = await generate('fw-headless-service', { service: 'billingEngine', destFolder: 'be' });
-    expect(JSON.parse(g.read('package.json'))).toMatchObject({ name: '@example/billing-engine', bin: { 'billing-engine': './dist/src/main.js' } });
+    expect(JSON.parse(g.read('package.json'))).toMatchObject({
+      name: '@example/billing-engine',
+      bin: { 'billing-engine': './dist/src/main.js' },
+    });
     expect(g.read('src/service.ts')).toContain("SERVICE_NAME = 'billingEngine'");
     expect(g.read('src/service.ts')).toContain('export function makeBillingEngineService()');
     expect(g.read('src/events.ts')).toContain("EVENT_CHANNEL = 'billingEngine'");
@@ -49,7 +67,9 @@ describe('fw-headless-service', () => {
   it('registerInServiceRegistry = yes registers through the registry delegate, with the URL from env/config', async () => {
     const g = await generate('fw-headless-service', { registerInServiceRegistry: true });
     expect(g.read('src/registration.ts')).toContain('makeRegistryDelegate(');
-    expect(JSON.parse(g.read('config/registry.json'))).toMatchObject({ serviceRegistryUrl: '${SERVICE_REGISTRY_URL:-http://127.0.0.1:8080}' });
+    expect(JSON.parse(g.read('config/registry.json'))).toMatchObject({
+      serviceRegistryUrl: '${SERVICE_REGISTRY_URL:-http://127.0.0.1:8080}',
+    });
     expect(g.read('src/main.ts')).toContain('startRegistration(registry, loadRegistrationSettings(), logger)');
     expect(g.read('test/registration.test.ts')).toContain('makeServiceRegistryService()');
     expect(JSON.parse(g.read('package.json')).devDependencies).toHaveProperty('express');
@@ -59,7 +79,8 @@ describe('fw-headless-service', () => {
     const g = await generate('fw-headless-service', { registerInServiceRegistry: false });
     expect(g.run.code).toBe(0);
     for (const file of REGISTRATION_FILES) expect(g.files).not.toContain(file);
-    for (const file of g.files.filter((f) => f.endsWith('.ts') || f === 'package.json')) expect(g.read(file)).not.toMatch(/registration|RegistryDelegate|SERVICE_REGISTRY_URL|express/i);
+    for (const file of g.files.filter((f) => f.endsWith('.ts') || f === 'package.json'))
+      expect(g.read(file)).not.toMatch(/registration|RegistryDelegate|SERVICE_REGISTRY_URL|express/i);
     expect(g.read('README.md')).toContain('registerInServiceRegistry = no');
     typeCheckProject(g.project, ['src/**/*.ts', 'test/**/*.ts']);
   }, 120_000);

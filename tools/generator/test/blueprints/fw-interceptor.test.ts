@@ -14,9 +14,22 @@ describe('fw-interceptor', () => {
     const g = await generate('fw-interceptor');
     expect(g.run).toMatchObject({ code: 0, err: [] });
     expect(path.basename(g.project)).toBe('rate-limit');
-    expect(g.files).toEqual(['.fw-gen.json', '.gitignore', 'README.md', 'package.json', 'src/index.ts', 'src/rate-limit.ts', 'test/rate-limit.test.ts', 'tsconfig.json']);
+    expect(g.files).toEqual([
+      '.fw-gen.json',
+      '.gitignore',
+      'README.md',
+      'package.json',
+      'src/index.ts',
+      'src/rate-limit.ts',
+      'test/rate-limit.test.ts',
+      'tsconfig.json',
+    ]);
     const pkg = JSON.parse(g.read('package.json'));
-    expect(pkg).toMatchObject({ name: '@example/rate-limit', main: './dist/src/index.js', scripts: { test: 'npm run build && node --test dist/test/' } });
+    expect(pkg).toMatchObject({
+      name: '@example/rate-limit',
+      main: './dist/src/index.js',
+      scripts: { test: 'npm run build && node --test dist/test/' },
+    });
     expect(Object.keys(pkg.dependencies)).toEqual(['@fw/core', '@fw/service']);
     const source = g.read('src/rate-limit.ts');
     expect(source).toContain('export function makeRateLimitInterceptor(options: RateLimitOptions): Interceptor');
@@ -39,7 +52,9 @@ describe('fw-interceptor', () => {
     expect(g.run.code).toBe(0);
     expect(g.files).toEqual(expect.arrayContaining(['src/tenant-quota.ts', 'test/tenant-quota.test.ts']));
     expect(JSON.parse(g.read('package.json')).name).toBe('@example/tenant-quota');
-    expect(g.read('src/index.ts')).toContain("export { defaultKeyOf, makeTenantQuotaInterceptor, REMAINING_ATTRIBUTE, TENANT_QUOTA_REFUSED } from './tenant-quota'");
+    expect(g.read('src/index.ts')).toContain(
+      "export { defaultKeyOf, makeTenantQuotaInterceptor, REMAINING_ATTRIBUTE, TENANT_QUOTA_REFUSED } from './tenant-quota'",
+    );
     expect(g.read('src/tenant-quota.ts')).toContain("name: 'tenant-quota'");
     expect(g.read('src/tenant-quota.ts')).toContain("REMAINING_ATTRIBUTE = 'tenantQuota.remaining'");
     expect(g.read('README.md')).toMatch(/^# @example\/tenant-quota 0\.1\.0$/m);

@@ -13,7 +13,11 @@ afterAll(removeTempDirs);
 
 const API = 'inventory-api';
 const SVC = 'inventory-service';
-const DATABASE_FILES = [`${SVC}/src/database-repository.ts`, `${SVC}/src/migrations.ts`, `${SVC}/test/database-repository.test.ts`];
+const DATABASE_FILES = [
+  `${SVC}/src/database-repository.ts`,
+  `${SVC}/src/migrations.ts`,
+  `${SVC}/test/database-repository.test.ts`,
+];
 const SECURITY_FILES = [`${SVC}/src/security.ts`, `${SVC}/test/security.test.ts`];
 const CLIENT_FILES = [`${SVC}/src/client.ts`, `${SVC}/test/client.test.ts`];
 const MCP_FILES = [`${SVC}/test/mcp.test.ts`];
@@ -38,18 +42,30 @@ function typeCheckWorkspaces(g: Generated, scope: string, packages: string[]): v
     file,
     JSON.stringify({
       extends: './tsconfig.base.json',
-      compilerOptions: { noEmit: true, baseUrl: ROOT, paths, typeRoots: [path.join(modules, '@types')], types: ['node'] },
+      compilerOptions: {
+        noEmit: true,
+        baseUrl: ROOT,
+        paths,
+        typeRoots: [path.join(modules, '@types')],
+        types: ['node'],
+      },
       include: packages.flatMap((p) => [`${p}/src/**/*.ts`, `${p}/test/**/*.ts`]),
     }),
   );
   try {
-    execFileSync(process.execPath, [path.join(modules, 'typescript/bin/tsc'), '-p', file], { encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(modules, 'typescript/bin/tsc'), '-p', file], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
   } catch (err) {
     throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
   }
 }
 
-function packageJson(g: Generated, pkg: string): { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> } {
+function packageJson(
+  g: Generated,
+  pkg: string,
+): { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> } {
   return JSON.parse(g.read(`${pkg}/package.json`));
 }
 
@@ -60,28 +76,52 @@ describe('fw-service', () => {
     expect(path.basename(g.project)).toBe('inventory');
     expect(g.files).toEqual(
       expect.arrayContaining([
-        '.fw-gen.json', '.gitignore', 'README.md', 'package.json', 'tsconfig.base.json',
-        `${API}/src/index.ts`, `${API}/test/contract.test.ts`,
-        `${SVC}/README.md`, `${SVC}/src/index.ts`, `${SVC}/src/service.ts`, `${SVC}/src/host.ts`, `${SVC}/src/main.ts`, `${SVC}/src/settings.ts`,
-        `${SVC}/src/repository.ts`, `${SVC}/src/memory-repository.ts`, `${SVC}/test/service.test.ts`, `${SVC}/test/support.ts`, ...DATABASE_FILES,
+        '.fw-gen.json',
+        '.gitignore',
+        'README.md',
+        'package.json',
+        'tsconfig.base.json',
+        `${API}/src/index.ts`,
+        `${API}/test/contract.test.ts`,
+        `${SVC}/README.md`,
+        `${SVC}/src/index.ts`,
+        `${SVC}/src/service.ts`,
+        `${SVC}/src/host.ts`,
+        `${SVC}/src/main.ts`,
+        `${SVC}/src/settings.ts`,
+        `${SVC}/src/repository.ts`,
+        `${SVC}/src/memory-repository.ts`,
+        `${SVC}/test/service.test.ts`,
+        `${SVC}/test/support.ts`,
+        ...DATABASE_FILES,
       ]),
     );
     for (const absent of [...SECURITY_FILES, ...CLIENT_FILES, ...MCP_FILES]) expect(g.files).not.toContain(absent);
-    expect(JSON.parse(g.read('package.json'))).toMatchObject({ name: '@example/inventory', workspaces: [API, SVC], scripts: { test: 'npm run build --workspaces && npm test --workspaces' } });
+    expect(JSON.parse(g.read('package.json'))).toMatchObject({
+      name: '@example/inventory',
+      workspaces: [API, SVC],
+      scripts: { test: 'npm run build --workspaces && npm test --workspaces' },
+    });
     const service = g.read(`${SVC}/src/service.ts`);
     expect(service).toContain("kind: 'http'");
     expect(service).toContain("method: 'POST',\n        path: '/inventory',");
     expect(service).toContain("method: 'GET',\n        path: '/inventory/{id}',");
     expect(service).toContain("method: 'POST',\n        path: '/inventory/op1',");
     // The composition entry points a mini-monolith uses.
-    expect(g.read(`${SVC}/src/index.ts`)).toContain('export { createInventoryServices, makeInventoryApp, registerInventoryServices, startInventoryHost }');
-    expect(g.read(`${SVC}/src/host.ts`)).toContain('app.use(makeServiceRouter(registry, { infoAccessKey: options.infoAccessKey }))');
+    expect(g.read(`${SVC}/src/index.ts`)).toContain(
+      'export { createInventoryServices, makeInventoryApp, registerInventoryServices, startInventoryHost }',
+    );
+    expect(g.read(`${SVC}/src/host.ts`)).toContain(
+      'app.use(makeServiceRouter(registry, { infoAccessKey: options.infoAccessKey }))',
+    );
     typeCheckWorkspaces(g, '@example', [API, SVC]);
   }, 180_000);
 
   it('service names the route, the packages, the types and the environment variables', async () => {
     const g = await generate('fw-service', { service: 'StockItems', destFolder: 'stock' });
-    expect(g.files).toEqual(expect.arrayContaining(['stock-items-api/src/index.ts', 'stock-items-service/src/service.ts']));
+    expect(g.files).toEqual(
+      expect.arrayContaining(['stock-items-api/src/index.ts', 'stock-items-service/src/service.ts']),
+    );
     expect(packageJson(g, 'stock-items-service').name).toBe('@example/stock-items-service');
     expect(packageJson(g, 'stock-items-service').dependencies).toHaveProperty('@example/stock-items-api');
     expect(g.read('stock-items-api/src/index.ts')).toContain("SERVICE_NAME = 'stock-items'");
@@ -91,7 +131,7 @@ describe('fw-service', () => {
     expect(g.read('README.md')).toMatch(/^# StockItems 0\.1\.0$/m);
   });
 
-  it('serviceVersion is the packages\' version and the service\'s version', async () => {
+  it("serviceVersion is the packages' version and the service's version", async () => {
     const g = await generate('fw-service', { serviceVersion: '2.3.4' });
     expect(packageJson(g, API).version).toBe('2.3.4');
     expect(packageJson(g, SVC).version).toBe('2.3.4');
@@ -115,7 +155,8 @@ describe('fw-service', () => {
     expect(g.read(`${SVC}/src/settings.ts`)).toContain("'INVENTORY_JWT_SECRET'");
     expect(g.read(`${SVC}/src/settings.ts`)).toContain("'INVENTORY_JWKS_URL'");
     const tests = g.read(`${SVC}/test/security.test.ts`);
-    for (const refusal of ['no Authorization header', 'a bad signature', 'an expired token']) expect(tests).toContain(refusal);
+    for (const refusal of ['no Authorization header', 'a bad signature', 'an expired token'])
+      expect(tests).toContain(refusal);
     expect(g.read(`${SVC}/test/support.ts`)).toContain('authorization: `Bearer ${await token()}`');
     expect(g.read('README.md')).toContain('`INVENTORY_JWT_SECRET`');
   });
@@ -123,7 +164,8 @@ describe('fw-service', () => {
   it('security = no (default): no jose, no authorization anywhere', async () => {
     const g = await generate('fw-service', { security: false });
     expect(packageJson(g, SVC).dependencies).not.toHaveProperty('jose');
-    for (const file of g.files.filter((f) => f.startsWith(`${SVC}/`) && f.endsWith('.ts'))) expect(g.read(file)).not.toMatch(/jose|authorization/i);
+    for (const file of g.files.filter((f) => f.startsWith(`${SVC}/`) && f.endsWith('.ts')))
+      expect(g.read(file)).not.toMatch(/jose|authorization/i);
   });
 
   it('jpa = yes (default): kysely store with a migration, PGlite by default, PostgreSQL by URL', async () => {
@@ -150,7 +192,9 @@ describe('fw-service', () => {
   it('cloudSwitchEnabled = yes: a typed client on makeServiceProxy, services.<name>.url from a config file, tested local and remote', async () => {
     const g = await generate('fw-service', { cloudSwitchEnabled: true });
     expect(g.files).toEqual(expect.arrayContaining(CLIENT_FILES));
-    expect(g.read(`${SVC}/src/client.ts`)).toContain('makeServiceProxy({ registry: options.registry, services: options.services');
+    expect(g.read(`${SVC}/src/client.ts`)).toContain(
+      'makeServiceProxy({ registry: options.registry, services: options.services',
+    );
     expect(g.read(`${SVC}/src/settings.ts`)).toContain("value(env, 'INVENTORY_CONFIG')");
     expect(g.read(`${SVC}/src/index.ts`)).toContain('export { makeInventoryClient }');
     expect(g.read(`${SVC}/test/client.test.ts`)).toContain("services: { 'inventory': { url: remote.url } }");
@@ -182,9 +226,19 @@ describe('fw-service', () => {
   it('every option on generates valid package files and type-checks', async () => {
     const g = await generate('fw-service', { security: true, jpa: true, cloudSwitchEnabled: true, enableMCP: true });
     expect(g.run).toMatchObject({ code: 0, err: [] });
-    expect(g.files).toEqual(expect.arrayContaining([...DATABASE_FILES, ...SECURITY_FILES, ...CLIENT_FILES, ...MCP_FILES]));
+    expect(g.files).toEqual(
+      expect.arrayContaining([...DATABASE_FILES, ...SECURITY_FILES, ...CLIENT_FILES, ...MCP_FILES]),
+    );
     expect(Object.keys(packageJson(g, SVC).dependencies).sort()).toEqual(
-      ['@electric-sql/pglite', `@example/${API}`, '@fw/core', '@fw/service', '@modelcontextprotocol/sdk', 'express', 'jose'].sort(),
+      [
+        '@electric-sql/pglite',
+        `@example/${API}`,
+        '@fw/core',
+        '@fw/service',
+        '@modelcontextprotocol/sdk',
+        'express',
+        'jose',
+      ].sort(),
     );
     expect(g.read(`${SVC}/test/service.test.ts`)).toContain("['audit', 'bearer-jwt']");
     typeCheckWorkspaces(g, '@example', [API, SVC]);

@@ -13,9 +13,28 @@ describe('it', () => {
     const g = await generate('it');
     expect(g.run).toMatchObject({ code: 0, err: [] });
     expect(path.basename(g.project)).toBe('orders-it');
-    expect(g.files).toEqual(expect.arrayContaining(['README.md', 'package.json', 'src/target.ts', 'src/client.ts', 'src/reference/entity-service.ts', 'src/reference/reference-app.ts', 'src/reference/main.ts', 'test/order-crud.test.ts', 'test/target.test.ts']));
+    expect(g.files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'src/target.ts',
+        'src/client.ts',
+        'src/reference/entity-service.ts',
+        'src/reference/reference-app.ts',
+        'src/reference/main.ts',
+        'test/order-crud.test.ts',
+        'test/target.test.ts',
+      ]),
+    );
     const crud = g.read('test/order-crud.test.ts');
-    for (const check of ['client.create({ name })', 'client.read(created.body.payload.id)', 'read.status, 404', "'SVC400'", "'body.name'"]) expect(crud).toContain(check);
+    for (const check of [
+      'client.create({ name })',
+      'client.read(created.body.payload.id)',
+      'read.status, 404',
+      "'SVC400'",
+      "'body.name'",
+    ])
+      expect(crud).toContain(check);
     expect(g.read('src/target.ts')).toMatch(/IT_BASE_URL[\s\S]*IT_APP_COMMAND/);
     typeCheckProject(g.project, ['src/**/*.ts', 'test/**/*.ts']);
   }, 120_000);
@@ -51,7 +70,8 @@ describe('it', () => {
     const g = await generate('it', { security: false });
     expect(g.files).not.toContain('src/jwt.ts');
     expect(JSON.parse(g.read('package.json')).dependencies).not.toHaveProperty('jose');
-    for (const file of g.files.filter((f) => f.endsWith('.ts'))) expect(g.read(file)).not.toMatch(/jose|IT_JWT_SECRET|authorization/);
+    for (const file of g.files.filter((f) => f.endsWith('.ts')))
+      expect(g.read(file)).not.toMatch(/jose|IT_JWT_SECRET|authorization/);
   });
 
   it('security = yes: signs tokens with jose from IT_JWT_SECRET and checks a request without one is refused; type-checks', async () => {

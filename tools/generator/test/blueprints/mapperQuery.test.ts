@@ -16,10 +16,26 @@ describe('mapperQuery', () => {
     expect(g.run).toMatchObject({ code: 0, err: [] });
     expect(path.basename(g.project)).toBe('catalog');
     expect(g.files).toEqual(
-      expect.arrayContaining(['README.md', 'package.json', 'query/mappers/catalog.xml', 'query/definitions/catalog.json', 'migrations/catalog-0001-items.sql', 'src/query-module.ts', 'src/app.ts', 'src/main.ts', 'test/query.test.ts', 'test/main.test.ts']),
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'query/mappers/catalog.xml',
+        'query/definitions/catalog.json',
+        'migrations/catalog-0001-items.sql',
+        'src/query-module.ts',
+        'src/app.ts',
+        'src/main.ts',
+        'test/query.test.ts',
+        'test/main.test.ts',
+      ]),
     );
     const [definition] = JSON.parse(g.read('query/definitions/catalog.json'));
-    expect(definition).toMatchObject({ name: 'catalog-items', id: 'catalog.findItems', paginated: true, columnMetadata: { name: { likeQuery: true, filterable: true }, price: { betweenQuery: true } } });
+    expect(definition).toMatchObject({
+      name: 'catalog-items',
+      id: 'catalog.findItems',
+      paginated: true,
+      columnMetadata: { name: { likeQuery: true, filterable: true }, price: { betweenQuery: true } },
+    });
     expect(g.read('query/mappers/catalog.xml')).toContain('<mapper namespace="catalog">');
     expect(g.read('query/mappers/catalog.xml')).toContain('${orderby} ${pagination}');
     expect(g.read('migrations/catalog-0001-items.sql')).toContain('create table CATALOG_ITEM');
@@ -29,10 +45,19 @@ describe('mapperQuery', () => {
 
   it('namespace names the mapper namespace, the query, the table, the migration and the package', async () => {
     const g = await generate('mapperQuery', { namespace: 'bookShelf', destFolder: 'bs' });
-    expect(g.files).toEqual(expect.arrayContaining(['query/mappers/bookShelf.xml', 'query/definitions/bookShelf.json', 'migrations/book-shelf-0001-items.sql']));
+    expect(g.files).toEqual(
+      expect.arrayContaining([
+        'query/mappers/bookShelf.xml',
+        'query/definitions/bookShelf.json',
+        'migrations/book-shelf-0001-items.sql',
+      ]),
+    );
     expect(g.read('query/mappers/bookShelf.xml')).toContain('<mapper namespace="bookShelf">');
     expect(g.read('query/mappers/bookShelf.xml')).toContain('from BOOK_SHELF_ITEM');
-    expect(JSON.parse(g.read('query/definitions/bookShelf.json'))[0]).toMatchObject({ name: 'book-shelf-items', id: 'bookShelf.findItems' });
+    expect(JSON.parse(g.read('query/definitions/bookShelf.json'))[0]).toMatchObject({
+      name: 'book-shelf-items',
+      id: 'bookShelf.findItems',
+    });
     expect(g.read('src/query-module.ts')).toContain("QUERY_NAME = 'book-shelf-items'");
     expect(JSON.parse(g.read('package.json')).name).toBe('@example/book-shelf-query');
   });
@@ -53,7 +78,8 @@ describe('mapperQuery', () => {
     const g = await generate('mapperQuery', { security: false });
     for (const file of SECURITY_FILES) expect(g.files).not.toContain(file);
     expect(JSON.parse(g.read('package.json')).dependencies).not.toHaveProperty('jose');
-    for (const file of g.files.filter((f) => f.endsWith('.ts'))) expect(g.read(file)).not.toMatch(/jose|Bearer|QUERY_JWT_SECRET/);
+    for (const file of g.files.filter((f) => f.endsWith('.ts')))
+      expect(g.read(file)).not.toMatch(/jose|Bearer|QUERY_JWT_SECRET/);
   });
 
   it('security = yes: a bearer JWT (jose) guards /q, with signed and rejected token tests, and type-checks', async () => {

@@ -23,7 +23,11 @@ const ALL_ON = {
   enableQueryController: true,
   enableDbConsole: true,
 };
-const ALL_OFF = Object.fromEntries(Object.entries(ALL_ON).filter(([, v]) => typeof v === 'boolean').map(([k]) => [k, false]));
+const ALL_OFF = Object.fromEntries(
+  Object.entries(ALL_ON)
+    .filter(([, v]) => typeof v === 'boolean')
+    .map(([k]) => [k, false]),
+);
 
 /** The MCP SDK is not mapped by the shared helper: link the workspace's copy into the project. */
 function linkMcpSdk(project: string): void {
@@ -50,10 +54,18 @@ beforeAll(async () => {
 
 describe('minimonolith prompts', () => {
   it('monolith, monolithVersion, destFolder: package name, version, folder, host name', async () => {
-    const g = await generate('minimonolith', { monolith: 'billing-hub', monolithVersion: '2.3.4', destFolder: 'apps/hub' });
+    const g = await generate('minimonolith', {
+      monolith: 'billing-hub',
+      monolithVersion: '2.3.4',
+      destFolder: 'apps/hub',
+    });
     expect(g.run.code).toBe(0);
     expect(g.project.endsWith(path.join('apps', 'hub'))).toBe(true);
-    expect(JSON.parse(g.read('package.json'))).toMatchObject({ name: '@example/billing-hub', version: '2.3.4', bin: { 'billing-hub': './dist/src/main.js' } });
+    expect(JSON.parse(g.read('package.json'))).toMatchObject({
+      name: '@example/billing-hub',
+      version: '2.3.4',
+      bin: { 'billing-hub': './dist/src/main.js' },
+    });
     expect(g.read('src/host.ts')).toContain("name: 'billing-hub', version: '2.3.4'");
     expect(g.read('src/config.ts')).toContain("export const ENV_PREFIX = 'BILLING_HUB';");
   });
@@ -61,12 +73,22 @@ describe('minimonolith prompts', () => {
   it('always: the info endpoints, OpenAPI and the admin UI, the notes service and their test', () => {
     for (const g of [off, on]) {
       expect(g.read('src/host.ts')).toMatch(/makeServiceRouter\(registry[\s\S]*makeAdminUiRouter\(/);
-      expect(g.files).toEqual(expect.arrayContaining(['README.md', '.gitignore', 'src/notes-service.ts', 'src/composed-services.ts', 'test/host.test.ts']));
+      expect(g.files).toEqual(
+        expect.arrayContaining([
+          'README.md',
+          '.gitignore',
+          'src/notes-service.ts',
+          'src/composed-services.ts',
+          'test/host.test.ts',
+        ]),
+      );
     }
   });
 
   it('jpa: a kysely store with a migration, or memory only', () => {
-    expect(on.files).toEqual(expect.arrayContaining(['migrations/0001_notes.sql', 'src/sql-notes-store.ts', 'test/persistence.test.ts']));
+    expect(on.files).toEqual(
+      expect.arrayContaining(['migrations/0001_notes.sql', 'src/sql-notes-store.ts', 'test/persistence.test.ts']),
+    );
     expect(on.read('src/host.ts')).toContain('makeSqlNotesStore(database())');
     expect(off.files).not.toContain('src/sql-notes-store.ts');
     expect(off.files.some((f) => f.startsWith('migrations/'))).toBe(false);
@@ -109,9 +131,20 @@ describe('minimonolith prompts', () => {
   });
 
   it('enableQueryController: /q/{name} with a sample query, its seed and its test', () => {
-    expect(on.files).toEqual(expect.arrayContaining(['src/queries.ts', 'queries/mappers/catalog.xml', 'queries/definitions/catalog.json', 'queries/migrations/0100_catalog_items.sql', 'test/queries.test.ts']));
+    expect(on.files).toEqual(
+      expect.arrayContaining([
+        'src/queries.ts',
+        'queries/mappers/catalog.xml',
+        'queries/definitions/catalog.json',
+        'queries/migrations/0100_catalog_items.sql',
+        'test/queries.test.ts',
+      ]),
+    );
     expect(on.read('src/queries.ts')).toContain("export const QUERIES_DIR = path.join(PACKAGE_DIR, 'queries');");
-    expect(JSON.parse(on.read('package.json'))).toMatchObject({ files: expect.arrayContaining(['queries']), dependencies: { '@fw/query-controller': expect.any(String) } });
+    expect(JSON.parse(on.read('package.json'))).toMatchObject({
+      files: expect.arrayContaining(['queries']),
+      dependencies: { '@fw/query-controller': expect.any(String) },
+    });
     expect(on.files).not.toContain('test/query-modules.test.ts');
     expect(off.files.some((f) => f.startsWith('queries/') || f === 'src/queries.ts')).toBe(false);
   });
@@ -123,7 +156,11 @@ describe('minimonolith prompts', () => {
   });
 
   it('dependencies with "<package>#queryModuleFiles": serves the query modules instead of the sample, and tests their queries', async () => {
-    const g = await generate('minimonolith', { destFolder: 'qm', enableQueryController: true, dependencies: ['@example/shop-queries-query#queryModuleFiles', '@example/pricing#makePricingService'] });
+    const g = await generate('minimonolith', {
+      destFolder: 'qm',
+      enableQueryController: true,
+      dependencies: ['@example/shop-queries-query#queryModuleFiles', '@example/pricing#makePricingService'],
+    });
     expect(g.run.code).toBe(0);
     const queries = g.read('src/queries.ts');
     expect(queries).toContain("import { queryModuleFiles as queryModule0Files } from '@example/shop-queries-query';");
@@ -132,7 +169,9 @@ describe('minimonolith prompts', () => {
     expect(g.files.some((f) => f.startsWith('queries/'))).toBe(false);
     expect(g.files).toEqual(expect.arrayContaining(['test/query-modules.test.ts', 'test/composed.test.ts']));
     expect(g.files).not.toContain('test/queries.test.ts');
-    expect(g.read('test/query-modules.test.ts')).toContain("import { QUERY_NAME as queryModule0FilesQuery } from '@example/shop-queries-query';");
+    expect(g.read('test/query-modules.test.ts')).toContain(
+      "import { QUERY_NAME as queryModule0FilesQuery } from '@example/shop-queries-query';",
+    );
     // The query module is no service package: only the pricing export is loaded as services.
     expect(g.read('src/composed-services.ts')).not.toContain('shop-queries-query');
     const pkg = JSON.parse(g.read('package.json'));
@@ -142,7 +181,10 @@ describe('minimonolith prompts', () => {
   });
 
   it('dependencies: a query module entry takes no argument export', async () => {
-    const g = await generate('minimonolith', { destFolder: 'qm-bad', dependencies: ['@example/q#queryModuleFiles(readSettings)'] });
+    const g = await generate('minimonolith', {
+      destFolder: 'qm-bad',
+      dependencies: ['@example/q#queryModuleFiles(readSettings)'],
+    });
     expect(g.run.code).toBe(1);
     expect(g.run.err.join('\n')).toContain('takes no argument');
     expect(existsSync(g.project)).toBe(false);
@@ -155,19 +197,32 @@ describe('minimonolith prompts', () => {
   });
 
   it('dependencies: imports each package export (with its settings export), lists the packages, tests them', async () => {
-    const g = await generate('minimonolith', { destFolder: 'deps', dependencies: ['@example/shop-service#createShopServices(readSettings)', '@example/pricing#makePricingService'] });
+    const g = await generate('minimonolith', {
+      destFolder: 'deps',
+      dependencies: ['@example/shop-service#createShopServices(readSettings)', '@example/pricing#makePricingService'],
+    });
     expect(g.run.code).toBe(0);
     const composed = g.read('src/composed-services.ts');
-    expect(composed).toContain("import { createShopServices as dependency0CreateShopServices, readSettings as dependency0ReadSettings } from '@example/shop-service';");
-    expect(composed).toContain("{ package: '@example/shop-service', load: () => dependency0CreateShopServices(dependency0ReadSettings()) },");
+    expect(composed).toContain(
+      "import { createShopServices as dependency0CreateShopServices, readSettings as dependency0ReadSettings } from '@example/shop-service';",
+    );
+    expect(composed).toContain(
+      "{ package: '@example/shop-service', load: () => dependency0CreateShopServices(dependency0ReadSettings()) },",
+    );
     expect(composed).toContain("{ package: '@example/pricing', load: () => dependency1MakePricingService() },");
-    expect(JSON.parse(g.read('package.json')).dependencies).toMatchObject({ '@example/pricing': '*', '@example/shop-service': '*' });
+    expect(JSON.parse(g.read('package.json')).dependencies).toMatchObject({
+      '@example/pricing': '*',
+      '@example/shop-service': '*',
+    });
     expect(g.files).toContain('test/composed.test.ts');
     expect(off.files).not.toContain('test/composed.test.ts');
   });
 
   it('dependencies: a malformed entry is refused before anything is written', async () => {
-    const g = await generate('minimonolith', { destFolder: 'bad', dependencies: ['@example/shop-service', 'Not A Package#x'] });
+    const g = await generate('minimonolith', {
+      destFolder: 'bad',
+      dependencies: ['@example/shop-service', 'Not A Package#x'],
+    });
     expect(g.run.code).toBe(1);
     expect(g.run.err.join('\n')).toMatch(/dependencies[\s\S]*\[0\][\s\S]*\[1\]/);
     expect(existsSync(g.project)).toBe(false);
@@ -187,8 +242,16 @@ describe('minimonolith type-checks against the workspace', () => {
   }, 120_000);
 
   it('serving a query module (mapperQuery generated next to it)', async () => {
-    const module = await generate('mapperQuery', { namespace: 'shop-queries', destFolder: 'shop-queries', security: true });
-    const host = await generate('minimonolith', { ...ALL_ON, destFolder: 'qm-host', dependencies: ['@example/shop-queries-query#queryModuleFiles'] });
+    const module = await generate('mapperQuery', {
+      namespace: 'shop-queries',
+      destFolder: 'shop-queries',
+      security: true,
+    });
+    const host = await generate('minimonolith', {
+      ...ALL_ON,
+      destFolder: 'qm-host',
+      dependencies: ['@example/shop-queries-query#queryModuleFiles'],
+    });
     expect(host.run.code).toBe(0);
     linkMcpSdk(host.project);
     linkPackageSources(host.project, '@example/shop-queries-query', module.project);

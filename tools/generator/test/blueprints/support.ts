@@ -42,20 +42,43 @@ export interface Generated {
  * folder is the answer `destFolder` (relative to the run folder). `config` keys, when given, are
  * written to the run folder's `config/generator.json` (over the built-in defaults) first.
  */
-export async function generate(blueprint: string, answers: Record<string, unknown> = {}, config?: Record<string, unknown>): Promise<Generated> {
+export async function generate(
+  blueprint: string,
+  answers: Record<string, unknown> = {},
+  config?: Record<string, unknown>,
+): Promise<Generated> {
   const dir = tempDir(`fw-gen-${blueprint}-`);
   if (config) {
     mkdirSync(path.join(dir, 'config'));
-    writeFileSync(path.join(dir, 'config/generator.json'), JSON.stringify({ fwVersion: '2.1.31', package: 'example', version: '0.1.0', destFolder: '.', packageSource: 'registry', ...config }));
+    writeFileSync(
+      path.join(dir, 'config/generator.json'),
+      JSON.stringify({
+        fwVersion: '2.1.31',
+        package: 'example',
+        version: '0.1.0',
+        destFolder: '.',
+        packageSource: 'registry',
+        ...config,
+      }),
+    );
   }
   const sample = await cli(['-g', blueprint, '-o', 'input.json'], dir);
   if (sample.code !== 0) throw new Error(`-g ${blueprint} failed: ${sample.err.join('\n')}`);
-  const input = JSON.parse(readFileSync(path.join(dir, 'input.json'), 'utf8')) as { blueprint: string; answers: Record<string, unknown> };
+  const input = JSON.parse(readFileSync(path.join(dir, 'input.json'), 'utf8')) as {
+    blueprint: string;
+    answers: Record<string, unknown>;
+  };
   const merged = { ...input.answers, ...answers };
   writeFileSync(path.join(dir, 'input.json'), JSON.stringify({ ...input, answers: merged }));
   const run = await cli(['-f', 'input.json'], dir);
   const project = path.resolve(dir, String(merged.destFolder));
-  return { dir, project, files: Object.keys(snapshot(project)), read: (relative) => readFileSync(path.join(project, relative), 'utf8'), run };
+  return {
+    dir,
+    project,
+    files: Object.keys(snapshot(project)),
+    read: (relative) => readFileSync(path.join(project, relative), 'utf8'),
+    run,
+  };
 }
 
 /** Module paths of the workspace: the @fw libraries' sources and the root's third-party types. */
@@ -83,7 +106,14 @@ export function typeCheckProject(project: string, include: string[], tsconfig = 
     JSON.stringify({
       extends: `./${tsconfig}`,
       // The project's rootDir is its own folder; the mapped workspace sources lie outside it.
-      compilerOptions: { noEmit: true, rootDir: '/', baseUrl: ROOT, paths: workspacePaths(), typeRoots: [path.join(ROOT, 'node_modules/@types')], types: ['node'] },
+      compilerOptions: {
+        noEmit: true,
+        rootDir: '/',
+        baseUrl: ROOT,
+        paths: workspacePaths(),
+        typeRoots: [path.join(ROOT, 'node_modules/@types')],
+        types: ['node'],
+      },
       include,
     }),
   );
@@ -124,7 +154,10 @@ export function typeCheckWorkflowPackage(pkg: string): void {
     }),
   );
   try {
-    execFileSync(process.execPath, [path.join(modules, 'typescript/bin/tsc'), '-p', file], { encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(modules, 'typescript/bin/tsc'), '-p', file], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
   } catch (err) {
     throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
   }

@@ -25,10 +25,19 @@ const XML = `${PKG}/flows/expense-claim.xml`;
 async function refusal(xml: string): Promise<{ code?: string; message: string; destination: string }> {
   const dir = tempDir('fw-gen-wfcustom-bad-');
   writeFileSync(path.join(dir, 'claim.xml'), xml);
-  const generator = makeGenerator({ catalog: makeBlueprintCatalog(), config: DEFAULT_CONFIG, progress: () => undefined });
+  const generator = makeGenerator({
+    catalog: makeBlueprintCatalog(),
+    config: DEFAULT_CONFIG,
+    progress: () => undefined,
+  });
   const destination = path.join(dir, 'out');
   try {
-    await generator.generate({ blueprint: 'wfcustom', answers: { xmlFile: 'claim.xml', destFolder: 'out' }, cwd: dir, baseDir: dir });
+    await generator.generate({
+      blueprint: 'wfcustom',
+      answers: { xmlFile: 'claim.xml', destFolder: 'out' },
+      cwd: dir,
+      baseDir: dir,
+    });
   } catch (err) {
     if (!isGeneratorError(err)) throw err;
     return { code: err.code, message: err.message, destination };
@@ -57,9 +66,27 @@ describe('wfcustom', () => {
   }, 180_000);
 
   it('every option on generates every module and type-checks', async () => {
-    const g = await generate('wfcustom', { activity: 'mandatory', enablement: true, jpa: false, cloudSwitchEnabled: true, security: true, enableMCP: true });
+    const g = await generate('wfcustom', {
+      activity: 'mandatory',
+      enablement: true,
+      jpa: false,
+      cloudSwitchEnabled: true,
+      security: true,
+      enableMCP: true,
+    });
     expect(g.run.code).toBe(0);
-    for (const f of ['config/enablement.json', 'src/enablement.ts', 'src/security.ts', 'src/client.ts', 'src/mcp.ts', 'test/enablement.test.ts', 'test/security.test.ts', 'test/client.test.ts', 'test/mcp.test.ts']) expect(g.files).toContain(`${PKG}/${f}`);
+    for (const f of [
+      'config/enablement.json',
+      'src/enablement.ts',
+      'src/security.ts',
+      'src/client.ts',
+      'src/mcp.ts',
+      'test/enablement.test.ts',
+      'test/security.test.ts',
+      'test/client.test.ts',
+      'test/mcp.test.ts',
+    ])
+      expect(g.files).toContain(`${PKG}/${f}`);
     typeCheckWorkflowPackage(path.join(g.project, PKG));
   }, 180_000);
 
@@ -75,7 +102,11 @@ describe('wfcustom', () => {
   describe('activity', () => {
     async function leaveDraft(g: Generated, doFirst: string[]): Promise<string | undefined> {
       const { flows } = await parseFlowsXml(g.read(XML), { strict: true });
-      const machine = makeStateMachine<{ state?: StmState; data: Record<string, unknown> }, undefined>({ flows, actions: noActions(['notifyClaimant', 'recordSubmission']), conditions: { largeAmount: () => false } });
+      const machine = makeStateMachine<{ state?: StmState; data: Record<string, unknown> }, undefined>({
+        flows,
+        actions: noActions(['notifyClaimant', 'recordSubmission']),
+        conditions: { largeAmount: () => false },
+      });
       const claim: { state?: StmState; data: Record<string, unknown> } = { data: {} };
       await machine.start(claim, undefined);
       for (const a of doFirst) await machine.send(claim, a, {}, undefined);
@@ -113,7 +144,12 @@ describe('wfcustom', () => {
     const y = await generate('wfcustom', { enablement: true });
     expect(JSON.parse(y.read(`${PKG}/config/enablement.json`))).toEqual({ rejectEnabled: true });
     const { flows } = await parseFlowsXml(y.read(XML));
-    const off = makeStateMachine({ flows, actions: noActions(['notifyClaimant', 'recordSubmission']), conditions: { largeAmount: () => true }, config: { rejectEnabled: false } });
+    const off = makeStateMachine({
+      flows,
+      actions: noActions(['notifyClaimant', 'recordSubmission']),
+      conditions: { largeAmount: () => true },
+      config: { rejectEnabled: false },
+    });
     expect(off.isAllowed({ flowId: 'expense-claim', stateId: 'PENDING_APPROVAL' }, 'reject')).toBe(false);
     expect(off.isAllowed({ flowId: 'expense-claim', stateId: 'PENDING_APPROVAL' }, 'approve')).toBe(true);
     const n = await generate('wfcustom', { enablement: false });
@@ -130,15 +166,60 @@ describe('wfcustom', () => {
 
   describe('a states XML breaking a rule is refused before anything is written, naming the line', () => {
     const cases: Array<[string, string, RegExp]> = [
-      ['malformed XML', SAMPLE.replace('<end-state id="PAID"/>', '<end-state id="PAID">'), /line 29: malformed XML .*<\/flow> closes <end-state> opened on line 27/],
-      ['an unreachable state', SAMPLE.replace('    <end-state id="PAID"/>', '    <manual-state id="LIMBO">\n      <on eventId="leave" newStateId="PAID"/>\n    </manual-state>\n    <end-state id="PAID"/>'), /line 27: Flow 'expense-claim', state 'LIMBO': state cannot be reached from the initial state 'DRAFT'/],
-      ['an unknown target', SAMPLE.replace('newStateId="PAID"', 'newStateId="PAYED"'), /line 25: Flow 'expense-claim', state 'APPROVED', event 'pay': target state 'PAYED' does not exist/],
-      ['no initial state', SAMPLE.replace(' initialState="true"', ''), /line 8: Flow 'expense-claim': no initial state is declared/],
-      ['a misspelt attribute', SAMPLE.replace('initialState="true"', 'intialState="true"'), /line 9: Flow 'expense-claim', state 'DRAFT': unknown attribute 'intialState' on <manual-state>/],
-      ['two initial states', SAMPLE.replace('<manual-state id="APPROVED">', '<manual-state id="APPROVED" initialState="true">'), /line 23: Flow 'expense-claim': more than one initial state: 'DRAFT', 'APPROVED'/],
-      ['a manual state without events', SAMPLE.replace('<on eventId="pay" newStateId="PAID"/>', ''), /line 23: Flow 'expense-claim', state 'APPROVED': manual state has no events/],
-      ['a branch after the else branch', SAMPLE.replace('<transition to="APPROVED"/>', '<transition to="APPROVED"/>\n      <transition to="PENDING_APPROVAL" condition="urgent"/>'), /line 18: Flow 'expense-claim', state 'needsApproval': transition #3 \(condition 'urgent'\) follows the unconditional transition \(line 17\)/],
-      ['two flows, none of them the default', SAMPLE.replace(' default="true"', '').replace('</states>', '  <flow id="other">\n    <end-state id="DONE" initialState="true"/>\n  </flow>\n</states>'), /line 8: with 2 flows, mark the one new entities start in default="true"/],
+      [
+        'malformed XML',
+        SAMPLE.replace('<end-state id="PAID"/>', '<end-state id="PAID">'),
+        /line 29: malformed XML .*<\/flow> closes <end-state> opened on line 27/,
+      ],
+      [
+        'an unreachable state',
+        SAMPLE.replace(
+          '    <end-state id="PAID"/>',
+          '    <manual-state id="LIMBO">\n      <on eventId="leave" newStateId="PAID"/>\n    </manual-state>\n    <end-state id="PAID"/>',
+        ),
+        /line 27: Flow 'expense-claim', state 'LIMBO': state cannot be reached from the initial state 'DRAFT'/,
+      ],
+      [
+        'an unknown target',
+        SAMPLE.replace('newStateId="PAID"', 'newStateId="PAYED"'),
+        /line 25: Flow 'expense-claim', state 'APPROVED', event 'pay': target state 'PAYED' does not exist/,
+      ],
+      [
+        'no initial state',
+        SAMPLE.replace(' initialState="true"', ''),
+        /line 8: Flow 'expense-claim': no initial state is declared/,
+      ],
+      [
+        'a misspelt attribute',
+        SAMPLE.replace('initialState="true"', 'intialState="true"'),
+        /line 9: Flow 'expense-claim', state 'DRAFT': unknown attribute 'intialState' on <manual-state>/,
+      ],
+      [
+        'two initial states',
+        SAMPLE.replace('<manual-state id="APPROVED">', '<manual-state id="APPROVED" initialState="true">'),
+        /line 23: Flow 'expense-claim': more than one initial state: 'DRAFT', 'APPROVED'/,
+      ],
+      [
+        'a manual state without events',
+        SAMPLE.replace('<on eventId="pay" newStateId="PAID"/>', ''),
+        /line 23: Flow 'expense-claim', state 'APPROVED': manual state has no events/,
+      ],
+      [
+        'a branch after the else branch',
+        SAMPLE.replace(
+          '<transition to="APPROVED"/>',
+          '<transition to="APPROVED"/>\n      <transition to="PENDING_APPROVAL" condition="urgent"/>',
+        ),
+        /line 18: Flow 'expense-claim', state 'needsApproval': transition #3 \(condition 'urgent'\) follows the unconditional transition \(line 17\)/,
+      ],
+      [
+        'two flows, none of them the default',
+        SAMPLE.replace(' default="true"', '').replace(
+          '</states>',
+          '  <flow id="other">\n    <end-state id="DONE" initialState="true"/>\n  </flow>\n</states>',
+        ),
+        /line 8: with 2 flows, mark the one new entities start in default="true"/,
+      ],
     ];
     it.each(cases)('%s', async (_name, xml, expected) => {
       const refused = await refusal(xml);

@@ -12,15 +12,37 @@ import { generate, typeCheckWorkflowPackage, type Generated } from './support';
 
 afterAll(removeTempDirs);
 
-const ALL_ON = { activity: 'mandatory', enablement: true, jpa: true, cloudSwitchEnabled: true, security: true, enableMCP: true };
-const OPTIONAL_FILES = ['config/enablement.json', 'src/enablement.ts', 'test/enablement.test.ts', 'test/activity.test.ts', 'src/security.ts', 'test/security.test.ts', 'src/client.ts', 'test/client.test.ts', 'src/mcp.ts', 'test/mcp.test.ts', 'test/store.test.ts'];
+const ALL_ON = {
+  activity: 'mandatory',
+  enablement: true,
+  jpa: true,
+  cloudSwitchEnabled: true,
+  security: true,
+  enableMCP: true,
+};
+const OPTIONAL_FILES = [
+  'config/enablement.json',
+  'src/enablement.ts',
+  'test/enablement.test.ts',
+  'test/activity.test.ts',
+  'src/security.ts',
+  'test/security.test.ts',
+  'src/client.ts',
+  'test/client.test.ts',
+  'src/mcp.ts',
+  'test/mcp.test.ts',
+  'test/store.test.ts',
+];
 
 /** The generated flow, through the runtime's parser (strict, as the service loads it). */
 async function runtimeFlows(g: Generated, svc = 'ticket') {
   return (await parseFlowsXml(g.read(`${svc}-service/flows/${svc}.xml`), { strict: true })).flows;
 }
 
-function pkgJson(g: Generated, svc = 'ticket'): { dependencies: Record<string, string>; files: string[]; name: string; version: string } {
+function pkgJson(
+  g: Generated,
+  svc = 'ticket',
+): { dependencies: Record<string, string>; files: string[]; name: string; version: string } {
   return JSON.parse(g.read(`${svc}-service/package.json`));
 }
 
@@ -29,12 +51,33 @@ describe('wfservice', () => {
     const g = await generate('wfservice');
     expect(g.run).toMatchObject({ code: 0, err: [] });
     expect(path.basename(g.project)).toBe('ticket');
-    expect(g.files).toEqual(expect.arrayContaining(['README.md', 'package.json', 'tsconfig.base.json', '.gitignore', 'ticket-service/flows/ticket.xml', 'ticket-service/src/service.ts', 'ticket-service/src/store.ts', 'ticket-service/test/flow.test.ts', 'ticket-service/test/walker.ts', 'ticket-service/test/store.test.ts']));
-    for (const f of OPTIONAL_FILES.filter((x) => x !== 'test/store.test.ts')) expect(g.files).not.toContain(`ticket-service/${f}`);
+    expect(g.files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'tsconfig.base.json',
+        '.gitignore',
+        'ticket-service/flows/ticket.xml',
+        'ticket-service/src/service.ts',
+        'ticket-service/src/store.ts',
+        'ticket-service/test/flow.test.ts',
+        'ticket-service/test/walker.ts',
+        'ticket-service/test/store.test.ts',
+      ]),
+    );
+    for (const f of OPTIONAL_FILES.filter((x) => x !== 'test/store.test.ts'))
+      expect(g.files).not.toContain(`ticket-service/${f}`);
     const [flow] = await runtimeFlows(g);
     expect(flow.states.map((s) => s.id)).toEqual(['OPENED', 'ASSIGNED', 'RESOLVED', 'CLOSED']);
     const edges = flow.states.flatMap((s) => (s.events ?? []).map((e) => `${s.id} -${e.id}→ ${e.to}`));
-    expect(edges).toEqual(['OPENED -assign→ ASSIGNED', 'OPENED -close→ CLOSED', 'ASSIGNED -resolve→ RESOLVED', 'ASSIGNED -deassign→ OPENED', 'RESOLVED -close→ CLOSED', 'RESOLVED -reopen→ ASSIGNED']);
+    expect(edges).toEqual([
+      'OPENED -assign→ ASSIGNED',
+      'OPENED -close→ CLOSED',
+      'ASSIGNED -resolve→ RESOLVED',
+      'ASSIGNED -deassign→ OPENED',
+      'RESOLVED -close→ CLOSED',
+      'RESOLVED -reopen→ ASSIGNED',
+    ]);
     expect(() => parseStatesXml(g.read('ticket-service/flows/ticket.xml'), 'ticket.xml')).not.toThrow();
     expect(g.read('ticket-service/src/index.ts')).toContain('ticketServices');
     typeCheckWorkflowPackage(path.join(g.project, 'ticket-service'));
@@ -57,7 +100,7 @@ describe('wfservice', () => {
     expect(g.read('README.md')).toContain('POST /helpdesk');
   });
 
-  it('serviceVersion is the packages\' and the service\'s version', async () => {
+  it("serviceVersion is the packages' and the service's version", async () => {
     const g = await generate('wfservice', { serviceVersion: '3.1.4' });
     expect(pkgJson(g).version).toBe('3.1.4');
     expect(JSON.parse(g.read('package.json')).version).toBe('3.1.4');
@@ -71,7 +114,11 @@ describe('wfservice', () => {
   });
 
   describe('activity', () => {
-    const machineFor = async (g: Generated) => makeStateMachine<{ state?: StmState }, undefined>({ flows: await runtimeFlows(g), actions: { recordAssignee: () => undefined, recordComment: () => undefined, clearAssignee: () => undefined } });
+    const machineFor = async (g: Generated) =>
+      makeStateMachine<{ state?: StmState }, undefined>({
+        flows: await runtimeFlows(g),
+        actions: { recordAssignee: () => undefined, recordComment: () => undefined, clearAssignee: () => undefined },
+      });
 
     it('none: ASSIGNED has no activity, resolve is allowed at once, no activity test', async () => {
       const g = await generate('wfservice', { activity: 'none' });
@@ -89,7 +136,9 @@ describe('wfservice', () => {
       const ticket: { state?: StmState } = {};
       await machine.start(ticket, undefined);
       await machine.send(ticket, 'assign', {}, undefined);
-      await expect(machine.send(ticket, 'resolve', {}, undefined)).rejects.toMatchObject({ code: 'STM_EVENT_NOT_ALLOWED' });
+      await expect(machine.send(ticket, 'resolve', {}, undefined)).rejects.toMatchObject({
+        code: 'STM_EVENT_NOT_ALLOWED',
+      });
       await machine.send(ticket, 'investigate', {}, undefined);
       await machine.send(ticket, 'resolve', {}, undefined);
       expect(ticket.state?.stateId).toBe('RESOLVED');
@@ -109,12 +158,22 @@ describe('wfservice', () => {
   describe('enablement', () => {
     it('y: switches in config/enablement.json guard RESOLVED, deassign and reopen; a disabled transition is not allowed', async () => {
       const g = await generate('wfservice', { enablement: true });
-      expect(JSON.parse(g.read('ticket-service/config/enablement.json'))).toEqual({ resolvedEnabled: true, deassignEnabled: true, reopenEnabled: true });
-      expect(g.files).toEqual(expect.arrayContaining(['ticket-service/src/enablement.ts', 'ticket-service/test/enablement.test.ts']));
+      expect(JSON.parse(g.read('ticket-service/config/enablement.json'))).toEqual({
+        resolvedEnabled: true,
+        deassignEnabled: true,
+        reopenEnabled: true,
+      });
+      expect(g.files).toEqual(
+        expect.arrayContaining(['ticket-service/src/enablement.ts', 'ticket-service/test/enablement.test.ts']),
+      );
       expect(pkgJson(g).files).toContain('config');
       expect(g.read('ticket-service/src/service.ts')).toContain('config: options.enablement ?? loadEnablement()');
       const flows = await runtimeFlows(g);
-      const actions = { recordAssignee: () => undefined, recordComment: () => undefined, clearAssignee: () => undefined };
+      const actions = {
+        recordAssignee: () => undefined,
+        recordComment: () => undefined,
+        clearAssignee: () => undefined,
+      };
       const off = makeStateMachine({ flows, actions, config: { reopenEnabled: false } });
       expect(off.isAllowed({ flowId: 'ticket', stateId: 'RESOLVED' }, 'reopen')).toBe(false);
       expect(off.isAllowed({ flowId: 'ticket', stateId: 'RESOLVED' }, 'close')).toBe(true);
@@ -134,7 +193,11 @@ describe('wfservice', () => {
     const y = await generate('wfservice', { jpa: true });
     expect(y.read('ticket-service/src/store.ts')).toContain('makeDatabaseWorkflowStore');
     expect(y.read('ticket-service/src/store.ts')).toContain('migrateDatabase');
-    expect(pkgJson(y).dependencies).toMatchObject({ '@electric-sql/pglite': expect.any(String), kysely: expect.any(String), '@fw/migrate': expect.any(String) });
+    expect(pkgJson(y).dependencies).toMatchObject({
+      '@electric-sql/pglite': expect.any(String),
+      kysely: expect.any(String),
+      '@fw/migrate': expect.any(String),
+    });
     expect(y.files).toContain('ticket-service/test/store.test.ts');
     const n = await generate('wfservice', { jpa: false });
     expect(n.read('ticket-service/src/store.ts')).toContain('makeInMemoryWorkflowStore');
@@ -145,7 +208,9 @@ describe('wfservice', () => {
   it('security: y puts a bearer JWT interceptor (jose) on the operations; n leaves them open', async () => {
     const y = await generate('wfservice', { security: true });
     expect(y.read('ticket-service/src/security.ts')).toContain("await import('jose')");
-    expect(y.read('ticket-service/src/service.ts')).toContain('makeBearerInterceptor(options.security ?? bearerOptionsFromEnv())');
+    expect(y.read('ticket-service/src/service.ts')).toContain(
+      'makeBearerInterceptor(options.security ?? bearerOptionsFromEnv())',
+    );
     expect(pkgJson(y).dependencies).toHaveProperty('jose');
     expect(y.read('README.md')).toContain('TICKET_JWT_SECRET');
     const n = await generate('wfservice', { security: false });

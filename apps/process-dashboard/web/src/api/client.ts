@@ -49,10 +49,18 @@ const PAGING = ['page', 'size'] as const;
 /** Every call of the client: the contract test reads this table. */
 export const ENDPOINTS = {
   info: { method: 'GET', path: '/info' },
-  listProcesses: { method: 'GET', path: '/processes', query: ['processType', 'status', 'triggerId', 'parentId', 'predecessorId', 'roots', 'q', ...PAGING] },
+  listProcesses: {
+    method: 'GET',
+    path: '/processes',
+    query: ['processType', 'status', 'triggerId', 'parentId', 'predecessorId', 'roots', 'q', ...PAGING],
+  },
   getProcess: { method: 'GET', path: '/processes/{id}' },
   trace: { method: 'GET', path: '/trace', query: ['processId', 'triggerId'] },
-  listExecutions: { method: 'GET', path: '/executions', query: ['triggerId', 'crontabId', 'status', 'source', 'processType', ...PAGING] },
+  listExecutions: {
+    method: 'GET',
+    path: '/executions',
+    query: ['triggerId', 'crontabId', 'status', 'source', 'processType', ...PAGING],
+  },
   trigger: { method: 'POST', path: '/triggers' },
   listCrontabs: { method: 'GET', path: '/crontabs', query: PAGING },
   getCrontab: { method: 'GET', path: '/crontabs/{id}' },
@@ -101,7 +109,8 @@ function buildPath(endpoint: Endpoint, params: Record<string, string>, query: Re
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === '' || value === false) continue;
-    if (!endpoint.query?.includes(name)) throw new Error(`${endpoint.method} ${endpoint.path} takes no query parameter '${name}'`);
+    if (!endpoint.query?.includes(name))
+      throw new Error(`${endpoint.method} ${endpoint.path} takes no query parameter '${name}'`);
     search.set(name, String(value));
   }
   const text = search.toString();
@@ -111,7 +120,8 @@ function buildPath(endpoint: Endpoint, params: Record<string, string>, query: Re
 async function messageOf(response: Response): Promise<string> {
   try {
     const body: unknown = await response.json();
-    if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') return (body as { message: string }).message;
+    if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string')
+      return (body as { message: string }).message;
   } catch {
     // not JSON: fall through
   }
@@ -123,7 +133,9 @@ export type Credential = { kind: 'key' | 'token'; secret: string };
 
 /** The headers carrying a credential. */
 export function credentialHeaders(credential: Credential): Record<string, string> {
-  return credential.kind === 'key' ? { 'X-Process-Management-Key': credential.secret } : { Authorization: `Bearer ${credential.secret}` };
+  return credential.kind === 'key'
+    ? { 'X-Process-Management-Key': credential.secret }
+    : { Authorization: `Bearer ${credential.secret}` };
 }
 
 export interface ApiClientOptions {
@@ -146,7 +158,11 @@ export function createApiClient(options: ApiClientOptions) {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   async function call<T>(name: EndpointName, opts: CallOptions = {}): Promise<T> {
     const endpoint: Endpoint = ENDPOINTS[name];
-    const headers: Record<string, string> = { ...credentialHeaders(options.credential), 'x-fw-tenant-id': options.tenant, Accept: 'application/json' };
+    const headers: Record<string, string> = {
+      ...credentialHeaders(options.credential),
+      'x-fw-tenant-id': options.tenant,
+      Accept: 'application/json',
+    };
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await doFetch(buildPath(endpoint, opts.params ?? {}, opts.query ?? {}), {
       method: endpoint.method,
@@ -164,24 +180,29 @@ export function createApiClient(options: ApiClientOptions) {
   return {
     tenant: options.tenant,
     info: () => call<ManagementInfo>('info'),
-    listProcesses: (filter: ProcessFilter, page: PageParams) => call<Page<ProcessSummary>>('listProcesses', { query: { ...filter, ...paged(page) } }),
+    listProcesses: (filter: ProcessFilter, page: PageParams) =>
+      call<Page<ProcessSummary>>('listProcesses', { query: { ...filter, ...paged(page) } }),
     getProcess: (id: string) => call<ProcessDetail>('getProcess', { params: { id } }),
     trace: (by: { processId: string } | { triggerId: string }) => call<TraceGraph>('trace', { query: by }),
-    listExecutions: (filter: ExecutionFilter, page: PageParams) => call<Page<Execution>>('listExecutions', { query: { ...filter, ...paged(page) } }),
+    listExecutions: (filter: ExecutionFilter, page: PageParams) =>
+      call<Page<Execution>>('listExecutions', { query: { ...filter, ...paged(page) } }),
     trigger: (body: { triggerId?: string; payload: TriggerPayload }) => call<TriggerResult>('trigger', { body }),
     listCrontabs: (page: PageParams) => call<Page<Crontab>>('listCrontabs', { query: paged(page) }),
     getCrontab: (id: string) => call<Crontab>('getCrontab', { params: { id } }),
     createCrontab: (input: CrontabInput) => call<Crontab>('createCrontab', { body: input }),
-    updateCrontab: (id: string, changes: Partial<CrontabInput>) => call<Crontab>('updateCrontab', { params: { id }, body: changes }),
+    updateCrontab: (id: string, changes: Partial<CrontabInput>) =>
+      call<Crontab>('updateCrontab', { params: { id }, body: changes }),
     deleteCrontab: (id: string) => call<void>('deleteCrontab', { params: { id } }),
     listDefinitions: (page: PageParams) => call<Page<ProcessDef>>('listDefinitions', { query: paged(page) }),
     getDefinition: (name: string) => call<ProcessDef>('getDefinition', { params: { name } }),
     createDefinition: (def: ProcessDef) => call<ProcessDef>('createDefinition', { body: def }),
-    updateDefinition: (name: string, def: ProcessDef) => call<ProcessDef>('updateDefinition', { params: { name }, body: def }),
+    updateDefinition: (name: string, def: ProcessDef) =>
+      call<ProcessDef>('updateDefinition', { params: { name }, body: def }),
     deleteDefinition: (name: string) => call<void>('deleteDefinition', { params: { name } }),
     refreshDefinitions: () => call<{ refreshed: boolean; definitions: number }>('refreshDefinitions'),
     me: () => call<Caller>('me'),
-    listAudit: (filter: AuditFilter, page: PageParams) => call<Page<AuditEntry>>('listAudit', { query: { ...filter, ...paged(page) } }),
+    listAudit: (filter: AuditFilter, page: PageParams) =>
+      call<Page<AuditEntry>>('listAudit', { query: { ...filter, ...paged(page) } }),
   };
 }
 

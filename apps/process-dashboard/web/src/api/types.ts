@@ -21,7 +21,14 @@ export interface ManagementInfo {
   supportedEvents: string[];
 }
 
-export const PROCESS_STATUSES = ['EXECUTING', 'SPLIT_PENDING', 'SUB_PROCESSES_PENDING', 'AGGREGATION_PENDING', 'PROCESSED', 'PROCESSED_WITH_ERRORS'] as const;
+export const PROCESS_STATUSES = [
+  'EXECUTING',
+  'SPLIT_PENDING',
+  'SUB_PROCESSES_PENDING',
+  'AGGREGATION_PENDING',
+  'PROCESSED',
+  'PROCESSED_WITH_ERRORS',
+] as const;
 export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
 
 export interface ProcessSummary {
@@ -88,7 +95,13 @@ export interface ProcessDetail {
 
 export type TraceNodeKind = 'TRIGGER' | 'PROCESS' | 'COMPLETION';
 export type TraceEdgeKind = 'PROCESS_CREATE' | 'SUBPROCESS' | 'EMITS' | 'SUCCESSOR' | 'LEGACY_SUCCESSOR';
-export const TRACE_EDGE_KINDS: readonly TraceEdgeKind[] = ['PROCESS_CREATE', 'SUBPROCESS', 'EMITS', 'SUCCESSOR', 'LEGACY_SUCCESSOR'];
+export const TRACE_EDGE_KINDS: readonly TraceEdgeKind[] = [
+  'PROCESS_CREATE',
+  'SUBPROCESS',
+  'EMITS',
+  'SUCCESSOR',
+  'LEGACY_SUCCESSOR',
+];
 
 export interface TraceNode {
   id: string;

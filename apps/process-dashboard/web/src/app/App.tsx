@@ -24,7 +24,8 @@ import { Layout } from './Layout';
 import { switchTenantPath, tenantPath } from './paths';
 import { PreferencesProvider } from './preferences';
 
-const REFUSED = 'The server refused the key or token (401): it may have expired, or the server was restarted with another key. Sign in again.';
+const REFUSED =
+  'The server refused the key or token (401): it may have expired, or the server was restarted with another key. Sign in again.';
 
 /** The query client: no retries of 4xx answers; a 401 anywhere ends the session. */
 function QueryLayer({ children }: { children: ReactNode }) {
@@ -42,7 +43,11 @@ function QueryLayer({ children }: { children: ReactNode }) {
       queryCache: new QueryCache({ onError: on401 }),
       mutationCache: new MutationCache({ onError: on401 }),
       defaultOptions: {
-        queries: { retry: (count, error) => !(isApiError(error) && error.status < 500) && count < 2, refetchOnWindowFocus: false, staleTime: 2_000 },
+        queries: {
+          retry: (count, error) => !(isApiError(error) && error.status < 500) && count < 2,
+          refetchOnWindowFocus: false,
+          staleTime: 2_000,
+        },
       },
     });
     return created;
@@ -54,7 +59,8 @@ function Landing() {
   const navigate = useNavigate();
   const { credential } = useSession();
   const { tenants } = usePermissions();
-  if (credential) return <Navigate to={tenantPath(tenants === '*' || tenants.length === 0 ? 'demo' : tenants[0])} replace />;
+  if (credential)
+    return <Navigate to={tenantPath(tenants === '*' || tenants.length === 0 ? 'demo' : tenants[0])} replace />;
   return <SignInForm initialTenant="demo" onSignedIn={(tenant) => navigate(tenantPath(tenant))} />;
 }
 
@@ -77,7 +83,12 @@ function TenantShell() {
     );
   }
   if (!credential) {
-    return <SignInForm initialTenant={tenant} onSignedIn={(t) => t !== tenant && navigate(switchTenantPath(location.pathname, location.search, t))} />;
+    return (
+      <SignInForm
+        initialTenant={tenant}
+        onSignedIn={(t) => t !== tenant && navigate(switchTenantPath(location.pathname, location.search, t))}
+      />
+    );
   }
   if (!mayOpen(tenant)) {
     return (

@@ -30,7 +30,11 @@ function TenantPicker({ tenant, tenants }: { tenant: string; tenants: readonly s
   return (
     <div className="tenant-switch">
       <label htmlFor="tenant-switch">Tenant</label>
-      <select id="tenant-switch" value={tenant} onChange={(e) => navigate(switchTenantPath(location.pathname, location.search, e.target.value))}>
+      <select
+        id="tenant-switch"
+        value={tenant}
+        onChange={(e) => navigate(switchTenantPath(location.pathname, location.search, e.target.value))}
+      >
         {tenants.map((t) => (
           <option key={t} value={t}>
             {t}
@@ -45,7 +49,10 @@ function CallerBadge({ permissions }: { permissions: Permissions }) {
   const { caller } = useSession();
   if (!caller) return null;
   return (
-    <span className="caller muted" title={`Signed in with ${caller.credential === 'key' ? 'an administration key' : 'a bearer token'}; tenants: ${permissions.tenants === '*' ? 'all' : permissions.tenants.join(', ')}`}>
+    <span
+      className="caller muted"
+      title={`Signed in with ${caller.credential === 'key' ? 'an administration key' : 'a bearer token'}; tenants: ${permissions.tenants === '*' ? 'all' : permissions.tenants.join(', ')}`}
+    >
       {caller.actor} · {caller.role ?? 'no role'}
     </span>
   );
@@ -68,7 +75,15 @@ function TenantSwitch({ tenant }: { tenant: string }) {
   return (
     <form className="tenant-switch" onSubmit={submit} key={tenant}>
       <label htmlFor="tenant-switch">Tenant</label>
-      <input id="tenant-switch" value={value} onChange={(e) => setValue(e.target.value)} size={12} spellCheck={false} aria-invalid={error !== undefined} aria-describedby={error ? 'tenant-switch-error' : undefined} />
+      <input
+        id="tenant-switch"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        size={12}
+        spellCheck={false}
+        aria-invalid={error !== undefined}
+        aria-describedby={error ? 'tenant-switch-error' : undefined}
+      />
       <button type="submit">Switch</button>
       {error && (
         <span id="tenant-switch-error" className="error" role="alert">
@@ -116,7 +131,11 @@ export function Layout({ tenant, children }: { tenant: string; children: ReactNo
         </nav>
         <div className="topbar-tools">
           <CallerBadge permissions={permissions} />
-          {permissions.tenants === '*' ? <TenantSwitch tenant={tenant} /> : <TenantPicker tenant={tenant} tenants={permissions.tenants} />}
+          {permissions.tenants === '*' ? (
+            <TenantSwitch tenant={tenant} />
+          ) : (
+            <TenantPicker tenant={tenant} tenants={permissions.tenants} />
+          )}
           <button type="button" onClick={cycleTheme} aria-label={`Theme: ${theme} (switch)`} title="Shift+T">
             Theme: {theme}
           </button>

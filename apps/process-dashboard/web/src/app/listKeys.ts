@@ -20,7 +20,8 @@ export function moveFocus(container: HTMLElement | null, delta: 1 | -1): HTMLEle
   const links = rowLinks(container);
   if (links.length === 0) return undefined;
   const current = links.indexOf(document.activeElement as HTMLElement);
-  const next = current < 0 ? (delta > 0 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, current + delta));
+  const next =
+    current < 0 ? (delta > 0 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, current + delta));
   links[next].focus();
   links[next].scrollIntoView?.({ block: 'nearest' });
   return links[next];
@@ -30,8 +31,10 @@ export function useListKeys({ container, onToggle, onPage }: ListKeysOptions): v
   useShortcuts({
     j: () => void moveFocus(container.current, 1),
     k: () => void moveFocus(container.current, -1),
-    ArrowDown: () => (container.current?.contains(document.activeElement) ? void moveFocus(container.current, 1) : false),
-    ArrowUp: () => (container.current?.contains(document.activeElement) ? void moveFocus(container.current, -1) : false),
+    ArrowDown: () =>
+      container.current?.contains(document.activeElement) ? void moveFocus(container.current, 1) : false,
+    ArrowUp: () =>
+      container.current?.contains(document.activeElement) ? void moveFocus(container.current, -1) : false,
     x: () => {
       const id = (document.activeElement as HTMLElement | null)?.dataset.rowId;
       if (!id || !onToggle) return false;

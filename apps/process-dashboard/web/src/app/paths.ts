@@ -11,7 +11,11 @@ export function processPath(tenant: string, id: string): string {
   return tenantPath(tenant, `processes/${encodeURIComponent(id)}`);
 }
 
-export function tracePath(tenant: string, by: { processId: string } | { triggerId: string }, view: 'graph' | 'timeline' = 'graph'): string {
+export function tracePath(
+  tenant: string,
+  by: { processId: string } | { triggerId: string },
+  view: 'graph' | 'timeline' = 'graph',
+): string {
   const query = new URLSearchParams('processId' in by ? { processId: by.processId } : { triggerId: by.triggerId });
   if (view !== 'graph') query.set('view', view);
   return tenantPath(tenant, `trace?${query.toString()}`);

@@ -28,7 +28,10 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     if (theme === 'system') root.removeAttribute('data-theme');
     else root.setAttribute('data-theme', theme);
   }, [theme]);
-  const cycleTheme = useCallback(() => setTheme((t) => (t === 'system' ? 'light' : t === 'light' ? 'dark' : 'system')), []);
+  const cycleTheme = useCallback(
+    () => setTheme((t) => (t === 'system' ? 'light' : t === 'light' ? 'dark' : 'system')),
+    [],
+  );
   const value = useMemo(() => ({ theme, setTheme, cycleTheme, paused, setPaused }), [theme, cycleTheme, paused]);
   return <PreferencesContext.Provider value={value}>{children}</PreferencesContext.Provider>;
 }
@@ -43,7 +46,11 @@ export function usePreferences(): Preferences {
  * A query of an execution view: refetched every 10 s unless paused, keeping the previous data on
  * screen while the next page loads (rows, scroll, selection and open panels stay).
  */
-export function useLiveQuery<T>(queryKey: QueryKey, queryFn: () => Promise<T>, options: { enabled?: boolean } = {}): UseQueryResult<T> {
+export function useLiveQuery<T>(
+  queryKey: QueryKey,
+  queryFn: () => Promise<T>,
+  options: { enabled?: boolean } = {},
+): UseQueryResult<T> {
   const { paused } = usePreferences();
   return useQuery({
     queryKey,

@@ -29,7 +29,11 @@ export function Field({ id, label, error, hint, children }: FieldProps) {
 }
 
 /** aria attributes tying an input to its hint and error. */
-export function describedBy(id: string, error: string | undefined, hint: boolean): { 'aria-describedby'?: string; 'aria-invalid'?: boolean } {
+export function describedBy(
+  id: string,
+  error: string | undefined,
+  hint: boolean,
+): { 'aria-describedby'?: string; 'aria-invalid'?: boolean } {
   const ids = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return { ...(ids ? { 'aria-describedby': ids } : {}), ...(error ? { 'aria-invalid': true } : {}) };
 }

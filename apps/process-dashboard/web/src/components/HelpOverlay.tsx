@@ -18,7 +18,13 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
   }, [onClose]);
   return (
     <div className="overlay" onClick={onClose}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="help-title"
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2 id="help-title">Keyboard shortcuts</h2>
         <table className="shortcuts">
           <thead>

@@ -21,7 +21,13 @@ export function LiveStatus({ updatedAt, fetching, onRefresh }: LiveStatusProps) 
         Refresh
       </button>
       <label className="switch">
-        <input type="checkbox" role="switch" checked={paused} onChange={(e) => setPaused(e.target.checked)} aria-describedby="live-note" />
+        <input
+          type="checkbox"
+          role="switch"
+          checked={paused}
+          onChange={(e) => setPaused(e.target.checked)}
+          aria-describedby="live-note"
+        />
         Pause
       </label>
       <span id="live-note" className="sr-only">

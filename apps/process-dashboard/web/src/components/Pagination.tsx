@@ -25,8 +25,17 @@ export function Pagination({ label, page, onPage, onSize }: PaginationProps) {
       <button type="button" onClick={() => onPage(page.page - 1)} disabled={page.page === 0} aria-label="Previous page">
         ‹ Previous
       </button>
-      <span aria-live="polite" title={page.totalElementsEstimated ? 'An estimate: counting every row of a list this large would slow every refresh' : undefined}>
-        Page {page.totalPages === 0 ? 0 : page.page + 1} of {about}{page.totalPages.toLocaleString('en')} · {from}–{to} of {about}{page.totalElements.toLocaleString('en')}
+      <span
+        aria-live="polite"
+        title={
+          page.totalElementsEstimated
+            ? 'An estimate: counting every row of a list this large would slow every refresh'
+            : undefined
+        }
+      >
+        Page {page.totalPages === 0 ? 0 : page.page + 1} of {about}
+        {page.totalPages.toLocaleString('en')} · {from}–{to} of {about}
+        {page.totalElements.toLocaleString('en')}
       </span>
       <button type="button" onClick={() => onPage(page.page + 1)} disabled={page.page >= last} aria-label="Next page">
         Next ›

@@ -28,7 +28,15 @@ export function ProgressBar({ done, total, percent, label }: ProgressProps) {
   const value = total > 0 ? Math.round((done / total) * 100) : (percent ?? 0);
   return (
     <div className="progress-wrap">
-      <div className="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={total > 0 ? `${done} of ${total} children completed` : `${value} %`}>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={value}
+        aria-valuetext={total > 0 ? `${done} of ${total} children completed` : `${value} %`}
+      >
         <div className="progress-fill" style={{ width: `${value}%` }} />
       </div>
       <span className="progress-text">{total > 0 ? `${done} / ${total}` : `${value} %`}</span>

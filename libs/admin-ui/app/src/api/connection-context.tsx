@@ -38,7 +38,10 @@ export function ConnectionProvider({ children, initial }: { children: ReactNode;
     setKeyGeneration((n) => n + 1);
     setKeyRequested(false);
   }, []);
-  const value = useMemo(() => ({ connection: { baseUrl, infoKey }, keyGeneration, keyRequested, requestKey, setInfoKey, setBaseUrl }), [baseUrl, infoKey, keyGeneration, keyRequested, requestKey, setInfoKey, setBaseUrl]);
+  const value = useMemo(
+    () => ({ connection: { baseUrl, infoKey }, keyGeneration, keyRequested, requestKey, setInfoKey, setBaseUrl }),
+    [baseUrl, infoKey, keyGeneration, keyRequested, requestKey, setInfoKey, setBaseUrl],
+  );
   return <ConnectionContext.Provider value={value}>{children}</ConnectionContext.Provider>;
 }
 

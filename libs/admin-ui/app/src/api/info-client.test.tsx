@@ -12,20 +12,36 @@ import { fillPath, INFO_PATHS } from './info-client';
 
 describe("the info client and the host's OpenAPI document", () => {
   it('reads only paths the host documents', async () => {
-    const ticket = defineWorkflowService({ name: 'support-ticket', version: '1.0.0', flows: [SUPPORT_TICKET_FLOW], store: makeInMemoryWorkflowStore() });
-    const registry = makeServiceRegistry({ host: { name: 'h', version: '1' }, services: [makeServiceRegistryService(), ticket] });
+    const ticket = defineWorkflowService({
+      name: 'support-ticket',
+      version: '1.0.0',
+      flows: [SUPPORT_TICKET_FLOW],
+      store: makeInMemoryWorkflowStore(),
+    });
+    const registry = makeServiceRegistry({
+      host: { name: 'h', version: '1' },
+      services: [makeServiceRegistryService(), ticket],
+    });
     const app = express();
     app.use(makeServiceRouter(registry));
-    const document = (await request(app).get('/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const document = (await request(app).get('/openapi.json')).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     for (const [name, template] of Object.entries(INFO_PATHS)) {
       // A workflow service's introspection is documented under its own prefix.
       const documented = template.startsWith('/{svc}/') ? template.replace('/{svc}/', '/support-ticket/') : template;
-      expect({ name, documented, get: document.paths[documented]?.get !== undefined }).toEqual({ name, documented, get: true });
+      expect({ name, documented, get: document.paths[documented]?.get !== undefined }).toEqual({
+        name,
+        documented,
+        get: true,
+      });
     }
     expect(document.paths[API_DOC_PATHS[0]]?.get).toBeDefined();
   });
 
   it('fills path parameters URL-encoded', () => {
-    expect(fillPath(INFO_PATHS.allowedActions, { svc: 'a b', flowId: 'f/1', stateId: 'S' })).toBe('/a%20b/info/flows/f%2F1/states/S/allowed-actions');
+    expect(fillPath(INFO_PATHS.allowedActions, { svc: 'a b', flowId: 'f/1', stateId: 'S' })).toBe(
+      '/a%20b/info/flows/f%2F1/states/S/allowed-actions',
+    );
   });
 });

@@ -3,7 +3,17 @@
  * the admin UI's proxy (`<ui base>proxy?base=…&path=…`), which forwards GET of these paths only.
  * The info key, when the host asks for one, is passed in from memory on every call.
  */
-import type { AllowedAction, ApiDocument, CatalogEntry, Flow, HealthCheckResult, HealthOutcome, HostInfo, ServiceDescription, TestCase } from './info-types';
+import type {
+  AllowedAction,
+  ApiDocument,
+  CatalogEntry,
+  Flow,
+  HealthCheckResult,
+  HealthOutcome,
+  HostInfo,
+  ServiceDescription,
+  TestCase,
+} from './info-types';
 
 export interface Connection {
   /** Another host's base URL, or null for the origin the UI is served from. */
@@ -111,11 +121,15 @@ export function fillPath(template: string, values: Readonly<Record<string, strin
 export const infoApi = {
   hostInfo: (c: Connection) => getPayload<HostInfo>(c, INFO_PATHS.hostInfo),
   service: (c: Connection, svc: string) => getPayload<ServiceDescription>(c, fillPath(INFO_PATHS.service, { svc })),
-  workflowFlows: (c: Connection, svc: string) => getPayload<{ flows: Array<{ id: string; default: boolean }> }>(c, fillPath(INFO_PATHS.workflowFlows, { svc })),
+  workflowFlows: (c: Connection, svc: string) =>
+    getPayload<{ flows: Array<{ id: string; default: boolean }> }>(c, fillPath(INFO_PATHS.workflowFlows, { svc })),
   flow: (c: Connection, svc: string, flowId: string) => getPayload<Flow>(c, fillPath(INFO_PATHS.flow, { svc, flowId })),
-  diagram: (c: Connection, svc: string, flowId: string) => getPayload<string>(c, fillPath(INFO_PATHS.diagram, { svc, flowId })),
-  testCases: (c: Connection, svc: string, flowId: string) => getPayload<TestCase[]>(c, fillPath(INFO_PATHS.testCases, { svc, flowId })),
-  allowedActions: (c: Connection, svc: string, flowId: string, stateId: string) => getPayload<AllowedAction[]>(c, fillPath(INFO_PATHS.allowedActions, { svc, flowId, stateId })),
+  diagram: (c: Connection, svc: string, flowId: string) =>
+    getPayload<string>(c, fillPath(INFO_PATHS.diagram, { svc, flowId })),
+  testCases: (c: Connection, svc: string, flowId: string) =>
+    getPayload<TestCase[]>(c, fillPath(INFO_PATHS.testCases, { svc, flowId })),
+  allowedActions: (c: Connection, svc: string, flowId: string, stateId: string) =>
+    getPayload<AllowedAction[]>(c, fillPath(INFO_PATHS.allowedActions, { svc, flowId, stateId })),
   catalog: (c: Connection) => getPayload<CatalogEntry[]>(c, INFO_PATHS.catalog),
 
   /** `/health-check/{svc}`: 200 healthy, 503 unhealthy with the failing checks, 404 no checker. */
@@ -125,20 +139,38 @@ export const infoApi = {
     if (status === 200) return { state: 'healthy', checks: envelope.payload?.checks ?? [] };
     if (status === 404) return { state: 'no-checker', description: messageOf(body, status) };
     if (status === 503) {
-      const failing = Array.isArray(envelope.errors?.[0]?.params) ? (envelope.errors?.[0]?.params as unknown[]).map(String) : Array.isArray(envelope.params) ? (envelope.params as unknown[]).map(String) : [];
-      return { state: 'unhealthy', description: messageOf(body, status), failing, checks: failing.map((name) => ({ name, healthy: false })) };
+      const failing = Array.isArray(envelope.errors?.[0]?.params)
+        ? (envelope.errors?.[0]?.params as unknown[]).map(String)
+        : Array.isArray(envelope.params)
+          ? (envelope.params as unknown[]).map(String)
+          : [];
+      return {
+        state: 'unhealthy',
+        description: messageOf(body, status),
+        failing,
+        checks: failing.map((name) => ({ name, healthy: false })),
+      };
     }
     throw new InfoApiError(status, messageOf(body, status), body);
   },
 
   /** The first OpenAPI document that answers, with the paths probed on the way. */
-  async apiDocs(c: Connection, paths: readonly string[]): Promise<Array<{ path: string; status: number; document?: ApiDocument }>> {
+  async apiDocs(
+    c: Connection,
+    paths: readonly string[],
+  ): Promise<Array<{ path: string; status: number; document?: ApiDocument }>> {
     const results: Array<{ path: string; status: number; document?: ApiDocument }> = [];
     for (const path of paths) {
-      const { status, body } = await call(c, path).catch((err: unknown) => ({ status: err instanceof InfoApiError ? err.status : 0, body: null }));
+      const { status, body } = await call(c, path).catch((err: unknown) => ({
+        status: err instanceof InfoApiError ? err.status : 0,
+        body: null,
+      }));
       const refusal = status === 401 ? new InfoApiError(401, messageOf(body, status), body) : undefined;
       if (refusal?.needsInfoKey) throw refusal;
-      const document = status === 200 && body !== null && typeof body === 'object' && ('openapi' in body || 'swagger' in body) ? (body as ApiDocument) : undefined;
+      const document =
+        status === 200 && body !== null && typeof body === 'object' && ('openapi' in body || 'swagger' in body)
+          ? (body as ApiDocument)
+          : undefined;
       results.push({ path, status, document });
     }
     return results;

@@ -7,7 +7,11 @@ import { useEffect } from 'react';
 import { useConnection } from './connection-context';
 import { InfoApiError, type Connection } from './info-client';
 
-export function useInfoQuery<T>(parts: readonly unknown[], read: (connection: Connection) => Promise<T>, options: { enabled?: boolean; staleTime?: number } = {}): UseQueryResult<T, InfoApiError> {
+export function useInfoQuery<T>(
+  parts: readonly unknown[],
+  read: (connection: Connection) => Promise<T>,
+  options: { enabled?: boolean; staleTime?: number } = {},
+): UseQueryResult<T, InfoApiError> {
   const { connection, keyGeneration, requestKey } = useConnection();
   const result = useQuery<T, InfoApiError>({
     queryKey: ['info', connection.baseUrl ?? 'same-origin', keyGeneration, ...parts],

@@ -77,13 +77,17 @@ async function json<T>(path: string, init: RequestInit & { session?: Session } =
   return (await (await send(path, init)).json()) as T;
 }
 
-const workspace = (session: Session, rest: string): string => `api/workspaces/${encodeURIComponent(session.workspaceId)}/${rest}`;
+const workspace = (session: Session, rest: string): string =>
+  `api/workspaces/${encodeURIComponent(session.workspaceId)}/${rest}`;
 
 /**
  * Reads an SSE body (`event: log` per line, then `event: end`) calling `onLine` for each log line;
  * resolves with the end event (a stream cut short is a failed operation).
  */
-export async function readLogStream(body: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<OperationEnd> {
+export async function readLogStream(
+  body: ReadableStream<Uint8Array>,
+  onLine: (line: string) => void,
+): Promise<OperationEnd> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -109,27 +113,43 @@ export async function readLogStream(body: ReadableStream<Uint8Array>, onLine: (l
 
 /** Relative URLs: the page works wherever the portal serves it. */
 export const portalApi = {
-  listGenerators: async (): Promise<Generator[]> => (await json<{ generators: Generator[] }>('api/generators')).generators,
+  listGenerators: async (): Promise<Generator[]> =>
+    (await json<{ generators: Generator[] }>('api/generators')).generators,
 
   createSession: (): Promise<Session> => json<Session>('api/sessions', { method: 'POST' }),
 
-  upload: (session: Session, file: File): Promise<Upload> => json<Upload>(`api/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, session }),
+  upload: (session: Session, file: File): Promise<Upload> =>
+    json<Upload>(`api/uploads?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, session }),
 
-  startGeneration: (session: Session, body: { blueprint: string; answers: Record<string, unknown>; force?: boolean }): Promise<{ operationId: string }> =>
-    json('api/generations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), session }),
+  startGeneration: (
+    session: Session,
+    body: { blueprint: string; answers: Record<string, unknown>; force?: boolean },
+  ): Promise<{ operationId: string }> =>
+    json('api/generations', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      session,
+    }),
 
-  startTests: (session: Session): Promise<{ operationId: string }> => json(workspace(session, 'tests'), { method: 'POST', session }),
+  startTests: (session: Session): Promise<{ operationId: string }> =>
+    json(workspace(session, 'tests'), { method: 'POST', session }),
 
   /** Follows an operation's log from its first line to its end. */
   followLog: async (session: Session, operationId: string, onLine: (line: string) => void): Promise<OperationEnd> => {
-    const response = await send(`api/operations/${encodeURIComponent(operationId)}/logs/stream`, { session, headers: { accept: 'text/event-stream' } });
+    const response = await send(`api/operations/${encodeURIComponent(operationId)}/logs/stream`, {
+      session,
+      headers: { accept: 'text/event-stream' },
+    });
     if (!response.body) throw new PortalApiError(0, 'this browser cannot read a streamed response');
     return readLogStream(response.body, onLine);
   },
 
-  tree: async (session: Session): Promise<string[]> => (await json<{ files: string[] }>(workspace(session, 'tree'), { session })).files,
+  tree: async (session: Session): Promise<string[]> =>
+    (await json<{ files: string[] }>(workspace(session, 'tree'), { session })).files,
 
-  file: async (session: Session, path: string): Promise<string> => (await send(workspace(session, `files?path=${encodeURIComponent(path)}`), { session })).text(),
+  file: async (session: Session, path: string): Promise<string> =>
+    (await send(workspace(session, `files?path=${encodeURIComponent(path)}`), { session })).text(),
 
   download: async (session: Session): Promise<Blob> => (await send(workspace(session, 'download'), { session })).blob(),
 };

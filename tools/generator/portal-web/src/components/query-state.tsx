@@ -13,7 +13,9 @@ export function ErrorMessage({ error, what }: { error: PortalApiError | Error; w
   const status = 'status' in error ? error.status : 0;
   return (
     <p className="error" role="alert">
-      {status === 401 ? `${what}: the session has expired (30 minutes without use); reload the page to start a new one.` : `Could not ${what}: ${error.message}${status > 0 ? ` (HTTP ${status})` : ''}`}
+      {status === 401
+        ? `${what}: the session has expired (30 minutes without use); reload the page to start a new one.`
+        : `Could not ${what}: ${error.message}${status > 0 ? ` (HTTP ${status})` : ''}`}
     </p>
   );
 }

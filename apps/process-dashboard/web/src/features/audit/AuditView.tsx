@@ -16,7 +16,17 @@ import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 
 /** The changes the trail records, by the API's operation names. */
-export const AUDITED_ACTIONS = ['trigger', 'addCrontab', 'updateCrontab', 'deleteCrontab', 'addDefinition', 'updateDefinition', 'deleteDefinition', 'refreshDefinitions', 'deleteProcess'] as const;
+export const AUDITED_ACTIONS = [
+  'trigger',
+  'addCrontab',
+  'updateCrontab',
+  'deleteCrontab',
+  'addDefinition',
+  'updateDefinition',
+  'deleteDefinition',
+  'refreshDefinitions',
+  'deleteProcess',
+] as const;
 
 /** A `datetime-local` value (the browser's zone) as an ISO instant; undefined when empty or invalid. */
 export function instantOf(local: string | undefined): string | undefined {
@@ -45,7 +55,13 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
   );
 }
 
-function AuditFilters({ get, update }: { get(name: string): string | undefined; update(changes: Record<string, string | undefined>): void }) {
+function AuditFilters({
+  get,
+  update,
+}: {
+  get(name: string): string | undefined;
+  update(changes: Record<string, string | undefined>): void;
+}) {
   const [actor, setActor] = useState(get('actor') ?? '');
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -55,7 +71,13 @@ function AuditFilters({ get, update }: { get(name: string): string | undefined; 
     <form className="filters" role="search" aria-label="Filter the audit trail" onSubmit={submit}>
       <label>
         Actor
-        <input data-filter="" value={actor} onChange={(e) => setActor(e.target.value)} placeholder="jwt:alice or key:…" spellCheck={false} />
+        <input
+          data-filter=""
+          value={actor}
+          onChange={(e) => setActor(e.target.value)}
+          placeholder="jwt:alice or key:…"
+          spellCheck={false}
+        />
       </label>
       <label>
         Action
@@ -84,14 +106,21 @@ function AuditTable() {
   const { get, getInt, update } = useSearchState();
   const page = getInt('page', 0);
   const size = getInt('size', 25);
-  const filter: AuditFilter = useMemo(() => ({ actor: get('actor'), action: get('action'), from: instantOf(get('from')), to: instantOf(get('to')) }), [get]);
+  const filter: AuditFilter = useMemo(
+    () => ({ actor: get('actor'), action: get('action'), from: instantOf(get('from')), to: instantOf(get('to')) }),
+    [get],
+  );
   const query = useLiveQuery([api.tenant, 'audit', filter, page, size], () => api.listAudit(filter, { page, size }));
   const data = query.data;
   return (
     <>
       <div className="view-head">
         <h1 id="audit-title">Audit</h1>
-        <LiveStatus updatedAt={query.dataUpdatedAt} fetching={query.isFetching} onRefresh={() => void query.refetch()} />
+        <LiveStatus
+          updatedAt={query.dataUpdatedAt}
+          fetching={query.isFetching}
+          onRefresh={() => void query.refetch()}
+        />
       </div>
       <AuditFilters get={get} update={update} />
       <ErrorMessage error={query.error} />
@@ -119,7 +148,12 @@ function AuditTable() {
           </table>
         )}
       </div>
-      <Pagination label="Audit" page={data} onPage={(p) => update({ page: String(p) }, { keepPage: true })} onSize={(s) => update({ size: String(s) })} />
+      <Pagination
+        label="Audit"
+        page={data}
+        onPage={(p) => update({ page: String(p) }, { keepPage: true })}
+        onSize={(s) => update({ size: String(s) })}
+      />
     </>
   );
 }

@@ -85,7 +85,9 @@ function CronForm({ existing }: { existing: Crontab | undefined }) {
   const zones = useMemo(() => timeZones(), []);
   const [name, setName] = useState(existing?.name ?? '');
   const [expression, setExpression] = useState(existing?.cronExpression ?? '0 */5 * * * *');
-  const [timezone, setTimezone] = useState(existing?.timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'));
+  const [timezone, setTimezone] = useState(
+    existing?.timezone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'),
+  );
   const [enabled, setEnabled] = useState(existing?.enabled ?? true);
   const [definition, setDefinition] = useState(existing?.payload.processDefName ?? '');
   const [argsText, setArgsText] = useState(JSON.stringify(existing?.payload.args ?? {}, null, 2));
@@ -106,28 +108,70 @@ function CronForm({ existing }: { existing: Crontab | undefined }) {
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const args = checkArgs(argsText, roots.find((d) => d.processType === definition));
+    const args = checkArgs(
+      argsText,
+      roots.find((d) => d.processType === definition),
+    );
     if (!args.ok) {
       setArgsError(args.error);
       return;
     }
     setArgsError(undefined);
-    save.mutate({ name: name.trim(), cronExpression: expression.trim(), timezone: timezone.trim(), enabled, payload: { processDefName: definition, args: args.value } });
+    save.mutate({
+      name: name.trim(),
+      cronExpression: expression.trim(),
+      timezone: timezone.trim(),
+      enabled,
+      payload: { processDefName: definition, args: args.value },
+    });
   }
 
   return (
     <div className="two-col">
-      <form className="form" onSubmit={submit} noValidate aria-label={existing ? `Edit ${existing.name}` : 'New schedule'}>
+      <form
+        className="form"
+        onSubmit={submit}
+        noValidate
+        aria-label={existing ? `Edit ${existing.name}` : 'New schedule'}
+      >
         {save.error && !field && <ErrorMessage error={save.error} />}
-        {isApiError(save.error) && save.error.status === 503 && <p className="error">This server runs no cron scheduler: schedules cannot be changed here.</p>}
+        {isApiError(save.error) && save.error.status === 503 && (
+          <p className="error">This server runs no cron scheduler: schedules cannot be changed here.</p>
+        )}
         <Field id="cron-name" label="Name" error={errorFor('name')}>
-          <input id="cron-name" data-filter="" value={name} onChange={(e) => setName(e.target.value)} required {...describedBy('cron-name', errorFor('name'), false)} />
+          <input
+            id="cron-name"
+            data-filter=""
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            {...describedBy('cron-name', errorFor('name'), false)}
+          />
         </Field>
-        <Field id="cron-expression" label="Cron expression (six fields, seconds first)" error={errorFor('cronExpression')} hint="sec min hour day-of-month month day-of-week, e.g. 0 0 6 * * 1-5">
-          <input id="cron-expression" className="code" value={expression} onChange={(e) => setExpression(e.target.value)} spellCheck={false} {...describedBy('cron-expression', errorFor('cronExpression'), true)} />
+        <Field
+          id="cron-expression"
+          label="Cron expression (six fields, seconds first)"
+          error={errorFor('cronExpression')}
+          hint="sec min hour day-of-month month day-of-week, e.g. 0 0 6 * * 1-5"
+        >
+          <input
+            id="cron-expression"
+            className="code"
+            value={expression}
+            onChange={(e) => setExpression(e.target.value)}
+            spellCheck={false}
+            {...describedBy('cron-expression', errorFor('cronExpression'), true)}
+          />
         </Field>
         <Field id="cron-timezone" label="Time zone (IANA)" error={errorFor('timezone')}>
-          <input id="cron-timezone" list="cron-zones" value={timezone} onChange={(e) => setTimezone(e.target.value)} spellCheck={false} {...describedBy('cron-timezone', errorFor('timezone'), false)} />
+          <input
+            id="cron-timezone"
+            list="cron-zones"
+            value={timezone}
+            onChange={(e) => setTimezone(e.target.value)}
+            spellCheck={false}
+            {...describedBy('cron-timezone', errorFor('timezone'), false)}
+          />
           <datalist id="cron-zones">
             {zones.map((z) => (
               <option key={z} value={z} />
@@ -138,14 +182,27 @@ function CronForm({ existing }: { existing: Crontab | undefined }) {
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
         </label>
         <Field id="cron-definition" label="Definition to start" error={errorFor('definition')}>
-          <select id="cron-definition" value={definition} onChange={(e) => setDefinition(e.target.value)} {...describedBy('cron-definition', errorFor('definition'), false)}>
+          <select
+            id="cron-definition"
+            value={definition}
+            onChange={(e) => setDefinition(e.target.value)}
+            {...describedBy('cron-definition', errorFor('definition'), false)}
+          >
             {roots.map((d) => (
               <option key={d.processType}>{d.processType}</option>
             ))}
           </select>
         </Field>
         <Field id="cron-args" label="Args (JSON object)" error={argsError ?? errorFor('args')}>
-          <textarea id="cron-args" className="code" rows={6} value={argsText} onChange={(e) => setArgsText(e.target.value)} spellCheck={false} {...describedBy('cron-args', argsError ?? errorFor('args'), false)} />
+          <textarea
+            id="cron-args"
+            className="code"
+            rows={6}
+            value={argsText}
+            onChange={(e) => setArgsText(e.target.value)}
+            spellCheck={false}
+            {...describedBy('cron-args', argsError ?? errorFor('args'), false)}
+          />
         </Field>
         <CronActions pending={save.isPending} existing={existing} />
       </form>
@@ -157,7 +214,11 @@ function CronForm({ existing }: { existing: Crontab | undefined }) {
 export function CronEditView() {
   const { id } = useParams();
   const api = useApi();
-  const query = useQuery({ queryKey: [api.tenant, 'crontabs', 'one', id], queryFn: () => api.getCrontab(id as string), enabled: id !== undefined });
+  const query = useQuery({
+    queryKey: [api.tenant, 'crontabs', 'one', id],
+    queryFn: () => api.getCrontab(id as string),
+    enabled: id !== undefined,
+  });
   return (
     <section aria-labelledby="cron-edit-title">
       <h1 id="cron-edit-title">{id ? `Schedule ${query.data?.name ?? ''}` : 'New schedule'}</h1>

@@ -32,13 +32,24 @@ function CronRow({ c, onToggle, onDelete, busy }: { c: Crontab; onToggle(): void
         <div className="small muted">{preview.ok ? `${preview.words} (${c.timezone})` : preview.error}</div>
       </td>
       <td>{c.payload.processDefName}</td>
-      <td>{c.enabled ? <span className="badge badge-ok">enabled</span> : <span className="badge badge-none">disabled</span>}</td>
+      <td>
+        {c.enabled ? (
+          <span className="badge badge-ok">enabled</span>
+        ) : (
+          <span className="badge badge-none">disabled</span>
+        )}
+      </td>
       <td>
         <TimeText iso={c.lastFiredAt} />
       </td>
       <td className="actions">
         {can('updateCrontab') && (
-          <button type="button" onClick={onToggle} disabled={busy} aria-label={`${c.enabled ? 'Disable' : 'Enable'} ${c.name}`}>
+          <button
+            type="button"
+            onClick={onToggle}
+            disabled={busy}
+            aria-label={`${c.enabled ? 'Disable' : 'Enable'} ${c.name}`}
+          >
             {c.enabled ? 'Disable' : 'Enable'}
           </button>
         )}
@@ -63,14 +74,21 @@ export function CronListView() {
   const info = useQuery({ queryKey: [api.tenant, 'info'], queryFn: () => api.info(), staleTime: 60_000 });
   const query = useLiveQuery([api.tenant, 'crontabs', page], () => api.listCrontabs({ page, size: 25 }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: [api.tenant, 'crontabs'] });
-  const toggle = useMutation({ mutationFn: (c: Crontab) => api.updateCrontab(c.id, { enabled: !c.enabled }), onSuccess: invalidate });
+  const toggle = useMutation({
+    mutationFn: (c: Crontab) => api.updateCrontab(c.id, { enabled: !c.enabled }),
+    onSuccess: invalidate,
+  });
   const remove = useMutation({ mutationFn: (c: Crontab) => api.deleteCrontab(c.id), onSuccess: invalidate });
   const data = query.data;
   return (
     <section aria-labelledby="cron-title">
       <div className="view-head">
         <h1 id="cron-title">Cron schedules</h1>
-        <LiveStatus updatedAt={query.dataUpdatedAt} fetching={query.isFetching} onRefresh={() => void query.refetch()} />
+        <LiveStatus
+          updatedAt={query.dataUpdatedAt}
+          fetching={query.isFetching}
+          onRefresh={() => void query.refetch()}
+        />
       </div>
       {info.data && !info.data.cronAvailable && (
         <p className="notice" role="status">

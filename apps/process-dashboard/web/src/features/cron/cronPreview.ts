@@ -20,8 +20,10 @@ export function validTimeZone(zone: string): boolean {
 export function previewCron(expression: string, timezone: string, count = 5, from: Date = new Date()): CronPreview {
   const normalized = expression.trim().split(/\s+/).join(' ');
   const fields = normalized === '' ? 0 : normalized.split(' ').length;
-  if (fields !== 6) return { ok: false, error: `Six fields are needed, seconds first (e.g. "0 */5 * * * *"); this has ${fields}.` };
-  if (!validTimeZone(timezone)) return { ok: false, error: `'${timezone}' is not an IANA time zone (e.g. Europe/Berlin).` };
+  if (fields !== 6)
+    return { ok: false, error: `Six fields are needed, seconds first (e.g. "0 */5 * * * *"); this has ${fields}.` };
+  if (!validTimeZone(timezone))
+    return { ok: false, error: `'${timezone}' is not an IANA time zone (e.g. Europe/Berlin).` };
   try {
     const cron = new Cron(normalized, { timezone, mode: '6-part', paused: true });
     const next = cron.nextRuns(count, from);
@@ -33,13 +35,26 @@ export function previewCron(expression: string, timezone: string, count = 5, fro
     }
     return { ok: true, words, next };
   } catch (err) {
-    return { ok: false, error: `Not a valid cron expression: ${(err as Error).message.replace(/^CronPattern:\s*/, '')}` };
+    return {
+      ok: false,
+      error: `Not a valid cron expression: ${(err as Error).message.replace(/^CronPattern:\s*/, '')}`,
+    };
   }
 }
 
 /** A firing time as the wall-clock time of `timezone`. */
 export function formatIn(date: Date, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'short', year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' }).format(date);
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: timezone,
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  }).format(date);
 }
 
 /** The time zones offered by the browser (with UTC first). */

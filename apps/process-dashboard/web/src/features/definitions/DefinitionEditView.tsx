@@ -15,7 +15,13 @@ import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { SourceNotice } from './DefinitionsView';
 
-const TEMPLATE: ProcessDef = { processType: 'my-process', leaf: true, parentProcessType: null, predecessorProcessType: null, config: {} };
+const TEMPLATE: ProcessDef = {
+  processType: 'my-process',
+  leaf: true,
+  parentProcessType: null,
+  predecessorProcessType: null,
+  config: {},
+};
 
 export function parseDefinition(text: string): { ok: true; def: ProcessDef } | { ok: false; error: string } {
   let value: unknown;
@@ -24,9 +30,11 @@ export function parseDefinition(text: string): { ok: true; def: ProcessDef } | {
   } catch (err) {
     return { ok: false, error: `Not valid JSON: ${(err as Error).message}` };
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'A definition is a JSON object' };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, error: 'A definition is a JSON object' };
   const def = value as Record<string, unknown>;
-  if (typeof def.processType !== 'string' || def.processType.trim() === '') return { ok: false, error: "'processType' must be a non-empty string" };
+  if (typeof def.processType !== 'string' || def.processType.trim() === '')
+    return { ok: false, error: "'processType' must be a non-empty string" };
   if (typeof def.leaf !== 'boolean') return { ok: false, error: "'leaf' must be true or false" };
   return { ok: true, def: value as ProcessDef };
 }
@@ -41,8 +49,15 @@ function Editor({ existing, writable }: { existing: ProcessDef | undefined; writ
     await queryClient.invalidateQueries({ queryKey: [api.tenant, 'definitions'] });
     navigate(tenantPath(api.tenant, def ? `definitions/${encodeURIComponent(def.processType)}` : 'definitions'));
   };
-  const save = useMutation({ mutationFn: (def: ProcessDef) => (existing ? api.updateDefinition(existing.processType, def) : api.createDefinition(def)), onSuccess: (def) => done(def) });
-  const remove = useMutation({ mutationFn: () => api.deleteDefinition(existing?.processType ?? ''), onSuccess: () => done(undefined) });
+  const save = useMutation({
+    mutationFn: (def: ProcessDef) =>
+      existing ? api.updateDefinition(existing.processType, def) : api.createDefinition(def),
+    onSuccess: (def) => done(def),
+  });
+  const remove = useMutation({
+    mutationFn: () => api.deleteDefinition(existing?.processType ?? ''),
+    onSuccess: () => done(undefined),
+  });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = parseDefinition(text);
@@ -52,8 +67,22 @@ function Editor({ existing, writable }: { existing: ProcessDef | undefined; writ
   };
   return (
     <form className="form" onSubmit={submit} noValidate>
-      <Field id="definition-json" label={writable ? 'Definition (JSON)' : 'Definition (JSON, read-only)'} error={localError} hint="Fields: processType, leaf, parentProcessType, predecessorProcessType, predecessorArgs (INPUT, OUTPUT, BOTH), config, inputSchema, retry.">
-        <textarea id="definition-json" className="code" rows={18} value={text} readOnly={!writable} onChange={(e) => setText(e.target.value)} spellCheck={false} {...describedBy('definition-json', localError, true)} />
+      <Field
+        id="definition-json"
+        label={writable ? 'Definition (JSON)' : 'Definition (JSON, read-only)'}
+        error={localError}
+        hint="Fields: processType, leaf, parentProcessType, predecessorProcessType, predecessorArgs (INPUT, OUTPUT, BOTH), config, inputSchema, retry."
+      >
+        <textarea
+          id="definition-json"
+          className="code"
+          rows={18}
+          value={text}
+          readOnly={!writable}
+          onChange={(e) => setText(e.target.value)}
+          spellCheck={false}
+          {...describedBy('definition-json', localError, true)}
+        />
       </Field>
       {!localError && <ErrorMessage error={save.error} id="definition-json-api-error" />}
       <ErrorMessage error={remove.error} />
@@ -63,7 +92,12 @@ function Editor({ existing, writable }: { existing: ProcessDef | undefined; writ
             {existing ? 'Save changes' : 'Create definition'}
           </button>
           {existing && (
-            <button type="button" className="danger" onClick={() => window.confirm(`Delete the definition ${existing.processType}?`) && remove.mutate()} disabled={remove.isPending}>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => window.confirm(`Delete the definition ${existing.processType}?`) && remove.mutate()}
+              disabled={remove.isPending}
+            >
               Delete
             </button>
           )}
@@ -79,7 +113,11 @@ export function DefinitionEditView() {
   const { name } = useParams();
   const api = useApi();
   const info = useQuery({ queryKey: [api.tenant, 'info'], queryFn: () => api.info(), staleTime: 60_000 });
-  const def = useQuery({ queryKey: [api.tenant, 'definitions', 'one', name], queryFn: () => api.getDefinition(name as string), enabled: name !== undefined });
+  const def = useQuery({
+    queryKey: [api.tenant, 'definitions', 'one', name],
+    queryFn: () => api.getDefinition(name as string),
+    enabled: name !== undefined,
+  });
   const ready = info.data && (name === undefined || def.data);
   return (
     <section aria-labelledby="definition-title">
@@ -89,7 +127,11 @@ export function DefinitionEditView() {
       {!ready && !def.error && !info.error && <Loading what="the definition" />}
       {ready && (
         <div className="two-col">
-          <Editor existing={def.data} writable={info.data.definitionsWritable && can('updateDefinition')} key={def.data?.processType ?? 'new'} />
+          <Editor
+            existing={def.data}
+            writable={info.data.definitionsWritable && can('updateDefinition')}
+            key={def.data?.processType ?? 'new'}
+          />
           {def.data && (
             <div className="card">
               <h2>Shape</h2>
@@ -99,17 +141,27 @@ export function DefinitionEditView() {
                 <dt>Parent type</dt>
                 <dd>{def.data.parentProcessType ?? 'any (or a root)'}</dd>
                 <dt>Successor of</dt>
-                <dd>{def.data.predecessorProcessType ? `${def.data.predecessorProcessType}, args ${def.data.predecessorArgs ?? 'BOTH'}` : 'nothing'}</dd>
+                <dd>
+                  {def.data.predecessorProcessType
+                    ? `${def.data.predecessorProcessType}, args ${def.data.predecessorArgs ?? 'BOTH'}`
+                    : 'nothing'}
+                </dd>
                 <dt>Retry</dt>
                 <dd>{def.data.retry ? `${def.data.retry.attempts} attempts` : "the starter's default"}</dd>
               </dl>
               <JsonBlock value={def.data.inputSchema ?? null} label="Input schema" />
               <p>
-                <Link to={`${tenantPath(api.tenant, 'processes')}?type=${encodeURIComponent(def.data.processType)}`}>Processes of this type</Link>
+                <Link to={`${tenantPath(api.tenant, 'processes')}?type=${encodeURIComponent(def.data.processType)}`}>
+                  Processes of this type
+                </Link>
                 {can('trigger') && (
                   <>
                     {' · '}
-                    <Link to={`${tenantPath(api.tenant, 'trigger')}?definition=${encodeURIComponent(def.data.processType)}`}>Trigger it</Link>
+                    <Link
+                      to={`${tenantPath(api.tenant, 'trigger')}?definition=${encodeURIComponent(def.data.processType)}`}
+                    >
+                      Trigger it
+                    </Link>
                   </>
                 )}
               </p>

@@ -15,12 +15,14 @@ export function SourceNotice() {
   const { can } = usePermissions();
   const info = useQuery({ queryKey: [api.tenant, 'info'], queryFn: () => api.info(), staleTime: 60_000 });
   if (!info.data) return null;
-  if (info.data.definitionsWritable && !can('updateDefinition')) return <p className="muted">Source: database — changing definitions needs the admin role.</p>;
+  if (info.data.definitionsWritable && !can('updateDefinition'))
+    return <p className="muted">Source: database — changing definitions needs the admin role.</p>;
   return info.data.definitionsWritable ? (
     <p className="muted">Source: database — definitions can be created and edited here.</p>
   ) : (
     <p className="notice" role="status">
-      Read-only: definitions come from the JSON source (fw.process.configurator=json). Edit the definitions file, or switch the server to the database source; writes here answer 409.
+      Read-only: definitions come from the JSON source (fw.process.configurator=json). Edit the definitions file, or
+      switch the server to the database source; writes here answer 409.
     </p>
   );
 }
@@ -30,8 +32,14 @@ export function DefinitionsView() {
   const queryClient = useQueryClient();
   const { can } = usePermissions();
   const [page, setPage] = useState(0);
-  const query = useQuery({ queryKey: [api.tenant, 'definitions', 'page', page], queryFn: () => api.listDefinitions({ page, size: 25 }) });
-  const refresh = useMutation({ mutationFn: () => api.refreshDefinitions(), onSuccess: () => queryClient.invalidateQueries({ queryKey: [api.tenant, 'definitions'] }) });
+  const query = useQuery({
+    queryKey: [api.tenant, 'definitions', 'page', page],
+    queryFn: () => api.listDefinitions({ page, size: 25 }),
+  });
+  const refresh = useMutation({
+    mutationFn: () => api.refreshDefinitions(),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [api.tenant, 'definitions'] }),
+  });
   const container = useRef<HTMLDivElement>(null);
   useListKeys({ container });
   const data = query.data;
@@ -46,7 +54,12 @@ export function DefinitionsView() {
             </Link>
           )}
           {can('refreshDefinitions') && (
-            <button type="button" onClick={() => refresh.mutate()} disabled={refresh.isPending} title="POST /definitions/refresh: clears this server's definition cache">
+            <button
+              type="button"
+              onClick={() => refresh.mutate()}
+              disabled={refresh.isPending}
+              title="POST /definitions/refresh: clears this server's definition cache"
+            >
               Reload the server's cache
             </button>
           )}
@@ -75,16 +88,31 @@ export function DefinitionsView() {
               {data.content.map((d) => (
                 <tr key={d.processType}>
                   <td>
-                    <Link to={tenantPath(api.tenant, `definitions/${encodeURIComponent(d.processType)}`)} data-row-link="">
+                    <Link
+                      to={tenantPath(api.tenant, `definitions/${encodeURIComponent(d.processType)}`)}
+                      data-row-link=""
+                    >
                       {d.processType}
                     </Link>
                   </td>
                   <td>{d.leaf ? 'leaf' : 'splits'}</td>
                   <td>{d.parentProcessType ?? <span className="muted">any / root</span>}</td>
-                  <td>{d.predecessorProcessType ? `${d.predecessorProcessType} (${d.predecessorArgs ?? 'BOTH'})` : <span className="muted">—</span>}</td>
+                  <td>
+                    {d.predecessorProcessType ? (
+                      `${d.predecessorProcessType} (${d.predecessorArgs ?? 'BOTH'})`
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
                   <td>{d.inputSchema ? 'yes' : <span className="muted">no</span>}</td>
                   <td className="small">{limitsText(d) ?? <span className="muted">—</span>}</td>
-                  <td className="mono small">{d.config && Object.keys(d.config).length > 0 ? Object.entries(d.config).map(([k, v]) => `${k}=${v}`).join(', ') : '—'}</td>
+                  <td className="mono small">
+                    {d.config && Object.keys(d.config).length > 0
+                      ? Object.entries(d.config)
+                          .map(([k, v]) => `${k}=${v}`)
+                          .join(', ')
+                      : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -10,9 +10,13 @@ import type { ProcessDef } from '../../api/types';
 export function limitsText(def: Pick<ProcessDef, 'concurrency' | 'priority' | 'rateLimit'>): string | undefined {
   const parts: string[] = [];
   const c = def.concurrency;
-  const running = [c?.perTenant ? `${c.perTenant} running/tenant` : '', c?.global ? `${c.global} running in all` : ''].filter(Boolean);
+  const running = [
+    c?.perTenant ? `${c.perTenant} running/tenant` : '',
+    c?.global ? `${c.global} running in all` : '',
+  ].filter(Boolean);
   if (running.length > 0) parts.push(running.join(', '));
   if (def.priority !== undefined && def.priority !== null) parts.push(`priority ${def.priority}`);
-  if (def.rateLimit) parts.push(`${def.rateLimit.perSecond}/s ${def.rateLimit.scope === 'tenant' ? 'per tenant' : 'in all'}`);
+  if (def.rateLimit)
+    parts.push(`${def.rateLimit.perSecond}/s ${def.rateLimit.scope === 'tenant' ? 'per tenant' : 'in all'}`);
   return parts.length > 0 ? parts.join(' · ') : undefined;
 }

@@ -5,5 +5,9 @@ import { useApi } from '../session/session';
 
 export function useDefinitions() {
   const api = useApi();
-  return useQuery({ queryKey: [api.tenant, 'definitions', 'all'], queryFn: () => allDefinitions(api), staleTime: 60_000 });
+  return useQuery({
+    queryKey: [api.tenant, 'definitions', 'all'],
+    queryFn: () => allDefinitions(api),
+    staleTime: 60_000,
+  });
 }

@@ -30,7 +30,10 @@ function Facts({ p }: { p: ProcessDetail }) {
         </dd>
         <dt>Last change</dt>
         <dd>
-          <TimeText iso={p.lastModifiedTime} /> <span className="muted">({formatDuration(Date.parse(p.lastModifiedTime) - Date.parse(p.createdTime))} after creation)</span>
+          <TimeText iso={p.lastModifiedTime} />{' '}
+          <span className="muted">
+            ({formatDuration(Date.parse(p.lastModifiedTime) - Date.parse(p.createdTime))} after creation)
+          </span>
         </dd>
         <dt>In state since</dt>
         <dd>
@@ -58,15 +61,19 @@ export function ProcessDetailView() {
         <h1 id="process-title">
           {p ? p.processType : 'Process'} <span className="mono small">{id}</span>
         </h1>
-        <LiveStatus updatedAt={query.dataUpdatedAt} fetching={query.isFetching} onRefresh={() => void query.refetch()} />
+        <LiveStatus
+          updatedAt={query.dataUpdatedAt}
+          fetching={query.isFetching}
+          onRefresh={() => void query.refetch()}
+        />
       </div>
       <ErrorMessage error={query.error} />
       {!p && !query.error && <Loading what="the process" />}
       {p && (
         <>
           <p className="actions">
-            <StatusBadge status={p.status} /> <Link to={tracePath(api.tenant, { processId: p.id })}>Causal graph</Link> ·{' '}
-            <Link to={tracePath(api.tenant, { processId: p.id }, 'timeline')}>Timeline</Link>
+            <StatusBadge status={p.status} /> <Link to={tracePath(api.tenant, { processId: p.id })}>Causal graph</Link>{' '}
+            · <Link to={tracePath(api.tenant, { processId: p.id }, 'timeline')}>Timeline</Link>
             {p.parentId && (
               <>
                 {' '}

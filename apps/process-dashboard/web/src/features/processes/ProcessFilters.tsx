@@ -32,7 +32,13 @@ export function ProcessFilters({ values, onApply }: ProcessFiltersProps) {
     <form className="filters" onSubmit={submit} role="search" aria-label="Filter processes">
       <label>
         Text
-        <input data-filter="" type="search" value={draft.q ?? ''} placeholder="id, type, description, trigger" onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
+        <input
+          data-filter=""
+          type="search"
+          value={draft.q ?? ''}
+          placeholder="id, type, description, trigger"
+          onChange={(e) => setDraft({ ...draft, q: e.target.value })}
+        />
       </label>
       <label>
         Type
@@ -47,7 +53,10 @@ export function ProcessFilters({ values, onApply }: ProcessFiltersProps) {
       </label>
       <label>
         Status
-        <select value={draft.status ?? ''} onChange={(e) => applyNow({ ...draft, status: e.target.value || undefined })}>
+        <select
+          value={draft.status ?? ''}
+          onChange={(e) => applyNow({ ...draft, status: e.target.value || undefined })}
+        >
           <option value="">any</option>
           {PROCESS_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -58,10 +67,18 @@ export function ProcessFilters({ values, onApply }: ProcessFiltersProps) {
       </label>
       <label>
         Trigger id
-        <input value={draft.trigger ?? ''} placeholder="manual:demo:…" onChange={(e) => setDraft({ ...draft, trigger: e.target.value })} />
+        <input
+          value={draft.trigger ?? ''}
+          placeholder="manual:demo:…"
+          onChange={(e) => setDraft({ ...draft, trigger: e.target.value })}
+        />
       </label>
       <label className="checkbox">
-        <input type="checkbox" checked={draft.roots} onChange={(e) => applyNow({ ...draft, roots: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={draft.roots}
+          onChange={(e) => applyNow({ ...draft, roots: e.target.checked })}
+        />
         Roots only (expand into children)
       </label>
       <button type="submit">Apply</button>

@@ -11,7 +11,15 @@ import { ProgressBar, StatusBadge } from '../../components/Status';
 import { TimeText, shortId } from '../../components/Time';
 import { useApi } from '../session/session';
 
-export function ErrorList({ errors, tenant, selfId }: { errors: ProcessErrorRecord[]; tenant: string; selfId: string }) {
+export function ErrorList({
+  errors,
+  tenant,
+  selfId,
+}: {
+  errors: ProcessErrorRecord[];
+  tenant: string;
+  selfId: string;
+}) {
   if (errors.length === 0) return <Empty>No errors.</Empty>;
   return (
     <ol className="errors">
@@ -19,7 +27,9 @@ export function ErrorList({ errors, tenant, selfId }: { errors: ProcessErrorReco
         <li key={`${e.processId}-${i}`} className="error-item">
           <div>
             <TimeText iso={e.timeOfCompletion} /> ·{' '}
-            {e.processId === selfId ? 'this process' : (
+            {e.processId === selfId ? (
+              'this process'
+            ) : (
               <>
                 child <Link to={processPath(tenant, e.processId)}>{shortId(e.processId)}</Link>
               </>
@@ -82,12 +92,21 @@ export function Children({ process, tenant }: { process: ProcessDetail; tenant: 
   const api = useApi();
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(25);
-  const query = useLiveQuery([tenant, 'processes', 'children', process.id, page, size], () => api.listProcesses({ parentId: process.id }, { page, size }), { enabled: !process.leaf });
+  const query = useLiveQuery(
+    [tenant, 'processes', 'children', process.id, page, size],
+    () => api.listProcesses({ parentId: process.id }, { page, size }),
+    { enabled: !process.leaf },
+  );
   if (process.leaf) return <Empty>A leaf has no children.</Empty>;
   const data = query.data;
   return (
     <>
-      <ProgressBar done={process.numCompletedSubProcesses} total={process.numSubProcesses} percent={process.completedPercent} label="Children completed" />
+      <ProgressBar
+        done={process.numCompletedSubProcesses}
+        total={process.numSubProcesses}
+        percent={process.completedPercent}
+        label="Children completed"
+      />
       {data && data.content.length === 0 && <Empty>No children yet.</Empty>}
       {data && data.content.length > 0 && (
         <table className="grid" aria-label="Children">
@@ -111,7 +130,17 @@ export function Children({ process, tenant }: { process: ProcessDetail; tenant: 
                 <td>
                   <StatusBadge status={c.status} />
                 </td>
-                <td>{c.leaf ? <span className="muted">leaf</span> : <ProgressBar done={c.numCompletedSubProcesses} total={c.numSubProcesses} label={`Progress of child ${shortId(c.id)}`} />}</td>
+                <td>
+                  {c.leaf ? (
+                    <span className="muted">leaf</span>
+                  ) : (
+                    <ProgressBar
+                      done={c.numCompletedSubProcesses}
+                      total={c.numSubProcesses}
+                      label={`Progress of child ${shortId(c.id)}`}
+                    />
+                  )}
+                </td>
                 <td>
                   <TimeText iso={c.createdTime} />
                 </td>
@@ -129,13 +158,27 @@ export function Children({ process, tenant }: { process: ProcessDetail; tenant: 
 /** Parent, predecessor, successors and trigger of a process. */
 export function Lineage({ process, tenant }: { process: ProcessDetail; tenant: string }) {
   const api = useApi();
-  const successors = useLiveQuery([tenant, 'processes', 'successors', process.id], () => api.listProcesses({ predecessorId: process.id }, { page: 0, size: 25 }));
+  const successors = useLiveQuery([tenant, 'processes', 'successors', process.id], () =>
+    api.listProcesses({ predecessorId: process.id }, { page: 0, size: 25 }),
+  );
   return (
     <dl className="facts">
       <dt>Parent</dt>
-      <dd>{process.parentId ? <Link to={processPath(tenant, process.parentId)}>{shortId(process.parentId)}</Link> : <span className="muted">none (a root)</span>}</dd>
+      <dd>
+        {process.parentId ? (
+          <Link to={processPath(tenant, process.parentId)}>{shortId(process.parentId)}</Link>
+        ) : (
+          <span className="muted">none (a root)</span>
+        )}
+      </dd>
       <dt>Predecessor</dt>
-      <dd>{process.predecessorId ? <Link to={processPath(tenant, process.predecessorId)}>{shortId(process.predecessorId)}</Link> : <span className="muted">none</span>}</dd>
+      <dd>
+        {process.predecessorId ? (
+          <Link to={processPath(tenant, process.predecessorId)}>{shortId(process.predecessorId)}</Link>
+        ) : (
+          <span className="muted">none</span>
+        )}
+      </dd>
       <dt>Successors</dt>
       <dd>
         {successors.data && successors.data.content.length > 0 ? (

@@ -22,10 +22,24 @@ export interface ProcessTableProps {
 
 const CHILD_PAGE = 10;
 
-function ChildRows({ parent, depth, tenant, expanded, onToggle }: { parent: ProcessSummary; depth: number; tenant: string; expanded: ReadonlySet<string>; onToggle(id: string): void }) {
+function ChildRows({
+  parent,
+  depth,
+  tenant,
+  expanded,
+  onToggle,
+}: {
+  parent: ProcessSummary;
+  depth: number;
+  tenant: string;
+  expanded: ReadonlySet<string>;
+  onToggle(id: string): void;
+}) {
   const api = useApi();
   const [page, setPage] = useState(0);
-  const query = useLiveQuery([tenant, 'processes', 'children', parent.id, page], () => api.listProcesses({ parentId: parent.id }, { page, size: CHILD_PAGE }));
+  const query = useLiveQuery([tenant, 'processes', 'children', parent.id, page], () =>
+    api.listProcesses({ parentId: parent.id }, { page, size: CHILD_PAGE }),
+  );
   const data = query.data;
   if (!data) {
     return (
@@ -39,13 +53,22 @@ function ChildRows({ parent, depth, tenant, expanded, onToggle }: { parent: Proc
   return (
     <>
       {data.content.map((child) => (
-        <Row key={child.id} p={child} depth={depth} tenant={tenant} expandable={!child.leaf} expanded={expanded} onToggle={onToggle} />
+        <Row
+          key={child.id}
+          p={child}
+          depth={depth}
+          tenant={tenant}
+          expandable={!child.leaf}
+          expanded={expanded}
+          onToggle={onToggle}
+        />
       ))}
       {data.totalPages > 1 && (
         <tr className="child-row">
           <td colSpan={7} style={{ paddingLeft: `${depth * 1.5 + 2}rem` }}>
             <span className="muted">
-              Children {page * CHILD_PAGE + 1}–{Math.min(data.totalElements, (page + 1) * CHILD_PAGE)} of {data.totalElements}
+              Children {page * CHILD_PAGE + 1}–{Math.min(data.totalElements, (page + 1) * CHILD_PAGE)} of{' '}
+              {data.totalElements}
             </span>{' '}
             <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
               Previous children
@@ -67,14 +90,34 @@ function ChildRows({ parent, depth, tenant, expanded, onToggle }: { parent: Proc
   );
 }
 
-function Row({ p, depth, tenant, expandable, expanded, onToggle }: { p: ProcessSummary; depth: number; tenant: string; expandable: boolean; expanded: ReadonlySet<string>; onToggle(id: string): void }) {
+function Row({
+  p,
+  depth,
+  tenant,
+  expandable,
+  expanded,
+  onToggle,
+}: {
+  p: ProcessSummary;
+  depth: number;
+  tenant: string;
+  expandable: boolean;
+  expanded: ReadonlySet<string>;
+  onToggle(id: string): void;
+}) {
   const open = expanded.has(p.id);
   return (
     <Fragment>
       <tr className={depth > 0 ? 'child-row' : undefined}>
         <td style={{ paddingLeft: `${depth * 1.5 + 0.5}rem` }}>
           {expandable ? (
-            <button type="button" className="toggle" aria-expanded={open} aria-label={`${open ? 'Fold' : 'Expand'} the children of ${p.processType} ${shortId(p.id)}`} onClick={() => onToggle(p.id)}>
+            <button
+              type="button"
+              className="toggle"
+              aria-expanded={open}
+              aria-label={`${open ? 'Fold' : 'Expand'} the children of ${p.processType} ${shortId(p.id)}`}
+              onClick={() => onToggle(p.id)}
+            >
               {open ? '▾' : '▸'}
             </button>
           ) : (
@@ -87,16 +130,36 @@ function Row({ p, depth, tenant, expandable, expanded, onToggle }: { p: ProcessS
         <td>
           <StatusBadge status={p.status} />
         </td>
-        <td>{p.leaf ? <span className="muted">leaf</span> : <ProgressBar done={p.numCompletedSubProcesses} total={p.numSubProcesses} percent={p.completedPercent} label={`Progress of ${p.processType} ${shortId(p.id)}`} />}</td>
+        <td>
+          {p.leaf ? (
+            <span className="muted">leaf</span>
+          ) : (
+            <ProgressBar
+              done={p.numCompletedSubProcesses}
+              total={p.numSubProcesses}
+              percent={p.completedPercent}
+              label={`Progress of ${p.processType} ${shortId(p.id)}`}
+            />
+          )}
+        </td>
         <td>
           <TimeText iso={p.createdTime} />
         </td>
-        <td className="mono">{p.triggerId ? <Link to={tracePath(tenant, { triggerId: p.triggerId })}>{p.triggerId}</Link> : <span className="muted">—</span>}</td>
+        <td className="mono">
+          {p.triggerId ? (
+            <Link to={tracePath(tenant, { triggerId: p.triggerId })}>{p.triggerId}</Link>
+          ) : (
+            <span className="muted">—</span>
+          )}
+        </td>
         <td className="mono" title={p.id}>
           {shortId(p.id)}
         </td>
         <td>
-          <Link to={tracePath(tenant, { processId: p.id })} aria-label={`Causal graph of ${p.processType} ${shortId(p.id)}`}>
+          <Link
+            to={tracePath(tenant, { processId: p.id })}
+            aria-label={`Causal graph of ${p.processType} ${shortId(p.id)}`}
+          >
             graph
           </Link>
         </td>
@@ -122,7 +185,15 @@ export function ProcessTable({ rows, tenant, expandable, expanded, onToggle, cap
       </thead>
       <tbody>
         {rows.map((p) => (
-          <Row key={p.id} p={p} depth={0} tenant={tenant} expandable={expandable && !p.leaf} expanded={expanded} onToggle={onToggle} />
+          <Row
+            key={p.id}
+            p={p}
+            depth={0}
+            tenant={tenant}
+            expandable={expandable && !p.leaf}
+            expanded={expanded}
+            onToggle={onToggle}
+          />
         ))}
       </tbody>
     </table>

@@ -21,14 +21,28 @@ export function ProcessesView() {
   const api = useApi();
   const { can } = usePermissions();
   const { get, getInt, update } = useSearchState();
-  const values: ProcessFilterValues = { type: get('type'), status: get('status'), trigger: get('trigger'), q: get('q'), roots: get('roots') === '1' };
+  const values: ProcessFilterValues = {
+    type: get('type'),
+    status: get('status'),
+    trigger: get('trigger'),
+    q: get('q'),
+    roots: get('roots') === '1',
+  };
   const page = getInt('page', 0);
   const size = getInt('size', 25);
   const filter: ProcessFilter = useMemo(
-    () => ({ processType: values.type, status: values.status, triggerId: values.trigger, q: values.q, roots: values.roots || undefined }),
+    () => ({
+      processType: values.type,
+      status: values.status,
+      triggerId: values.trigger,
+      q: values.q,
+      roots: values.roots || undefined,
+    }),
     [values.type, values.status, values.trigger, values.q, values.roots],
   );
-  const query = useLiveQuery([api.tenant, 'processes', filter, page, size], () => api.listProcesses(filter, { page, size }));
+  const query = useLiveQuery([api.tenant, 'processes', filter, page, size], () =>
+    api.listProcesses(filter, { page, size }),
+  );
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const toggle = useCallback((id: string) => {
     setExpanded((prev) => {
@@ -51,22 +65,47 @@ export function ProcessesView() {
     <section aria-labelledby="processes-title">
       <div className="view-head">
         <h1 id="processes-title">Processes</h1>
-        <LiveStatus updatedAt={query.dataUpdatedAt} fetching={query.isFetching} onRefresh={() => void query.refetch()} />
+        <LiveStatus
+          updatedAt={query.dataUpdatedAt}
+          fetching={query.isFetching}
+          onRefresh={() => void query.refetch()}
+        />
       </div>
       <ProcessFilters
         values={values}
-        onApply={(v) => update({ type: v.type, status: v.status, trigger: v.trigger?.trim(), q: v.q?.trim(), roots: v.roots ? '1' : undefined })}
+        onApply={(v) =>
+          update({
+            type: v.type,
+            status: v.status,
+            trigger: v.trigger?.trim(),
+            q: v.q?.trim(),
+            roots: v.roots ? '1' : undefined,
+          })
+        }
       />
       <ErrorMessage error={query.error} />
       <div ref={container} className="table-wrap">
         {!data && !query.error && <Loading what="processes" />}
         {data && data.content.length === 0 && (
           <Empty>
-            No process matches.{can('trigger') && (<> <Link to={tenantPath(api.tenant, 'trigger')}>Trigger one</Link>.</>)}
+            No process matches.
+            {can('trigger') && (
+              <>
+                {' '}
+                <Link to={tenantPath(api.tenant, 'trigger')}>Trigger one</Link>.
+              </>
+            )}
           </Empty>
         )}
         {data && data.content.length > 0 && (
-          <ProcessTable rows={data.content} tenant={api.tenant} expandable={values.roots} expanded={expanded} onToggle={toggle} caption="Processes, newest first" />
+          <ProcessTable
+            rows={data.content}
+            tenant={api.tenant}
+            expandable={values.roots}
+            expanded={expanded}
+            onToggle={toggle}
+            caption="Processes, newest first"
+          />
         )}
       </div>
       <Pagination label="Processes" page={data} onPage={goPage} onSize={(s) => update({ size: s })} />

@@ -59,7 +59,9 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
       const caller = await api.me();
       const permissions = permissionsOf(caller);
       if (!permissions.mayOpen(tenant)) {
-        setError(`This credential may not open tenant “${tenant}”. Its tenants: ${permissions.tenants === '*' ? 'all' : permissions.tenants.join(', ') || 'none'}.`);
+        setError(
+          `This credential may not open tenant “${tenant}”. Its tenants: ${permissions.tenants === '*' ? 'all' : permissions.tenants.join(', ') || 'none'}.`,
+        );
         setBusy(false);
         return;
       }
@@ -75,20 +77,40 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
   return (
     <main className="signin" id="main">
       <h1>Process dashboard</h1>
-      <p className="muted">The administration console of the process orchestrator. The key or token stays in this tab's memory only: a reload asks for it again.</p>
+      <p className="muted">
+        The administration console of the process orchestrator. The key or token stays in this tab's memory only: a
+        reload asks for it again.
+      </p>
       <form onSubmit={submit} method="post" autoComplete="off" aria-describedby={error ? 'signin-error' : undefined}>
         <fieldset className="credential-kind">
           <legend>Sign in with</legend>
           {(['key', 'token'] as const).map((k) => (
             <label key={k}>
-              <input type="radio" name="credential-kind" value={k} checked={kind === k} onChange={() => setKind(k)} /> {k === 'key' ? 'Key' : 'Token'}
+              <input type="radio" name="credential-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />{' '}
+              {k === 'key' ? 'Key' : 'Token'}
             </label>
           ))}
         </fieldset>
         <label htmlFor="signin-key">{LABELS[kind]}</label>
-        <input id="signin-key" name={kind === 'key' ? 'fw-key' : 'fw-token'} type="password" autoComplete="off" spellCheck={false} value={secret} onChange={(e) => setSecret(e.target.value)} aria-invalid={error !== undefined} autoFocus />
+        <input
+          id="signin-key"
+          name={kind === 'key' ? 'fw-key' : 'fw-token'}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+          aria-invalid={error !== undefined}
+          autoFocus
+        />
         <label htmlFor="signin-tenant">Tenant</label>
-        <input id="signin-tenant" name="tenant" value={tenant} onChange={(e) => setTenant(e.target.value)} spellCheck={false} />
+        <input
+          id="signin-tenant"
+          name="tenant"
+          value={tenant}
+          onChange={(e) => setTenant(e.target.value)}
+          spellCheck={false}
+        />
         {error && (
           <p id="signin-error" role="alert" className="error">
             {error}

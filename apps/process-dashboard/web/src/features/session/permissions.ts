@@ -22,7 +22,8 @@ export interface Permissions {
 /** The permissions of a caller. */
 export function permissionsOf(caller: Caller | undefined): Permissions {
   const operations = new Set(caller?.operations ?? []);
-  const tenants: '*' | readonly string[] = caller === undefined ? [] : caller.tenants.includes('*') ? '*' : caller.tenants;
+  const tenants: '*' | readonly string[] =
+    caller === undefined ? [] : caller.tenants.includes('*') ? '*' : caller.tenants;
   return { can: (op) => operations.has(op), tenants, mayOpen: (tenant) => tenants === '*' || tenants.includes(tenant) };
 }
 

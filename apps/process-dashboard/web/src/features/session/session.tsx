@@ -28,7 +28,9 @@ export interface SessionProviderProps {
 }
 
 export function SessionProvider({ children, initialCredential, initialCaller }: SessionProviderProps) {
-  const [signedIn, setSignedIn] = useState<{ credential: Credential; caller: Caller } | undefined>(initialCredential && initialCaller ? { credential: initialCredential, caller: initialCaller } : undefined);
+  const [signedIn, setSignedIn] = useState<{ credential: Credential; caller: Caller } | undefined>(
+    initialCredential && initialCaller ? { credential: initialCredential, caller: initialCaller } : undefined,
+  );
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const signIn = useCallback((credential: Credential, caller: Caller) => {
     setNotice(undefined);
@@ -38,7 +40,10 @@ export function SessionProvider({ children, initialCredential, initialCaller }: 
     setSignedIn(undefined);
     setNotice(why);
   }, []);
-  const value = useMemo(() => ({ credential: signedIn?.credential, caller: signedIn?.caller, notice, signIn, signOut }), [signedIn, notice, signIn, signOut]);
+  const value = useMemo(
+    () => ({ credential: signedIn?.credential, caller: signedIn?.caller, notice, signIn, signOut }),
+    [signedIn, notice, signIn, signOut],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
@@ -53,7 +58,10 @@ const ApiContext = createContext<ApiClient | undefined>(undefined);
 /** Provides the client of the signed-in credential for one tenant. */
 export function ApiProvider({ tenant, children }: { tenant: string; children: ReactNode }) {
   const { credential } = useSession();
-  const api = useMemo(() => (credential === undefined ? undefined : createApiClient({ credential, tenant })), [credential, tenant]);
+  const api = useMemo(
+    () => (credential === undefined ? undefined : createApiClient({ credential, tenant })),
+    [credential, tenant],
+  );
   return <ApiContext.Provider value={api}>{children}</ApiContext.Provider>;
 }
 

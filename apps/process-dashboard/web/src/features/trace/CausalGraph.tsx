@@ -3,7 +3,17 @@
  * the five edge kinds drawn distinctly, pan and zoom, a click on a node opens it. Loaded on demand
  * (its own chunk). Refreshes keep the viewport: the layout is only fitted on the first answer.
  */
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { memo, useMemo } from 'react';
 import type { TraceGraph, TraceNode } from '../../api/types';
@@ -19,7 +29,13 @@ const TraceNodeView = memo(function TraceNodeView({ data }: NodeProps<TraceFlowN
   const sub = n.kind === 'PROCESS' ? shortId(n.id) : n.kind === 'TRIGGER' ? 'trigger' : 'ProcessCompleted';
   const label = n.kind === 'COMPLETION' && typeof n.data.processType === 'string' ? n.data.processType : n.label;
   return (
-    <div className={`tnode tnode-${n.kind.toLowerCase()}`} style={{ width: NODE_WIDTH, height: NODE_HEIGHT }} data-node-id={n.id} data-node-kind={n.kind} title={`${n.kind} ${n.label}`}>
+    <div
+      className={`tnode tnode-${n.kind.toLowerCase()}`}
+      style={{ width: NODE_WIDTH, height: NODE_HEIGHT }}
+      data-node-id={n.id}
+      data-node-kind={n.kind}
+      title={`${n.kind} ${n.label}`}
+    >
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="tnode-label">{label}</div>
       <div className="tnode-sub">
@@ -31,7 +47,6 @@ const TraceNodeView = memo(function TraceNodeView({ data }: NodeProps<TraceFlowN
 });
 
 const NODE_TYPES = { trace: TraceNodeView };
-
 
 export interface CausalGraphProps {
   graph: TraceGraph;

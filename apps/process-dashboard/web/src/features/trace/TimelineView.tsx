@@ -16,10 +16,15 @@ export function TimelineView({ graph, tenant }: { graph: TraceGraph; tenant: str
   return (
     <div className="timeline" role="region" aria-label="Timeline">
       <p className="muted">
-        From {formatTime(new Date(timeline.start).toISOString())} to {formatTime(new Date(timeline.end).toISOString())} ({formatDuration(span)})
+        From {formatTime(new Date(timeline.start).toISOString())} to {formatTime(new Date(timeline.end).toISOString())}{' '}
+        ({formatDuration(span)})
       </p>
       {timeline.groups.map((g) => (
-        <section key={g.root.id} className="timeline-group" aria-label={`Tree of ${g.root.label} ${shortId(g.root.id)}`}>
+        <section
+          key={g.root.id}
+          className="timeline-group"
+          aria-label={`Tree of ${g.root.label} ${shortId(g.root.id)}`}
+        >
           <h3>
             {g.root.label} <span className="mono small">{shortId(g.root.id)}</span>
           </h3>
@@ -44,7 +49,11 @@ export function TimelineView({ graph, tenant }: { graph: TraceGraph; tenant: str
               );
             })}
           </ul>
-          {g.bars.length > BARS_PER_GROUP && <p className="muted">… and {g.bars.length - BARS_PER_GROUP} more processes in this tree (see the process's children).</p>}
+          {g.bars.length > BARS_PER_GROUP && (
+            <p className="muted">
+              … and {g.bars.length - BARS_PER_GROUP} more processes in this tree (see the process's children).
+            </p>
+          )}
         </section>
       ))}
     </div>

@@ -30,7 +30,15 @@ function Legend() {
         return (
           <li key={kind}>
             <svg width="44" height="10" aria-hidden="true">
-              <line x1="0" y1="5" x2="44" y2="5" stroke={look.color} strokeWidth={look.width} strokeDasharray={look.dash} />
+              <line
+                x1="0"
+                y1="5"
+                x2="44"
+                y2="5"
+                stroke={look.color}
+                strokeWidth={look.width}
+                strokeDasharray={look.dash}
+              />
             </svg>
             <strong>{kind}</strong> {look.description}
           </li>
@@ -73,14 +81,15 @@ function TooLarge({ by, message }: { by: By; message: string }) {
   return (
     <div className="notice" role="alert">
       <h2>This trace is too large to draw</h2>
-      <p>
-        The administration API draws at most 1,000 processes or completion events per trace ({message}). Narrow it:
-      </p>
+      <p>The administration API draws at most 1,000 processes or completion events per trace ({message}). Narrow it:</p>
       <ul>
         {'triggerId' in by ? (
           <>
             <li>
-              <Link to={`${tenantPath(api.tenant, 'processes')}?trigger=${encodeURIComponent(by.triggerId)}&roots=1`}>List the root processes of this trigger</Link>, page by page, and open the trace of one of them;
+              <Link to={`${tenantPath(api.tenant, 'processes')}?trigger=${encodeURIComponent(by.triggerId)}&roots=1`}>
+                List the root processes of this trigger
+              </Link>
+              , page by page, and open the trace of one of them;
             </li>
             <li>
               <Link to={executionsPath(api.tenant, { triggerId: by.triggerId })}>see the trigger's executions</Link>;
@@ -104,10 +113,17 @@ function NodeList({ graph, tenant }: { graph: TraceGraph; tenant: string }) {
       <ul>
         {graph.nodes.map((n) => {
           const target = nodeTarget(n);
-          const href = target === undefined ? undefined : 'processId' in target ? processPath(tenant, target.processId) : executionsPath(tenant, { triggerId: target.triggerId });
+          const href =
+            target === undefined
+              ? undefined
+              : 'processId' in target
+                ? processPath(tenant, target.processId)
+                : executionsPath(tenant, { triggerId: target.triggerId });
           return (
             <li key={n.id}>
-              {n.kind.toLowerCase()}: {href ? <Link to={href}>{n.label}</Link> : n.label} {n.kind === 'PROCESS' && <span className="mono small">{shortId(n.id)}</span>} <StatusBadge status={n.status} />
+              {n.kind.toLowerCase()}: {href ? <Link to={href}>{n.label}</Link> : n.label}{' '}
+              {n.kind === 'PROCESS' && <span className="mono small">{shortId(n.id)}</span>}{' '}
+              <StatusBadge status={n.status} />
             </li>
           );
         })}
@@ -124,29 +140,59 @@ export function TraceView() {
   const triggerId = get('triggerId');
   const view = get('view') === 'timeline' ? 'timeline' : 'graph';
   const by: By | undefined = processId ? { processId } : triggerId ? { triggerId } : undefined;
-  const query = useLiveQuery([api.tenant, 'trace', processId ?? null, triggerId ?? null], () => api.trace(by as By), { enabled: by !== undefined });
+  const query = useLiveQuery([api.tenant, 'trace', processId ?? null, triggerId ?? null], () => api.trace(by as By), {
+    enabled: by !== undefined,
+  });
   const graph = query.data;
   const tooLarge = isApiError(query.error) && query.error.status === 413 ? query.error : undefined;
-  const open = (target: By) => navigate('processId' in target ? processPath(api.tenant, target.processId) : executionsPath(api.tenant, { triggerId: target.triggerId }));
+  const open = (target: By) =>
+    navigate(
+      'processId' in target
+        ? processPath(api.tenant, target.processId)
+        : executionsPath(api.tenant, { triggerId: target.triggerId }),
+    );
 
   return (
     <section aria-labelledby="trace-title">
       <div className="view-head">
-        <h1 id="trace-title">Trace {by ? <span className="mono small">{'processId' in by ? `of process ${by.processId}` : `of trigger ${by.triggerId}`}</span> : null}</h1>
-        {by && <LiveStatus updatedAt={query.dataUpdatedAt} fetching={query.isFetching} onRefresh={() => void query.refetch()} />}
+        <h1 id="trace-title">
+          Trace{' '}
+          {by ? (
+            <span className="mono small">
+              {'processId' in by ? `of process ${by.processId}` : `of trigger ${by.triggerId}`}
+            </span>
+          ) : null}
+        </h1>
+        {by && (
+          <LiveStatus
+            updatedAt={query.dataUpdatedAt}
+            fetching={query.isFetching}
+            onRefresh={() => void query.refetch()}
+          />
+        )}
       </div>
       <TraceForm by={by} key={processId ?? triggerId ?? ''} />
-      {!by && <p className="muted">Give a process id or a trigger id, or open a trace from a process or an execution.</p>}
+      {!by && (
+        <p className="muted">Give a process id or a trigger id, or open a trace from a process or an execution.</p>
+      )}
       {tooLarge && by && <TooLarge by={by} message={tooLarge.message} />}
       {!tooLarge && <ErrorMessage error={query.error} />}
       {by && !graph && !query.error && <Loading what="the trace" />}
       {graph && !tooLarge && (
         <>
           <div className="tabs" role="group" aria-label="Trace view">
-            <button type="button" aria-pressed={view === 'graph'} onClick={() => update({ view: undefined }, { keepPage: true })}>
+            <button
+              type="button"
+              aria-pressed={view === 'graph'}
+              onClick={() => update({ view: undefined }, { keepPage: true })}
+            >
               Causal graph
             </button>
-            <button type="button" aria-pressed={view === 'timeline'} onClick={() => update({ view: 'timeline' }, { keepPage: true })}>
+            <button
+              type="button"
+              aria-pressed={view === 'timeline'}
+              onClick={() => update({ view: 'timeline' }, { keepPage: true })}
+            >
               Timeline
             </button>
             <span className="muted">

@@ -27,4 +27,3 @@ export function layoutTrace(graph: TraceGraph): PlacedNode[] {
     return { node, x: placed.x - NODE_WIDTH / 2, y: placed.y - NODE_HEIGHT / 2 };
   });
 }
-

@@ -35,7 +35,8 @@ export function buildTimeline(graph: TraceGraph, now: number = Date.now()): Time
   const byId = new Map(processes.map((p) => [p.id, p]));
   const completionOf = new Map<string, number>();
   for (const n of graph.nodes) {
-    if (n.kind === 'COMPLETION' && typeof n.data.processId === 'string' && n.time) completionOf.set(n.data.processId, Date.parse(n.time));
+    if (n.kind === 'COMPLETION' && typeof n.data.processId === 'string' && n.time)
+      completionOf.set(n.data.processId, Date.parse(n.time));
   }
   const children = new Map<string, TraceNode[]>();
   const roots: TraceNode[] = [];

@@ -5,7 +5,14 @@
  */
 import { useMemo, useRef } from 'react';
 import { Link } from 'react-router';
-import { EXECUTION_STATUSES, TRIGGER_SOURCES, type Execution, type ExecutionFilter, type ExecutionStatus, type TriggerSource } from '../../api/types';
+import {
+  EXECUTION_STATUSES,
+  TRIGGER_SOURCES,
+  type Execution,
+  type ExecutionFilter,
+  type ExecutionStatus,
+  type TriggerSource,
+} from '../../api/types';
 import { useListKeys } from '../../app/listKeys';
 import { processPath, tenantPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
@@ -38,7 +45,11 @@ function ExecutionRow({ e, tenant }: { e: Execution; tenant: string }) {
         <span className={`source source-${e.source.toLowerCase()}`}>{e.source}</span>
       </td>
       <td className="mono">
-        <Link to={tracePath(tenant, { triggerId: e.triggerId })} data-row-link="" aria-label={`Trace of trigger ${e.triggerId}`}>
+        <Link
+          to={tracePath(tenant, { triggerId: e.triggerId })}
+          data-row-link=""
+          aria-label={`Trace of trigger ${e.triggerId}`}
+        >
           {e.triggerId}
         </Link>
       </td>
@@ -53,13 +64,31 @@ function ExecutionRow({ e, tenant }: { e: Execution; tenant: string }) {
           </details>
         )}
       </td>
-      <td className="mono">{e.processId ? <Link to={processPath(tenant, e.processId)}>{shortId(e.processId)}</Link> : <span className="muted">—</span>}</td>
-      <td>{e.startTime && e.finishTime ? formatDuration(Date.parse(e.finishTime) - Date.parse(e.startTime)) : <span className="muted">—</span>}</td>
+      <td className="mono">
+        {e.processId ? (
+          <Link to={processPath(tenant, e.processId)}>{shortId(e.processId)}</Link>
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
+      <td>
+        {e.startTime && e.finishTime ? (
+          formatDuration(Date.parse(e.finishTime) - Date.parse(e.startTime))
+        ) : (
+          <span className="muted">—</span>
+        )}
+      </td>
     </tr>
   );
 }
 
-function ExecutionFilters({ filter, update }: { filter: ExecutionFilter; update(changes: Record<string, string | undefined>): void }) {
+function ExecutionFilters({
+  filter,
+  update,
+}: {
+  filter: ExecutionFilter;
+  update(changes: Record<string, string | undefined>): void;
+}) {
   const definitions = useDefinitions();
   return (
     <form className="filters" role="search" aria-label="Filter executions" onSubmit={(e) => e.preventDefault()}>
@@ -93,7 +122,11 @@ function ExecutionFilters({ filter, update }: { filter: ExecutionFilter; update(
       {(filter.triggerId || filter.crontabId) && (
         <p className="chip">
           {filter.triggerId ? `trigger ${filter.triggerId}` : `crontab ${filter.crontabId}`}{' '}
-          <button type="button" onClick={() => update({ triggerId: undefined, crontabId: undefined })} aria-label="Remove the trigger filter">
+          <button
+            type="button"
+            onClick={() => update({ triggerId: undefined, crontabId: undefined })}
+            aria-label="Remove the trigger filter"
+          >
             ×
           </button>
         </p>
@@ -118,7 +151,9 @@ export function ExecutionsView() {
     }),
     [get],
   );
-  const query = useLiveQuery([api.tenant, 'executions', filter, page, size], () => api.listExecutions(filter, { page, size }));
+  const query = useLiveQuery([api.tenant, 'executions', filter, page, size], () =>
+    api.listExecutions(filter, { page, size }),
+  );
   const data = query.data;
   const container = useRef<HTMLDivElement>(null);
   const goPage = (p: number) => update({ page: p }, { keepPage: true });
@@ -128,7 +163,11 @@ export function ExecutionsView() {
     <section aria-labelledby="executions-title">
       <div className="view-head">
         <h1 id="executions-title">Executions</h1>
-        <LiveStatus updatedAt={query.dataUpdatedAt} fetching={query.isFetching} onRefresh={() => void query.refetch()} />
+        <LiveStatus
+          updatedAt={query.dataUpdatedAt}
+          fetching={query.isFetching}
+          onRefresh={() => void query.refetch()}
+        />
       </div>
       <ExecutionFilters filter={filter} update={update} />
       <ErrorMessage error={query.error} />
@@ -136,7 +175,14 @@ export function ExecutionsView() {
         {!data && !query.error && <Loading what="executions" />}
         {data && data.content.length === 0 && (
           <Empty>
-            No execution matches.{can('trigger') && (<> <Link to={tenantPath(api.tenant, 'trigger')}>Trigger a process</Link> or <Link to={tenantPath(api.tenant, 'cron')}>schedule one</Link>.</>)}
+            No execution matches.
+            {can('trigger') && (
+              <>
+                {' '}
+                <Link to={tenantPath(api.tenant, 'trigger')}>Trigger a process</Link> or{' '}
+                <Link to={tenantPath(api.tenant, 'cron')}>schedule one</Link>.
+              </>
+            )}
           </Empty>
         )}
         {data && data.content.length > 0 && (

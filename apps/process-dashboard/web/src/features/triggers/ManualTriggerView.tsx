@@ -28,7 +28,11 @@ function Result({ result, tenant }: { result: TriggerResult; tenant: string }) {
     <div className="notice" role="status" aria-live="polite">
       <h2>{result.duplicate ? 'Duplicate: this key was already used' : 'Triggered'}</h2>
       <p>
-        {result.duplicate ? 'The API recognised the trigger key and started nothing new (idempotent retry).' : result.dispatched ? 'The process was created.' : 'The trigger was accepted.'}
+        {result.duplicate
+          ? 'The API recognised the trigger key and started nothing new (idempotent retry).'
+          : result.dispatched
+            ? 'The process was created.'
+            : 'The trigger was accepted.'}
       </p>
       <dl className="facts">
         <dt>Trigger id</dt>
@@ -37,7 +41,8 @@ function Result({ result, tenant }: { result: TriggerResult; tenant: string }) {
         <dd className="mono">{result.eventId}</dd>
       </dl>
       <p>
-        <Link to={tracePath(tenant, { triggerId: result.triggerId })}>Open its causal graph</Link> · <Link to={executionsPath(tenant, { triggerId: result.triggerId })}>its executions</Link>
+        <Link to={tracePath(tenant, { triggerId: result.triggerId })}>Open its causal graph</Link> ·{' '}
+        <Link to={executionsPath(tenant, { triggerId: result.triggerId })}>its executions</Link>
       </p>
     </div>
   );
@@ -53,15 +58,45 @@ function useSendTrigger() {
   });
 }
 
-function KeyField({ value, onChange, error }: { value: string; onChange(value: string): void; error: string | undefined }) {
+function KeyField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange(value: string): void;
+  error: string | undefined;
+}) {
   return (
-    <Field id="trigger-key" label="Trigger key (optional)" error={error} hint="Up to 80 characters; stored as manual:<tenant>:<key>. Left empty, a random key is made and kept here for a retry.">
-      <input id="trigger-key" value={value} maxLength={80} onChange={(e) => onChange(e.target.value)} spellCheck={false} {...describedBy('trigger-key', error, true)} />
+    <Field
+      id="trigger-key"
+      label="Trigger key (optional)"
+      error={error}
+      hint="Up to 80 characters; stored as manual:<tenant>:<key>. Left empty, a random key is made and kept here for a retry."
+    >
+      <input
+        id="trigger-key"
+        value={value}
+        maxLength={80}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        {...describedBy('trigger-key', error, true)}
+      />
     </Field>
   );
 }
 
-function TriggerActions({ pending, canSend, onAgain, onNewKey }: { pending: boolean; canSend: boolean; onAgain: (() => void) | undefined; onNewKey(): void }) {
+function TriggerActions({
+  pending,
+  canSend,
+  onAgain,
+  onNewKey,
+}: {
+  pending: boolean;
+  canSend: boolean;
+  onAgain: (() => void) | undefined;
+  onNewKey(): void;
+}) {
   return (
     <div className="actions">
       <button type="submit" className="primary" disabled={pending || !canSend}>
@@ -96,7 +131,8 @@ function ManualTriggerForm() {
 
   const send = useSendTrigger();
   const apiField = isApiError(send.error) ? fieldOfMessage(send.error.field) : undefined;
-  const errorFor = (f: 'definition' | 'args' | 'key') => (send.error && apiField === f ? describeError(send.error) : undefined);
+  const errorFor = (f: 'definition' | 'args' | 'key') =>
+    send.error && apiField === f ? describeError(send.error) : undefined;
   const argsError = localError ?? errorFor('args');
 
   function submit(e: FormEvent) {
@@ -116,16 +152,41 @@ function ManualTriggerForm() {
   return (
     <section aria-labelledby="trigger-title">
       <h1 id="trigger-title">Trigger a process</h1>
-      <p className="muted">A manual ProcessCreate through POST /triggers (source MANUAL). The same trigger key never starts a second process.</p>
+      <p className="muted">
+        A manual ProcessCreate through POST /triggers (source MANUAL). The same trigger key never starts a second
+        process.
+      </p>
       <form className="form" onSubmit={submit} noValidate>
-        <Field id="trigger-definition" label="Definition" error={errorFor('definition')} hint={def?.inputSchema ? 'Has an input schema: the args are checked against it.' : undefined}>
-          <select id="trigger-definition" data-filter="" value={definition} onChange={(e) => setDefinition(e.target.value)} {...describedBy('trigger-definition', errorFor('definition'), Boolean(def?.inputSchema))}>
+        <Field
+          id="trigger-definition"
+          label="Definition"
+          error={errorFor('definition')}
+          hint={def?.inputSchema ? 'Has an input schema: the args are checked against it.' : undefined}
+        >
+          <select
+            id="trigger-definition"
+            data-filter=""
+            value={definition}
+            onChange={(e) => setDefinition(e.target.value)}
+            {...describedBy('trigger-definition', errorFor('definition'), Boolean(def?.inputSchema))}
+          >
             {roots.map((d) => (
               <option key={d.processType}>{d.processType}</option>
             ))}
           </select>
         </Field>
-        <Field id="trigger-args" label="Args (JSON object)" error={argsError} hint={def?.inputSchema ? <button type="button" onClick={() => setArgsText(sampleArgs(def))}>Fill from the input schema</button> : undefined}>
+        <Field
+          id="trigger-args"
+          label="Args (JSON object)"
+          error={argsError}
+          hint={
+            def?.inputSchema ? (
+              <button type="button" onClick={() => setArgsText(sampleArgs(def))}>
+                Fill from the input schema
+              </button>
+            ) : undefined
+          }
+        >
           <textarea
             id="trigger-args"
             className="code"

@@ -26,13 +26,20 @@ export function checkArgs(text: string, def: ProcessDef | undefined): ArgsCheck 
   } catch (err) {
     return { ok: false, error: `Not valid JSON: ${(err as Error).message}` };
   }
-  if (jsonType(value) !== 'object') return { ok: false, error: `The args must be a JSON object, got ${jsonType(value)}` };
+  if (jsonType(value) !== 'object')
+    return { ok: false, error: `The args must be a JSON object, got ${jsonType(value)}` };
   const args = value as Record<string, unknown>;
   const schema = def?.inputSchema;
   if (schema && typeof schema === 'object') {
-    const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+    const required = Array.isArray(schema.required)
+      ? (schema.required as unknown[]).filter((r): r is string => typeof r === 'string')
+      : [];
     const missing = required.filter((name) => !(name in args));
-    if (missing.length > 0) return { ok: false, error: `Missing required field${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')} (input schema of ${def.processType})` };
+    if (missing.length > 0)
+      return {
+        ok: false,
+        error: `Missing required field${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')} (input schema of ${def.processType})`,
+      };
     const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
     for (const [name, prop] of Object.entries(properties)) {
       if (name in args && prop && prop.type !== undefined && !typeMatches(prop.type, jsonType(args[name]))) {
@@ -49,7 +56,8 @@ export function sampleArgs(def: ProcessDef | undefined): string {
   const sample: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(properties)) {
     const t = Array.isArray(prop?.type) ? prop.type[0] : prop?.type;
-    sample[name] = t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'object' ? {} : '';
+    sample[name] =
+      t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'object' ? {} : '';
   }
   return JSON.stringify(sample, null, 2);
 }

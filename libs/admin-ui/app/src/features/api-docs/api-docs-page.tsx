@@ -12,12 +12,19 @@ import { TableHead } from '../../components/table-head';
 export const API_DOC_PATHS = ['/openapi.json', '/v3/api-docs', '/swagger.json', '/api-docs'] as const;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
 
-export function operationsOf(document: ApiDocument): Array<{ method: string; path: string; id: string; summary: string }> {
+export function operationsOf(
+  document: ApiDocument,
+): Array<{ method: string; path: string; id: string; summary: string }> {
   const out: Array<{ method: string; path: string; id: string; summary: string }> = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, op] of Object.entries(item ?? {})) {
       if (!METHODS.includes(method) || op === null || typeof op !== 'object') continue;
-      out.push({ method: method.toUpperCase(), path, id: op.operationId ?? '', summary: op.summary ?? op.description ?? '' });
+      out.push({
+        method: method.toUpperCase(),
+        path,
+        id: op.operationId ?? '',
+        summary: op.summary ?? op.description ?? '',
+      });
     }
   }
   return out;
@@ -42,7 +49,15 @@ export function ApiDocsPage() {
           {probes.data.map((p) => (
             <tr key={p.path}>
               <td>{p.document ? <a href={urlFor(connection, p.path)}>{p.path}</a> : <code>{p.path}</code>}</td>
-              <td>{p.document ? `${p.document.openapi ? `OpenAPI ${p.document.openapi}` : `Swagger ${p.document.swagger}`} — ${p.document.info?.title ?? ''} ${p.document.info?.version ?? ''}` : p.status === 0 ? 'no answer' : p.status === 200 ? 'HTTP 200, but not an OpenAPI or Swagger document' : `HTTP ${p.status}`}</td>
+              <td>
+                {p.document
+                  ? `${p.document.openapi ? `OpenAPI ${p.document.openapi}` : `Swagger ${p.document.swagger}`} — ${p.document.info?.title ?? ''} ${p.document.info?.version ?? ''}`
+                  : p.status === 0
+                    ? 'no answer'
+                    : p.status === 200
+                      ? 'HTTP 200, but not an OpenAPI or Swagger document'
+                      : `HTTP ${p.status}`}
+              </td>
             </tr>
           ))}
         </tbody>

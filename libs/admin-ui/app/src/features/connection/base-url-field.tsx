@@ -37,7 +37,15 @@ export function BaseUrlField() {
   return (
     <form className="base-url" onSubmit={submit} aria-label="Host to read">
       <label htmlFor="base-url">Base URL</label>
-      <input id="base-url" type="url" placeholder="this host" value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={problem !== null} aria-describedby={problem ? 'base-url-problem' : undefined} />
+      <input
+        id="base-url"
+        type="url"
+        placeholder="this host"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        aria-invalid={problem !== null}
+        aria-describedby={problem ? 'base-url-problem' : undefined}
+      />
       <button type="submit">Read</button>
       {problem && (
         <span id="base-url-problem" className="field-problem" role="alert">

@@ -9,7 +9,13 @@ const KEY = 'info-key-0123456789-0123456789-abcd';
 describe('the info key', () => {
   it('is asked for on a 401, sent as X-Fw-Info-Key, and kept in memory only', async () => {
     const log = answerFetch({
-      '/info': (headers) => (headers['x-fw-info-key'] === KEY ? envelope({ name: 'guarded', version: '1', description: '', services: [] }) : { status: 401, body: { message: headers['x-fw-info-key'] ? 'Invalid X-Fw-Info-Key' : 'Missing X-Fw-Info-Key header' } }),
+      '/info': (headers) =>
+        headers['x-fw-info-key'] === KEY
+          ? envelope({ name: 'guarded', version: '1', description: '', services: [] })
+          : {
+              status: 401,
+              body: { message: headers['x-fw-info-key'] ? 'Invalid X-Fw-Info-Key' : 'Missing X-Fw-Info-Key header' },
+            },
     });
     renderAt('/', [{ path: '/', element: <ServicesPage /> }], <KeyPrompt />);
     const field = await screen.findByLabelText('Info key');
@@ -23,7 +29,12 @@ describe('the info key', () => {
     expect(screen.queryByLabelText('Info key')).toBeNull();
     expect(log.at(-1)?.headers['x-fw-info-key']).toBe(KEY);
     await waitFor(() => expect(log.filter((l) => l.headers['x-fw-info-key'] === KEY)).toHaveLength(1));
-    const stored = [document.cookie, window.location.href, JSON.stringify({ ...window.localStorage }), JSON.stringify({ ...window.sessionStorage })].join(' ');
+    const stored = [
+      document.cookie,
+      window.location.href,
+      JSON.stringify({ ...window.localStorage }),
+      JSON.stringify({ ...window.sessionStorage }),
+    ].join(' ');
     expect(stored).not.toContain(KEY);
   });
 });

@@ -22,10 +22,19 @@ export function KeyPrompt() {
         <h2 id="key-prompt-title">This host asks for an info key</h2>
         <p>
           {connection.infoKey ? 'The key given was refused. ' : ''}
-          {connection.baseUrl ?? 'This host'} requires the <code>X-Fw-Info-Key</code> header (its <code>FW_INFO_ACCESS_KEY</code>). The key stays in this page's memory only: a reload forgets it.
+          {connection.baseUrl ?? 'This host'} requires the <code>X-Fw-Info-Key</code> header (its{' '}
+          <code>FW_INFO_ACCESS_KEY</code>). The key stays in this page's memory only: a reload forgets it.
         </p>
         <label htmlFor="info-key">Info key</label>
-        <input id="info-key" ref={input} type="password" autoComplete="off" spellCheck={false} value={value} onChange={(e) => setValue(e.target.value)} />
+        <input
+          id="info-key"
+          ref={input}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
         <button type="submit" disabled={value.trim().length === 0}>
           Use key
         </button>

@@ -19,17 +19,23 @@ export function EcosystemPage() {
       <header className="page-header">
         <h1 id="ecosystem-title">Ecosystem</h1>
         <p>
-          {catalog.data.length} host{catalog.data.length === 1 ? '' : 's'} registered, {services} service{services === 1 ? '' : 's'} in all.
+          {catalog.data.length} host{catalog.data.length === 1 ? '' : 's'} registered, {services} service
+          {services === 1 ? '' : 's'} in all.
         </p>
       </header>
       {catalog.data.length === 0 && <p className="empty">No host has registered yet.</p>}
       {catalog.data.map((entry) => (
-        <article key={entry.baseUrl} className="panel host-entry" aria-label={`Host ${entry.host?.name ?? entry.baseUrl}`}>
+        <article
+          key={entry.baseUrl}
+          className="panel host-entry"
+          aria-label={`Host ${entry.host?.name ?? entry.baseUrl}`}
+        >
           <h2>
             {entry.host ? `${entry.host.name} ${entry.host.version}` : entry.baseUrl} <code>{entry.baseUrl}</code>
           </h2>
           <p className="muted">
-            registered {new Date(entry.registeredAt).toLocaleString()}, last seen {new Date(entry.lastSeen).toLocaleString()}
+            registered {new Date(entry.registeredAt).toLocaleString()}, last seen{' '}
+            {new Date(entry.lastSeen).toLocaleString()}
           </p>
           <table>
             <TableHead columns={['Service', 'Kind', 'Version', 'Health check', 'Description']} />

@@ -17,7 +17,11 @@ export function HealthProbe({ service, declared }: { service: string; declared: 
   return (
     <section aria-labelledby="health-title" className="panel">
       <h2 id="health-title">Health</h2>
-      <p>{declared ? 'This service declares a health check.' : 'This service declares no health check; the probe will say so.'}</p>
+      <p>
+        {declared
+          ? 'This service declares a health check.'
+          : 'This service declares no health check; the probe will say so.'}
+      </p>
       <button type="button" onClick={() => probe.mutate()} disabled={probe.isPending}>
         {probe.isPending ? 'Probing…' : 'Run health probe'}
       </button>
@@ -41,7 +45,11 @@ function HealthResult({ outcome, at }: { outcome: HealthOutcome; at: number }) {
   return (
     <div className="health-result">
       <p>
-        {outcome.state === 'healthy' ? <span className="badge badge-up">healthy</span> : <span className="badge badge-down">unhealthy</span>}{' '}
+        {outcome.state === 'healthy' ? (
+          <span className="badge badge-up">healthy</span>
+        ) : (
+          <span className="badge badge-down">unhealthy</span>
+        )}{' '}
         {outcome.state === 'unhealthy' ? `${outcome.description} (HTTP 503, ${when})` : `HTTP 200, ${when}`}
       </p>
       {outcome.checks.length > 0 && (

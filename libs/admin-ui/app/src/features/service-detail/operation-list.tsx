@@ -10,7 +10,11 @@ export function OperationList({ operations }: { operations: OperationDescription
         <li key={op.name} className="operation">
           <details>
             <summary>
-              {op.method ? <span className={`method method-${op.method.toLowerCase()}`}>{op.method}</span> : <span className="method method-none">in-process</span>}
+              {op.method ? (
+                <span className={`method method-${op.method.toLowerCase()}`}>{op.method}</span>
+              ) : (
+                <span className="method method-none">in-process</span>
+              )}
               <code className="op-path">{op.path ?? op.name}</code>
               <span className="op-name">{op.name}</span>
               {op.description && <span className="op-description">{op.description}</span>}
@@ -18,7 +22,14 @@ export function OperationList({ operations }: { operations: OperationDescription
             <div className="operation-body">
               {op.interceptors.length > 0 && (
                 <p>
-                  Interceptors: <span className="chips">{op.interceptors.map((i) => <span key={i} className="chip">{i}</span>)}</span>
+                  Interceptors:{' '}
+                  <span className="chips">
+                    {op.interceptors.map((i) => (
+                      <span key={i} className="chip">
+                        {i}
+                      </span>
+                    ))}
+                  </span>
                 </p>
               )}
               <div className="schemas">

@@ -6,7 +6,21 @@
 import { useState } from 'react';
 import type { JsonSchema } from '../../api/info-types';
 
-const CONSTRAINTS = ['enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'default'] as const;
+const CONSTRAINTS = [
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'default',
+] as const;
 
 function asSchema(value: unknown): JsonSchema | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonSchema) : undefined;
@@ -21,7 +35,8 @@ export function typeLabel(schema: JsonSchema): string {
     return items ? `array of ${typeLabel(items)}` : 'array';
   }
   if (typeof type === 'string') return type;
-  for (const key of ['oneOf', 'anyOf', 'allOf'] as const) if (Array.isArray(schema[key])) return `${key === 'allOf' ? 'all' : 'one'} of ${(schema[key] as unknown[]).length}`;
+  for (const key of ['oneOf', 'anyOf', 'allOf'] as const)
+    if (Array.isArray(schema[key])) return `${key === 'allOf' ? 'all' : 'one'} of ${(schema[key] as unknown[]).length}`;
   if ('const' in schema) return 'constant';
   if (asSchema(schema.properties)) return 'object';
   return 'any';
@@ -44,23 +59,52 @@ function children(schema: JsonSchema): Array<{ name: string; schema: JsonSchema;
     });
   }
   const items = asSchema(schema.items);
-  if (schema.type === 'array' && items && (asSchema(items.properties) || items.type === 'array')) return [{ name: '[item]', schema: items, required: false }];
+  if (schema.type === 'array' && items && (asSchema(items.properties) || items.type === 'array'))
+    return [{ name: '[item]', schema: items, required: false }];
   for (const key of ['oneOf', 'anyOf', 'allOf'] as const) {
     const options = schema[key];
-    if (Array.isArray(options)) return options.flatMap((o, i) => (asSchema(o) ? [{ name: `option ${i + 1}`, schema: asSchema(o) as JsonSchema, required: false }] : []));
+    if (Array.isArray(options))
+      return options.flatMap((o, i) =>
+        asSchema(o) ? [{ name: `option ${i + 1}`, schema: asSchema(o) as JsonSchema, required: false }] : [],
+      );
   }
   return [];
 }
 
-function SchemaNode({ name, schema, required, depth }: { name: string; schema: JsonSchema; required: boolean; depth: number }) {
+function SchemaNode({
+  name,
+  schema,
+  required,
+  depth,
+}: {
+  name: string;
+  schema: JsonSchema;
+  required: boolean;
+  depth: number;
+}) {
   const nested = children(schema);
   const constraints = constraintsOf(schema);
   const label = (
     <>
       <span className="field-name">{name}</span> <span className="field-type">{typeLabel(schema)}</span>
-      {required && <> <span className="field-required">required</span></>}
-      {constraints.length > 0 && <> <span className="field-constraints">{constraints.join(', ')}</span></>}
-      {typeof schema.description === 'string' && <> <span className="field-description">{schema.description}</span></>}
+      {required && (
+        <>
+          {' '}
+          <span className="field-required">required</span>
+        </>
+      )}
+      {constraints.length > 0 && (
+        <>
+          {' '}
+          <span className="field-constraints">{constraints.join(', ')}</span>
+        </>
+      )}
+      {typeof schema.description === 'string' && (
+        <>
+          {' '}
+          <span className="field-description">{schema.description}</span>
+        </>
+      )}
     </>
   );
   if (nested.length === 0 || depth > 8) return <li className="schema-leaf">{label}</li>;
@@ -99,7 +143,9 @@ export function SchemaView({ title, schema }: { title: string; schema: JsonSchem
         </button>
       </div>
       {raw ? (
-        <pre className="raw-json" tabIndex={0}>{JSON.stringify(schema, null, 2)}</pre>
+        <pre className="raw-json" tabIndex={0}>
+          {JSON.stringify(schema, null, 2)}
+        </pre>
       ) : top.length === 0 ? (
         <p className="muted">{constraintsOf(schema).join(', ') || 'Any value of this type.'}</p>
       ) : (

@@ -19,7 +19,18 @@ const orders = defineService({
         additionalProperties: false,
         properties: {
           customer: { type: 'string', minLength: 1, maxLength: 80, description: 'Customer number' },
-          lines: { type: 'array', minItems: 1, items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' }, quantity: { type: 'integer', minimum: 1 } } } },
+          lines: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['sku'],
+              properties: {
+                sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' },
+                quantity: { type: 'integer', minimum: 1 },
+              },
+            },
+          },
           priority: { enum: ['low', 'high'] },
         },
       },
@@ -73,8 +84,12 @@ describe('ServicePage', () => {
   });
 
   it('says when the service is unknown', async () => {
-    answerFetch({ '/service-info/nope': { status: 404, body: { success: false, code: 404, description: "Unknown service 'nope'" } } });
+    answerFetch({
+      '/service-info/nope': { status: 404, body: { success: false, code: 404, description: "Unknown service 'nope'" } },
+    });
     renderAt('/services/nope', view);
-    expect((await screen.findByRole('alert')).textContent).toBe("Could not read service nope: Unknown service 'nope' (HTTP 404)");
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      "Could not read service nope: Unknown service 'nope' (HTTP 404)",
+    );
   });
 });

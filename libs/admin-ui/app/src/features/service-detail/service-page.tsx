@@ -45,7 +45,13 @@ export function ServicePage() {
       </header>
       <nav className="tabs" aria-label="Service views">
         {tabs.map((t) => (
-          <NavLink key={t.id} to={t.to} end className={() => (t.id === tab ? 'tab active' : 'tab')} aria-current={t.id === tab ? 'page' : undefined}>
+          <NavLink
+            key={t.id}
+            to={t.to}
+            end
+            className={() => (t.id === tab ? 'tab active' : 'tab')}
+            aria-current={t.id === tab ? 'page' : undefined}
+          >
             {t.label}
           </NavLink>
         ))}
@@ -58,7 +64,19 @@ export function ServicePage() {
         <div className="panel">
           <dl className="facts">
             <dt>Interceptors</dt>
-            <dd>{s.interceptors.length === 0 ? <span className="muted">none</span> : <span className="chips">{s.interceptors.map((i) => <span key={i} className="chip">{i}</span>)}</span>}</dd>
+            <dd>
+              {s.interceptors.length === 0 ? (
+                <span className="muted">none</span>
+              ) : (
+                <span className="chips">
+                  {s.interceptors.map((i) => (
+                    <span key={i} className="chip">
+                      {i}
+                    </span>
+                  ))}
+                </span>
+              )}
+            </dd>
             <dt>Health check</dt>
             <dd>{s.healthCheck ? 'declared' : 'none'}</dd>
             {s.details &&

@@ -3,10 +3,18 @@ import type { ServiceKind, ServiceSummary } from '../../api/info-types';
 export const KINDS: readonly ServiceKind[] = ['http', 'headless', 'workflow', 'query', 'process'];
 
 /** Services whose name, description or version contains every word of `text`, of `kind` if given; sorted by name. */
-export function filterServices(services: readonly ServiceSummary[], text: string, kind: ServiceKind | ''): ServiceSummary[] {
+export function filterServices(
+  services: readonly ServiceSummary[],
+  text: string,
+  kind: ServiceKind | '',
+): ServiceSummary[] {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);
   return services
-    .filter((s) => (kind === '' || s.kind === kind) && words.every((w) => `${s.name} ${s.description} ${s.version}`.toLowerCase().includes(w)))
+    .filter(
+      (s) =>
+        (kind === '' || s.kind === kind) &&
+        words.every((w) => `${s.name} ${s.description} ${s.version}`.toLowerCase().includes(w)),
+    )
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -17,7 +17,10 @@ function bigHost() {
       ...(i % 3 === 0 ? { healthCheck: async () => ({ healthy: i % 6 !== 0 }) } : {}),
     }),
   );
-  return makeServiceRegistry({ host: { name: 'big-host', version: '9.9.9', description: 'two hundred services' }, services });
+  return makeServiceRegistry({
+    host: { name: 'big-host', version: '9.9.9', description: 'two hundred services' },
+    services,
+  });
 }
 
 describe('ServicesPage', () => {
@@ -25,7 +28,11 @@ describe('ServicesPage', () => {
     const registry = bigHost();
     const routes: Parameters<typeof answerFetch>[0] = { '/info': envelope(registry.info()) };
     for (const s of registry.info().services) {
-      routes[`/health-check/${s.name}`] = s.healthCheck ? (Number(s.name.slice(4)) % 6 === 0 ? { status: 503, body: { success: false, code: 503, description: `Unhealthy: ${s.name}` } } : envelope({ healthy: true, checks: [] })) : { status: 404, body: { success: false, code: 404, description: 'no health check' } };
+      routes[`/health-check/${s.name}`] = s.healthCheck
+        ? Number(s.name.slice(4)) % 6 === 0
+          ? { status: 503, body: { success: false, code: 503, description: `Unhealthy: ${s.name}` } }
+          : envelope({ healthy: true, checks: [] })
+        : { status: 404, body: { success: false, code: 404, description: 'no health check' } };
     }
     const log = answerFetch(routes);
     renderAt('/', [{ path: '/', element: <ServicesPage /> }]);
@@ -53,9 +60,13 @@ describe('ServicesPage', () => {
   });
 
   it('shows what went wrong when /info fails', async () => {
-    answerFetch({ '/info': { status: 500, body: { success: false, code: 500, description: 'Internal server error' } } });
+    answerFetch({
+      '/info': { status: 500, body: { success: false, code: 500, description: 'Internal server error' } },
+    });
     renderAt('/', [{ path: '/', element: <ServicesPage /> }]);
     // A 500 is retried once (a restart may be under way), then shown.
-    expect((await screen.findByRole('alert', undefined, { timeout: 5000 })).textContent).toBe('Could not read the services (/info): Internal server error (HTTP 500)');
+    expect((await screen.findByRole('alert', undefined, { timeout: 5000 })).textContent).toBe(
+      'Could not read the services (/info): Internal server error (HTTP 500)',
+    );
   });
 });

@@ -48,7 +48,13 @@ export function ServicesPage() {
       </header>
       <div className="filters" role="search">
         <label htmlFor="service-filter">Filter</label>
-        <input id="service-filter" type="search" placeholder="name, description, version" value={text} onChange={(e) => update('q', e.target.value)} />
+        <input
+          id="service-filter"
+          type="search"
+          placeholder="name, description, version"
+          value={text}
+          onChange={(e) => update('q', e.target.value)}
+        />
         <label htmlFor="kind-filter">Kind</label>
         <select id="kind-filter" value={kind} onChange={(e) => update('kind', e.target.value)}>
           <option value="">all kinds ({info.data.services.length})</option>

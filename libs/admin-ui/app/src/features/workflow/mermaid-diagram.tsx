@@ -23,7 +23,11 @@ export function MermaidDiagram({ text, label }: { text: string; label: string })
     setState('loading');
     loadMermaid()
       .then(async (mermaid) => {
-        mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: resolved === 'dark' ? 'dark' : 'default' });
+        mermaid.initialize({
+          startOnLoad: false,
+          securityLevel: 'strict',
+          theme: resolved === 'dark' ? 'dark' : 'default',
+        });
         const { svg } = await mermaid.render(id, text);
         if (cancelled || !host.current) return;
         host.current.innerHTML = svg;
@@ -48,7 +52,13 @@ export function MermaidDiagram({ text, label }: { text: string; label: string })
           The diagram could not be drawn: {state.message}
         </p>
       )}
-      <div ref={host} role="img" aria-label={label} data-state={state instanceof Error ? 'error' : state} className="diagram-svg" />
+      <div
+        ref={host}
+        role="img"
+        aria-label={label}
+        data-state={state instanceof Error ? 'error' : state}
+        className="diagram-svg"
+      />
       <figcaption>
         <details>
           <summary>Mermaid source</summary>

@@ -6,19 +6,39 @@ import { highlightPath } from './highlight-path';
 import { WorkflowPanel } from './workflow-panel';
 
 // Mermaid needs a real layout engine (the browser suite draws it); here it renders a marker of the text it got.
-jest.mock('mermaid', () => ({ __esModule: true, default: { initialize: jest.fn(), render: jest.fn(async (_id: string, text: string) => ({ svg: `<svg data-lines="${text.split('\n').length}"></svg>` })) } }));
+jest.mock('mermaid', () => ({
+  __esModule: true,
+  default: {
+    initialize: jest.fn(),
+    render: jest.fn(async (_id: string, text: string) => ({
+      svg: `<svg data-lines="${text.split('\n').length}"></svg>`,
+    })),
+  },
+}));
 
 async function supportTicketRoutes() {
-  const service = defineWorkflowService({ name: 'support-ticket', version: '1.0.0', flows: [SUPPORT_TICKET_FLOW], store: makeInMemoryWorkflowStore() });
+  const service = defineWorkflowService({
+    name: 'support-ticket',
+    version: '1.0.0',
+    flows: [SUPPORT_TICKET_FLOW],
+    store: makeInMemoryWorkflowStore(),
+  });
   const registry = makeServiceRegistry({ host: { name: 'h', version: '1' }, services: [service] });
   const routes: Parameters<typeof answerFetch>[0] = {};
   const read = (op: string, input: Record<string, string> = {}) => registry.invoke('support-ticket', op, input);
   routes['/support-ticket/info'] = envelope(await read('info'));
   const flow = (await read('flow', { flowId: 'support-ticket' })) as { states: Array<{ id: string }> };
   routes['/support-ticket/info/flows/support-ticket'] = envelope(flow);
-  routes['/support-ticket/info/flows/support-ticket/diagram'] = envelope(await read('diagram', { flowId: 'support-ticket' }));
-  routes['/support-ticket/info/flows/support-ticket/test-cases'] = envelope(await read('testCases', { flowId: 'support-ticket' }));
-  for (const s of flow.states) routes[`/support-ticket/info/flows/support-ticket/states/${s.id}/allowed-actions`] = envelope(await read('allowedActions', { flowId: 'support-ticket', stateId: s.id }));
+  routes['/support-ticket/info/flows/support-ticket/diagram'] = envelope(
+    await read('diagram', { flowId: 'support-ticket' }),
+  );
+  routes['/support-ticket/info/flows/support-ticket/test-cases'] = envelope(
+    await read('testCases', { flowId: 'support-ticket' }),
+  );
+  for (const s of flow.states)
+    routes[`/support-ticket/info/flows/support-ticket/states/${s.id}/allowed-actions`] = envelope(
+      await read('allowedActions', { flowId: 'support-ticket', stateId: s.id }),
+    );
   return routes;
 }
 
@@ -40,13 +60,24 @@ describe('WorkflowPanel', () => {
     expect(chosen.getAttribute('aria-pressed')).toBe('true');
     expect(screen.getByRole('img', { name: /with the path assign → resolve → close marked/ })).toBeTruthy();
     expect(screen.getByText(/class OPENED,ASSIGNED,RESOLVED,CLOSED onPath/)).toBeTruthy();
-    expect(screen.getAllByRole('listitem').filter((li) => li.closest('.steps')).map((li) => li.textContent)).toEqual(['OPENED —assign→ ASSIGNED', 'ASSIGNED —resolve→ RESOLVED', 'RESOLVED —close→ CLOSED']);
+    expect(
+      screen
+        .getAllByRole('listitem')
+        .filter((li) => li.closest('.steps'))
+        .map((li) => li.textContent),
+    ).toEqual(['OPENED —assign→ ASSIGNED', 'ASSIGNED —resolve→ RESOLVED', 'RESOLVED —close→ CLOSED']);
   });
 });
 
 describe('highlightPath', () => {
   it('marks every state of the path and leaves the diagram otherwise unchanged', () => {
-    const text = highlightPath('stateDiagram-v2\n  [*] --> A\n  A --> B : go\n', { name: 'go', steps: [{ from: 'A', event: 'go', to: 'B' }], diagram: '' });
-    expect(text).toBe('stateDiagram-v2\n  [*] --> A\n  A --> B : go\n  classDef onPath fill:#ffd54f,stroke:#b45309,stroke-width:3px,color:#111\n  class A,B onPath\n');
+    const text = highlightPath('stateDiagram-v2\n  [*] --> A\n  A --> B : go\n', {
+      name: 'go',
+      steps: [{ from: 'A', event: 'go', to: 'B' }],
+      diagram: '',
+    });
+    expect(text).toBe(
+      'stateDiagram-v2\n  [*] --> A\n  A --> B : go\n  classDef onPath fill:#ffd54f,stroke:#b45309,stroke-width:3px,color:#111\n  class A,B onPath\n',
+    );
   });
 });

@@ -54,7 +54,12 @@ function FlowView({ service, flowId }: { service: string; flowId: string }) {
       <h3>
         Flow <code>{flowId}</code>: {flow.data.states.length} states, initial <code>{flow.data.initialState}</code>
       </h3>
-      <MermaidDiagram text={testCase ? highlightPath(diagram.data, testCase) : diagram.data} label={testCase ? `State diagram of ${flowId} with the path ${testCase.name} marked` : `State diagram of ${flowId}`} />
+      <MermaidDiagram
+        text={testCase ? highlightPath(diagram.data, testCase) : diagram.data}
+        label={
+          testCase ? `State diagram of ${flowId} with the path ${testCase.name} marked` : `State diagram of ${flowId}`
+        }
+      />
       <div className="flow-columns">
         <TestCases cases={cases.data} error={cases.error} selected={selected} onSelect={setSelected} />
         <AllowedActions service={service} flow={flow.data} />
@@ -63,17 +68,35 @@ function FlowView({ service, flowId }: { service: string; flowId: string }) {
   );
 }
 
-function TestCases({ cases, error, selected, onSelect }: { cases: TestCase[] | undefined; error: Parameters<typeof ErrorMessage>[0]['error'] | null; selected: number | null; onSelect(index: number | null): void }) {
+function TestCases({
+  cases,
+  error,
+  selected,
+  onSelect,
+}: {
+  cases: TestCase[] | undefined;
+  error: Parameters<typeof ErrorMessage>[0]['error'] | null;
+  selected: number | null;
+  onSelect(index: number | null): void;
+}) {
   if (error) return <ErrorMessage error={error} what="the test cases" />;
   if (!cases) return <Loading what="the test cases" />;
   return (
     <section aria-labelledby="cases-title">
       <h3 id="cases-title">Test cases ({cases.length})</h3>
-      <p className="muted">Every path from the initial state to a final state, each loop taken at most once. Choose one to mark it on the diagram.</p>
+      <p className="muted">
+        Every path from the initial state to a final state, each loop taken at most once. Choose one to mark it on the
+        diagram.
+      </p>
       <ol className="test-cases">
         {cases.map((c, i) => (
           <li key={c.name}>
-            <button type="button" className="case-button" aria-pressed={selected === i} onClick={() => onSelect(selected === i ? null : i)}>
+            <button
+              type="button"
+              className="case-button"
+              aria-pressed={selected === i}
+              onClick={() => onSelect(selected === i ? null : i)}
+            >
               {c.name}
             </button>
             {selected === i && (
@@ -108,8 +131,20 @@ function AllowedActions({ service, flow }: { service: string; flow: Flow }) {
   );
 }
 
-function StateActions({ service, flowId, stateId, kind }: { service: string; flowId: string; stateId: string; kind: string }) {
-  const actions = useInfoQuery(['wf-actions', service, flowId, stateId], (c) => infoApi.allowedActions(c, service, flowId, stateId));
+function StateActions({
+  service,
+  flowId,
+  stateId,
+  kind,
+}: {
+  service: string;
+  flowId: string;
+  stateId: string;
+  kind: string;
+}) {
+  const actions = useInfoQuery(['wf-actions', service, flowId, stateId], (c) =>
+    infoApi.allowedActions(c, service, flowId, stateId),
+  );
   return (
     <tr>
       <td>
@@ -125,7 +160,11 @@ function StateActions({ service, flowId, stateId, kind }: { service: string; flo
           ) : (
             <span className="chips">
               {actions.data.map((a) => (
-                <span key={a.allowedAction} className="chip" title={a.metadata && Object.keys(a.metadata).length > 0 ? JSON.stringify(a.metadata) : undefined}>
+                <span
+                  key={a.allowedAction}
+                  className="chip"
+                  title={a.metadata && Object.keys(a.metadata).length > 0 ? JSON.stringify(a.metadata) : undefined}
+                >
                   {a.allowedAction}
                   {a.metadata?.activity ? ' (activity)' : ''}
                 </span>

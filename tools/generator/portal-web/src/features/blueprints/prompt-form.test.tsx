@@ -13,17 +13,29 @@ function fieldsOf(blueprint: string): InputField[] {
 }
 
 /** The form with its state, and the answers it would send shown beside it. */
-function Harness({ fields, onUpload = () => undefined }: { fields: InputField[]; onUpload?: (field: InputField, file: File) => void }) {
+function Harness({
+  fields,
+  onUpload = () => undefined,
+}: {
+  fields: InputField[];
+  onUpload?: (field: InputField, file: File) => void;
+}) {
   const [values, setValues] = useState(initialValues(fields));
   return (
     <>
-      <PromptForm fields={fields} values={values} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} onUpload={onUpload} />
+      <PromptForm
+        fields={fields}
+        values={values}
+        onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))}
+        onUpload={onUpload}
+      />
       <output data-testid="answers">{JSON.stringify(answersOf(fields, values))}</output>
     </>
   );
 }
 
-const answers = (): Record<string, unknown> => JSON.parse(screen.getByTestId('answers').textContent ?? '{}') as Record<string, unknown>;
+const answers = (): Record<string, unknown> =>
+  JSON.parse(screen.getByTestId('answers').textContent ?? '{}') as Record<string, unknown>;
 
 describe('the prompt form', () => {
   it('shows defaults: a list has its default chosen among the validValues, a text field its default, a checkbox its state', () => {
@@ -34,10 +46,16 @@ describe('the prompt form', () => {
     const application = screen.getByLabelText<HTMLInputElement>('Application name (package and folder names)');
     expect(application.value).toBe('');
     expect(application.placeholder).toBe('orders');
-    expect(screen.getByLabelText<HTMLInputElement>('Folder to generate into').placeholder).toBe('${destFolder}/${application}');
+    expect(screen.getByLabelText<HTMLInputElement>('Folder to generate into').placeholder).toBe(
+      '${destFolder}/${application}',
+    );
     expect(application.getAttribute('aria-describedby')).toBe('f-application-hint');
-    expect(document.getElementById('f-application-hint')?.textContent).toBe('application · empty for the default: orders');
-    expect(screen.getByLabelText<HTMLInputElement>('Register the process services in a service registry').checked).toBe(false);
+    expect(document.getElementById('f-application-hint')?.textContent).toBe(
+      'application · empty for the default: orders',
+    );
+    expect(screen.getByLabelText<HTMLInputElement>('Register the process services in a service registry').checked).toBe(
+      false,
+    );
     // Empty text fields are left to the server's defaults (which resolve ${…}); lists and checkboxes are sent.
     expect(answers()).toEqual({ definitionSource: 'database', registerInServiceRegistry: false });
     fireEvent.change(application, { target: { value: 'webshop' } });
@@ -60,14 +78,21 @@ describe('the prompt form', () => {
 
   it('hands a chosen file of a file prompt to the upload, and checkbox defaults of true are ticked', () => {
     const uploads: string[] = [];
-    const { unmount } = render(<Harness fields={fieldsOf('fw-process-management')} onUpload={(field, file) => uploads.push(`${field.name}:${file.name}`)} />);
+    const { unmount } = render(
+      <Harness
+        fields={fieldsOf('fw-process-management')}
+        onUpload={(field, file) => uploads.push(`${field.name}:${file.name}`)}
+      />,
+    );
     const input = screen.getByLabelText<HTMLInputElement>('The processSpec JSON file (processes and cronTriggers)');
     expect(input.type).toBe('file');
     fireEvent.change(input, { target: { files: [new File(['{}'], 'spec.json', { type: 'application/json' })] } });
     expect(uploads).toEqual(['processSpec:spec.json']);
     unmount();
     render(<Harness fields={fieldsOf('generator-blueprint')} />);
-    expect(screen.getByLabelText<HTMLInputElement>('The new blueprint ships a database schema template').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('The new blueprint ships a database schema template').checked).toBe(
+      true,
+    );
     expect(answers()).toEqual({ security: false, jpa: true, cloudSwitchEnabled: false });
   });
 });

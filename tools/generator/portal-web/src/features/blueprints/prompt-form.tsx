@@ -22,7 +22,8 @@ const idOf = (field: InputField): string => `f-${field.name}`;
 function Hint({ field, value }: { field: InputField; value: PromptValue | undefined }) {
   const d = defaultText(field);
   let extra = '';
-  if (field.type === 'file') extra = value ? ` · uploaded: ${String(value)}` : ' · choose a file to upload (.json, .xml)';
+  if (field.type === 'file')
+    extra = value ? ` · uploaded: ${String(value)}` : ' · choose a file to upload (.json, .xml)';
   else if (field.type !== 'boolean' && !field.validValues && d !== undefined) extra = ` · empty for the default: ${d}`;
   return (
     <small id={`${idOf(field)}-hint`} className="hint">
@@ -32,9 +33,23 @@ function Hint({ field, value }: { field: InputField; value: PromptValue | undefi
   );
 }
 
-function Control({ field, value, onChange, onUpload, disabled }: { field: InputField; value: PromptValue | undefined } & Omit<PromptFormProps, 'fields' | 'values'>) {
+function Control({
+  field,
+  value,
+  onChange,
+  onUpload,
+  disabled,
+}: { field: InputField; value: PromptValue | undefined } & Omit<PromptFormProps, 'fields' | 'values'>) {
   const common = { id: idOf(field), 'aria-describedby': `${idOf(field)}-hint`, disabled };
-  if (field.type === 'boolean') return <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange(field.name, e.target.checked)} />;
+  if (field.type === 'boolean')
+    return (
+      <input
+        {...common}
+        type="checkbox"
+        checked={value === true}
+        onChange={(e) => onChange(field.name, e.target.checked)}
+      />
+    );
   if (field.validValues && field.validValues.length > 0) {
     return (
       <select {...common} value={String(value ?? '')} onChange={(e) => onChange(field.name, e.target.value)}>
@@ -59,7 +74,17 @@ function Control({ field, value, onChange, onUpload, disabled }: { field: InputF
       />
     );
   }
-  return <input {...common} type="text" autoComplete="off" spellCheck={false} placeholder={defaultText(field) ?? ''} value={String(value ?? '')} onChange={(e) => onChange(field.name, e.target.value)} />;
+  return (
+    <input
+      {...common}
+      type="text"
+      autoComplete="off"
+      spellCheck={false}
+      placeholder={defaultText(field) ?? ''}
+      value={String(value ?? '')}
+      onChange={(e) => onChange(field.name, e.target.value)}
+    />
+  );
 }
 
 export function PromptForm({ fields, values, onChange, onUpload, disabled }: PromptFormProps) {
@@ -69,16 +94,32 @@ export function PromptForm({ fields, values, onChange, onUpload, disabled }: Pro
       {fields
         .filter((field) => isVisible(field, fields, values))
         .map((field) => (
-          <div key={field.name} className={field.type === 'boolean' ? 'field field-check' : 'field'} data-field={field.name}>
+          <div
+            key={field.name}
+            className={field.type === 'boolean' ? 'field field-check' : 'field'}
+            data-field={field.name}
+          >
             {field.type === 'boolean' ? (
               <>
-                <Control field={field} value={values[field.name]} onChange={onChange} onUpload={onUpload} disabled={disabled} />
+                <Control
+                  field={field}
+                  value={values[field.name]}
+                  onChange={onChange}
+                  onUpload={onUpload}
+                  disabled={disabled}
+                />
                 <label htmlFor={idOf(field)}>{field.description}</label>
               </>
             ) : (
               <>
                 <label htmlFor={idOf(field)}>{field.description}</label>
-                <Control field={field} value={values[field.name]} onChange={onChange} onUpload={onUpload} disabled={disabled} />
+                <Control
+                  field={field}
+                  value={values[field.name]}
+                  onChange={onChange}
+                  onUpload={onUpload}
+                  disabled={disabled}
+                />
               </>
             )}
             <Hint field={field} value={values[field.name]} />

@@ -12,7 +12,10 @@ export type PromptValues = Record<string, PromptValue>;
 
 export function initialValue(field: InputField): PromptValue {
   if (field.type === 'boolean') return field.defaultValue === true;
-  if (field.validValues && field.validValues.length > 0) return typeof field.defaultValue === 'string' && field.validValues.includes(field.defaultValue) ? field.defaultValue : field.validValues[0];
+  if (field.validValues && field.validValues.length > 0)
+    return typeof field.defaultValue === 'string' && field.validValues.includes(field.defaultValue)
+      ? field.defaultValue
+      : field.validValues[0];
   return '';
 }
 

@@ -3,8 +3,28 @@ import { portalApi, type OperationEnd, type Session } from '../../api/portal-cli
 import type { Log } from './use-log';
 import { useOperation } from './use-operation';
 
-export function GenerateButton({ session, blueprint, answers, log, onEnd, disabled }: { session: Session | undefined; blueprint: string; answers: Record<string, unknown>; log: Log; onEnd: (end: OperationEnd) => void; disabled?: boolean }) {
-  const generation = useOperation('generation', session, (s) => portalApi.startGeneration(s, { blueprint, answers, force: true }), log, onEnd);
+export function GenerateButton({
+  session,
+  blueprint,
+  answers,
+  log,
+  onEnd,
+  disabled,
+}: {
+  session: Session | undefined;
+  blueprint: string;
+  answers: Record<string, unknown>;
+  log: Log;
+  onEnd: (end: OperationEnd) => void;
+  disabled?: boolean;
+}) {
+  const generation = useOperation(
+    'generation',
+    session,
+    (s) => portalApi.startGeneration(s, { blueprint, answers, force: true }),
+    log,
+    onEnd,
+  );
   return (
     <button
       type="button"

@@ -6,7 +6,13 @@ import { useMutation } from '@tanstack/react-query';
 import { portalApi, type OperationEnd, type PortalApiError, type Session } from '../../api/portal-client';
 import type { Log } from './use-log';
 
-export function useOperation(kind: string, session: Session | undefined, start: (session: Session) => Promise<{ operationId: string }>, log: Log, onEnd?: (end: OperationEnd) => void) {
+export function useOperation(
+  kind: string,
+  session: Session | undefined,
+  start: (session: Session) => Promise<{ operationId: string }>,
+  log: Log,
+  onEnd?: (end: OperationEnd) => void,
+) {
   return useMutation<OperationEnd, PortalApiError>({
     mutationFn: async () => {
       if (!session) throw new Error('no session yet');
