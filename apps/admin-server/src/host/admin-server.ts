@@ -28,7 +28,7 @@ import {
   type Logger,
 } from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
-import { readFwMigrations } from '@fw/migrate';
+import { adminServerMigrations } from './admin-migrations';
 import {
   makeSinkFailureReporter,
   makeWorkItemRunner,
@@ -137,7 +137,7 @@ export const ADMIN_SERVER_TABLES: readonly string[] = [
 
 async function prepareSchema(config: AdminServerConfig, database: Database): Promise<void> {
   if (config.profile === 'dev') {
-    await migrateDatabase(database, readFwMigrations());
+    await migrateDatabase(database, adminServerMigrations());
     await seedDefinitions(database, WORD_COUNT_DEFINITIONS);
     return;
   }
