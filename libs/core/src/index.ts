@@ -28,13 +28,16 @@ export { installGracefulShutdown } from './lifecycle/graceful-shutdown';
 export type { GracefulShutdownOptions, ShutdownStep } from './lifecycle/graceful-shutdown';
 export {
   TENANT_HEADER,
+  TRIGGER_ID_HEADER,
   TENANT_ID_PATTERN,
   runWithContext,
   runWithTenant,
   currentContext,
   currentTenantId,
 } from './tenant/tenant-context';
-export type { RequestContext } from './tenant/tenant-context';
+export type { RequestContext, RequestTrigger, RequestCaller } from './tenant/tenant-context';
+export { makeRequestContext, restoreRequestContext, storedRequestContext } from './tenant/request-context';
+export type { RequestContextFields, StoredRequestContext } from './tenant/request-context';
 export { createDatabase } from './database/database-factory';
 export type { Database, DatabaseOptions, SqlSession } from './database/database-factory';
 export {

@@ -1,9 +1,15 @@
 import type { RequestHandler } from 'express';
-import { runWithContext, TENANT_HEADER } from '../tenant/tenant-context';
+import { makeRequestContext } from '../tenant/request-context';
+import { runWithContext, TENANT_HEADER, TRIGGER_ID_HEADER } from '../tenant/tenant-context';
+
+function present(raw: string | undefined): string | undefined {
+  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+}
 
 /**
- * Express middleware that puts `x-fw-tenant-id` (and every other `x-fw-*` header) into the
- * request context for the rest of the request. An empty header counts as absent.
+ * Express middleware that creates the request context for the rest of the request: the tenant of
+ * `x-fw-tenant-id`, the trigger id of `x-fw-trigger-id` and every `x-fw-*` header. An empty
+ * header counts as absent.
  */
 export function tenantContextMiddleware(): RequestHandler {
   return (req, _res, next) => {
@@ -11,8 +17,13 @@ export function tenantContextMiddleware(): RequestHandler {
     for (const [name, value] of Object.entries(req.headers)) {
       if (name.startsWith('x-fw-') && typeof value === 'string') headers[name] = value;
     }
-    const raw = headers[TENANT_HEADER];
-    const tenantId = raw === undefined || raw.trim() === '' ? undefined : raw.trim();
-    runWithContext({ tenantId, headers }, () => next());
+    const tenantId = present(headers[TENANT_HEADER]);
+    const triggerId = present(headers[TRIGGER_ID_HEADER]);
+    const context = makeRequestContext({
+      tenantId,
+      trigger: triggerId === undefined ? null : { id: triggerId },
+      headers,
+    });
+    runWithContext(context, () => next());
   };
 }

@@ -3,15 +3,51 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** Header that carries the tenant id on every framework HTTP API. */
 export const TENANT_HEADER = 'x-fw-tenant-id';
 
+/** Header that carries the trigger id of a request a trigger raised (same value as `TRIGGER_HEADER` of `@fw/process-api`). */
+export const TRIGGER_ID_HEADER = 'x-fw-trigger-id';
+
 /** Allowed shape of a tenant id (letters, digits, `_`, `.`, `-`; 1 to 128 characters). */
 export const TENANT_ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** What the framework knows about the current request's caller. */
+/** The trigger that raised a request: kept on the process it creates as `triggerId`. */
+export interface RequestTrigger {
+  /** The stored trigger id (for example `manual:<tenant>:<key>`, `external:<tenant>:<key>`). */
+  readonly id: string;
+  /**
+   * Where the trigger came from (`MANUAL`, `EXTERNAL`, `CRON`) when the trigger service raised the
+   * request; absent where only the id is known (a worker, a caller's `x-fw-trigger-id` header).
+   */
+  readonly source?: string;
+}
+
+/** The authenticated identity behind a request, as the access guard that accepted it knows it. */
+export interface RequestCaller {
+  /** Who: `key:<fingerprint>` for a key (never the key itself), `jwt:<sub>` for a token. */
+  readonly actor: string;
+  /** The kind of credential (`key`, `jwt`). */
+  readonly credential: string;
+  /** The strongest role the credential carries, or null when it carries none. */
+  readonly role: string | null;
+}
+
+/**
+ * What the framework knows about the current request: created once where the request enters (an
+ * HTTP route, the trigger service, a worker picking up a step) and handed down unchanged.
+ */
 export interface RequestContext {
-  /** Tenant id from `x-fw-tenant-id`, or undefined when the request carried none. */
-  tenantId?: string;
-  /** Other framework headers (`x-fw-*`), lower-cased, for propagation to workers and events. */
-  headers: Record<string, string>;
+  /** Tenant id (`x-fw-tenant-id`), or undefined when the request has none. */
+  readonly tenantId?: string;
+  /** The trigger that raised the request, when one did. */
+  readonly trigger?: RequestTrigger;
+  /** The id that ties log lines and audit rows of this request together (`X-Request-Id`). */
+  readonly requestId?: string;
+  /** The authenticated caller, when an access guard accepted one. */
+  readonly caller?: RequestCaller;
+  /**
+   * Framework headers (`x-fw-*`), lower-cased, for propagation to workers and events. Always
+   * holds `x-fw-tenant-id` and `x-fw-trigger-id` when the context has a tenant and a trigger.
+   */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
