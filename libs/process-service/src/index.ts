@@ -16,7 +16,7 @@ export { makeProcessOutbox } from './outbox/process-outbox';
 export type { ProcessOutbox, ProcessOutboxSettings } from './outbox/process-outbox';
 export { makeProcessCommandHandlers } from './outbox/process-command-handlers';
 export { makeProcessEventHandlers } from './manager/process-event-handlers';
-export type { ProcessEventHandlers, EventHeaders } from './manager/process-event-handlers';
+export type { ProcessEventHandlers } from './manager/process-event-handlers';
 export { completedEventOf, successorInput } from './manager/process-chaining';
 export { makeProcessRepository } from './repository/process-repository';
 export type { ProcessRepository, ChildReport, FindOptions } from './repository/process-repository';

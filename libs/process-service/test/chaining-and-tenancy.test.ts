@@ -1,4 +1,4 @@
-import { runWithTenant } from '@fw/core';
+import { makeRequestContext, runWithTenant } from '@fw/core';
 import type { Process, ProcessCompletedEvent } from '@fw/process-api';
 import { completedEventOf, makeProcessEventHandlers, processDb, successorInput } from '@fw/process-service';
 import { describeEachDatabase } from '@fw/test-support';
@@ -122,7 +122,7 @@ describeEachDatabase('chaining, tenancy and worker config', (getDb) => {
     const root = (
       await handlers.ProcessCreate(
         { processDefName: 'batch', args: {} },
-        { 'x-fw-tenant-id': 'acme', 'x-fw-trigger-id': 'trg-9' },
+        makeRequestContext({ tenantId: 'acme', trigger: { id: 'trg-9' } }),
       )
     ).mutatedEntity;
     expect(root).toMatchObject({ tenant: 'acme', triggerId: 'trg-9' });

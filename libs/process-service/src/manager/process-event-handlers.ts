@@ -4,35 +4,29 @@
  *
  * @example
  * const handlers = makeProcessEventHandlers(manager);
- * await handlers.ProcessCreate({ processDefName: 'import', args: {} }, { 'x-fw-tenant-id': 't1' });
+ * await handlers.ProcessCreate({ processDefName: 'import', args: {} }, makeRequestContext({ tenantId: 't1' }));
  */
-import { TENANT_HEADER } from '@fw/core';
-import {
-  TRIGGER_HEADER,
-  type Process,
-  type ProcessCompletedEvent,
-  type ProcessDto,
-  type ProcessResponse,
-} from '@fw/process-api';
+import { currentContext, runWithContext, storedRequestContext, type RequestContext } from '@fw/core';
+import type { Process, ProcessCompletedEvent, ProcessDto, ProcessResponse } from '@fw/process-api';
 import type { ProcessManager } from './process-manager';
 
-/** Framework headers of an event (`x-fw-tenant-id`, `x-fw-trigger-id`), lower-case names. */
-export type EventHeaders = Readonly<Record<string, string | undefined>>;
-
 export interface ProcessEventHandlers {
-  /** Creates a root process; tenant and trigger id come from the headers (the dto's triggerId wins). */
-  ProcessCreate(dto: ProcessDto, headers?: EventHeaders): Promise<ProcessResponse>;
+  /**
+   * Creates a root process of the request `context` (default: the current one): the process stores
+   * its tenant and trigger id (the dto's `triggerId` wins); the create runs in that context.
+   */
+  ProcessCreate(dto: ProcessDto, context?: RequestContext): Promise<ProcessResponse>;
   /** Starts the successors of the completed process. */
   ProcessCompleted(event: ProcessCompletedEvent): Promise<Process[]>;
 }
 
 export function makeProcessEventHandlers(manager: ProcessManager): ProcessEventHandlers {
   return {
-    ProcessCreate: (dto, headers = {}) =>
-      manager.createProcess(dto, {
-        tenant: headers[TENANT_HEADER] ?? null,
-        triggerId: headers[TRIGGER_HEADER] ?? null,
-      }),
+    ProcessCreate: (dto, context = currentContext()) => {
+      const stored = storedRequestContext(context);
+      const create = () => manager.createProcess(dto, { tenant: stored.tenant, triggerId: stored.triggerId });
+      return context === undefined ? create() : runWithContext(context, create);
+    },
     ProcessCompleted: (event) => manager.processCompleted(event),
   };
 }

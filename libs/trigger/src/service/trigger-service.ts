@@ -6,7 +6,8 @@
  *    the claim wins, writes the history row RUNNING. A lost claim is a duplicate: no history row,
  *    nothing dispatched, the original log and event ids answered.
  * 2. After the commit it dispatches the ProcessCreate (with the trigger id on the ProcessDto, so
- *    the process keeps its trigger lineage) under the tenant's context.
+ *    the process keeps its trigger lineage) under the trigger's request context (tenant, trigger
+ *    id and source, request id, caller: see {@link triggerContext}), created here once.
  * 3. It records COMPLETED (the dispatch returned; processes may still be running) or FAILED with
  *    the error's message and stack. A failed dispatch is answered, not thrown.
  *
@@ -16,7 +17,7 @@
  *   payload: { processDefName: 'nightly-import', args: {} } });
  * // { triggerId, eventId, logId, dispatched: true, duplicate: false, status: 'COMPLETED', processId }
  */
-import { createLogger, isFwError, runWithTenant, type Database, type Logger } from '@fw/core';
+import { createLogger, isFwError, runWithContext, type Database, type Logger } from '@fw/core';
 import { randomUUID } from 'node:crypto';
 import { invalid, TriggerError } from '../errors/trigger-error';
 import {
@@ -34,6 +35,7 @@ import { validatePayload, validateTenant } from '../model/trigger-validation';
 import { makeExecutionStore } from '../repository/execution-store';
 import { makeTriggerLogStore } from '../repository/trigger-log-store';
 import { triggerDb } from '../schema/trigger-tables';
+import { triggerContext } from './trigger-context';
 
 /** Longest stored trigger id (namespace prefix included). */
 export const MAX_STORED_TRIGGER_ID_LENGTH = 512;
@@ -149,7 +151,7 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
           triggerId: input.triggerId,
           tenant,
         };
-        const out = await runWithTenant(tenant, () => options.dispatch(dto));
+        const out = await runWithContext(triggerContext(input, tenant, executionId), () => options.dispatch(dto));
         const processId = typeof out?.processId === 'string' ? out.processId : undefined;
         await executions.finish(executionId, {
           status: 'COMPLETED',
