@@ -1,0 +1,139 @@
+/**
+ * The writing half of the crontab store: validates input (VALIDATION errors), keeps names unique
+ * per tenant (DUPLICATE) and records firings.
+ */
+import { randomUUID } from 'node:crypto';
+import { invalid } from '../errors/trigger-error';
+import type { Crontab, CrontabUpdate, NewCrontab } from '../model/trigger-model';
+import {
+  isUuid,
+  validateCronExpression,
+  validateName,
+  validatePayload,
+  validateTenant,
+  validateTimezone,
+} from '../model/trigger-validation';
+import type { TriggerDb } from '../schema/trigger-tables';
+import type { CrontabReader } from './crontab-reader';
+import { crontabNotFound, duplicateCrontabName, isUniqueViolation, toCrontab, validateEnabled } from './crontab-row';
+
+/** The write methods of the crontab store. */
+export interface CrontabWriter {
+  /** Adds a crontab (VALIDATION error for bad input, DUPLICATE when the tenant has one of that name). */
+  add(tenant: string, input: NewCrontab): Promise<Crontab>;
+  /** Changes the given fields (NOT_FOUND outside the tenant, VALIDATION, DUPLICATE on a taken name). */
+  update(id: string, tenant: string, changes: CrontabUpdate): Promise<Crontab>;
+  /** Deletes the tenant's crontab; false when there is none with that id in the tenant. */
+  remove(id: string, tenant: string): Promise<boolean>;
+  /** Records a firing (`last_fired_at`, `last_scheduled_time`). */
+  markFired(id: string, firedAt: Date, scheduledTime: Date): Promise<void>;
+}
+
+type CrontabFields = Pick<Crontab, 'name' | 'timezone' | 'cronExpression' | 'enabled' | 'payload'>;
+
+/** The validated fields of a new crontab (VALIDATION error for bad input; time zone UTC and enabled by default). */
+function validateNewCrontab(input: NewCrontab): CrontabFields {
+  if (typeof input !== 'object' || input === null)
+    throw invalid('body', 'a crontab needs name, cronExpression, timezone, enabled and payload');
+  const name = validateName(input.name);
+  const timezone = validateTimezone(input.timezone ?? 'UTC');
+  const cronExpression = validateCronExpression(input.cronExpression, timezone);
+  const enabled = validateEnabled(input.enabled ?? true);
+  const payload = validatePayload(input.payload);
+  return { name, timezone, cronExpression, enabled, payload };
+}
+
+/** `current` with the validated `changes` applied (VALIDATION error for a bad change). */
+function applyChanges(current: Crontab, changes: CrontabUpdate): CrontabFields {
+  if (typeof changes !== 'object' || changes === null) throw invalid('body', 'the changes must be an object');
+  const name = changes.name === undefined ? current.name : validateName(changes.name);
+  const timezone = changes.timezone === undefined ? current.timezone : validateTimezone(changes.timezone);
+  const cronExpression = validateCronExpression(changes.cronExpression ?? current.cronExpression, timezone);
+  const enabled = changes.enabled === undefined ? current.enabled : validateEnabled(changes.enabled);
+  const payload = changes.payload === undefined ? current.payload : validatePayload(changes.payload);
+  return { name, timezone, cronExpression, enabled, payload };
+}
+
+export interface CrontabWriterDeps {
+  db: TriggerDb;
+  /** Reads the current crontab an update starts from. */
+  reader: Pick<CrontabReader, 'get'>;
+}
+
+/** Makes the writer over the trigger tables. */
+export function makeCrontabWriter({ db, reader }: CrontabWriterDeps): CrontabWriter {
+  async function nameTaken(tenant: string, name: string, exceptId?: string): Promise<boolean> {
+    let query = db.selectFrom('fw_crontab').select('id').where('tenant', '=', tenant).where('name', '=', name);
+    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  return {
+    async remove(id, tenant) {
+      if (!isUuid(id)) return false;
+      const result = await db
+        .deleteFrom('fw_crontab')
+        .where('id', '=', id)
+        .where('tenant', '=', tenant)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+    async add(tenant, input) {
+      validateTenant(tenant);
+      const { name, timezone, cronExpression, enabled, payload } = validateNewCrontab(input);
+      const now = new Date();
+      const row = await db
+        .insertInto('fw_crontab')
+        .values({
+          id: randomUUID(),
+          tenant,
+          name,
+          cron_expression: cronExpression,
+          timezone,
+          enabled,
+          payload: JSON.stringify(payload),
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.columns(['tenant', 'name']).doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) throw duplicateCrontabName(name);
+      return toCrontab(row);
+    },
+    async update(id, tenant, changes) {
+      const current = await reader.get(id, tenant);
+      if (!current) throw crontabNotFound(id);
+      const { name, timezone, cronExpression, enabled, payload } = applyChanges(current, changes);
+      if (name !== current.name && (await nameTaken(tenant, name, id))) throw duplicateCrontabName(name);
+      try {
+        const row = await db
+          .updateTable('fw_crontab')
+          .set({
+            name,
+            timezone,
+            cron_expression: cronExpression,
+            enabled,
+            payload: JSON.stringify(payload),
+            updated_at: new Date(),
+          })
+          .where('id', '=', id)
+          .where('tenant', '=', tenant)
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) throw crontabNotFound(id);
+        return toCrontab(row);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateCrontabName(name);
+        throw error;
+      }
+    },
+    async markFired(id, firedAt, scheduledTime) {
+      await db
+        .updateTable('fw_crontab')
+        .set({ last_fired_at: firedAt, last_scheduled_time: scheduledTime })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}
