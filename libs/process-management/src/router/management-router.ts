@@ -34,6 +34,7 @@ import { makeOperationBinder } from './operation-binding';
 import { makeOperationGate } from './operation-gate';
 import { addProcessRoutes } from './process-routes';
 import { assignRequestId } from './request-id';
+import { enterRequestContext } from './management-request-context';
 import { requireTenant } from './request-values';
 import { addTriggerRoutes } from './trigger-routes';
 
@@ -90,6 +91,8 @@ export function makeProcessManagementRouter(ports: ManagementPorts, internals: M
   api.use(requireJsonContent());
   api.use(express.json({ limit: ports.bodyLimit ?? '1mb' }));
   api.use(rejectControlCharacters());
+  // The request's context (tenant, request id, caller), created once for everything below.
+  api.use(enterRequestContext());
 
   bind('info', (_req, res) => {
     const info: ManagementInfo = {
