@@ -4,9 +4,8 @@
  * worker type, the two failure carriers, a step's delivery of its events, the refusal classes of a
  * sink error, the retry rule and the tenant context author code runs in.
  */
-import type { RequestContext } from '@fw/core';
-import { TENANT_HEADER } from '@fw/core';
-import { ProcessEvents, TRIGGER_HEADER, type WorkerDto, type WorkerType } from '@fw/process-api';
+import { restoreRequestContext, type RequestContext } from '@fw/core';
+import { ProcessEvents, type WorkerDto, type WorkerType } from '@fw/process-api';
 import {
   failureOf,
   isNonRetryableError,
@@ -138,10 +137,10 @@ export function guard<T>(fn: () => T | Promise<T>, kind: WorkerFailureKind): T |
   });
 }
 
-/** The request context author code runs in: the process's tenant and trigger as headers. */
+/**
+ * The request context author code runs in: the one that created the process, rebuilt from what its
+ * row stores (tenant, trigger id; the headers `x-fw-tenant-id`, `x-fw-trigger-id` agree with them).
+ */
 export function requestContextOf(worker: WorkerDto): RequestContext {
-  const headers: Record<string, string> = {};
-  if (worker.tenant !== null) headers[TENANT_HEADER] = worker.tenant;
-  if (worker.triggerId !== null) headers[TRIGGER_HEADER] = worker.triggerId;
-  return { tenantId: worker.tenant ?? undefined, headers };
+  return restoreRequestContext(worker);
 }
