@@ -12,6 +12,7 @@
  */
 import { ProcessEvents } from '@fw/process-api';
 import type { ProcessEventSink } from '../ports/process-event-sink';
+import { makeEventBatchQueue } from './event-batch-queue';
 
 /** What the batching sink needs from the manager (`ProcessManager` of `@fw/process-service` satisfies it). */
 export interface BatchProcessEventReceiver {
@@ -50,79 +51,18 @@ const DEFAULT_BATCHED: ReadonlySet<string> = new Set([
 
 const OK = { ok: true } as const;
 
-interface Pending {
-  event: { id: string; eventId: string; payload: unknown; tenant: string | null };
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
-/** Makes the batching sink. */
+/** Makes the batching sink: its deliveries go through one {@link makeEventBatchQueue} queue. */
 export function makeBatchingEventSink(
   receiver: BatchProcessEventReceiver,
   options: BatchingEventSinkOptions = {},
 ): ProcessEventSink {
-  const maxBatch = Math.max(1, Math.floor(options.maxBatch ?? 500));
-  const maxDelay = Math.max(0, options.maxDelayMillis ?? 0);
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 2));
-  const batchedEvents = options.batchedEvents ?? DEFAULT_BATCHED;
-  let queue: Pending[] = [];
-  let scheduled = false;
-  let inFlight = 0;
-
-  /** Sends one batch; `counted` batches take one of the `concurrency` slots while they run. */
-  async function send(batch: Pending[], counted = true): Promise<void> {
-    if (counted) inFlight++;
-    try {
-      const results = await receiver.sendEvents(batch.map((p) => p.event));
-      batch.forEach((p, i) => {
-        const r = results[i];
-        if (r === undefined) p.reject(new Error('sendEvents returned fewer results than events'));
-        else if (r.ok) p.resolve();
-        else p.reject(r.error);
-      });
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-    } finally {
-      if (counted) inFlight--;
-      pump();
-    }
-  }
-
-  /** Sends what is queued while fewer than `concurrency` batches are in flight. */
-  function pump(): void {
-    while (queue.length > 0 && inFlight < concurrency && !scheduled) {
-      const batch = queue.slice(0, maxBatch);
-      queue = queue.slice(batch.length);
-      void send(batch);
-    }
-  }
-
-  function schedule(): void {
-    if (scheduled) return;
-    scheduled = true;
-    const fire = () => {
-      scheduled = false;
-      pump();
-    };
-    if (maxDelay > 0) setTimeout(fire, maxDelay);
-    else setImmediate(fire);
-  }
-
-  /** Queues one event (an event that does not wait for company is sent at once, alone). */
-  function enqueue(pending: Pending): void {
-    if (!batchedEvents.has(pending.event.eventId)) {
-      void send([pending], false);
-      return;
-    }
-    queue.push(pending);
-    if (queue.length >= maxBatch && inFlight < concurrency) {
-      const batch = queue.slice(0, maxBatch);
-      queue = queue.slice(batch.length);
-      void send(batch);
-    } else {
-      schedule();
-    }
-  }
+  const { enqueue } = makeEventBatchQueue({
+    sendEvents: (events) => receiver.sendEvents(events),
+    maxBatch: Math.max(1, Math.floor(options.maxBatch ?? 500)),
+    maxDelay: Math.max(0, options.maxDelayMillis ?? 0),
+    concurrency: Math.max(1, Math.floor(options.concurrency ?? 2)),
+    batchedEvents: options.batchedEvents ?? DEFAULT_BATCHED,
+  });
 
   return {
     deliver(processId, eventId, payload, tenant) {
