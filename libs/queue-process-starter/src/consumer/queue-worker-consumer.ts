@@ -36,8 +36,8 @@
  * await consumer.start();
  * process.on('SIGTERM', () => void consumer.stop({ timeoutMillis: 20_000 }));
  */
-import { createLogger, runWithContext, TENANT_HEADER, type Logger, type RequestContext } from '@fw/core';
-import { TRIGGER_HEADER, type WorkerDto } from '@fw/process-api';
+import { createLogger, restoreRequestContext, runWithContext, type Logger, type RequestContext } from '@fw/core';
+import type { WorkerDto } from '@fw/process-api';
 import {
   failureOf,
   readWorkerMessage,
@@ -95,11 +95,9 @@ function parseBody(content: Buffer): { ok: true; value: unknown } | { ok: false 
   }
 }
 
+/** The context of the request that created the process, rebuilt from what its row stores. */
 function contextOf(tenant: string | null, triggerId: string | null): RequestContext {
-  const headers: Record<string, string> = {};
-  if (tenant !== null) headers[TENANT_HEADER] = tenant;
-  if (triggerId !== null) headers[TRIGGER_HEADER] = triggerId;
-  return { tenantId: tenant ?? undefined, headers };
+  return restoreRequestContext({ tenant, triggerId });
 }
 
 /** Makes the consumer; nothing happens before `start()`. */
