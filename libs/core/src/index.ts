@@ -12,6 +12,7 @@ export { allowedMethods, pathTemplates, templatePattern } from './http/path-temp
 export type { PathTemplate } from './http/path-templates';
 export { schemaErrorField, schemaErrorSentence } from './schema/schema-error-text';
 export type { SchemaErrorLike } from './schema/schema-error-text';
+export type { FromJsonSchema } from './schema/json-schema-type';
 export {
   findControlCharacter,
   controlCharacterError,

@@ -114,6 +114,27 @@ export {
   QUERY_PARAMETERS,
 } from './openapi/admin-api-request-schemas';
 export { RESPONSE_SCHEMAS } from './openapi/admin-api-response-schemas';
+// The answers' types, read from their schemas: type-only, so a browser client imports them without server code.
+export type {
+  AnswerSchemas,
+  WireShape,
+  InfoWire,
+  ProcessSummaryWire,
+  ProcessDetailWire,
+  ProcessErrorWire,
+  CompletionEventWire,
+  TraceWire,
+  TraceNodeWire,
+  TraceEdgeWire,
+  ExecutionWire,
+  StoredTriggerPayloadWire,
+  TriggerResultWire,
+  CrontabWire,
+  ProcessDefWire,
+  RefreshWire,
+  CallerWire,
+  AuditEntryWire,
+} from './openapi/admin-api-wire-types';
 export type { JsonSchema } from './openapi/json-schema';
 export { makeMethodNotAllowed } from './http/method-not-allowed';
 export { makeResponseContract } from './openapi/response-contract';

@@ -11,6 +11,7 @@ export {
   externalTriggerId,
   cronTriggerId,
 } from './model/trigger-model';
+export { TRIGGER_WIRE_SCHEMAS, WIRE_UUID_PATTERN } from './model/trigger-wire-schemas';
 export type {
   TriggerSource,
   TriggerEventName,

@@ -33,8 +33,11 @@ export const AUDIT_QUERY_PARAMETERS: readonly QueryParameter[] = [
   QUERY_PARAMETERS.size,
 ];
 
-/** Component schemas of the audit trail and the caller's view. */
-export const ACCESS_SCHEMAS: Record<string, JsonSchema> = {
+/**
+ * Component schemas of the audit trail and the caller's view. Not widened to `JsonSchema`: the
+ * wire types of `GET /me` and `GET /audit` are read from them (`admin-api-wire-types.ts`).
+ */
+export const ACCESS_SCHEMAS = {
   AuditEntry: object(
     {
       id: text({ description: 'Entry id (UUID)' }),
@@ -77,4 +80,4 @@ export const ACCESS_SCHEMAS: Record<string, JsonSchema> = {
     },
     { extra: { description: 'The caller as the server sees it' } },
   ),
-};
+} satisfies Record<string, JsonSchema>;

@@ -2,15 +2,15 @@
  * What the administration API answers, as strict JSON Schemas: every field the server writes is
  * listed and required (null where it may be absent), nothing else is allowed. The integration
  * tests validate every answer they receive against these schemas through the OpenAPI document,
- * so a field added to an answer without its schema fails CI.
+ * so a field added to an answer without its schema fails CI. They are also the only source of the
+ * answers' TypeScript types (`admin-api-wire-types.ts` reads them with `FromJsonSchema`): the
+ * builders keep their literal types, so no annotation may widen a schema to `JsonSchema` here.
+ * The trigger layer's records (executions, crontabs, their payload, a trigger's answer) are
+ * `@fw/trigger`'s own wire schemas, which it derives its types from.
  */
+import { TRIGGER_WIRE_SCHEMAS } from '@fw/trigger';
 import { MAX_PAGE_SIZE } from '../http/pagination';
-import {
-  EXECUTION_STATUS_VALUES,
-  PREDECESSOR_ARGS_VALUES,
-  TRIGGER_SOURCE_VALUES,
-  UUID_PATTERN,
-} from './admin-api-request-schemas';
+import { PREDECESSOR_ARGS_VALUES, UUID_PATTERN } from './admin-api-request-schemas';
 import {
   anyJson,
   arrayOf,
@@ -27,43 +27,45 @@ import {
   type JsonSchema,
 } from './json-schema';
 
-const str: JsonSchema = text();
-const anyText: JsonSchema = text({ minLength: 0 });
-const uuid: JsonSchema = text({ pattern: UUID_PATTERN });
-const count: JsonSchema = { type: 'integer', minimum: 0 };
-const percent: JsonSchema = { type: 'integer', minimum: 0, maximum: 100 };
+const str = text();
+const anyText = text({ minLength: 0 });
+const uuid = text({ pattern: UUID_PATTERN });
+const count = { type: 'integer', minimum: 0 } as const;
+const percent = { type: 'integer', minimum: 0, maximum: 100 } as const;
 
-function pageOf(item: string): JsonSchema {
-  return object(
-    {
-      content: arrayOf(ref(item), { maxItems: MAX_PAGE_SIZE }),
-      totalElements: count,
-      page: count,
-      size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
-      totalPages: count,
-    },
-    { extra: { description: `One page of ${item}s` } },
-  );
+function pageFields<const Item extends string>(item: Item) {
+  return {
+    content: arrayOf(ref(item), { maxItems: MAX_PAGE_SIZE }),
+    totalElements: count,
+    page: count,
+    size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE } as const,
+    totalPages: count,
+  };
+}
+
+function pageOf<const Item extends string>(item: Item) {
+  return object(pageFields(item), { extra: { description: `One page of ${item}s` } });
 }
 
 /** A page whose total may be the planner's estimate (above the exact-count limit). */
-function estimatedPageOf(item: string): JsonSchema {
-  const page = pageOf(item) as { properties: Record<string, JsonSchema>; required: string[] };
-  return {
-    ...page,
-    properties: {
-      ...page.properties,
+function estimatedPageOf<const Item extends string>(item: Item) {
+  return object(
+    {
+      ...pageFields(item),
       totalElementsEstimated: {
         const: true,
         description:
           'Present when totalElements is an estimate (the list is larger than the exact-count limit): show it as "about N"',
       },
     },
-    required: [...page.required],
-  };
+    {
+      required: ['content', 'totalElements', 'page', 'size', 'totalPages'],
+      extra: { description: `One page of ${item}s` },
+    },
+  );
 }
 
-const processFields: Record<string, JsonSchema> = {
+const processFields = {
   id: uuid,
   processType: str,
   leaf: bool,
@@ -86,14 +88,14 @@ const processFields: Record<string, JsonSchema> = {
   version: count,
 };
 
-const traceNodeBase = (kind: string, data: JsonSchema): JsonSchema =>
+const traceNodeBase = <const Kind extends string, const Data extends JsonSchema>(kind: Kind, data: Data) =>
   object(
     { id: str, kind: { const: kind }, label: str, status: orNull(str), time: orNull(instant), data },
     { extra: { description: `A ${kind} node` } },
   );
 
 /** Answer bodies, as `components.schemas` entries. */
-export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
+export const RESPONSE_SCHEMAS = {
   Error: object(
     { message: anyText },
     { extra: { description: 'Every error of the administration API (never a stack trace)' } },
@@ -104,50 +106,10 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     cronAvailable: bool,
     supportedEvents: arrayOf(enumOf(['ProcessCreate'])),
   }),
-  TriggerResult: object({ triggerId: str, eventId: str, logId: str, dispatched: bool, duplicate: bool }),
-  StoredTriggerPayload: object(
-    { processDefName: str, args: freeObject('The process input as stored'), description: anyText },
-    { required: ['processDefName'] },
-  ),
-  Execution: object(
-    {
-      id: uuid,
-      triggerId: str,
-      tenant: str,
-      source: enumOf(TRIGGER_SOURCE_VALUES),
-      scheduledTime: orNull(instant),
-      receivedTime: instant,
-      startTime: orNull(instant),
-      finishTime: orNull(instant),
-      eventName: str,
-      payload: ref('StoredTriggerPayload'),
-      status: enumOf(EXECUTION_STATUS_VALUES),
-      failureMessage: orNull(anyText),
-      cronId: orNull(uuid),
-      processId: orNull(str),
-      logId: str,
-      eventId: str,
-    },
-    {
-      extra: {
-        description:
-          'An accepted dispatch (fw_trigger_execution); the stack of a failed dispatch stays in the database',
-      },
-    },
-  ),
-  Crontab: object({
-    id: uuid,
-    tenant: str,
-    name: str,
-    cronExpression: str,
-    timezone: str,
-    enabled: bool,
-    payload: ref('StoredTriggerPayload'),
-    createdAt: instant,
-    updatedAt: instant,
-    lastFiredAt: orNull(instant),
-    lastScheduledTime: orNull(instant),
-  }),
+  TriggerResult: TRIGGER_WIRE_SCHEMAS.TriggerResult,
+  StoredTriggerPayload: TRIGGER_WIRE_SCHEMAS.StoredTriggerPayload,
+  Execution: TRIGGER_WIRE_SCHEMAS.Execution,
+  Crontab: TRIGGER_WIRE_SCHEMAS.Crontab,
   ProcessDef: object(
     {
       processType: str,
@@ -274,4 +236,4 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     required: ['openapi', 'info', 'paths', 'components'],
     description: 'This document (OpenAPI 3.1)',
   },
-};
+} satisfies Record<string, JsonSchema>;

@@ -13,22 +13,27 @@
 import type { Database, Logger } from '@fw/core';
 import type { ManagementAccessOptions, ResolvedAccess } from '../access/access-guard';
 import type { ProcessConfigurator } from '@fw/process-api';
+import { TRIGGER_EXECUTION_STATUSES } from '@fw/trigger';
 import type { Page, PageRequest } from '../http/pagination';
+import type {
+  CrontabWire,
+  ExecutionWire,
+  StoredTriggerPayloadWire,
+  TriggerResultWire,
+} from '../openapi/admin-api-wire-types';
+
+// The records below are the answer schemas' types: `@fw/trigger` derives its own records from the
+// same schemas, so its services satisfy these ports by construction.
 
 /** Where an activation came from. */
-export type TriggerSourceKind = 'CRON' | 'MANUAL' | 'EXTERNAL';
+export type TriggerSourceKind = ExecutionWire['source'];
 
 /** Execution history statuses. */
-export const EXECUTION_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED'] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const EXECUTION_STATUSES = TRIGGER_EXECUTION_STATUSES;
+export type ExecutionStatus = ExecutionWire['status'];
 
-/** The ProcessCreate payload of a trigger or crontab. */
-export interface TriggerPayload {
-  processDefName: string;
-  args?: Record<string, unknown>;
-  /** Description of the created process. */
-  description?: string;
-}
+/** The ProcessCreate payload of a trigger or crontab (`description`: of the created process). */
+export type TriggerPayload = StoredTriggerPayloadWire;
 
 export interface TriggerRequest {
   source: TriggerSourceKind;
@@ -39,13 +44,7 @@ export interface TriggerRequest {
 }
 
 /** The answer of POST /triggers. */
-export interface TriggerResult {
-  triggerId: string;
-  eventId: string;
-  logId: string;
-  dispatched: boolean;
-  duplicate: boolean;
-}
+export type TriggerResult = TriggerResultWire;
 
 export interface ExecutionFilter {
   tenant: string;
@@ -57,30 +56,15 @@ export interface ExecutionFilter {
   processType?: string;
 }
 
-/** One accepted dispatch (fw_trigger_execution), as `@fw/trigger`'s TriggerService lists it. Times are ISO-8601. */
-export interface ExecutionRecord {
-  id: string;
-  triggerId: string;
-  tenant: string;
-  source: string;
-  scheduledTime: string | null;
-  receivedTime: string;
-  startTime: string | null;
-  finishTime: string | null;
-  eventName: string;
-  payload: TriggerPayload;
-  status: string;
-  failureMessage: string | null;
-  /** Kept in the database for operators; never answered (no stack traces in HTTP bodies). */
-  failureStack?: string | null;
-  cronId: string | null;
-  processId: string | null;
-  logId: string;
-  eventId: string;
-}
+/** An execution as the API answers it (times ISO-8601). */
+export type ExecutionView = ExecutionWire;
 
-/** An execution as the API answers it. */
-export type ExecutionView = Omit<ExecutionRecord, 'failureStack'>;
+/**
+ * One accepted dispatch (fw_trigger_execution), as `@fw/trigger`'s TriggerService lists it: the
+ * answer plus the stack of a failed dispatch, kept in the database for operators and never
+ * answered (no stack traces in HTTP bodies).
+ */
+export type ExecutionRecord = ExecutionView & { failureStack?: string | null };
 
 /** The trigger ingress and its history (`@fw/trigger`'s TriggerService). */
 export interface TriggerServicePort {
@@ -97,20 +81,8 @@ export interface CrontabInput {
   payload: TriggerPayload;
 }
 
-/** A stored crontab, as `@fw/trigger`'s CrontabStore returns it. Times are ISO-8601. */
-export interface CrontabRecord {
-  id: string;
-  tenant: string;
-  name: string;
-  cronExpression: string;
-  timezone: string;
-  enabled: boolean;
-  payload: TriggerPayload;
-  createdAt: string;
-  updatedAt: string;
-  lastFiredAt: string | null;
-  lastScheduledTime: string | null;
-}
+/** A stored crontab, as `@fw/trigger`'s CrontabStore returns it and GET /crontabs answers it. */
+export type CrontabRecord = CrontabWire;
 
 /** Tenant-scoped crontab storage (`@fw/trigger`'s CrontabStore). */
 export interface CrontabStorePort {

@@ -7,11 +7,11 @@
  * const queries = makeProcessQueries(processDb(database));
  * const page = await queries.listProcesses('acme', { status: 'PROCESSED' }, { page: 0, size: 25 });
  */
-import type { Process } from '@fw/process-api';
 import { makeProcessRepository, type ProcessDb } from '@fw/process-service';
 import { type Kysely, type Selectable } from 'kysely';
 import type { FwProcessTable } from '@fw/process-service';
 import { pageOf, type Page, type PageRequest } from '../http/pagination';
+import type { CompletionEventWire, ProcessDetailWire, ProcessSummaryWire } from '../openapi/admin-api-wire-types';
 import { boundedCount, DEFAULT_COUNT_EXACT_LIMIT } from './bounded-count';
 
 /** Exact-match filters of GET /processes (ANDed). */
@@ -31,42 +31,14 @@ export interface ProcessFilter {
   text?: string;
 }
 
-/** One row of GET /processes (input and output are left to GET /processes/{id}). */
-export interface ProcessSummary {
-  id: string;
-  processType: string;
-  leaf: boolean;
-  status: string;
-  parentId: string | null;
-  predecessorId: string | null;
-  triggerId: string | null;
-  tenant: string | null;
-  completedPercent: number;
-  numSubProcesses: number;
-  numCompletedSubProcesses: number;
-  description: string | null;
-  createdTime: string;
-  lastModifiedTime: string;
-  stateEntryTime: string;
-}
+/** One row of GET /processes (input and output are left to GET /processes/{id}): its answer schema's type. */
+export type ProcessSummary = ProcessSummaryWire;
 
-/** A stored ProcessCompleted event. */
-export interface CompletionEventRecord {
-  id: string;
-  processId: string;
-  processType: string;
-  state: string;
-  successful: boolean;
-  triggerId: string | null;
-  generatedTime: string;
-  payload: unknown;
-}
+/** A stored ProcessCompleted event, as GET /processes/{id} answers it. */
+export type CompletionEventRecord = CompletionEventWire;
 
 /** GET /processes/{id}: the process (input, output, errors, status) and its completion events. */
-export interface ProcessDetail extends Process {
-  status: string;
-  completionEvents: CompletionEventRecord[];
-}
+export type ProcessDetail = ProcessDetailWire;
 
 export interface ProcessQueries {
   listProcesses(tenant: string, filter: ProcessFilter, page: PageRequest): Promise<Page<ProcessSummary>>;

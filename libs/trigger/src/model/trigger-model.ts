@@ -8,26 +8,30 @@
  *   payload: { processDefName: 'nightly-import', args: { day: '2026-01-31' } },
  * };
  */
+import type { FromJsonSchema } from '@fw/core';
 import type { ProcessDto } from '@fw/process-api';
+import { TRIGGER_EXECUTION_STATUSES, TRIGGER_SOURCES, TRIGGER_WIRE_SCHEMAS } from './trigger-wire-schemas';
+
+export { TRIGGER_EXECUTION_STATUSES, TRIGGER_SOURCES };
+
+/** The TypeScript type of a wire schema of this layer (references resolved among them). */
+type WireShape<Name extends keyof typeof TRIGGER_WIRE_SCHEMAS> = FromJsonSchema<
+  (typeof TRIGGER_WIRE_SCHEMAS)[Name],
+  typeof TRIGGER_WIRE_SCHEMAS
+>;
 
 /** Where a trigger came from. */
-export type TriggerSource = 'CRON' | 'MANUAL' | 'EXTERNAL';
-export const TRIGGER_SOURCES: readonly TriggerSource[] = ['CRON', 'MANUAL', 'EXTERNAL'];
+export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
 
 /** Events a trigger can raise (a process definition's `supportedEvents`). */
 export type TriggerEventName = 'ProcessCreate';
 export const SUPPORTED_TRIGGER_EVENTS: readonly TriggerEventName[] = ['ProcessCreate'];
 
 /** Status of an accepted dispatch. COMPLETED means the dispatch returned, not that processes finished. */
-export type TriggerExecutionStatus = 'RUNNING' | 'COMPLETED' | 'FAILED';
-export const TRIGGER_EXECUTION_STATUSES: readonly TriggerExecutionStatus[] = ['RUNNING', 'COMPLETED', 'FAILED'];
+export type TriggerExecutionStatus = (typeof TRIGGER_EXECUTION_STATUSES)[number];
 
-/** The ProcessCreate payload a trigger carries (and a crontab stores). */
-export interface TriggerPayload {
-  processDefName: string;
-  args?: Record<string, unknown>;
-  description?: string;
-}
+/** The ProcessCreate payload a trigger carries (and a crontab stores): `processDefName`, optional `args` and `description`. */
+export type TriggerPayload = WireShape<'StoredTriggerPayload'>;
 
 /** One call of the trigger ingress. */
 export interface TriggerInput {
@@ -50,15 +54,12 @@ export type TriggerDispatchDto = ProcessDto & { tenant: string; triggerId: strin
 /** Delivers a ProcessCreate (in process: see {@link processCreateDispatch}). */
 export type TriggerDispatch = (dto: TriggerDispatchDto) => Promise<{ processId?: string }>;
 
-/** The answer of `trigger()`. */
-export interface TriggerResult {
-  triggerId: string;
-  eventId: string;
-  logId: string;
-  /** True when this call dispatched and the dispatch returned. */
-  dispatched: boolean;
-  /** True when (triggerId, eventName) was already logged: nothing was dispatched, no history added. */
-  duplicate: boolean;
+/**
+ * The answer of `trigger()`: the wire shape (`triggerId`, `eventId`, `logId`; `dispatched` when this
+ * call dispatched and the dispatch returned; `duplicate` when (triggerId, eventName) was already
+ * logged: nothing was dispatched, no history added), plus what only an in-process caller sees.
+ */
+export interface TriggerResult extends WireShape<'TriggerResult'> {
   /** The history record of this call (absent for duplicates). */
   executionId?: string;
   /** RUNNING never appears here: COMPLETED, FAILED, or absent for duplicates. */
@@ -69,26 +70,11 @@ export interface TriggerResult {
   failure?: { message: string; code?: number; subErrorCode?: string };
 }
 
-/** One row of the execution history (`fw_trigger_execution`). Times are ISO-8601 strings. */
-export interface TriggerExecution {
-  id: string;
-  triggerId: string;
-  tenant: string;
-  source: TriggerSource;
-  scheduledTime: string | null;
-  receivedTime: string;
-  startTime: string | null;
-  finishTime: string | null;
-  eventName: string;
-  payload: TriggerPayload;
-  status: TriggerExecutionStatus;
-  failureMessage: string | null;
-  failureStack: string | null;
-  cronId: string | null;
-  processId: string | null;
-  logId: string;
-  eventId: string;
-}
+/**
+ * One row of the execution history (`fw_trigger_execution`): its wire shape (times ISO-8601
+ * strings) plus the stack of a failed dispatch, kept for operators and never answered over HTTP.
+ */
+export type TriggerExecution = WireShape<'Execution'> & { failureStack: string | null };
 
 /** Filters of the execution history: exact matches combined with AND, always within one tenant. */
 export interface ExecutionFilter {
@@ -101,22 +87,11 @@ export interface ExecutionFilter {
   processType?: string;
 }
 
-/** A durable schedule (`fw_crontab`). Times are ISO-8601 strings. */
-export interface Crontab {
-  id: string;
-  tenant: string;
-  name: string;
-  /** Croner syntax, six fields with seconds first. */
-  cronExpression: string;
-  /** IANA time zone the expression is read in. */
-  timezone: string;
-  enabled: boolean;
-  payload: TriggerPayload;
-  createdAt: string;
-  updatedAt: string;
-  lastFiredAt: string | null;
-  lastScheduledTime: string | null;
-}
+/**
+ * A durable schedule (`fw_crontab`): `cronExpression` in croner syntax (six fields, seconds first),
+ * read in the IANA `timezone`. Times are ISO-8601 strings.
+ */
+export type Crontab = WireShape<'Crontab'>;
 
 /** Input of `CrontabStore.add`. `timezone` defaults to `UTC`, `enabled` to true. */
 export interface NewCrontab {
