@@ -1,7 +1,15 @@
 import express, { Express } from 'express';
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { CoreErrorCodes, createLogger, currentContext, currentTenantId, FwError, HealthCheck } from '../src';
+import {
+  ConfigError,
+  CoreErrorCodes,
+  createLogger,
+  currentContext,
+  currentTenantId,
+  FwError,
+  HealthCheck,
+} from '../src';
 import {
   makeErrorMiddleware,
   makeInfoRouter,
@@ -55,6 +63,7 @@ describe('error middleware', () => {
       severity: 'ERROR',
       subErrorCode: 'Q725',
       description: "Filter 'price' is not allowed for query 'books'",
+      message: "Filter 'price' is not allowed for query 'books'",
       payload: null,
       errors: [
         {
@@ -104,6 +113,44 @@ describe('error middleware', () => {
     expect(res.text).not.toContain('stack');
     expect(res.text).not.toMatch(/at .*\.ts:\d+/);
     expect(lines.join('')).toContain('secret_column');
+  });
+
+  it('answers an FwError that is not exposed (a ConfigError) as the generic 500', async () => {
+    const { logger, lines } = memoryLogger();
+    const app = appWith(
+      (a) =>
+        a.get('/config', () => {
+          throw new ConfigError('db.password of /etc/secret.json is not set');
+        }),
+      logger,
+    );
+    const res = await request(app).get('/config');
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({
+      code: 500,
+      subErrorCode: CoreErrorCodes.internal,
+      message: 'Internal server error',
+    });
+    expect(res.text).not.toContain('secret.json');
+    expect(lines.join('')).toContain('secret.json');
+  });
+
+  it('carries the former spelling of a renamed code as legacyCode', async () => {
+    const app = appWith((a) =>
+      a.get('/conflict', () => {
+        throw new FwError({ code: 409, subErrorCode: 'P011', description: 'changed concurrently' });
+      }),
+    );
+    const res = await request(app).get('/conflict');
+    expect(res.body).toMatchObject({ subErrorCode: 'P011', legacyCode: 'P423', message: 'changed concurrently' });
+    const plain = await request(
+      appWith((a) =>
+        a.get('/x', () => {
+          throw new FwError({ code: 400, subErrorCode: 'Q725', description: 'x' });
+        }),
+      ),
+    ).get('/x');
+    expect(plain.body).not.toHaveProperty('legacyCode');
   });
 
   it('treats thrown non-Error values as unknown errors', async () => {

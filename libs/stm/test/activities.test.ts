@@ -28,7 +28,7 @@ async function refused(promise: Promise<unknown>): Promise<{ code: string; messa
   try {
     await promise;
   } catch (err) {
-    if (isStmError(err)) return { code: err.code, message: err.message };
+    if (isStmError(err)) return { code: err.subErrorCode, message: err.message };
     throw err;
   }
   throw new Error('expected the event to be refused');

@@ -100,7 +100,7 @@ describe('an order workflow (the library is not tied to processes)', () => {
     ctx.trace.length = 0;
     const refused = machine.send(order, 'ship', undefined, ctx);
     await expect(refused).rejects.toMatchObject({
-      code: 'STM_EVENT_NOT_ALLOWED',
+      subErrorCode: 'STM_EVENT_NOT_ALLOWED',
       flowId: 'order-flow',
       stateId: 'PLACED',
       eventId: 'ship',
@@ -139,7 +139,7 @@ describe('config enablement', () => {
     expect(machine.allowedEvents({ flowId: 'order-flow', stateId: 'PAID' }).map((e) => e.eventId)).toEqual(['ship']);
     const order: Order = { id: 'o5', quantity: 1, state: { flowId: 'order-flow', stateId: 'PAID' } };
     await expect(machine.send(order, 'requestWrapping', undefined, { trace: [] })).rejects.toMatchObject({
-      code: 'STM_EVENT_NOT_ALLOWED',
+      subErrorCode: 'STM_EVENT_NOT_ALLOWED',
     });
     expect(() => machine.allowedEvents({ flowId: 'order-flow', stateId: 'WRAPPING' })).toThrow(
       "Flow 'order-flow', state 'WRAPPING': no such state in the flow (unknown, or disabled by config)",

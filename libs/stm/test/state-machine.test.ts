@@ -123,7 +123,7 @@ describe('makeStateMachine: runtime safety', () => {
       .build();
     const strict = makeStateMachine<Thing>({ flows: [only], conditions: { yes: () => false } });
     await expect(strict.start({ n: 0 })).rejects.toMatchObject({
-      code: 'STM_NO_TRANSITION',
+      subErrorCode: 'STM_NO_TRANSITION',
       message: "Flow 'g', state 'd': no transition condition holds and there is no unconditional transition",
     });
   });
@@ -169,7 +169,7 @@ describe('makeStateMachine: API errors', () => {
     const thing: Thing = { n: 0 };
     await machine.start(thing);
     await machine.send(thing, 'open', undefined);
-    await expect(machine.start(thing)).rejects.toMatchObject({ code: 'STM_ALREADY_STARTED' });
+    await expect(machine.start(thing)).rejects.toMatchObject({ subErrorCode: 'STM_ALREADY_STARTED' });
     expect(thing.state?.stateId).toBe('OPEN');
     await machine.start(thing, undefined, { restart: true });
     expect(thing.state?.stateId).toBe('CLOSED');
@@ -177,17 +177,17 @@ describe('makeStateMachine: API errors', () => {
 
   it('send without state, unknown flow, unknown state', async () => {
     const machine = makeStateMachine<Thing>({ flows: [door] });
-    await expect(machine.send({ n: 0 }, 'open', undefined)).rejects.toMatchObject({ code: 'STM_NO_STATE' });
+    await expect(machine.send({ n: 0 }, 'open', undefined)).rejects.toMatchObject({ subErrorCode: 'STM_NO_STATE' });
     await expect(
       machine.send({ n: 0, state: { flowId: 'window', stateId: 'CLOSED' } }, 'open', undefined),
     ).rejects.toMatchObject({
-      code: 'STM_UNKNOWN_FLOW',
+      subErrorCode: 'STM_UNKNOWN_FLOW',
       message: "Unknown flow 'window' (known: 'door')",
     });
     await expect(
       machine.send({ n: 0, state: { flowId: 'door', stateId: 'AJAR' } }, 'open', undefined),
     ).rejects.toMatchObject({
-      code: 'STM_UNKNOWN_STATE',
+      subErrorCode: 'STM_UNKNOWN_STATE',
     });
   });
 
@@ -202,7 +202,7 @@ describe('makeStateMachine: API errors', () => {
     expect(b.state).toEqual({ flowId: 'door', stateId: 'CLOSED' });
     const noDefault = makeStateMachine<Thing>({ flows: [door, defineFlow('x').final('X').build()] });
     await expect(noDefault.start({ n: 0 })).rejects.toMatchObject({
-      code: 'STM_UNKNOWN_FLOW',
+      subErrorCode: 'STM_UNKNOWN_FLOW',
       message: "No default flow: give a flow id (known: 'door', 'x')",
     });
   });

@@ -73,14 +73,14 @@ describe('parseFlowsXml', () => {
 
   it('refuses malformed XML', async () => {
     const e = await failure('<states><flow id="f"></states>', 'broken.xml');
-    expect(e.code).toBe(StmErrorCodes.xmlParse);
+    expect(e.subErrorCode).toBe(StmErrorCodes.xmlParse);
     expect(e.message).toBe('broken.xml: malformed XML: line 1, column 22: </states> closes <flow> opened on line 1');
     expect({ line: e.line, column: e.column }).toEqual({ line: 1, column: 22 });
   });
 
   it('refuses a document whose root is not <states>', async () => {
     const e = await failure('<flows/>');
-    expect(e.code).toBe('STM_XML_PARSE_ERROR');
+    expect(e.subErrorCode).toBe('STM_XML_PARSE_ERROR');
     expect(e.message).toBe('expected a <states> root element, found <flows>');
   });
 
@@ -91,7 +91,7 @@ describe('parseFlowsXml', () => {
       ),
       'f.xml',
     );
-    expect(e.code).toBe('STM_INVALID_FLOW');
+    expect(e.subErrorCode).toBe('STM_INVALID_FLOW');
     expect(e.message).toBe(
       "f.xml: invalid flow definition (1 problem):\n  - line 1: Flow 'f', state 'A', event 'go': target state 'PROCESED' does not exist [UNKNOWN_TARGET_STATE]",
     );

@@ -1,13 +1,16 @@
 /**
- * The framework's error model. Every error that reaches an HTTP client is an {@link FwError}:
- * it carries the HTTP status (`code`), a stable sub-error code (`subErrorCode`, e.g. `Q725`),
- * a human description and optional per-field details. Unknown errors are mapped to a generic 500
- * by the error middleware and never leak their message or stack.
+ * The framework's error model. Every error class of the framework is an {@link FwError}: it
+ * carries the HTTP status (`code`), a stable sub-error code (`subErrorCode`, e.g. `Q725`), a
+ * human description and optional per-field details. Errors meant for clients are `expose`d;
+ * the others (configuration, parsing, transport failures inside the server) answer as a generic
+ * 500 like unknown errors, never leaking their message or stack.
  *
  * @example
  * throw new FwError({ code: 400, subErrorCode: 'Q725', description: "Filter 'price' is not allowed",
  *   params: ['price', 'books'], field: 'filters.price' });
  */
+import { legacyErrorCodeOf } from './error-code-aliases';
+
 export type Severity = 'ERROR' | 'WARN' | 'INFO';
 
 export interface FwErrorDetail {
@@ -29,6 +32,11 @@ export interface FwErrorInit {
   severity?: Severity;
   /** Further problems found together with the first (for example several invalid fields). */
   details?: Array<Omit<FwErrorDetail, 'code' | 'severity'> & { severity?: Severity }>;
+  /**
+   * Whether an HTTP answer may carry this error's status, code and description (default true).
+   * False for errors of the server's own making: they answer as a generic 500 (FW500).
+   */
+  expose?: boolean;
   cause?: unknown;
 }
 
@@ -42,6 +50,10 @@ export class FwError extends Error {
   readonly field?: string;
   readonly severity: Severity;
   readonly details: FwErrorDetail[];
+  /** False when an HTTP answer must not show this error (see {@link FwErrorInit.expose}). */
+  readonly expose: boolean;
+  /** The code's spelling before it was renamed (for one release), when it was renamed. */
+  readonly legacyCode?: string;
 
   constructor(init: FwErrorInit) {
     super(init.description, init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +64,9 @@ export class FwError extends Error {
     this.params = init.params ?? [];
     this.field = init.field;
     this.severity = init.severity ?? 'ERROR';
+    this.expose = init.expose ?? true;
+    const legacyCode = legacyErrorCodeOf(init.subErrorCode);
+    if (legacyCode !== undefined) this.legacyCode = legacyCode;
     const first: FwErrorDetail = {
       code: String(init.code),
       subErrorCode: init.subErrorCode,
@@ -93,20 +108,30 @@ export const CoreErrorCodes = {
   unsupportedMediaType: 'FW415',
   internal: 'FW500',
   unavailable: 'FW503',
+  /** A {@link ConfigError} (never answered as such: it is not exposed). */
+  invalidConfiguration: 'FW_CONFIG',
 } as const;
 
 /**
  * Raised when configuration is invalid. Hosts print `message` and exit non-zero before
- * listening; the message always names the file, key or setting to fix.
+ * listening; the message always names the file, key or setting to fix. An {@link FwError}
+ * (500 `FW_CONFIG`, not exposed: an HTTP answer shows the generic FW500, never the message).
  */
-export class ConfigError extends Error {
-  readonly type = 'ConfigError' as const;
+export class ConfigError extends FwError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super({
+      code: 500,
+      subErrorCode: CoreErrorCodes.invalidConfiguration,
+      description: message,
+      expose: false,
+      cause: options?.cause,
+    });
     this.name = 'ConfigError';
   }
 }
 
+/** True for a {@link ConfigError}, also when it comes from another copy of this package. */
 export function isConfigError(value: unknown): value is ConfigError {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'ConfigError';
+  // The code, not the name: subclasses (a query mapper's MapperLoadError) rename themselves.
+  return isFwError(value) && value.subErrorCode === CoreErrorCodes.invalidConfiguration;
 }

@@ -43,8 +43,9 @@ function fromParserError(err: HttpParserError): FwError | undefined {
 
 /**
  * The FwError a failed request answers with, logged like {@link makeErrorMiddleware} logs it:
- * `FwError`s keep their status and code (5xx ones are logged); body-parser failures map to
- * FW400/FW413; anything else is logged and becomes a generic 500. Handlers that answer without
+ * exposed `FwError`s keep their status and code (5xx ones are logged); body-parser failures map
+ * to FW400/FW413; anything else (an FwError that is not exposed too) is logged and becomes a
+ * generic 500. Handlers that answer without
  * express use it so their error bodies and log lines stay the same as the middleware's.
  *
  * @example
@@ -77,11 +78,12 @@ export function databaseInputError(err: unknown): FwError | undefined {
 }
 
 export function toFwError(err: unknown, logger: Logger, request: { path: string; method: string }): FwError {
-  if (isFwError(err)) {
+  if (isFwError(err) && err.expose) {
     if (err.code >= 500) logger.error({ err, path: request.path, cause: err.cause }, err.description);
     return err;
   }
-  const parsed = typeof err === 'object' && err !== null ? fromParserError(err as HttpParserError) : undefined;
+  const parsed =
+    typeof err === 'object' && err !== null && !isFwError(err) ? fromParserError(err as HttpParserError) : undefined;
   if (parsed) return parsed;
   // The last line of defence of the input policy: never a 500 for a value the client sent.
   const refused = databaseInputError(err);

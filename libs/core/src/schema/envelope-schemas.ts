@@ -11,7 +11,10 @@ type Schema = Record<string, unknown>;
 
 const SEVERITY: Schema = { type: 'string', enum: ['ERROR', 'WARN', 'INFO'] };
 
-/** `{ success: false, code, severity, subErrorCode, description, payload: null, errors }`; never a stack trace. */
+/**
+ * `{ success: false, code, severity, subErrorCode, legacyCode?, description, message, payload: null, errors }`;
+ * never a stack trace.
+ */
 export const ERROR_ENVELOPE_SCHEMA: Schema = {
   type: 'object',
   description: 'The framework error envelope; the HTTP status equals code; never a stack trace',
@@ -20,7 +23,12 @@ export const ERROR_ENVELOPE_SCHEMA: Schema = {
     code: { type: 'integer', minimum: 400, maximum: 599 },
     severity: SEVERITY,
     subErrorCode: { type: 'string' },
+    legacyCode: {
+      type: 'string',
+      description: 'The former spelling of a renamed subErrorCode (kept for one release)',
+    },
     description: { type: 'string' },
+    message: { type: 'string', description: 'The same text as description' },
     payload: { type: 'null' },
     errors: {
       type: 'array',
@@ -40,7 +48,7 @@ export const ERROR_ENVELOPE_SCHEMA: Schema = {
       },
     },
   },
-  required: ['success', 'code', 'severity', 'subErrorCode', 'description', 'payload', 'errors'],
+  required: ['success', 'code', 'severity', 'subErrorCode', 'description', 'message', 'payload', 'errors'],
   additionalProperties: false,
 };
 

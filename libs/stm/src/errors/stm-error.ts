@@ -1,11 +1,15 @@
 /**
- * Errors raised by the state machine. Each carries a stable {@link StmErrorCode} so hosts can map
- * it without parsing messages (the process service maps `STM_EVENT_NOT_ALLOWED` to HTTP 422).
+ * Errors raised by the state machine. Each is an `FwError` of `@fw/core` whose `subErrorCode` is a
+ * stable {@link StmErrorCode}, so hosts can map it without parsing messages (the process service
+ * maps `STM_EVENT_NOT_ALLOWED` to HTTP 422). Its `code` is 500 and it is not exposed: one that
+ * reaches an HTTP answer unmapped is the generic 500, never its message.
  *
  * @example
  * try { await machine.send(entity, 'pay'); }
- * catch (e) { if (isStmError(e) && e.code === StmErrorCodes.eventNotAllowed) reply(422, e.message); }
+ * catch (e) { if (isStmError(e, StmErrorCodes.eventNotAllowed)) reply(422, e.message); }
  */
+import { FwError } from '@fw/core';
+
 export const StmErrorCodes = {
   /** The flow definition or XML file is invalid; `issues` lists every problem. */
   invalidFlow: 'STM_INVALID_FLOW',
@@ -46,6 +50,7 @@ export interface FlowIssue {
 }
 
 export interface StmErrorInit {
+  /** Becomes the error's `subErrorCode`. */
   code: StmErrorCode;
   message: string;
   flowId?: string;
@@ -58,10 +63,8 @@ export interface StmErrorInit {
   cause?: unknown;
 }
 
-export class StmError extends Error {
-  /** Stable discriminator, usable across package copies where `instanceof` fails. */
-  readonly type = 'StmError' as const;
-  readonly code: StmErrorCode;
+export class StmError extends FwError {
+  declare readonly subErrorCode: StmErrorCode;
   readonly flowId?: string;
   readonly stateId?: string;
   readonly eventId?: string;
@@ -72,9 +75,8 @@ export class StmError extends Error {
   readonly column?: number;
 
   constructor(init: StmErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super({ code: 500, subErrorCode: init.code, description: init.message, expose: false, cause: init.cause });
     this.name = 'StmError';
-    this.code = init.code;
     this.flowId = init.flowId;
     this.stateId = init.stateId;
     this.eventId = init.eventId;
@@ -87,6 +89,6 @@ export class StmError extends Error {
 /** True for a {@link StmError} (optionally with the given code), also from another package copy. */
 export function isStmError(value: unknown, code?: StmErrorCode): value is StmError {
   if (typeof value !== 'object' || value === null) return false;
-  const v = value as { type?: unknown; code?: unknown };
-  return v.type === 'StmError' && (code === undefined || v.code === code);
+  const v = value as { type?: unknown; name?: unknown; subErrorCode?: unknown };
+  return v.type === 'FwError' && v.name === 'StmError' && (code === undefined || v.subErrorCode === code);
 }

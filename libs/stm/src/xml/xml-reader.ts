@@ -9,6 +9,8 @@
  * const root = readXml('<states>\n  <flow id="f"/>\n</states>');
  * root.children[0].line;   // 2
  */
+import { FwError } from '@fw/core';
+import { StmErrorCodes } from '../errors/stm-error';
 
 export interface XmlAttribute {
   value: string;
@@ -31,13 +33,18 @@ export interface XmlElement {
 }
 
 /** A document that is not well-formed XML (or uses what the states format refuses), and where. */
-export class XmlSyntaxError extends Error {
+export class XmlSyntaxError extends FwError {
   constructor(
     readonly line: number,
     readonly column: number,
     readonly detail: string,
   ) {
-    super(`line ${line}, column ${column}: ${detail}`);
+    super({
+      code: 500,
+      subErrorCode: StmErrorCodes.xmlParse,
+      description: `line ${line}, column ${column}: ${detail}`,
+      expose: false,
+    });
     this.name = 'XmlSyntaxError';
   }
 }

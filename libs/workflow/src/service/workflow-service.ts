@@ -147,7 +147,7 @@ export function defineWorkflowService(options: WorkflowServiceOptions): ServiceD
     try {
       await machine.send(entity, eventId, payload, { tenant, service: name });
     } catch (err) {
-      if (isStmError(err) && err.code === StmErrorCodes.eventNotAllowed) {
+      if (isStmError(err, StmErrorCodes.eventNotAllowed)) {
         throw new FwError({
           code: 422,
           subErrorCode: WorkflowErrorCodes.eventNotAllowed,
