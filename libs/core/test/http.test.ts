@@ -247,6 +247,13 @@ describe('tenantContextMiddleware', () => {
     expect(res.body).toEqual({ tenantId: 't1', headers: { 'x-fw-tenant-id': 't1', 'x-fw-trace': 'abc' } });
   });
 
+  it('puts x-fw-trigger-id into the context as the trigger', async () => {
+    const app2 = appWith((a) => a.get('/trigger', (_req, res) => res.json(currentContext()?.trigger ?? null)));
+    const res = await request(app2).get('/trigger').set('x-fw-trigger-id', 'ext-7');
+    expect(res.body).toEqual({ id: 'ext-7' });
+    expect((await request(app2).get('/trigger')).body).toBeNull();
+  });
+
   it('treats an absent or blank header as no tenant', async () => {
     expect((await request(app).get('/ctx')).body.tenantId).toBeNull();
     expect((await request(app).get('/ctx').set('x-fw-tenant-id', '   ')).body.tenantId).toBeNull();

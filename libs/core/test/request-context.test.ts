@@ -1,0 +1,54 @@
+import {
+  currentContext,
+  makeRequestContext,
+  restoreRequestContext,
+  runWithContext,
+  storedRequestContext,
+} from '../src';
+
+describe('the request context', () => {
+  it('derives the tenant and trigger headers from its fields and is frozen', () => {
+    const context = makeRequestContext({
+      tenantId: 't1',
+      trigger: { id: 'manual:t1:k', source: 'MANUAL' },
+      requestId: 'r-1',
+      caller: { actor: 'key:abc', credential: 'key', role: 'admin' },
+      headers: { 'x-fw-trace': 'z', 'x-fw-tenant-id': 'other' },
+    });
+    expect(context).toEqual({
+      tenantId: 't1',
+      trigger: { id: 'manual:t1:k', source: 'MANUAL' },
+      requestId: 'r-1',
+      caller: { actor: 'key:abc', credential: 'key', role: 'admin' },
+      headers: { 'x-fw-trace': 'z', 'x-fw-tenant-id': 't1', 'x-fw-trigger-id': 'manual:t1:k' },
+    });
+    expect(Object.isFrozen(context) && Object.isFrozen(context.headers) && Object.isFrozen(context.trigger)).toBe(true);
+  });
+
+  it('leaves absent fields out', () => {
+    expect(makeRequestContext({ tenantId: null, trigger: null })).toEqual({ headers: {} });
+  });
+
+  it('round-trips through the fields a process row stores', () => {
+    const edge = makeRequestContext({ tenantId: 't2', trigger: { id: 'cron:x', source: 'CRON' }, requestId: 'r' });
+    const stored = storedRequestContext(edge);
+    expect(stored).toEqual({ tenant: 't2', triggerId: 'cron:x' });
+    expect(restoreRequestContext(stored)).toEqual({
+      tenantId: 't2',
+      trigger: { id: 'cron:x' },
+      headers: { 'x-fw-tenant-id': 't2', 'x-fw-trigger-id': 'cron:x' },
+    });
+    expect(storedRequestContext(undefined)).toEqual({ tenant: null, triggerId: null });
+    expect(restoreRequestContext({ tenant: null, triggerId: null })).toEqual({ headers: {} });
+  });
+
+  it('is the same object inside runWithContext, across awaits', async () => {
+    const context = makeRequestContext({ tenantId: 't3' });
+    const seen = await runWithContext(context, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return currentContext();
+    });
+    expect(seen).toBe(context);
+    expect(currentContext()).toBeUndefined();
+  });
+});
