@@ -1,0 +1,40 @@
+// Public entry point of @fw/telemetry. Every export is listed explicitly.
+export { makeFwMetrics } from './metrics/fw-metrics';
+export type {
+  FwMetrics,
+  FwMetricsOptions,
+  ProcessLabels,
+  WorkItemLabels,
+  ProcessOutcome,
+  AttemptResult,
+  TriggerSource,
+} from './metrics/fw-metrics';
+export { makeCachedGaugeSource } from './metrics/cached-gauge-source';
+export type {
+  CachedGaugeSourceOptions,
+  QueueFigures,
+  QueueFiguresReader,
+  QueueFiguresSource,
+  QueueStatus,
+} from './metrics/cached-gauge-source';
+export { makeMetricsAccessRule, METRICS_HIDDEN_MESSAGE, METRICS_TOKEN_ENV } from './http/metrics-access';
+export type { MetricsAccessDecision, MetricsAccessRule, MetricsProfile } from './http/metrics-access';
+export { makeMetricsHandler } from './http/metrics-handler';
+export type { MetricsHandler, MetricsHandlerOptions, MetricsLog } from './http/metrics-handler';
+export { serveMetrics, resolveMetricsPort, METRICS_PORT_ENV } from './http/metrics-server';
+export type { MetricsServer, ServeMetricsOptions } from './http/metrics-server';
+export { startTelemetry } from './tracing/start-telemetry';
+export type { StartTelemetryOptions, Telemetry } from './tracing/start-telemetry';
+export { readTraceExportSettings } from './tracing/trace-export-settings';
+export type { OtlpProtocol, TraceExportSettings } from './tracing/trace-export-settings';
+export { injectTraceContext, extractTraceContext } from './tracing/trace-context';
+export type { TraceCarrier } from './tracing/trace-context';
+export { FW_TRACER_NAME, inMessagingSpan, messagingAttributes, startMessagingSpan } from './tracing/messaging-spans';
+export type { FwSpanAttributes, MessagingOperation, MessagingSpanOptions } from './tracing/messaging-spans';
+export {
+  CHILDREN_INLINE_ENV,
+  DEFAULT_CHILDREN_INLINE,
+  childrenInlineThreshold,
+  splitChildPlacement,
+  startSplitChildSpan,
+} from './tracing/split-children';

@@ -1,0 +1,90 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
+import { readTraceExportSettings, type OtlpProtocol } from './trace-export-settings';
+
+/** Options of {@link startTelemetry}. */
+export interface StartTelemetryOptions {
+  /** `service.name` when `OTEL_SERVICE_NAME` is not set, e.g. `fw-admin-server`. */
+  serviceName?: string;
+}
+
+/** The tracing of a host, started or not. */
+export interface Telemetry {
+  /** Whether spans are exported. */
+  readonly exporting: boolean;
+  /** Why not, when not (`no OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SDK_DISABLED is true`, …): for the host's start-up log. */
+  readonly reason?: string;
+  /** Where spans go, when exporting. */
+  readonly url?: string;
+  /** Sends the spans ended so far. */
+  forceFlush(): Promise<void>;
+  /** Sends what is left and stops; the global tracer is a no-op again afterwards. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+let running = false;
+
+async function makeExporter(protocol: OtlpProtocol, url: string): Promise<SpanExporter> {
+  // Loaded on demand: a process without an endpoint never loads the SDK and exporters.
+  if (protocol === 'http/json') {
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    return new OTLPTraceExporter({ url });
+  }
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+  return new OTLPTraceExporter({ url });
+}
+
+/**
+ * Starts tracing for a host from the standard environment (see {@link readTraceExportSettings}):
+ * with an OTLP endpoint, a Node tracer provider with a batch exporter (http/protobuf or http/json),
+ * the W3C propagator and the AsyncLocalStorage context manager, registered as the global ones that
+ * `@opentelemetry/api` (and so every library) uses; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`
+ * describe the service, `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` choose the sampler.
+ * Without an endpoint, or with `OTEL_SDK_DISABLED=true`, nothing is started or exported and
+ * the answer says why. One running instance per process: a second start is an error.
+ *
+ * @example
+ * const telemetry = await startTelemetry({ serviceName: 'fw-worker-host' });
+ * logger.info(telemetry.exporting ? `traces to ${telemetry.url}` : `no traces: ${telemetry.reason}`);
+ * // … on shutdown:
+ * await telemetry.shutdown();
+ */
+export async function startTelemetry(options: StartTelemetryOptions = {}): Promise<Telemetry> {
+  const settings = readTraceExportSettings(process.env);
+  if (!settings.export) {
+    const done = async (): Promise<void> => undefined;
+    return { exporting: false, reason: settings.reason, forceFlush: done, shutdown: done };
+  }
+  if (running) throw new Error('startTelemetry: tracing is already started in this process (shut it down first)');
+  running = true;
+  try {
+    const [{ NodeTracerProvider, BatchSpanProcessor }, resources] = await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/resources'),
+    ]);
+    const resource = resources
+      .defaultResource()
+      .merge(options.serviceName ? resources.resourceFromAttributes({ 'service.name': options.serviceName }) : null)
+      .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+    const exporter = await makeExporter(settings.protocol, settings.url);
+    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+    provider.register();
+    let stopping: Promise<void> | undefined;
+    const stop = async (): Promise<void> => {
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      running = false;
+    };
+    return {
+      exporting: true,
+      url: settings.url,
+      forceFlush: () => provider.forceFlush(),
+      shutdown: () => (stopping ??= stop()),
+    };
+  } catch (error) {
+    running = false;
+    throw error;
+  }
+}
