@@ -159,6 +159,15 @@ function runReadmeExample(app) {
   console.log(`  ${EXAMPLE_ROWS}`);
 }
 
+/** The `*.sql` files of the `migrations/` folder of every package under `parent`, sorted. */
+function migrationFilesOf(parent) {
+  return readdirSync(parent)
+    .map((pkg) => path.join(parent, pkg, 'migrations'))
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.sql')))
+    .sort();
+}
+
 async function main() {
   const noBuild = process.argv.includes('--no-build');
   const packages = publishablePackages(ROOT);
@@ -183,13 +192,11 @@ async function main() {
       ['fw-admin-server', version('@fw/admin-server')],
       ['fw-query-host', version('@fw/query-host')],
     ]);
-    const migrations = readdirSync(path.join(app, 'node_modules/@fw/migrate/migrations')).filter((f) =>
-      f.endsWith('.sql'),
-    );
+    const migrations = migrationFilesOf(path.join(app, 'node_modules/@fw'));
     assert.deepEqual(
       migrations,
-      readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')),
-      '@fw/migrate carries every migration of the workspace',
+      migrationFilesOf(path.join(ROOT, 'libs')),
+      'the installed libraries carry every migration of the workspace (each in its migrations/ folder)',
     );
     await withScratchDatabase(async (conn, pg) => {
       console.log(`== on PostgreSQL (${conn.host}:${conn.port}/${conn.database})`);

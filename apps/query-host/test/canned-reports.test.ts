@@ -1,5 +1,5 @@
-import { configFromObject, createDatabase, migrateDatabase, readMigrationFolder } from '@fw/core';
-import { createTestDatabase, databaseTargets, DatabaseTarget, MIGRATIONS_DIR } from '@fw/test-support';
+import { configFromObject, createDatabase, migrateDatabase } from '@fw/core';
+import { createTestDatabase, databaseTargets, DatabaseTarget, readWorkspaceMigrations } from '@fw/test-support';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -25,7 +25,7 @@ async function createReportsDatabase(target: DatabaseTarget): Promise<ReportsDat
   const url = `pglite:${dir}`;
   const database = createDatabase({ url });
   try {
-    await migrateDatabase(database, readMigrationFolder(MIGRATIONS_DIR));
+    await migrateDatabase(database, readWorkspaceMigrations());
   } finally {
     await database.close();
   }

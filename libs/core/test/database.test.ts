@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import { createDatabase, migrateDatabase, assertTablesExist, parseDatabaseUrl, isConfigError } from '../src';
+import {
+  createDatabase,
+  migrateDatabase,
+  orderMigrations,
+  assertTablesExist,
+  parseDatabaseUrl,
+  isConfigError,
+} from '../src';
 import { createTestDatabase, databaseTargets, describeEachDatabase } from '@fw/test-support';
 
 describeEachDatabase('database access', (getDb) => {
@@ -110,6 +117,46 @@ describe('migrator', () => {
       });
       const { rows } = await sql<{ v: number }>`select v from m_probe order by v`.execute(testDb.database.db);
       expect(rows.map((r) => r.v)).toEqual([1, 2]);
+    } finally {
+      await testDb.dispose();
+    }
+  });
+
+  it('orders the union of several sets by the number each name starts with, unnumbered names last', () => {
+    const processSet = [
+      { name: '0009_fanout.sql', sql: '' },
+      { name: '0002_process.sql', sql: '' },
+    ];
+    const querySet = [
+      { name: '0010_fair.sql', sql: '' },
+      { name: '0001_query.sql', sql: '' },
+    ];
+    const own = [{ name: 'notes-0001-create.sql', sql: '' }];
+    expect(orderMigrations([...own, ...processSet, ...querySet]).map((m) => m.name)).toEqual([
+      '0001_query.sql',
+      '0002_process.sql',
+      '0009_fanout.sql',
+      '0010_fair.sql',
+      'notes-0001-create.sql',
+    ]);
+  });
+
+  it('refuses two migrations with the same number, naming both, before touching the database', async () => {
+    const clash = [
+      { name: '0004_outbox.sql', sql: 'create table never_created (v int);' },
+      { name: '004_other.sql', sql: 'select 1;' },
+    ];
+    expect(() => orderMigrations(clash)).toThrow(
+      /Migrations 0004_outbox.sql and 004_other.sql have the same number 4; .*renumbered/,
+    );
+    const testDb = await createTestDatabase('pglite', { migrate: false });
+    try {
+      const refused = await migrateDatabase(testDb.database, clash).catch((e: unknown) => e);
+      expect(isConfigError(refused)).toBe(true);
+      const { rows } = await sql<{ t: string | null }>`select to_regclass('fw_schema_migrations')::text as t`.execute(
+        testDb.database.db,
+      );
+      expect(rows[0].t).toBeNull();
     } finally {
       await testDb.dispose();
     }

@@ -44,3 +44,4 @@ export {
   DEFAULT_LIMITS_REFRESH_MILLIS,
 } from './fairness/work-limits';
 export type { WorkLimits, WorkLimitsByType, WorkLimitsSource } from './fairness/work-limits';
+export { jdbcProcessStarterMigrations } from './schema/jdbc-process-starter-migrations';

@@ -6,8 +6,13 @@
  * every child counted exactly once, nothing left PENDING, RUNNING or DEAD; the recovery time (from
  * the end of the fault to the tree's completion) is printed for tools/bench/README.md.
  */
-import { createDatabase, migrateDatabase, readMigrationFolder, type Database } from '@fw/core';
-import { MIGRATIONS_DIR, startPrivatePostgres, type PrivatePostgres, type SpawnedScript } from '@fw/test-support';
+import { createDatabase, migrateDatabase, type Database } from '@fw/core';
+import {
+  readWorkspaceMigrations,
+  startPrivatePostgres,
+  type PrivatePostgres,
+  type SpawnedScript,
+} from '@fw/test-support';
 import { sql } from 'kysely';
 import { describeRun, freezeMidTransaction, runTreeWithFault, type TreeRunFigures } from './tree-run';
 
@@ -30,7 +35,7 @@ describe('faults in the database and the workers (private PostgreSQL, real proce
     await admin.close();
     url = server.url.replace(/\/postgres$/, '/fw');
     control = createDatabase({ url, maxConnections: 2 });
-    await migrateDatabase(control, readMigrationFolder(MIGRATIONS_DIR));
+    await migrateDatabase(control, readWorkspaceMigrations());
   }, 120_000);
 
   afterAll(async () => {

@@ -9,13 +9,13 @@ import { createDatabase, type Database } from '@fw/core';
 import {
   databaseTargets,
   postgresServerUrl,
+  readWorkspaceMigrations,
   spawnScript,
   startPrivatePgbouncer,
   type PrivatePgbouncer,
   type SpawnedScript,
 } from '@fw/test-support';
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import pg from 'pg';
 import { describeRun, freezeMidTransaction, runTreeWithFault } from './tree-run';
@@ -24,7 +24,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 const MIGRATE_CLI = path.join(ROOT, 'tools/migrate/src/main.ts');
 const ADMIN_SERVER_CLI = path.join(ROOT, 'apps/admin-server/src/main.ts');
 const WORKER_HOST = path.join(__dirname, 'fixtures', 'worker-host.ts');
-const MIGRATION_COUNT = readdirSync(path.join(ROOT, 'migrations')).filter((f) => f.endsWith('.sql')).length;
+const MIGRATION_COUNT = readWorkspaceMigrations().length;
 const API_KEY = 'pgbouncer-suite-key-0123456789abcdef';
 const RECOVERY_SECONDS = 3;
 /** What a frozen worker may cost beyond its lease: the others' claim poll (100 ms) and the leaves they then run. */

@@ -139,3 +139,4 @@ export type { JsonSchema } from './openapi/json-schema';
 export { makeMethodNotAllowed } from './http/method-not-allowed';
 export { makeResponseContract } from './openapi/response-contract';
 export type { ResponseContract, ReceivedAnswer, OpenApiLike } from './openapi/response-contract';
+export { processManagementMigrations } from './schema/process-management-migrations';

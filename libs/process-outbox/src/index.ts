@@ -28,3 +28,4 @@ export type {
   OutboxEvent,
   OutboxEventType,
 } from './dispatcher/outbox-dispatcher';
+export { processOutboxMigrations } from './schema/process-outbox-migrations';

@@ -68,3 +68,4 @@ export {
 } from './openapi/process-input-policy';
 export { PROCESS_API_OPERATIONS } from './openapi/process-api-operations';
 export type { ProcessApiOperation } from './openapi/process-api-operations';
+export { processServiceMigrations } from './schema/process-service-migrations';

@@ -126,3 +126,4 @@ export { readCatalog, catalogChecksum, mapperRowName, definitionRowName } from '
 export type { CatalogContents, CatalogMapperRow, CatalogDefinitionRow } from './catalog/catalog-reader';
 export { loadQuerySources } from './catalog/query-source-loader';
 export type { MapperParser, QuerySources, QuerySourcesOptions } from './catalog/query-source-loader';
+export { queryCoreMigrations } from './schema/query-core-migrations';

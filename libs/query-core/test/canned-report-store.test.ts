@@ -1,9 +1,9 @@
-import { createDatabase, Database, migrateDatabase, readMigrationFolder } from '@fw/core';
+import { createDatabase, Database, migrateDatabase } from '@fw/core';
 import {
   createTestDatabase,
   describeEachDatabase,
-  MIGRATIONS_DIR,
   postgresServerUrl,
+  readWorkspaceMigrations,
   TestDatabase,
 } from '@fw/test-support';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -203,7 +203,7 @@ async function pgliteFolder(): Promise<ReopenableDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fw-canned-'));
   const url = `pglite:${dir}`;
   const first = createDatabase({ url });
-  await migrateDatabase(first, readMigrationFolder(MIGRATIONS_DIR));
+  await migrateDatabase(first, readWorkspaceMigrations());
   let second: Database | undefined;
   return {
     first,

@@ -66,3 +66,4 @@ export {
 export type { CronScheduler, CronSchedulerOptions, ScheduledRun } from './scheduler/cron-scheduler';
 export { makeTriggerRouter, validateClientTriggerKey } from './http/trigger-router';
 export type { TriggerRouterOptions } from './http/trigger-router';
+export { triggerMigrations } from './schema/trigger-migrations';

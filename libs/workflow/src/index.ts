@@ -12,3 +12,4 @@ export { makeDatabaseWorkflowStore, WORKFLOW_ENTITY_TABLE } from './store/databa
 export { enumerateTestCases, MAX_TEST_CASES } from './introspection/test-cases';
 export type { TestCase, TestCaseStep } from './introspection/test-cases';
 export { SUPPORT_TICKET_FLOW, SUPPORT_TICKET_SCHEMA } from './example/support-ticket';
+export { workflowMigrations } from './schema/workflow-migrations';

@@ -12,7 +12,8 @@
  *   child reports applied to the parent, divided by the wall time;
  * - processes per second: processes that reached a terminal state, divided by the wall time.
  */
-import { createDatabase, migrateDatabase, readMigrationFolder, type Database } from '@fw/core';
+import { createDatabase, migrateDatabase, type Database } from '@fw/core';
+import { fwMigrations } from '@fw/migrate';
 import { makeInVmProcessStarter } from '@fw/invm-process-starter';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb } from '@fw/process-service';
 import {
@@ -25,10 +26,8 @@ import {
   type ChildSpec,
   type WorkerOutcome,
 } from '@fw/process-utils';
-import * as path from 'node:path';
 import { openScratchDatabase } from './scratch/scratch-database';
 
-const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
 const DEFAULT_SERVER = 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface EngineBenchOptions {
@@ -169,7 +168,7 @@ async function onTarget(
   options: EngineBenchOptions,
   serverUrl: string,
 ): Promise<EngineBenchResult> {
-  const migrations = readMigrationFolder(MIGRATIONS_DIR);
+  const migrations = fwMigrations();
   if (target === 'pglite') {
     const database = createDatabase({ url: 'pglite:memory:' });
     try {

@@ -10,8 +10,8 @@
  *
  * Prints the phases, leaves/s and transitions/s, and on its LAST line `leaves_per_s=<number>`.
  */
-import { migrateDatabase, readMigrationFolder, type Database } from '@fw/core';
-import * as path from 'node:path';
+import { migrateDatabase, type Database } from '@fw/core';
+import { fwMigrations } from '@fw/migrate';
 import type { BenchIo, BenchOptions, BenchRunner } from './bench-types';
 import { COORDINATOR_POOL, runFanoutAcrossWorkers } from './fanout/fanout-across-processes';
 import { startFanoutProgress, verifyFanout } from './fanout/fanout-checks';
@@ -28,8 +28,6 @@ import { formatCpuSplit, startCpuSplit } from './cpu/cpu-split';
 
 export { fanoutTuningFromEnv, type FanoutTuning } from './fanout/fanout-node';
 export type { FanoutResult } from './fanout/fanout-result';
-
-const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
 
 /** Runs one fan-out of `leaves` in this process on a migrated database, measures and verifies it. */
 export async function runFanout(
@@ -75,7 +73,7 @@ export async function openFanoutDatabase(
 ): Promise<Awaited<ReturnType<typeof openScratchDatabase>>> {
   const scratch = await openScratchDatabase(serverUrl, 'fw_fanout', pool);
   try {
-    await migrateDatabase(scratch.database, readMigrationFolder(MIGRATIONS_DIR));
+    await migrateDatabase(scratch.database, fwMigrations());
   } catch (err) {
     await scratch.drop();
     throw err;

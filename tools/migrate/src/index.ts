@@ -1,7 +1,8 @@
-// Public entry point of @fw/migrate: the framework's schema (the migrations of this release) and
-// the fw-migrate command for embedding. Every export is listed explicitly.
+// Public entry point of @fw/migrate: the framework's schema (the migrations every fw library ships
+// for its own tables, composed) and the fw-migrate command for embedding. Every export is listed
+// explicitly.
 export {
-  DEFAULT_MIGRATIONS_DIR,
+  fwMigrations,
   MIGRATE_USAGE,
   MIGRATE_VERSION,
   UsageError,

@@ -5,25 +5,46 @@ import {
   migrateDatabase,
   type Migration,
   MigrationResult,
+  orderMigrations,
   parseDatabasePooler,
   readMigrationFolder,
   redactUrl,
 } from '@fw/core';
+import { jdbcProcessStarterMigrations } from '@fw/jdbc-process-starter';
+import { processManagementMigrations } from '@fw/process-management';
+import { processOutboxMigrations } from '@fw/process-outbox';
+import { processServiceMigrations } from '@fw/process-service';
+import { queryCoreMigrations } from '@fw/query-core';
+import { triggerMigrations } from '@fw/trigger';
+import { workflowMigrations } from '@fw/workflow';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * The framework's schema, the `*.sql` files of this release: `migrations/` inside the installed
- * package (the build copies them there), or the workspace's root `migrations/` when running from
- * the TypeScript sources in the checkout (so an added migration needs no build to be seen).
+ * The framework's whole schema: the migrations every fw library ships for its own tables, composed
+ * through the libraries' entry points, in the global number order they apply in.
+ *
+ * @throws ConfigError when two libraries ship migrations with the same number.
  */
-export const DEFAULT_MIGRATIONS_DIR = __filename.endsWith('.ts')
-  ? path.resolve(__dirname, '../../../migrations')
-  : path.resolve(__dirname, '../migrations');
+export function fwMigrations(): Migration[] {
+  return orderMigrations([
+    ...queryCoreMigrations(),
+    ...processServiceMigrations(),
+    ...jdbcProcessStarterMigrations(),
+    ...processOutboxMigrations(),
+    ...triggerMigrations(),
+    ...workflowMigrations(),
+    ...processManagementMigrations(),
+  ]);
+}
 
-/** The framework's migrations of this release, in name order (see {@link DEFAULT_MIGRATIONS_DIR}). */
+/**
+ * The framework's migrations of this release, as {@link fwMigrations}. Kept for code written when
+ * the schema was one folder of this package: the same names and texts, so a database migrated
+ * either way is up to date for the other.
+ */
 export function readFwMigrations(): Migration[] {
-  return readMigrationFolder(DEFAULT_MIGRATIONS_DIR);
+  return fwMigrations();
 }
 
 /** This package's version (`fw-migrate --version`). */
@@ -37,7 +58,8 @@ export const MIGRATE_USAGE = `usage: fw-migrate --database-url URL [--username U
   --database-url  postgres://host:port/db, jdbc:postgresql://host:port/db, pglite:memory: or pglite:<folder>
   --username      database user (overrides the one in the URL)
   --password      database password (overrides the one in the URL)
-  --dir           folder of *.sql migrations (default: the framework's schema shipped in @fw/migrate)
+  --dir           folder of *.sql migrations (default: the framework's schema, the migrations
+                  of every fw library)
   --pooler        none (default), session, or transaction when the URL is a transaction pooler
                   (PgBouncer pool_mode = transaction): then no session setting is left on its connections
   --help          this text
@@ -47,7 +69,8 @@ export interface MigrateOptions {
   databaseUrl: string;
   username?: string;
   password?: string;
-  dir: string;
+  /** Folder of `*.sql` migrations to apply instead of the framework's schema ({@link fwMigrations}). */
+  dir?: string;
   pooler?: DatabasePooler;
 }
 
@@ -76,7 +99,7 @@ function isFlag(value: string): value is Flag {
  * Parses `--flag value` and `--flag=value` arguments.
  *
  * @example
- * parseMigrateArgs(['--database-url', 'pglite:./.data/db']); // { databaseUrl: 'pglite:./.data/db', dir: <workspace>/migrations }
+ * parseMigrateArgs(['--database-url', 'pglite:./.data/db']); // { databaseUrl: 'pglite:./.data/db' }
  * @throws UsageError for unknown flags, missing values or a missing --database-url.
  */
 export function parseMigrateArgs(argv: readonly string[], cwd = process.cwd()): MigrateOptions {
@@ -96,7 +119,7 @@ export function parseMigrateArgs(argv: readonly string[], cwd = process.cwd()): 
     databaseUrl: values.databaseUrl,
     username: values.username,
     password: values.password,
-    dir: values.dir ? path.resolve(cwd, values.dir) : DEFAULT_MIGRATIONS_DIR,
+    ...(values.dir === undefined ? {} : { dir: path.resolve(cwd, values.dir) }),
     ...(values.pooler === undefined ? {} : { pooler: parsePooler(values.pooler) }),
   };
 }
@@ -109,9 +132,12 @@ function parsePooler(raw: string): DatabasePooler {
   }
 }
 
-/** Applies the migrations of `options.dir` and reports each file through `print`. */
+/**
+ * Applies the migrations of `options.dir`, or the framework's schema without it, and reports each
+ * file through `print`.
+ */
 export async function runMigrate(options: MigrateOptions, print: (line: string) => void): Promise<MigrationResult> {
-  const migrations = readMigrationFolder(options.dir);
+  const migrations = options.dir === undefined ? fwMigrations() : readMigrationFolder(options.dir);
   const database = createDatabase({
     url: options.databaseUrl,
     username: options.username,

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { readMigrationFolder } from '@fw/core';
-import { createTestDatabase, databaseTargets } from '@fw/test-support';
-import { DEFAULT_MIGRATIONS_DIR, MIGRATE_VERSION, migrateMain, parseMigrateArgs, UsageError } from '../src';
+import { createTestDatabase, databaseTargets, readWorkspaceMigrations } from '@fw/test-support';
+import { fwMigrations, MIGRATE_VERSION, migrateMain, parseMigrateArgs, readFwMigrations, UsageError } from '../src';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const TSX_CLI = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -29,9 +28,8 @@ describe('parseMigrateArgs', () => {
     expect(parseMigrateArgs(['--database-url', 'postgres://b:6432/app']).pooler).toBeUndefined();
   });
 
-  it('defaults --dir to the workspace migrations', () => {
-    expect(parseMigrateArgs(['--database-url=pglite:memory:']).dir).toBe(DEFAULT_MIGRATIONS_DIR);
-    expect(DEFAULT_MIGRATIONS_DIR).toBe(path.join(ROOT, 'migrations'));
+  it('without --dir names no folder: the framework schema is applied', () => {
+    expect(parseMigrateArgs(['--database-url=pglite:memory:'])).toEqual({ databaseUrl: 'pglite:memory:' });
   });
 
   it.each([
@@ -43,6 +41,20 @@ describe('parseMigrateArgs', () => {
   ])('refuses %j', (argv, message) => {
     expect(() => parseMigrateArgs(argv)).toThrow(UsageError);
     expect(() => parseMigrateArgs(argv)).toThrow(message);
+  });
+});
+
+describe('fwMigrations', () => {
+  it('composes the migrations of every library of the workspace, in number order', () => {
+    const composed = fwMigrations();
+    expect(composed).toEqual(readWorkspaceMigrations());
+    const numbers = composed.map((m) => Number(/^\d+/.exec(m.name)?.[0]));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(composed.map((m) => m.name)).toContain('0001_query_catalog.sql');
+  });
+
+  it('keeps readFwMigrations, the same list under its former name', () => {
+    expect(readFwMigrations()).toEqual(fwMigrations());
   });
 });
 
@@ -65,7 +77,7 @@ describe('migrateMain', () => {
       ),
     ).toBe(0);
     expect(err).toEqual([]);
-    const names = readMigrationFolder(DEFAULT_MIGRATIONS_DIR).map((m) => m.name);
+    const names = fwMigrations().map((m) => m.name);
     expect(out.slice(0, -1)).toEqual(names.map((n) => `applied          ${n}`));
     expect(out[out.length - 1]).toBe(`pglite:memory:: ${names.length} applied, 0 already applied`);
   });
@@ -76,7 +88,7 @@ describe('migrateMain', () => {
       const testDb = await createTestDatabase('postgres', { migrate: false });
       await testDb.database.close();
       try {
-        const count = readMigrationFolder(DEFAULT_MIGRATIONS_DIR).length;
+        const count = fwMigrations().length;
         const out: string[] = [];
         const err: string[] = [];
         expect(

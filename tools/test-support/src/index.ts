@@ -3,7 +3,7 @@ export {
   describeEachDatabase,
   databaseTargets,
   postgresServerUrl,
-  MIGRATIONS_DIR,
+  readWorkspaceMigrations,
 } from './test-database';
 export type { DatabaseTarget, TestDatabase, TestDatabaseOptions } from './test-database';
 export { spawnScript, countMatches } from './spawned-script';
@@ -18,3 +18,6 @@ export { assertConforms, checkedSupertest } from './checked-supertest';
 export type { AnswerContract, CheckedAgent, CheckedAnswer } from './checked-supertest';
 export { pgbouncerBinary, startPrivatePgbouncer } from './private-pgbouncer';
 export type { PrivatePgbouncer, PrivatePgbouncerOptions } from './private-pgbouncer';
+export { freePort } from './local-port';
+export { resolveRef, schemaArbitrary } from './schema-arbitrary';
+export type { HostileValues, JsonValue, SchemaArbitraryOptions } from './schema-arbitrary';

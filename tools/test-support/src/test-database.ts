@@ -1,10 +1,29 @@
-import { createDatabase, Database, migrateDatabase, readMigrationFolder } from '@fw/core';
+import {
+  createDatabase,
+  Database,
+  migrateDatabase,
+  type Migration,
+  orderMigrations,
+  readMigrationFolder,
+} from '@fw/core';
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import pg from 'pg';
 
-/** The workspace's schema folder. */
-export const MIGRATIONS_DIR = path.resolve(__dirname, '../../../migrations');
+const LIBS_DIR = path.resolve(__dirname, '../../../libs');
+
+/**
+ * The workspace's schema: the `migrations/` folders of every library under `libs/` (each ships the
+ * migrations of its own tables), in the order they apply. Read from the folders rather than through
+ * the libraries, which list this package among their dev dependencies.
+ */
+export function readWorkspaceMigrations(): Migration[] {
+  const folders = readdirSync(LIBS_DIR)
+    .map((lib) => path.join(LIBS_DIR, lib, 'migrations'))
+    .filter((dir) => existsSync(dir));
+  return orderMigrations(folders.flatMap((dir) => readMigrationFolder(dir)));
+}
 
 export type DatabaseTarget = 'pglite' | 'postgres';
 
@@ -40,7 +59,7 @@ function withDatabase(serverUrl: string, name: string): string {
 
 function schemaHash(): string {
   const hash = createHash('sha256');
-  for (const m of readMigrationFolder(MIGRATIONS_DIR)) hash.update(m.name).update(m.sql);
+  for (const m of readWorkspaceMigrations()) hash.update(m.name).update(m.sql);
   return hash.digest('hex').slice(0, 12);
 }
 
@@ -57,7 +76,7 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string): Promise<stri
       await admin.query(`create database ${template}`);
       const database = createDatabase({ url: withDatabase(serverUrl, template), maxConnections: 1 });
       try {
-        await migrateDatabase(database, readMigrationFolder(MIGRATIONS_DIR));
+        await migrateDatabase(database, readWorkspaceMigrations());
       } finally {
         await database.close();
       }
@@ -116,7 +135,7 @@ async function createPostgresDatabase(serverUrl: string, migrate: boolean): Prom
 async function createPgliteDatabase(migrate: boolean): Promise<TestDatabase> {
   const url = 'pglite:memory:';
   const database = createDatabase({ url });
-  if (migrate) await migrateDatabase(database, readMigrationFolder(MIGRATIONS_DIR));
+  if (migrate) await migrateDatabase(database, readWorkspaceMigrations());
   return { target: 'pglite', url, database, dispose: () => database.close() };
 }
 

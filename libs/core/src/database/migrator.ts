@@ -6,7 +6,10 @@ import type { Database } from './database-factory';
 
 /** One schema change: an SQL script identified by its file name. */
 export interface Migration {
-  /** File name, e.g. `0001_query_catalog.sql`; migrations apply in name order. */
+  /**
+   * File name, e.g. `0001_query_catalog.sql`, recorded in the ledger: migrations apply in the order
+   * of the number their name starts with (see {@link migrateDatabase}).
+   */
   name: string;
   sql: string;
 }
@@ -20,6 +23,8 @@ const LEDGER = 'fw_schema_migrations';
 const NAME_PATTERN = /^[A-Za-z0-9_.-]+\.sql$/;
 // Arbitrary constant shared by every migrator, so two hosts starting together migrate one at a time.
 const LOCK_KEY = 4_711_020_001;
+
+const NUMBER_PATTERN = /^(\d+)/;
 
 function checksum(sql: string): string {
   return createHash('sha256').update(sql, 'utf8').digest('hex');
@@ -37,17 +42,23 @@ export function readMigrationFolder(dir: string): Migration[] {
     });
 }
 
+/** The number a migration's name starts with (`0002_process.sql` → 2), or undefined. */
+function migrationNumber(name: string): number | undefined {
+  const match = NUMBER_PATTERN.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
 /**
- * Applies the migrations not yet recorded in `fw_schema_migrations`, each in its own transaction,
- * in name order. The ledger is append-only: a recorded migration whose text has changed fails the
- * run (add a new migration instead of editing an applied one). Safe to run concurrently: each
- * migration's transaction takes a transaction-level advisory lock and reads the ledger under it,
- * so a migration another run has just applied is skipped. The lock lasts exactly as long as the
- * transaction, which keeps its server connection behind a transaction pooler too (a session lock
- * would be taken on one pooled server connection and released on another, or never).
+ * Checks the names and puts the migrations in the order they apply: by the number their names
+ * start with, then those without a number, by name. The framework's libraries each ship the
+ * migrations of their own tables and share one numbering, so a number held by two migrations means
+ * two sets that were never meant to be applied together.
+ *
+ * @throws ConfigError for a bad name, a name listed twice, or a number two names share.
  */
-export async function migrateDatabase(database: Database, migrations: readonly Migration[]): Promise<MigrationResult> {
+export function orderMigrations(migrations: readonly Migration[]): Migration[] {
   const names = new Set<string>();
+  const byNumber = new Map<number, string>();
   for (const m of migrations) {
     if (!NAME_PATTERN.test(m.name))
       throw new ConfigError(
@@ -55,8 +66,31 @@ export async function migrateDatabase(database: Database, migrations: readonly M
       );
     if (names.has(m.name)) throw new ConfigError(`Migration '${m.name}' is listed twice`);
     names.add(m.name);
+    const number = migrationNumber(m.name);
+    if (number === undefined) continue;
+    const other = byNumber.get(number);
+    if (other !== undefined)
+      throw new ConfigError(
+        `Migrations ${other} and ${m.name} have the same number ${number}; each number is applied once, so one of them must be renumbered`,
+      );
+    byNumber.set(number, m.name);
   }
-  const ordered = [...migrations].sort((a, b) => a.name.localeCompare(b.name));
+  const key = (m: Migration) => migrationNumber(m.name) ?? Number.POSITIVE_INFINITY;
+  return [...migrations].sort((a, b) => key(a) - key(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Applies the migrations not yet recorded in `fw_schema_migrations`, each in its own transaction,
+ * in the order of {@link orderMigrations} (the union of several libraries' migrations in their
+ * global number order). The ledger is append-only: a recorded migration whose text has changed fails the
+ * run (add a new migration instead of editing an applied one). Safe to run concurrently: each
+ * migration's transaction takes a transaction-level advisory lock and reads the ledger under it,
+ * so a migration another run has just applied is skipped. The lock lasts exactly as long as the
+ * transaction, which keeps its server connection behind a transaction pooler too (a session lock
+ * would be taken on one pooled server connection and released on another, or never).
+ */
+export async function migrateDatabase(database: Database, migrations: readonly Migration[]): Promise<MigrationResult> {
+  const ordered = orderMigrations(migrations);
   return database.withSession(async (session) => {
     const changed = (name: string) =>
       new ConfigError(

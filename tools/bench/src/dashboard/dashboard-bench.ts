@@ -14,7 +14,7 @@
  */
 import { createAdminServer } from '@fw/admin-server';
 import { createLogger, migrateDatabase } from '@fw/core';
-import { readFwMigrations } from '@fw/migrate';
+import { fwMigrations } from '@fw/migrate';
 import { processDashboardAssetsDir, processDashboardBuilt } from '@fw/process-dashboard';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -151,7 +151,7 @@ export const dashboardBench: BenchRunner = {
     const scratch = await openScratchDatabase(options.databaseUrl, 'fw_bench_dashboard', 8);
     const logger = createLogger({ name: 'dashboard-bench', level: 'silent' });
     try {
-      await migrateDatabase(scratch.database, readFwMigrations());
+      await migrateDatabase(scratch.database, fwMigrations());
       const seeded = await seedDashboardData(scratch.database, io);
       const server = await createAdminServer({
         config: {

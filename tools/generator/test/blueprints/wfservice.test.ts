@@ -196,7 +196,6 @@ describe('wfservice', () => {
     expect(pkgJson(y).dependencies).toMatchObject({
       '@electric-sql/pglite': expect.any(String),
       kysely: expect.any(String),
-      '@fw/migrate': expect.any(String),
     });
     expect(y.files).toContain('ticket-service/test/store.test.ts');
     const n = await generate('wfservice', { jpa: false });

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createDatabase, migrateDatabase, type Database } from '@fw/core';
-import { readFwMigrations } from '@fw/migrate';
+import { processServiceMigrations } from '@fw/process-service';
+import { triggerMigrations } from '@fw/trigger';
 import { cronTriggers, processDefinitions, seedCronTriggers, seedDefinitions } from '../src/index';
 
 let database: Database;
 
 before(async () => {
   database = createDatabase({ url: 'pglite:memory:' });
-  await migrateDatabase(database, readFwMigrations());
+  // The tables the seeds write: process_definition (@fw/process-service) and fw_crontab (@fw/trigger).
+  await migrateDatabase(database, [...processServiceMigrations(), ...triggerMigrations()]);
 });
 
 after(async () => {

@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createDatabase, migrateDatabase, type Database } from '@fw/core';
-import type { JdbcWorkerHost } from '@fw/jdbc-process-starter';
-import { readFwMigrations } from '@fw/migrate';
+import { jdbcProcessStarterMigrations, type JdbcWorkerHost } from '@fw/jdbc-process-starter';
+import { processOutboxMigrations } from '@fw/process-outbox';
+import { processServiceMigrations } from '@fw/process-service';
 import type { Process } from '@fw/process-api';
 import { seedDefinitions } from '{{scope}}/{{applicationKebab}}-configurations';
 import { makeHost } from '../src/host';
@@ -44,7 +45,8 @@ export interface TestEnv {
 
 export async function startTestEnv(): Promise<TestEnv> {
   const database = createDatabase({ url: 'pglite:memory:' });
-  await migrateDatabase(database, readFwMigrations());
+  // The worker host's tables: processes and definitions, the outbox, the work items.
+  await migrateDatabase(database, [...processServiceMigrations(), ...processOutboxMigrations(), ...jdbcProcessStarterMigrations()]);
   await seedDefinitions(database);
   const host = makeHost({ database, recoverySeconds: 5, tuning: { closeDatabase: false, runner: { pollIntervalMillis: 50 }, outbox: { pollIntervalMillis: 50 } } });
   host.start();
