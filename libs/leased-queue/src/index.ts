@@ -29,3 +29,15 @@ export type { BackoffPolicy, ExponentialBackoffOptions } from './retry/backoff';
 export { coalesce } from './ack/coalesce';
 export { makeOutageTracker, isConnectionError } from './outage/outage-tracker';
 export type { OutageTracker, OutageTrackerOptions, OutageReport } from './outage/outage-tracker';
+export { makeLeasedLoop } from './lifecycle/leased-loop';
+export type {
+  LeasedLoop,
+  LeasedLoopOptions,
+  LeasedLoopLogger,
+  LeasedLoopHeartbeat,
+  LeasedLoopRetention,
+  LeasedLoopWakeSource,
+} from './lifecycle/leased-loop';
+export type { BackgroundWork, LeasedLoopStopped } from './lifecycle/leased-loop-stop';
+export { makeExpiredLeaseScan } from './queue/expired-lease-scan';
+export type { ExpiredLeaseScan, ExpiredLeaseScanSpec, ExpiredLeaseScanRequest } from './queue/expired-lease-scan';
