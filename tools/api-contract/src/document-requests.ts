@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import type { OpenApiJson } from './contract-hosts';
-import { resolveRef, schemaArbitrary, type JsonValue, type SchemaArbitraryOptions } from './schema-arbitrary';
+import { resolveRef, schemaArbitrary, type JsonValue, type SchemaArbitraryOptions } from '@fw/test-support';
 
 type Schema = Record<string, unknown>;
 

@@ -16,7 +16,7 @@ import {
   type RequestHints,
   type SentRequest,
 } from '../src/document-requests';
-import type { JsonValue } from '../src/schema-arbitrary';
+import type { JsonValue } from '@fw/test-support';
 
 const SEED = Number(process.env.FW_PROPERTY_SEED ?? 20_261_126);
 const RUNS = Number(process.env.FW_PROPERTY_RUNS ?? 40);

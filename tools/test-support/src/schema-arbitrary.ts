@@ -10,6 +10,10 @@
  * characters in every field by a rule of their own, which their documents state once (the 400
  * answers) rather than in each string's schema.
  *
+ * With `hostile`, the values are no longer all valid: any node may be replaced by a hostile value,
+ * objects may gain an unknown field or lose a required one — the property suites check that the
+ * server refuses those with a clear answer and stores nothing.
+ *
  * @example
  * const body = schemaArbitrary({ $ref: '#/components/schemas/CrontabInput' }, { document, hints: {} });
  */
@@ -25,7 +29,17 @@ export interface SchemaArbitraryOptions {
    * Values for properties of that name that the server checks against stored records or
    * semantics a schema cannot state (an existing definition, a cron expression croner parses).
    */
-  hints: Record<string, fc.Arbitrary<JsonValue | undefined>>;
+  hints?: Record<string, fc.Arbitrary<JsonValue | undefined>>;
+  /** Draw hinted properties from their schema too (one time in four), not only from the hint. */
+  mixHints?: boolean;
+  /** Mix hostile values, unknown fields and missing required fields into the valid ones. */
+  hostile?: HostileValues;
+}
+
+/** What a hostile client sends instead of a valid value, and the names of fields no schema has. */
+export interface HostileValues {
+  value: fc.Arbitrary<JsonValue>;
+  unknownFieldName: fc.Arbitrary<string>;
 }
 
 const MAX_DEPTH = 4;
@@ -118,15 +132,65 @@ function objectArbitrary(schema: Schema, options: SchemaArbitraryOptions, depth:
   }
   const model: Record<string, fc.Arbitrary<JsonValue | undefined>> = {};
   for (const [name, property] of Object.entries(properties))
-    model[name] = options.hints[name] ?? schemaArbitrary(property, options, depth + 1);
+    model[name] = propertyArbitrary(name, property, options, depth);
   const minProperties = numberOf(schema, 'minProperties') ?? 0;
   // A hint may say "leave it out" (undefined): such keys are dropped.
   const present = (o: Record<string, JsonValue | undefined>): Record<string, JsonValue> =>
     Object.fromEntries(Object.entries(o).filter((e): e is [string, JsonValue] => e[1] !== undefined));
-  return fc
+  const record = fc
     .record(model, { requiredKeys: required.filter((r) => r in properties) })
     .map(present)
     .filter((o) => Object.keys(o).length >= minProperties);
+  return options.hostile === undefined ? record : spoiledRecord(record, required, options.hostile);
+}
+
+function propertyArbitrary(
+  name: string,
+  property: Schema,
+  options: SchemaArbitraryOptions,
+  depth: number,
+): fc.Arbitrary<JsonValue | undefined> {
+  const hint = options.hints?.[name];
+  if (hint === undefined) return schemaArbitrary(property, options, depth + 1);
+  if (!options.mixHints) return hint;
+  return fc.oneof(
+    { weight: 3, arbitrary: hint },
+    { weight: 1, arbitrary: schemaArbitrary(property, options, depth + 1) },
+  );
+}
+
+/** Now and then an unknown field more, or a required one less. */
+function spoiledRecord(
+  record: fc.Arbitrary<Record<string, JsonValue>>,
+  required: string[],
+  hostile: HostileValues,
+): fc.Arbitrary<JsonValue> {
+  return fc.oneof(
+    { weight: 16, arbitrary: record },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(record, hostile.unknownFieldName, hostile.value)
+        .map(([o, key, value]) => withOwnField(o, key, value)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(record, fc.constantFrom(...required, 'none')).map(([o, key]) => withoutField(o, key)),
+    },
+  );
+}
+
+/** A copy with `key` as an own enumerable field, even `__proto__` (so JSON.stringify writes it). */
+function withOwnField(o: Record<string, JsonValue>, key: string, value: JsonValue): JsonValue {
+  const copy: Record<string, JsonValue> = { ...o };
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+function withoutField(o: Record<string, JsonValue>, key: string): JsonValue {
+  const copy: Record<string, JsonValue> = { ...o };
+  delete copy[key];
+  return copy;
 }
 
 function typedArbitrary(
@@ -161,8 +225,14 @@ function typedArbitrary(
   }
 }
 
-/** Values `schema` admits. */
+/** Values `schema` admits; with `hostile`, any node may also be replaced by a hostile value. */
 export function schemaArbitrary(schema: Schema, options: SchemaArbitraryOptions, depth = 0): fc.Arbitrary<JsonValue> {
+  const valid = validArbitrary(schema, options, depth);
+  if (options.hostile === undefined) return valid;
+  return fc.oneof({ weight: 25, arbitrary: valid }, { weight: 1, arbitrary: options.hostile.value });
+}
+
+function validArbitrary(schema: Schema, options: SchemaArbitraryOptions, depth: number): fc.Arbitrary<JsonValue> {
   if (typeof schema.$ref === 'string')
     return schemaArbitrary(resolveRef(options.document, schema.$ref), options, depth);
   for (const key of ['oneOf', 'anyOf'] as const) {
