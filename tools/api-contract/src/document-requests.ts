@@ -1,6 +1,6 @@
 /**
  * Requests made from a served document: for every operation, its path, query and header
- * parameters and its JSON body drawn from their schemas (schema-arbitrary.ts), and sent to the
+ * parameters and its JSON body drawn from their schemas (`schemaArbitrary` of `@fw/test-support`), and sent to the
  * host over HTTP. A host whose document is as strict as its checks never answers such a request
  * 400.
  *
