@@ -1,10 +1,18 @@
 /**
  * The dashboard's one API client against the server's OpenAPI document
  * (`/process-management/api/openapi.json`): every path, method and query parameter the client uses
- * exists there; the server-side helper finds the build.
+ * exists there, and the body of every GET it makes, answered by a real administration API over a
+ * test database, is valid against that operation's response schema in the served document (ajv,
+ * draft 2020-12 as OpenAPI 3.1 says). The dashboard's types are read from those same schemas, so
+ * a body that passes here is what its types say. Also: the server-side helper finds the build.
  */
 import { buildOpenApiDocument, makeProcessManagementRouter } from '@fw/process-management';
-import express from 'express';
+import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
+import { createTestDatabase, type TestDatabase } from '@fw/test-support';
+import { makeCrontabStore, makeTriggerService } from '@fw/trigger';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import express, { type Express } from 'express';
 import request from 'supertest';
 import { API_BASE, ENDPOINTS } from '../web/src/api/client';
 import { PROCESS_MANAGEMENT_API_PATH, processDashboardAssetsDir, processDashboardBuilt } from '../src';
@@ -14,8 +22,12 @@ interface Parameter {
   in?: string;
   $ref?: string;
 }
+interface Operation {
+  parameters?: Parameter[];
+  responses?: Record<string, { content?: { 'application/json'?: { schema?: { $ref?: string } } } }>;
+}
 interface Doc {
-  paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
+  paths: Record<string, Record<string, Operation>>;
   components?: { parameters?: Record<string, Parameter> };
 }
 
@@ -73,5 +85,132 @@ describe('processDashboardAssetsDir', () => {
     expect(processDashboardAssetsDir()).toMatch(/apps[/\\]process-dashboard[/\\]dist[/\\]web$/);
     expect(typeof processDashboardBuilt()).toBe('boolean');
     expect(processDashboardBuilt('/nonexistent')).toBe(false);
+  });
+});
+
+const TENANT = 'acme';
+const DEFINITIONS = [
+  { processType: 'wordcount', leaf: false },
+  { processType: 'chunk', leaf: true, parentProcessType: 'wordcount' },
+];
+
+/** The administration API with every port real: processes, triggers and crontabs over a test database. */
+function adminApp(testDb: TestDatabase): { app: Express; manager: ProcessManager } {
+  const { database } = testDb;
+  const configurator = makeJsonProcessConfigurator({ definitions: DEFINITIONS });
+  const manager = makeProcessManager({
+    db: processDb(database),
+    configurator,
+    workerStarter: { startWorker: () => undefined },
+  });
+  const triggerService = makeTriggerService({
+    database,
+    dispatch: async (dto) => ({
+      processId: (
+        await manager.createProcess(
+          { processDefName: dto.processDefName, args: dto.args, triggerId: dto.triggerId },
+          { tenant: dto.tenant },
+        )
+      ).mutatedEntity.id,
+    }),
+  });
+  const app = express();
+  app.use(
+    makeProcessManagementRouter({
+      database,
+      apiKey: KEY,
+      definitions: { source: 'json', configurator },
+      triggerService,
+      crontabs: makeCrontabStore(database),
+      scheduler: { reload: () => undefined },
+    }),
+  );
+  return { app, manager };
+}
+
+describe('answer bodies of the GETs the client makes', () => {
+  let testDb: TestDatabase;
+  let app: Express;
+  let doc: Doc;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  /** Path parameters and queries filled from the data made in beforeAll. */
+  const calls: Record<string, { params?: Record<string, string>; query?: Record<string, string> }> = {};
+  const headers = { 'X-Process-Management-Key': KEY, 'x-fw-tenant-id': TENANT };
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase('pglite');
+    let manager: ProcessManager;
+    ({ app, manager } = adminApp(testDb));
+    doc = (await request(app).get(`${API_BASE}/openapi.json`).set(headers)).body as Doc;
+    ajv.addSchema(doc as object, 'openapi.json');
+    const crontab = await request(app)
+      .post(`${API_BASE}/crontabs`)
+      .set(headers)
+      .send({ name: 'nightly', cronExpression: '0 0 2 * * *', payload: { processDefName: 'wordcount' } });
+    expect(crontab.status).toBe(201);
+    const triggered = await request(app)
+      .post(`${API_BASE}/triggers`)
+      .set(headers)
+      .send({ triggerId: 'contract-1', payload: { processDefName: 'wordcount', args: { text: 'a b' } } });
+    expect(triggered.status).toBe(200);
+    const rootId = (await processDb(testDb.database).selectFrom('fw_process').select('id').executeTakeFirstOrThrow())
+      .id;
+    // A child and an error make the detail and the trace carry more than a bare root.
+    await manager.sendEvent(
+      rootId,
+      'splitDone',
+      { subProcesses: [{ processType: 'chunk', args: {} }] },
+      { tenant: TENANT },
+    );
+    Object.assign(calls, {
+      getProcess: { params: { id: rootId } },
+      trace: { query: { processId: rootId } },
+      getCrontab: { params: { id: (crontab.body as { id: string }).id } },
+      getDefinition: { params: { name: 'wordcount' } },
+    });
+  });
+  afterAll(() => testDb?.dispose());
+
+  const gets = Object.entries(ENDPOINTS).filter(([, endpoint]) => endpoint.method === 'GET');
+
+  it('cover every GET of the client', () => {
+    expect(gets.map(([name]) => name).sort()).toEqual(
+      [
+        'getCrontab',
+        'getDefinition',
+        'getProcess',
+        'info',
+        'listAudit',
+        'listCrontabs',
+        'listDefinitions',
+        'listExecutions',
+        'listProcesses',
+        'me',
+        'trace',
+      ].sort(),
+    );
+  });
+
+  it.each(gets)('%s: the 200 body is valid against its response schema', async (name, endpoint) => {
+    const call = calls[name] ?? {};
+    const path = endpoint.path.replace(/\{(\w+)\}/g, (_m, param: string) =>
+      encodeURIComponent(call.params?.[param] ?? ''),
+    );
+    const res = await request(app)
+      .get(`${API_BASE}${path}`)
+      .query(call.query ?? {})
+      .set(headers);
+    expect(res.status).toBe(200);
+    const ref =
+      doc.paths[`${API_BASE}${endpoint.path}`].get.responses?.['200']?.content?.['application/json']?.schema?.$ref;
+    expect(ref).toMatch(/^#\/components\/schemas\//);
+    const validate = ajv.compile({ $ref: `openapi.json${ref}` });
+    const valid = validate(res.body);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+    // Lists answer something to check, not an empty page.
+    if (Array.isArray((res.body as { content?: unknown }).content))
+      expect((res.body as { content: unknown[] }).content.length).toBeGreaterThan(0);
   });
 });

@@ -24,6 +24,7 @@ import type {
   Page,
   PageParams,
   ProcessDef,
+  ProcessDefBody,
   ProcessDetail,
   ProcessFilter,
   ProcessSummary,
@@ -195,8 +196,8 @@ export function createApiClient(options: ApiClientOptions) {
     deleteCrontab: (id: string) => call<void>('deleteCrontab', { params: { id } }),
     listDefinitions: (page: PageParams) => call<Page<ProcessDef>>('listDefinitions', { query: paged(page) }),
     getDefinition: (name: string) => call<ProcessDef>('getDefinition', { params: { name } }),
-    createDefinition: (def: ProcessDef) => call<ProcessDef>('createDefinition', { body: def }),
-    updateDefinition: (name: string, def: ProcessDef) =>
+    createDefinition: (def: ProcessDefBody) => call<ProcessDef>('createDefinition', { body: def }),
+    updateDefinition: (name: string, def: ProcessDefBody) =>
       call<ProcessDef>('updateDefinition', { params: { name }, body: def }),
     deleteDefinition: (name: string) => call<void>('deleteDefinition', { params: { name } }),
     refreshDefinitions: () => call<{ refreshed: boolean; definitions: number }>('refreshDefinitions'),

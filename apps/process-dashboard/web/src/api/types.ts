@@ -1,25 +1,34 @@
 /**
- * The shapes of the administration API (`/process-management/api`) as the dashboard
- * reads them. Kept by hand next to the client; `test/openapi-contract.test.ts` checks the paths,
- * methods and query parameters the client uses against the server's OpenAPI document.
+ * The shapes of the administration API (`/process-management/api`) as the dashboard reads them.
+ * The answers' types are not written here: they are read from the server's answer schemas (the
+ * `components.schemas` of its OpenAPI document) and imported type-only from
+ * `@fw/process-management`, so no server code reaches the browser bundle. What stays here is the
+ * dashboard's own: the request parameters it builds, and the few value lists its filters offer
+ * (each checked against the answer types). `test/openapi-contract.test.ts` checks the paths,
+ * methods and query parameters the client uses, and every answer body it reads, against the
+ * served OpenAPI document.
  */
+import type {
+  AuditEntryWire,
+  CallerWire,
+  CompletionEventWire,
+  CrontabWire,
+  ExecutionWire,
+  InfoWire,
+  Page,
+  ProcessDefWire,
+  ProcessDetailWire,
+  ProcessErrorWire,
+  ProcessSummaryWire,
+  StoredTriggerPayloadWire,
+  TraceEdgeWire,
+  TraceNodeWire,
+  TraceWire,
+  TriggerResultWire,
+} from '@fw/process-management';
 
-export interface Page<T> {
-  content: T[];
-  totalElements: number;
-  page: number;
-  size: number;
-  totalPages: number;
-  /** Present when `totalElements` is the server's estimate (a list above its exact-count limit). */
-  totalElementsEstimated?: true;
-}
-
-export interface ManagementInfo {
-  definitionSource: 'json' | 'database';
-  definitionsWritable: boolean;
-  cronAvailable: boolean;
-  supportedEvents: string[];
-}
+export type { Page };
+export type ManagementInfo = InfoWire;
 
 export const PROCESS_STATUSES = [
   'EXECUTING',
@@ -31,177 +40,44 @@ export const PROCESS_STATUSES = [
 ] as const;
 export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
 
-export interface ProcessSummary {
-  id: string;
-  processType: string;
-  leaf: boolean;
-  status: string;
-  parentId: string | null;
-  predecessorId: string | null;
-  triggerId: string | null;
-  tenant: string | null;
-  completedPercent: number;
-  numSubProcesses: number;
-  numCompletedSubProcesses: number;
-  description: string | null;
-  createdTime: string;
-  lastModifiedTime: string;
-  stateEntryTime: string;
-}
+export type ProcessSummary = ProcessSummaryWire;
+export type ProcessErrorRecord = ProcessErrorWire;
+export type CompletionEvent = CompletionEventWire;
+export type ProcessDetail = ProcessDetailWire;
 
-export interface ProcessErrorRecord {
-  processId: string;
-  timeOfCompletion: string;
-  errors: string[];
-  exceptionMessage: string | null;
-  stackTrace: string | null;
-}
-
-export interface CompletionEvent {
-  id: string;
-  processId: string;
-  processType: string;
-  state: string;
-  successful: boolean;
-  triggerId: string | null;
-  generatedTime: string;
-  payload: unknown;
-}
-
-export interface ProcessDetail {
-  id: string;
-  processType: string;
-  leaf: boolean;
-  parentId: string | null;
-  predecessorId: string | null;
-  triggerId: string | null;
-  tenant: string | null;
-  state: { flowId: string; stateId: string };
-  splitCompleted: boolean;
-  numSubProcesses: number;
-  numCompletedSubProcesses: number;
-  completedPercent: number;
-  input: unknown;
-  output: unknown;
-  errors: ProcessErrorRecord[];
-  description: string | null;
-  createdTime: string;
-  lastModifiedTime: string;
-  stateEntryTime: string;
-  version: number;
-  status: string;
-  completionEvents: CompletionEvent[];
-}
-
-export type TraceNodeKind = 'TRIGGER' | 'PROCESS' | 'COMPLETION';
-export type TraceEdgeKind = 'PROCESS_CREATE' | 'SUBPROCESS' | 'EMITS' | 'SUCCESSOR' | 'LEGACY_SUCCESSOR';
-export const TRACE_EDGE_KINDS: readonly TraceEdgeKind[] = [
+export type TraceNodeKind = TraceNodeWire['kind'];
+export type TraceEdgeKind = TraceEdgeWire['kind'];
+export const TRACE_EDGE_KINDS = [
   'PROCESS_CREATE',
   'SUBPROCESS',
   'EMITS',
   'SUCCESSOR',
   'LEGACY_SUCCESSOR',
-];
+] as const satisfies readonly TraceEdgeKind[];
 
-export interface TraceNode {
-  id: string;
-  kind: TraceNodeKind;
-  label: string;
-  status: string | null;
-  time: string | null;
-  data: Record<string, unknown>;
-}
+export type TraceNode = TraceNodeWire;
+export type TraceEdge = TraceEdgeWire;
+export type TraceGraph = TraceWire;
 
-export interface TraceEdge {
-  source: string;
-  target: string;
-  kind: TraceEdgeKind;
-}
+export type ExecutionStatus = ExecutionWire['status'];
+export const EXECUTION_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED'] as const satisfies readonly ExecutionStatus[];
+export type TriggerSource = ExecutionWire['source'];
+export const TRIGGER_SOURCES = ['CRON', 'MANUAL', 'EXTERNAL'] as const satisfies readonly TriggerSource[];
 
-export interface TraceGraph {
-  nodes: TraceNode[];
-  edges: TraceEdge[];
-}
+export type TriggerPayload = StoredTriggerPayloadWire;
+export type Execution = ExecutionWire;
+export type TriggerResult = TriggerResultWire;
+export type Crontab = CrontabWire;
 
-export const EXECUTION_STATUSES = ['RUNNING', 'COMPLETED', 'FAILED'] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-export const TRIGGER_SOURCES = ['CRON', 'MANUAL', 'EXTERNAL'] as const;
-export type TriggerSource = (typeof TRIGGER_SOURCES)[number];
+/** The body of a crontab write: the fields of a crontab the client sets. */
+export type CrontabInput = Pick<Crontab, 'name' | 'cronExpression' | 'timezone' | 'enabled' | 'payload'>;
 
-export interface TriggerPayload {
-  processDefName: string;
-  args?: Record<string, unknown>;
-}
-
-export interface Execution {
-  id: string;
-  triggerId: string;
-  tenant: string;
-  source: TriggerSource;
-  scheduledTime: string | null;
-  receivedTime: string;
-  startTime: string | null;
-  finishTime: string | null;
-  eventName: string;
-  payload: TriggerPayload;
-  status: ExecutionStatus;
-  failureMessage: string | null;
-  /** Left out of the API's execution lists (strict response schemas). */
-  failureStack?: string | null;
-  cronId: string | null;
-  processId: string | null;
-  logId: string;
-  eventId: string;
-}
-
-export interface TriggerResult {
-  triggerId: string;
-  eventId: string;
-  logId: string;
-  dispatched: boolean;
-  duplicate: boolean;
-}
-
-export interface Crontab {
-  id: string;
-  tenant: string;
-  name: string;
-  cronExpression: string;
-  timezone: string;
-  enabled: boolean;
-  payload: TriggerPayload;
-  createdAt: string;
-  updatedAt: string;
-  lastFiredAt: string | null;
-  lastScheduledTime: string | null;
-}
-
-export interface CrontabInput {
-  name: string;
-  cronExpression: string;
-  timezone: string;
-  enabled: boolean;
-  payload: TriggerPayload;
-}
-
-export type PredecessorArgsMode = 'INPUT' | 'OUTPUT' | 'BOTH';
-
-export interface ProcessDef {
-  processType: string;
-  leaf: boolean;
-  parentProcessType?: string | null;
-  predecessorProcessType?: string | null;
-  predecessorArgs?: PredecessorArgsMode | null;
-  config?: Record<string, string>;
-  inputSchema?: Record<string, unknown> | null;
-  retry?: { attempts: number; backoff?: { baseMillis: number; maxMillis: number } | null } | null;
-  /** Most RUNNING work items per tenant and/or in all. */
-  concurrency?: { perTenant?: number | null; global?: number | null } | null;
-  /** 0..9, higher first within a tenant (5 when absent). */
-  priority?: number | null;
-  /** Most starts per second, per tenant or in all. */
-  rateLimit?: { perSecond: number; scope: 'tenant' | 'global' } | null;
-}
+export type PredecessorArgsMode = ProcessDefWire['predecessorArgs'];
+/** A definition as the API answers it. */
+export type ProcessDef = ProcessDefWire;
+/** The body of a definition write: its type and kind, anything else optional (the server fills defaults). */
+export type ProcessDefBody = Pick<ProcessDef, 'processType' | 'leaf'> &
+  Partial<Omit<ProcessDef, 'processType' | 'leaf'>>;
 
 export interface ProcessFilter {
   processType?: string;
@@ -227,31 +103,13 @@ export interface PageParams {
 }
 
 /** The roles of the administration API, weakest first. */
-export type Role = 'viewer' | 'operator' | 'admin';
+export type Role = NonNullable<Caller['role']>;
 
-/** `GET /me`: the caller as the server sees it. */
-export interface Caller {
-  actor: string;
-  credential: 'key' | 'jwt';
-  role: Role | null;
-  /** The tenants the caller may see; `['*']` for every tenant. */
-  tenants: string[];
-  /** The operationIds its role allows. */
-  operations: string[];
-}
+/** `GET /me`: the caller as the server sees it (`tenants` `['*']` for every tenant). */
+export type Caller = CallerWire;
 
 /** One row of `GET /audit`. */
-export interface AuditEntry {
-  id: string;
-  time: string;
-  actor: string;
-  credential: 'key' | 'jwt';
-  tenant: string | null;
-  action: string;
-  target: string | null;
-  outcome: 'ok' | 'refused' | 'failed';
-  requestId: string;
-}
+export type AuditEntry = AuditEntryWire;
 
 export interface AuditFilter {
   actor?: string;

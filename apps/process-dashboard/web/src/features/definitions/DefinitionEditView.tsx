@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { ProcessDef } from '../../api/types';
+import type { ProcessDef, ProcessDefBody } from '../../api/types';
 import { tenantPath } from '../../app/paths';
 import { ErrorMessage, Loading } from '../../components/Feedback';
 import { describedBy, Field } from '../../components/Field';
@@ -15,7 +15,7 @@ import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { SourceNotice } from './DefinitionsView';
 
-const TEMPLATE: ProcessDef = {
+const TEMPLATE: ProcessDefBody = {
   processType: 'my-process',
   leaf: true,
   parentProcessType: null,
@@ -23,7 +23,7 @@ const TEMPLATE: ProcessDef = {
   config: {},
 };
 
-export function parseDefinition(text: string): { ok: true; def: ProcessDef } | { ok: false; error: string } {
+export function parseDefinition(text: string): { ok: true; def: ProcessDefBody } | { ok: false; error: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -36,7 +36,7 @@ export function parseDefinition(text: string): { ok: true; def: ProcessDef } | {
   if (typeof def.processType !== 'string' || def.processType.trim() === '')
     return { ok: false, error: "'processType' must be a non-empty string" };
   if (typeof def.leaf !== 'boolean') return { ok: false, error: "'leaf' must be true or false" };
-  return { ok: true, def: value as ProcessDef };
+  return { ok: true, def: value as ProcessDefBody };
 }
 
 function Editor({ existing, writable }: { existing: ProcessDef | undefined; writable: boolean }) {
@@ -50,7 +50,7 @@ function Editor({ existing, writable }: { existing: ProcessDef | undefined; writ
     navigate(tenantPath(api.tenant, def ? `definitions/${encodeURIComponent(def.processType)}` : 'definitions'));
   };
   const save = useMutation({
-    mutationFn: (def: ProcessDef) =>
+    mutationFn: (def: ProcessDefBody) =>
       existing ? api.updateDefinition(existing.processType, def) : api.createDefinition(def),
     onSuccess: (def) => done(def),
   });

@@ -27,7 +27,7 @@ export interface Timeline {
 const FINISHED = new Set(['PROCESSED', 'PROCESSED_WITH_ERRORS']);
 
 function parentOf(node: TraceNode): string | null {
-  return typeof node.data.parentId === 'string' ? node.data.parentId : null;
+  return node.kind === 'PROCESS' ? node.data.parentId : null;
 }
 
 export function buildTimeline(graph: TraceGraph, now: number = Date.now()): Timeline {
@@ -48,7 +48,7 @@ export function buildTimeline(graph: TraceGraph, now: number = Date.now()): Time
   const barOf = (p: TraceNode, depth: number): TimelineBar => {
     const start = p.time ? Date.parse(p.time) : now;
     const finished = FINISHED.has(p.status ?? '');
-    const last = typeof p.data.lastModifiedTime === 'string' ? Date.parse(p.data.lastModifiedTime) : start;
+    const last = p.kind === 'PROCESS' ? Date.parse(p.data.lastModifiedTime) : start;
     const end = completionOf.get(p.id) ?? (finished ? last : now);
     return { node: p, depth, start, end: Math.max(end, start), running: !finished };
   };

@@ -60,7 +60,6 @@ function ExecutionRow({ e, tenant }: { e: Execution; tenant: string }) {
           <details>
             <summary>Failure</summary>
             <p>{e.failureMessage}</p>
-            {e.failureStack && <pre className="stack">{e.failureStack}</pre>}
           </details>
         )}
       </td>
