@@ -10,39 +10,28 @@
  * const { mutatedEntity } = await manager.createProcess({ processDefName: 'import', args: { day: 1 } });
  * await manager.sendEvent(mutatedEntity.id, 'doneSuccessfully', { output: { rows: 10 } });
  */
-import { createLogger, currentTenantId, FwError, type Logger } from '@fw/core';
-import {
-  ProcessErrorCodes,
-  ProcessEvents,
-  type Process,
-  type ProcessCompletedEvent,
-  type ProcessConfigurator,
-  type ProcessDto,
-  type ProcessResponse,
-  type SubProcessRequest,
-  type WorkerDto,
-  type WorkerStarter,
+import { createLogger, currentTenantId, type Logger } from '@fw/core';
+import type {
+  Process,
+  ProcessCompletedEvent,
+  ProcessConfigurator,
+  ProcessDto,
+  ProcessResponse,
+  WorkerDto,
+  WorkerStarter,
 } from '@fw/process-api';
 import { randomUUID } from 'node:crypto';
-import { eventNotAllowed, makeProcessFlow, type ProcessFlow } from '../flow/process-flow';
+import { makeProcessFlow, type ProcessFlow } from '../flow/process-flow';
 import { makeProcessOutbox, type ProcessOutbox, type ProcessOutboxSettings } from '../outbox/process-outbox';
 import { makeProcessRepository, type ProcessRepository } from '../repository/process-repository';
 import type { ProcessDb, ProcessTransaction } from '../repository/process-tables';
-import { definitionSnapshot, type DefinitionSnapshot } from './process-chaining';
-import {
-  makeProcessEngine,
-  notFound,
-  unknownType,
-  type ChildReportEvent,
-  type CompletionListener,
-  type TxContext,
-} from './process-engine';
-import { isUuid, validateCompletedEvent, validateEventPayload, validateProcessDto } from './payload-validation';
-import { assertInputMatches, assertRootType } from './input-validation';
+import { makeProcessEngine, type CompletionListener, type ProcessEngine } from './process-engine';
+import { validateCompletedEvent } from './payload-validation';
+import { createRootProcess } from './process-creator';
 import { makeEventBatchSender, type ProcessEventRequest, type ProcessEventResult } from './process-event-batch';
-
-/** Events whose action creates children: their children are inserted before the parent is locked. */
-const SPLIT_EVENTS: ReadonlySet<string> = new Set([ProcessEvents.splitPartiallyDone, ProcessEvents.splitDone]);
+import { ProcessEventSender } from './process-event-sender';
+import { loadProcess } from './process-loader';
+import { ProcessTransactionRunner } from './process-transaction-runner';
 
 export interface ProcessManagerOptions {
   db: ProcessDb;
@@ -82,7 +71,7 @@ export interface CreateProcessOptions extends ProcessCallOptions {
   /** Used when the dto has no `triggerId` (for example header `x-fw-trigger-id`). */
   triggerId?: string | null;
   /**
-   * Refuse a type that is only a child (`parentProcessType`) with 400 P412. The HTTP entry points
+   * Refuse a type that is only a child (`parentProcessType`) with 400 P009. The HTTP entry points
    * (`POST /process`, the administration API's triggers and crontabs) set it; in-process callers
    * (tests, tools running one step of a tree) may still create such a process on its own.
    */
@@ -92,7 +81,7 @@ export interface CreateProcessOptions extends ProcessCallOptions {
 export interface ProcessManager {
   /** ProcessCreate: creates a root process (400 `P001` without processDefName, 400 `P002` unknown type). */
   createProcess(dto: ProcessDto | unknown, options?: CreateProcessOptions): Promise<ProcessResponse>;
-  /** Delivers a state-machine event (422 `P422` when not allowed, nothing changed). */
+  /** Delivers a state-machine event (422 `P010` when not allowed, nothing changed). */
   sendEvent(id: string, eventId: string, payload?: unknown, options?: ProcessCallOptions): Promise<ProcessResponse>;
   /**
    * Delivers many events (to many processes) in one transaction with set-based statements; each
@@ -127,185 +116,43 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
   const given = options.onProcessCompleted;
   const listeners: CompletionListener[] = given === undefined ? [] : typeof given === 'function' ? [given] : [...given];
   const engine = makeProcessEngine({ repo, workerStarter: options.workerStarter, logger, newId, listeners });
-  let prepared: { flow: ProcessFlow; defs: DefinitionSnapshot } | undefined;
-
-  const scopeOf = (o: ProcessCallOptions | undefined): string | undefined =>
-    o?.tenant !== undefined ? (o.tenant ?? undefined) : currentTenantId();
-
-  /**
-   * Flow and definitions for the next transaction. Definitions are read before the transaction, so a
-   * database-backed source never needs a second connection while this one is held (PGlite has one).
-   */
-  async function prepare(): Promise<{ flow: ProcessFlow; defs: DefinitionSnapshot }> {
-    prepared = { flow: await flowPromise, defs: definitionSnapshot(await options.configurator.list()) };
-    return prepared;
-  }
-
-  const outbox: ProcessOutbox | undefined = options.outbox?.enabled
-    ? makeProcessOutbox({
-        db: options.db,
-        settings: options.outbox,
-        logger,
-        engine,
-        repo,
-        prepare: async () => {
-          await prepare();
-        },
-        ...(options.workerStarter.deliverWorker === undefined
-          ? {}
-          : { deliverWorker: (worker: WorkerDto) => engine.deliverWorkerNow(options.db, worker) }),
-        contextOf: (ctx) => {
-          if (!prepared) throw new Error('process outbox: handler ran before prepare()');
-          return {
-            trx: ctx.trx,
-            now: clock(),
-            defs: prepared.defs,
-            flow: prepared.flow,
-            afterCommit: ctx.afterCommit,
-            commands: [],
-          };
-        },
-      })
+  const transactions = new ProcessTransactionRunner({
+    db: options.db,
+    configurator: options.configurator,
+    flow: flowPromise,
+    clock,
+    logger,
+  });
+  const outbox = options.outbox?.enabled
+    ? makeManagerOutbox(options, { logger, engine, repo, transactions })
     : undefined;
-
-  /** Runs `fn` in one transaction; after-commit callbacks run in order once it committed. */
-  async function inTransaction<T>(fn: (ctx: TxContext) => Promise<T>): Promise<T> {
-    const { flow, defs } = await prepare();
-    const callbacks: Array<() => void | Promise<void>> = [];
-    const result = await options.db.transaction().execute(async (trx) => {
-      const ctx: TxContext = {
-        trx,
-        now: clock(),
-        defs,
-        flow,
-        afterCommit: (cb) => callbacks.push(cb),
-        ...(outbox ? { commands: [] } : {}),
-      };
-      const value = await fn(ctx);
-      if (outbox) await outbox.flush(ctx);
-      return value;
-    });
-    for (const cb of callbacks) {
-      try {
-        // Awaited only when it returned a promise: most callbacks are plain functions.
-        const done = cb();
-        if (typeof (done as PromiseLike<void> | undefined)?.then === 'function') await done;
-      } catch (err) {
-        logger.error({ err }, 'after-commit callback failed (the state change is committed)');
-      }
-    }
-    return result;
-  }
+  transactions.outbox = outbox;
+  const events = new ProcessEventSender({ repo, engine, transactions, flow: flowPromise });
 
   const response = (flow: ProcessFlow, process: Process): ProcessResponse => ({
     mutatedEntity: process,
     allowedActionsAndMetadata: flow.allowedActions(process.state),
   });
 
-  async function load(
-    db: ProcessDb,
-    id: string,
-    o: ProcessCallOptions | undefined,
-    forUpdate: boolean,
-  ): Promise<Process> {
-    if (!isUuid(id)) throw notFound(id);
-    const process = await repo.findById(db, id.toLowerCase(), { forUpdate });
-    const scope = scopeOf(o);
-    if (!process || (scope !== undefined && process.tenant !== scope)) throw notFound(id);
-    return process;
-  }
-
-  /**
-   * The first half of a split event: the parent read without a lock and, when its state accepts
-   * the event, the children and their work items inserted (`engine.insertChildrenEarly`), so the
-   * parent is locked only for the short rest of the transaction. Returns the payload, validated
-   * once, which the event must then carry (the action recognises its children by it).
-   */
-  async function splitBeforeLock(
-    ctx: TxContext,
-    flow: ProcessFlow,
-    id: string,
-    eventId: string,
-    body: unknown,
-    o: ProcessCallOptions | undefined,
-  ): Promise<{ payload: object } | undefined> {
-    const parent = await load(ctx.trx, id, o, false);
-    if (!flow.isAllowed(parent.state, eventId)) return undefined;
-    const payload = validateEventPayload(eventId, body) as { subProcesses: readonly SubProcessRequest[] };
-    await engine.insertChildrenEarly(ctx, parent, payload.subProcesses);
-    return { payload };
-  }
-
   const manager: ProcessManager = {
     async createProcess(body, o = {}) {
-      const dto = validateProcessDto(body);
-      const tenant = o.tenant !== undefined ? o.tenant : (currentTenantId() ?? null);
-      const process = await inTransaction(async (ctx) => {
-        const def = ctx.defs.get(dto.processDefName);
-        if (!def) throw unknownType(dto.processDefName, 'processDefName');
-        if (o.refuseChildOnlyTypes) assertRootType(def);
-        assertInputMatches(def, dto.args, 'args');
-        const p = engine.newProcess(ctx, def, {
-          input: dto.args,
-          tenant,
-          triggerId: dto.triggerId ?? o.triggerId ?? null,
-          description: dto.description,
-        });
-        await engine.startProcesses(ctx, [p]);
-        return p;
-      });
+      const process = await createRootProcess({ engine, transactions }, body, o);
       return response(await flowPromise, process);
     },
-
-    async sendEvent(id, eventId, body, o) {
-      const flow = await flowPromise;
-      const process = await inTransaction(async (ctx) => {
-        const early = SPLIT_EVENTS.has(eventId) ? await splitBeforeLock(ctx, flow, id, eventId, body, o) : undefined;
-        const isChildReport =
-          eventId === ProcessEvents.subProcessDoneSuccessfully || eventId === ProcessEvents.subProcessDoneWithErrors;
-        // A child report locks the parent itself, after its report row (see engine.reportChildren).
-        const current = await load(ctx.trx, id, o, !isChildReport);
-        if (!flow.knownEvents().has(eventId)) {
-          throw new FwError({
-            code: 422,
-            subErrorCode: ProcessErrorCodes.unknownEvent,
-            description: `Unknown event '${eventId}'`,
-            params: [eventId],
-          });
-        }
-        if (!isChildReport && !flow.isAllowed(current.state, eventId)) throw eventNotAllowed(current.state, eventId);
-        const payload = early?.payload ?? validateEventPayload(eventId, body);
-        if (isChildReport)
-          return (
-            (await engine.reportChildren(ctx, current.id, [{ eventId, payload } as ChildReportEvent], true)) ?? current
-          );
-        await engine.applyEvents(ctx, current, [{ eventId, payload }]);
-        return current;
-      });
-      return response(flow, process);
-    },
-
-    sendEvents: (events) => sendEvents(events),
-
-    async getProcess(id, o) {
-      const flow = await flowPromise;
-      return response(flow, await load(options.db, id, o, false));
-    },
-
+    sendEvent: async (id, eventId, body, o) => response(await flowPromise, await events.send(id, eventId, body, o)),
+    sendEvents: (requests) => sendEvents(requests),
+    getProcess: async (id, o) => response(await flowPromise, await loadProcess(repo, options.db, id, o, false)),
     async getProcessTree(id, o = {}) {
-      const root = await load(options.db, id, o, false);
+      const root = await loadProcess(repo, options.db, id, o, false);
       return (await repo.findWithChildren(options.db, root.id, o.recursive === true)) ?? [root];
     },
-
     async processCompleted(body) {
       const completed = validateCompletedEvent(body);
       // An event without tenant takes the caller's (header x-fw-tenant-id), so successors keep one.
       if (completed.tenantId === null) completed.tenantId = currentTenantId() ?? null;
-      return inTransaction((ctx) => engine.chain(ctx, completed));
+      return transactions.run((ctx) => engine.chain(ctx, completed));
     },
-
     flow: () => flowPromise,
-
     onProcessCompleted(listener) {
       listeners.push(listener);
       return () => {
@@ -313,18 +160,39 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
         if (i >= 0) listeners.splice(i, 1);
       };
     },
-
     outbox,
-
-    async close() {
+    close: async () => {
       await outbox?.stop();
     },
   };
   const sendEvents = makeEventBatchSender({
     engine,
     flow: () => flowPromise,
-    inTransaction,
+    inTransaction: (fn) => transactions.run(fn),
     sendEvent: (id, eventId, payload, o) => manager.sendEvent(id, eventId, payload, o),
   });
   return manager;
+}
+
+/** The outbox of `fw.process.outbox.enabled`, its handlers reading definitions as the manager's calls do. */
+function makeManagerOutbox(
+  options: ProcessManagerOptions,
+  parts: { logger: Logger; engine: ProcessEngine; repo: ProcessRepository; transactions: ProcessTransactionRunner },
+): ProcessOutbox {
+  const { engine, transactions } = parts;
+  const deliver = options.workerStarter.deliverWorker;
+  return makeProcessOutbox({
+    db: options.db,
+    settings: options.outbox ?? {},
+    logger: parts.logger,
+    engine,
+    repo: parts.repo,
+    prepare: async () => {
+      await transactions.prepare();
+    },
+    ...(deliver === undefined
+      ? {}
+      : { deliverWorker: (worker: WorkerDto) => engine.deliverWorkerNow(options.db, worker) }),
+    contextOf: (ctx) => transactions.outboxContext(ctx),
+  });
 }

@@ -49,31 +49,48 @@ function deadMessage(command: OutboxCommand, error: string): string {
 export function makeProcessCommandHandlers(
   deps: ProcessCommandDeps,
 ): Record<string, OutboxCommandHandler<ProcessTables>> {
-  const { engine, repo } = deps;
-  const run = async (
-    ctx: OutboxExecutionContext<ProcessTables>,
-    fn: (tx: TxContext) => Promise<void>,
-  ): Promise<void> => {
-    const tx = deps.contextOf(ctx);
-    await fn(tx);
-    await deps.flush(tx);
+  return {
+    [ProcessCommandTypes.START_WORKER]: startWorkerHandler(deps),
+    [ProcessCommandTypes.CHILD_COMPLETED]: childCompletedHandler(deps),
+    [ProcessCommandTypes.PROCESS_COMPLETED]: processCompletedHandler(deps),
   };
-  const errorOn = async (tx: TxContext, ownerId: string, processId: string, message: string): Promise<void> => {
-    const owner = await repo.findById(tx.trx, ownerId, { forUpdate: true });
-    if (!owner) return;
-    await repo.insertErrors(tx.trx, ownerId, [
-      {
-        processId,
-        timeOfCompletion: tx.now.toISOString(),
-        errors: [message],
-        exceptionMessage: message,
-        stackTrace: null,
-      },
-    ]);
-  };
+}
 
+/** Runs `fn` over a context of the dispatcher's transaction, then writes the commands it collected. */
+async function inContext(
+  deps: ProcessCommandDeps,
+  ctx: OutboxExecutionContext<ProcessTables>,
+  fn: (tx: TxContext) => Promise<void>,
+): Promise<void> {
+  const tx = deps.contextOf(ctx);
+  await fn(tx);
+  await deps.flush(tx);
+}
+
+/** Records `message` as an error of `ownerId` (when it still exists): what a DEAD command leaves behind. */
+async function errorOn(
+  repo: ProcessRepository,
+  tx: TxContext,
+  ownerId: string,
+  processId: string,
+  message: string,
+): Promise<void> {
+  const owner = await repo.findById(tx.trx, ownerId, { forUpdate: true });
+  if (!owner) return;
+  await repo.insertErrors(tx.trx, ownerId, [
+    {
+      processId,
+      timeOfCompletion: tx.now.toISOString(),
+      errors: [message],
+      exceptionMessage: message,
+      stackTrace: null,
+    },
+  ]);
+}
+
+function startWorkerHandler(deps: ProcessCommandDeps): OutboxCommandHandler<ProcessTables> {
   const deliverWorker = deps.deliverWorker;
-  const startWorker: OutboxCommandHandler<ProcessTables> = {
+  return {
     grouped: true,
     prepare: deps.prepare,
     // A network starter (RabbitMQ) delivers while the command is claimed; the transaction then only
@@ -84,88 +101,100 @@ export function makeProcessCommandHandlers(
     execute: (commands, ctx) =>
       deliverWorker !== undefined
         ? Promise.resolve()
-        : run(ctx, async (tx) => {
-            await engine.startWorkersNow(
+        : inContext(deps, ctx, async (tx) => {
+            await deps.engine.startWorkersNow(
               tx,
               commands.map((c) => (c.payload as { worker: WorkerDto }).worker),
             );
           }),
-    onDead: (command, error, ctx) =>
-      run(ctx, async (tx) => {
-        const worker = (command.payload as { worker: WorkerDto }).worker;
-        const process = await repo.findById(tx.trx, worker.processId, { forUpdate: true });
-        if (!process || tx.flow.workerTypeOf(process.state.stateId) !== worker.workerType) return;
-        const eventId = FAILURE_EVENT[worker.workerType];
-        if (!tx.flow.isAllowed(process.state, eventId)) return;
-        const message = deadMessage(command, error);
-        await engine.applyEvents(tx, process, [
-          {
-            eventId,
-            payload: {
-              errors: [`${worker.workerType} could not be started: ${message}`],
-              exceptionMessage: error,
-              stackTrace: null,
-            },
-          },
-        ]);
-      }),
+    onDead: (command, error, ctx) => inContext(deps, ctx, (tx) => failWorkerStep(deps, tx, command, error)),
   };
+}
 
-  const childCompleted: OutboxCommandHandler<ProcessTables> = {
+/** A worker that could not be started fails its step: the step's error event is applied to the process. */
+async function failWorkerStep(
+  deps: ProcessCommandDeps,
+  tx: TxContext,
+  command: OutboxCommand,
+  error: string,
+): Promise<void> {
+  const worker = (command.payload as { worker: WorkerDto }).worker;
+  const process = await deps.repo.findById(tx.trx, worker.processId, { forUpdate: true });
+  if (!process || tx.flow.workerTypeOf(process.state.stateId) !== worker.workerType) return;
+  const eventId = FAILURE_EVENT[worker.workerType];
+  if (!tx.flow.isAllowed(process.state, eventId)) return;
+  const message = deadMessage(command, error);
+  await deps.engine.applyEvents(tx, process, [
+    {
+      eventId,
+      payload: {
+        errors: [`${worker.workerType} could not be started: ${message}`],
+        exceptionMessage: error,
+        stackTrace: null,
+      },
+    },
+  ]);
+}
+
+function childCompletedHandler(deps: ProcessCommandDeps): OutboxCommandHandler<ProcessTables> {
+  return {
     grouped: true,
     prepare: deps.prepare,
-    execute: (commands, ctx) =>
-      run(ctx, async (tx) => {
-        const byParent = new Map<string, ChildReportEvent[]>();
-        for (const c of commands) {
-          const p = c.payload as { parentId: string } & ChildReportEvent;
-          const list = byParent.get(p.parentId) ?? [];
-          list.push({ eventId: p.eventId, payload: p.payload });
-          byParent.set(p.parentId, list);
-        }
-        // A child's own completion delivery (chaining, listeners) rides on its CHILD_COMPLETED
-        // command (commands written before this carried none and had a PROCESS_COMPLETED of their
-        // own). It goes first: the parents' locks are then held only for the counting.
-        for (const c of commands) {
-          const event = (c.payload as { event?: ProcessCompletedEvent }).event;
-          if (event === undefined) continue;
-          await engine.chain(tx, event);
-          engine.notifyAfterCommit(tx, event);
-        }
-        // Parents in id order, so two dispatchers counting on the same parents lock them alike.
-        for (const parentId of [...byParent.keys()].sort())
-          await engine.reportChildren(tx, parentId, byParent.get(parentId) ?? [], false);
-      }),
+    execute: (commands, ctx) => inContext(deps, ctx, (tx) => countChildren(deps, tx, commands)),
     onDead: (command, error, ctx) =>
-      run(ctx, async (tx) => {
+      inContext(deps, ctx, async (tx) => {
         const p = command.payload as { parentId: string; event?: ProcessCompletedEvent } & ChildReportEvent;
-        await errorOn(tx, p.parentId, p.payload.childId, deadMessage(command, error));
+        await errorOn(deps.repo, tx, p.parentId, p.payload.childId, deadMessage(command, error));
         // The child's completion delivery (chaining, listeners) was lost with it: say so on the child.
-        if (p.event !== undefined) await errorOn(tx, p.event.processId, p.event.processId, deadMessage(command, error));
+        if (p.event !== undefined)
+          await errorOn(deps.repo, tx, p.event.processId, p.event.processId, deadMessage(command, error));
       }),
   };
+}
 
-  const processCompleted: OutboxCommandHandler<ProcessTables> = {
+async function countChildren(
+  deps: ProcessCommandDeps,
+  tx: TxContext,
+  commands: readonly OutboxCommand[],
+): Promise<void> {
+  const { engine } = deps;
+  const byParent = new Map<string, ChildReportEvent[]>();
+  for (const c of commands) {
+    const p = c.payload as { parentId: string } & ChildReportEvent;
+    const list = byParent.get(p.parentId) ?? [];
+    list.push({ eventId: p.eventId, payload: p.payload });
+    byParent.set(p.parentId, list);
+  }
+  // A child's own completion delivery (chaining, listeners) rides on its CHILD_COMPLETED
+  // command (commands written before this carried none and had a PROCESS_COMPLETED of their
+  // own). It goes first: the parents' locks are then held only for the counting.
+  for (const c of commands) {
+    const event = (c.payload as { event?: ProcessCompletedEvent }).event;
+    if (event === undefined) continue;
+    await engine.chain(tx, event);
+    engine.notifyAfterCommit(tx, event);
+  }
+  // Parents in id order, so two dispatchers counting on the same parents lock them alike.
+  for (const parentId of [...byParent.keys()].sort())
+    await engine.reportChildren(tx, parentId, byParent.get(parentId) ?? [], false);
+}
+
+function processCompletedHandler(deps: ProcessCommandDeps): OutboxCommandHandler<ProcessTables> {
+  return {
     grouped: true,
     prepare: deps.prepare,
     execute: (commands, ctx) =>
-      run(ctx, async (tx) => {
+      inContext(deps, ctx, async (tx) => {
         for (const c of commands) {
           const event = (c.payload as { event: ProcessCompletedEvent }).event;
-          await engine.chain(tx, event);
-          engine.notifyAfterCommit(tx, event);
+          await deps.engine.chain(tx, event);
+          deps.engine.notifyAfterCommit(tx, event);
         }
       }),
     onDead: (command, error, ctx) =>
-      run(ctx, async (tx) => {
+      inContext(deps, ctx, async (tx) => {
         const event = (command.payload as { event: ProcessCompletedEvent }).event;
-        await errorOn(tx, event.processId, event.processId, deadMessage(command, error));
+        await errorOn(deps.repo, tx, event.processId, event.processId, deadMessage(command, error));
       }),
-  };
-
-  return {
-    [ProcessCommandTypes.START_WORKER]: startWorker,
-    [ProcessCommandTypes.CHILD_COMPLETED]: childCompleted,
-    [ProcessCommandTypes.PROCESS_COMPLETED]: processCompleted,
   };
 }

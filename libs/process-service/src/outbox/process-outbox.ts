@@ -78,19 +78,7 @@ export interface ProcessOutboxDeps {
 }
 
 export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
-  const {
-    batchSize,
-    concurrency,
-    backoff,
-    consumer,
-    onEvent,
-    wakeDelayMillis,
-    heartbeat,
-    retentionIntervalMillis,
-    retentionBatchSize,
-    ...properties
-  } = deps.settings;
-  const options = resolveOutboxOptions(properties);
+  const options = resolveOutboxOptions(outboxProperties(deps.settings));
   const writer = makeOutboxWriter({ maxAttempts: options.maxAttempts });
   let dispatcher: OutboxDispatcher | undefined;
 
@@ -110,38 +98,8 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
     flush,
     deliverWorker: deps.deliverWorker,
   });
-
-  function makeDispatcher(overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb } = {}): OutboxDispatcher {
-    const {
-      db,
-      batchSize: b,
-      concurrency: c,
-      backoff: bo,
-      consumer: co,
-      onEvent: oe,
-      wakeDelayMillis: wd,
-      heartbeat: hb,
-      retentionIntervalMillis: ri,
-      retentionBatchSize: rb,
-      ...props
-    } = overrides;
-    const config: OutboxDispatcherOptions<ProcessTables> = {
-      db: db ?? deps.db,
-      handlers,
-      options: { ...options, ...props },
-      consumer: co ?? consumer ?? 'process-service',
-      batchSize: b ?? batchSize,
-      concurrency: c ?? concurrency,
-      backoff: bo ?? backoff,
-      onEvent: oe ?? onEvent,
-      wakeDelayMillis: wd ?? wakeDelayMillis,
-      heartbeat: hb ?? heartbeat,
-      retentionIntervalMillis: ri ?? retentionIntervalMillis,
-      retentionBatchSize: rb ?? retentionBatchSize,
-      logger: deps.logger,
-    };
-    return makeOutboxDispatcher(config);
-  }
+  const makeDispatcher = (overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb } = {}): OutboxDispatcher =>
+    makeOutboxDispatcher(dispatcherOptions(deps, handlers, options, overrides));
 
   if (options.runDispatcher) {
     dispatcher = makeDispatcher();
@@ -159,5 +117,48 @@ export function makeProcessOutbox(deps: ProcessOutboxDeps): ProcessOutbox {
     stop: async () => {
       await dispatcher?.stop();
     },
+  };
+}
+
+/** The `fw.process.outbox.*` properties of `settings`, without the dispatcher tuning. */
+function outboxProperties(settings: Partial<ProcessOutboxSettings>): Partial<OutboxOptions> {
+  const {
+    batchSize: _batchSize,
+    concurrency: _concurrency,
+    backoff: _backoff,
+    consumer: _consumer,
+    onEvent: _onEvent,
+    wakeDelayMillis: _wakeDelayMillis,
+    heartbeat: _heartbeat,
+    retentionIntervalMillis: _retentionIntervalMillis,
+    retentionBatchSize: _retentionBatchSize,
+    ...properties
+  } = settings;
+  return properties;
+}
+
+/** A dispatcher's options: `overrides` first, then the manager's settings, then the defaults. */
+function dispatcherOptions(
+  deps: ProcessOutboxDeps,
+  handlers: OutboxDispatcherOptions<ProcessTables>['handlers'],
+  options: OutboxOptions,
+  overrides: Partial<ProcessOutboxSettings> & { db?: ProcessDb },
+): OutboxDispatcherOptions<ProcessTables> {
+  const settings = deps.settings;
+  const { db, ...tuning } = overrides;
+  return {
+    db: db ?? deps.db,
+    handlers,
+    options: { ...options, ...outboxProperties(tuning) },
+    consumer: tuning.consumer ?? settings.consumer ?? 'process-service',
+    batchSize: tuning.batchSize ?? settings.batchSize,
+    concurrency: tuning.concurrency ?? settings.concurrency,
+    backoff: tuning.backoff ?? settings.backoff,
+    onEvent: tuning.onEvent ?? settings.onEvent,
+    wakeDelayMillis: tuning.wakeDelayMillis ?? settings.wakeDelayMillis,
+    heartbeat: tuning.heartbeat ?? settings.heartbeat,
+    retentionIntervalMillis: tuning.retentionIntervalMillis ?? settings.retentionIntervalMillis,
+    retentionBatchSize: tuning.retentionBatchSize ?? settings.retentionBatchSize,
+    logger: deps.logger,
   };
 }

@@ -13,7 +13,7 @@ import type { Process, ProcessCompletedEvent, ProcessErrorRecord } from '@fw/pro
 import { jsonRecordset } from '@fw/core';
 import { sql } from 'kysely';
 import type { ProcessDb } from './process-tables';
-import { ProcessErrorRow, ProcessRow, toErrorRecord, toProcess } from './process-row-mapper';
+import { toErrorRecord, toProcess, type ProcessErrorRow, type ProcessRow } from './process-row-mapper';
 
 const SAVE_COLUMNS = {
   id: 'uuid',
@@ -77,90 +77,96 @@ function parsed<T>(value: T | string | null): T | null {
 
 /** Creates the set-based repository (stateless; every call takes the handle to use). */
 export function makeProcessBatchRepository(): ProcessBatchRepository {
-  const repo: ProcessBatchRepository = {
-    lockMany: (db, ids) => repo.findMany(db, ids, true),
-
-    async findMany(db, ids, forUpdate) {
-      const result = new Map<string, Process>();
-      if (ids.length === 0) return result;
-      // The errors come as one json array per process (a correlated subquery), so loading N
-      // processes with their errors is one round trip instead of two.
-      const { rows } = await sql<LockedRow>`
-        select p.id, p.process_type, p.leaf, p.parent_id, p.predecessor_id, p.trigger_id, p.tenant, p.flow_id,
-               p.state_id, p.split_completed, p.num_sub_processes, p.num_completed_sub_processes, p.completed_percent,
-               p.input, p.output, p.description, p.created_time, p.last_modified_time, p.state_entry_time, p.version,
-               (select json_agg(json_build_object('process_id', e.process_id, 'time_of_completion', e.time_of_completion,
-                                                  'errors', e.errors, 'exception_message', e.exception_message,
-                                                  'stack_trace', e.stack_trace) order by e.id)
-                  from fw_process_error e where e.owner_id = p.id) as errors
-          from fw_process p
-         where p.id = any(${[...ids]}::uuid[])
-         order by p.id
-         ${forUpdate ? sql`for no key update of p` : sql``}`.execute(db);
-      for (const row of rows) result.set(row.id, toProcess(row, (parsed(row.errors) ?? []).map(toErrorRecord)));
-      return result;
-    },
-
-    async saveStates(db, writes) {
-      const saved = new Set<string>();
-      if (writes.length === 0) return saved;
-      const ids = writes.map((w) => w.process.id);
-      const rows = writes.map(({ process: p, expectedVersion }) => ({
-        id: p.id,
-        expected_version: expectedVersion,
-        state_id: p.state.stateId,
-        split_completed: p.splitCompleted,
-        num_sub_processes: p.numSubProcesses,
-        num_completed: p.numCompletedSubProcesses,
-        completed_percent: p.completedPercent,
-        output: p.output ?? undefined,
-        last_modified_time: p.lastModifiedTime,
-        state_entry_time: p.stateEntryTime,
-        version: p.version,
-      }));
-      // The rows as one JSON parameter (see jsonRecordset), so the statement text is the same for
-      // every batch size. `p.id = any(ids)` lets the planner find the rows through the primary key;
-      // joined on `v.id` alone it hashes the whole table for every batch.
-      const result = await sql<{ id: string }>`
-        update fw_process as p
-           set state_id = v.state_id, split_completed = v.split_completed, num_sub_processes = v.num_sub_processes,
-               num_completed_sub_processes = v.num_completed, completed_percent = v.completed_percent,
-               output = v.output, last_modified_time = v.last_modified_time,
-               state_entry_time = v.state_entry_time, version = v.version
-          from ${jsonRecordset(rows, SAVE_COLUMNS)}
-         where p.id = any(${ids}::uuid[]) and p.id = v.id and p.version = v.expected_version
-        returning p.id`.execute(db);
-      for (const r of result.rows) saved.add(r.id);
-      return saved;
-    },
-
-    async insertErrors(db, errors) {
-      if (errors.length === 0) return;
-      await db
-        .insertInto('fw_process_error')
-        .values(
-          errors.map(({ ownerId, error: e }) => ({
-            owner_id: ownerId,
-            process_id: e.processId,
-            time_of_completion: new Date(e.timeOfCompletion),
-            errors: JSON.stringify(e.errors),
-            exception_message: e.exceptionMessage,
-            stack_trace: e.stackTrace,
-          })),
-        )
-        .execute();
-    },
-
-    async insertCompletionEvents(db, events) {
-      if (events.length === 0) return;
-      // Only the id, the time and the event itself travel: the other columns are read from the event.
-      const rows = events.map(({ id, event, time }) => ({ id, payload: event, generated_time: time }));
-      await sql`
-        insert into fw_process_completion_event (id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)
-        select id, (payload->>'processId')::uuid, payload->>'processType', payload->>'tenantId', payload->>'triggerId', payload->>'state',
-               (payload->>'successful')::boolean, payload, generated_time
-          from ${jsonRecordset(rows, COMPLETION_COLUMNS)}`.execute(db);
-    },
+  return {
+    lockMany: (db, ids) => findProcesses(db, ids, true),
+    findMany: findProcesses,
+    saveStates: saveProcessStates,
+    insertErrors: insertProcessErrors,
+    insertCompletionEvents,
   };
-  return repo;
+}
+
+async function findProcesses(db: ProcessDb, ids: readonly string[], forUpdate: boolean): Promise<Map<string, Process>> {
+  const result = new Map<string, Process>();
+  if (ids.length === 0) return result;
+  // The errors come as one json array per process (a correlated subquery), so loading N
+  // processes with their errors is one round trip instead of two.
+  const { rows } = await sql<LockedRow>`
+      select p.id, p.process_type, p.leaf, p.parent_id, p.predecessor_id, p.trigger_id, p.tenant, p.flow_id,
+             p.state_id, p.split_completed, p.num_sub_processes, p.num_completed_sub_processes, p.completed_percent,
+             p.input, p.output, p.description, p.created_time, p.last_modified_time, p.state_entry_time, p.version,
+             (select json_agg(json_build_object('process_id', e.process_id, 'time_of_completion', e.time_of_completion,
+                                                'errors', e.errors, 'exception_message', e.exception_message,
+                                                'stack_trace', e.stack_trace) order by e.id)
+                from fw_process_error e where e.owner_id = p.id) as errors
+        from fw_process p
+       where p.id = any(${[...ids]}::uuid[])
+       order by p.id
+       ${forUpdate ? sql`for no key update of p` : sql``}`.execute(db);
+  for (const row of rows) result.set(row.id, toProcess(row, (parsed(row.errors) ?? []).map(toErrorRecord)));
+  return result;
+}
+
+async function saveProcessStates(db: ProcessDb, writes: readonly ProcessStateWrite[]): Promise<Set<string>> {
+  const saved = new Set<string>();
+  if (writes.length === 0) return saved;
+  const ids = writes.map((w) => w.process.id);
+  const rows = writes.map(({ process: p, expectedVersion }) => ({
+    id: p.id,
+    expected_version: expectedVersion,
+    state_id: p.state.stateId,
+    split_completed: p.splitCompleted,
+    num_sub_processes: p.numSubProcesses,
+    num_completed: p.numCompletedSubProcesses,
+    completed_percent: p.completedPercent,
+    output: p.output ?? undefined,
+    last_modified_time: p.lastModifiedTime,
+    state_entry_time: p.stateEntryTime,
+    version: p.version,
+  }));
+  // The rows as one JSON parameter (see jsonRecordset), so the statement text is the same for
+  // every batch size. `p.id = any(ids)` lets the planner find the rows through the primary key;
+  // joined on `v.id` alone it hashes the whole table for every batch.
+  const result = await sql<{ id: string }>`
+      update fw_process as p
+         set state_id = v.state_id, split_completed = v.split_completed, num_sub_processes = v.num_sub_processes,
+             num_completed_sub_processes = v.num_completed, completed_percent = v.completed_percent,
+             output = v.output, last_modified_time = v.last_modified_time,
+             state_entry_time = v.state_entry_time, version = v.version
+        from ${jsonRecordset(rows, SAVE_COLUMNS)}
+       where p.id = any(${ids}::uuid[]) and p.id = v.id and p.version = v.expected_version
+      returning p.id`.execute(db);
+  for (const r of result.rows) saved.add(r.id);
+  return saved;
+}
+
+async function insertProcessErrors(
+  db: ProcessDb,
+  errors: ReadonlyArray<{ ownerId: string; error: ProcessErrorRecord }>,
+): Promise<void> {
+  if (errors.length === 0) return;
+  await db
+    .insertInto('fw_process_error')
+    .values(
+      errors.map(({ ownerId, error: e }) => ({
+        owner_id: ownerId,
+        process_id: e.processId,
+        time_of_completion: new Date(e.timeOfCompletion),
+        errors: JSON.stringify(e.errors),
+        exception_message: e.exceptionMessage,
+        stack_trace: e.stackTrace,
+      })),
+    )
+    .execute();
+}
+
+async function insertCompletionEvents(db: ProcessDb, events: readonly CompletionEventWrite[]): Promise<void> {
+  if (events.length === 0) return;
+  // Only the id, the time and the event itself travel: the other columns are read from the event.
+  const rows = events.map(({ id, event, time }) => ({ id, payload: event, generated_time: time }));
+  await sql`
+      insert into fw_process_completion_event (id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)
+      select id, (payload->>'processId')::uuid, payload->>'processType', payload->>'tenantId', payload->>'triggerId', payload->>'state',
+             (payload->>'successful')::boolean, payload, generated_time
+        from ${jsonRecordset(rows, COMPLETION_COLUMNS)}`.execute(db);
 }
