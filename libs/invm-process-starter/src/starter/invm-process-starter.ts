@@ -14,11 +14,10 @@
  */
 import { createLogger, type Logger } from '@fw/core';
 import type { WorkerDto, WorkerStarter } from '@fw/process-api';
+import { makeDispatchPump, type WorkerDispatcher } from './dispatch-pump';
+import { makeWorkerQueue } from './worker-queue';
 
-/** What runs a worker message (`BatchService` of `@fw/process-utils` satisfies it). */
-export interface WorkerDispatcher {
-  run(worker: WorkerDto): Promise<unknown>;
-}
+export type { WorkerDispatcher } from './dispatch-pump';
 
 export interface InVmProcessStarterOptions {
   /** The dispatcher; it can also be given later with `bind` (the dispatcher usually needs the manager, which needs the starter). */
@@ -67,74 +66,20 @@ export interface InVmProcessStarter extends WorkerStarter<unknown> {
 /** Makes the in-process starter. */
 export function makeInVmProcessStarter(options: InVmProcessStarterOptions = {}): InVmProcessStarter {
   const logger = options.logger ?? createLogger({ name: 'invm-process-starter' });
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const copy = options.copyMessages ?? true;
   let dispatcher = options.dispatcher;
   let closed = false;
-  let queue: WorkerDto[] = [];
-  let head = 0;
-  let inFlight = 0;
-  let scheduled = false;
-  let waiters: Array<() => void> = [];
+  const queue = makeWorkerQueue();
   const counters = { enqueued: 0, dispatched: 0, failed: 0, dropped: 0, maxQueued: 0 };
-
-  const queued = () => queue.length - head;
-
-  function settleIfIdle(): void {
-    if (queued() > 0 || inFlight > 0 || scheduled || waiters.length === 0) return;
-    const done = waiters;
-    waiters = [];
-    for (const resolve of done) resolve();
-  }
-
-  function schedule(): void {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(pump);
-  }
-
-  function take(): WorkerDto | undefined {
-    if (head >= queue.length) return undefined;
-    const worker = queue[head];
-    head += 1;
-    if (head > 1024 && head * 2 > queue.length) {
-      queue = queue.slice(head);
-      head = 0;
-    }
-    return worker;
-  }
-
-  function pump(): void {
-    scheduled = false;
-    const target = dispatcher;
-    if (target !== undefined) {
-      while (inFlight < concurrency) {
-        const worker = take();
-        if (worker === undefined) break;
-        inFlight += 1;
-        void dispatch(target, worker);
-      }
-    }
-    settleIfIdle();
-  }
-
-  async function dispatch(target: WorkerDispatcher, worker: WorkerDto): Promise<void> {
-    try {
-      const result = await target.run(worker);
-      options.onDispatched?.(worker, result);
-    } catch (error) {
-      counters.failed += 1;
-      logger.error(
-        { err: error, processId: worker.processId, workerType: worker.workerType },
-        'in-VM worker dispatch failed',
-      );
-      options.onError?.(error, worker);
-    } finally {
-      inFlight -= 1;
-      counters.dispatched += 1;
-      schedule();
-    }
-  }
+  const pump = makeDispatchPump({
+    queue,
+    dispatcher: () => dispatcher,
+    concurrency: Math.max(1, Math.floor(options.concurrency ?? 1)),
+    counters,
+    onDispatched: options.onDispatched,
+    onError: options.onError,
+    logger,
+  });
 
   function enqueue(worker: WorkerDto): void {
     if (closed) {
@@ -147,8 +92,8 @@ export function makeInVmProcessStarter(options: InVmProcessStarterOptions = {}):
     }
     queue.push(copy ? structuredClone(worker) : worker);
     counters.enqueued += 1;
-    counters.maxQueued = Math.max(counters.maxQueued, queued());
-    schedule();
+    counters.maxQueued = Math.max(counters.maxQueued, queue.size);
+    pump.schedule();
   }
 
   return {
@@ -157,22 +102,14 @@ export function makeInVmProcessStarter(options: InVmProcessStarterOptions = {}):
     },
     bind(next) {
       dispatcher = next;
-      schedule();
+      pump.schedule();
     },
-    idle() {
-      return new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        settleIfIdle();
-      });
-    },
-    stats: () => ({ ...counters, queued: queued(), inFlight }),
+    idle: () => pump.idle(),
+    stats: () => ({ ...counters, queued: queue.size, inFlight: pump.inFlight }),
     async close() {
       closed = true;
       if (dispatcher === undefined) return;
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        settleIfIdle();
-      });
+      await pump.idle();
     },
   };
 }

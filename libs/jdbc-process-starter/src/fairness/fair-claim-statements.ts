@@ -8,7 +8,7 @@
  * - {@link lockGroups}: transaction-scoped advisory locks of limited groups, in one global order.
  * - {@link readBuckets} / {@link writeBuckets}: the token buckets of rate-limited groups.
  * - {@link claimGroups}: ONE `update … where id = any(array(…))` that claims expired leases
- *   first, then up to each group's take in rank order (`for update skip locked`), interleaved so
+ *   first (the expired-lease scan of `@fw/leased-queue`, the same as the queue's own claim), then up to each group's take in rank order (`for update skip locked`), interleaved so
  *   that tenants are served in turn, within the concurrency limits counted in the statement.
  *
  * @example
@@ -17,7 +17,7 @@
  */
 import { nowPlusMillis } from '@fw/leased-queue';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { ClaimedItemRow } from '../repository/work-item-repository';
+import { expiredWorkItemLeases, type ClaimedItemRow } from '../repository/work-item-queue';
 import type { WorkItemTables } from '../schema/work-item-tables';
 
 /** A (process type, tenant) group; items without a tenant have tenant key ''. */
@@ -223,8 +223,7 @@ export async function claimGroups(
      where w.id = any(array(
        select due.id from (
          (select e.id, 0 as pass, 0::bigint as pos, 0::bigint as ord from (
-            select id from fw_process_work_item where status = 'RUNNING' and locked_until < now()${typeFilter(request.partitions)}
-             order by locked_until for update skip locked limit ${n}) as e)
+            ${expiredWorkItemLeases({ limit: n, partitions: request.partitions })}) as e)
          union all
          (select c.id, 1, c.pos, c.ord from (
             select t.*, row_number() over (partition by t.process_type order by t.pos, t.ord) as in_type from (${candidates(request.groups)}) as t

@@ -13,7 +13,8 @@
  * const items = await claimer.claim(db, { workerId: 'w1', limit: 50, leaseMillis: 30_000 });
  */
 import type { Kysely } from 'kysely';
-import { claimedWorkItemOf, type ClaimedWorkItem, type ClaimOptions } from '../repository/work-item-repository';
+import type { ClaimedWorkItem, ClaimOptions } from '../repository/work-item-repository';
+import { claimedWorkItemOf } from '../repository/work-item-queue';
 import type { WorkItemTables } from '../schema/work-item-tables';
 import {
   claimGroups,

@@ -64,44 +64,67 @@ export function errorText(error: unknown): { message: string; stack: string | nu
   return { message: String(error), stack: null };
 }
 
+/** Reports a DEAD item to its process (the runner holds its report lease) and records that it was reported. */
+async function reportDead(
+  deps: Pick<AttemptSettlementDeps, 'onDead' | 'repo' | 'db' | 'logger' | 'itemEvent'>,
+  item: ClaimedWorkItem,
+  error: string,
+  stackTrace: string | null,
+): Promise<void> {
+  const { repo, db, logger, itemEvent } = deps;
+  if (deps.onDead === undefined) return;
+  try {
+    await deps.onDead({
+      id: item.id,
+      processId: item.processId,
+      processType: item.processType,
+      workerType: item.workerType,
+      tenant: item.tenant,
+      attempts: item.attempts,
+      error,
+      stackTrace,
+    });
+    await repo.markReported(db, item.id, item.claimToken);
+    itemEvent('reported', item);
+  } catch (err) {
+    logger.error(
+      { err, itemId: item.id, processId: item.processId },
+      'could not report a DEAD work item; it will be retried',
+    );
+    itemEvent('error', item, `report failed: ${errorText(err).message}`);
+  }
+}
+
+/** The wait before the next attempt: the definition's retry backoff, when it sets one, else the runner's. */
+function retryDelayOf(item: ClaimedWorkItem, backoff: BackoffPolicy): number {
+  const own = (item.payload as Partial<WorkerDto> | null)?.retry?.backoff;
+  return own ? exponentialBackoff(own)(item.attempts) : backoff(item.attempts);
+}
+
+/** An acknowledgement refused: the lease was lost and the item claimed again (or released). */
+function refusedAck(
+  deps: Pick<AttemptSettlementDeps, 'counters' | 'logger' | 'itemEvent'>,
+  item: ClaimedWorkItem,
+): void {
+  const { counters, logger, itemEvent } = deps;
+  counters.staleAcks++;
+  logger.warn(
+    { itemId: item.id, processId: item.processId },
+    'acknowledgement refused: the lease was lost and the item claimed again (or released)',
+  );
+  itemEvent('stale-ack', item);
+}
+
 /** Makes the settlement of one runner. */
 export function makeAttemptSettlement(deps: AttemptSettlementDeps): AttemptSettlement {
   const { db, repo, logger, leaseMillis, counters, itemEvent } = deps;
   const maxAttemptsOf = (item: ClaimedWorkItem): number => deps.maxAttempts ?? item.maxAttempts;
   const overdue = (item: ClaimedWorkItem): boolean => item.attempts > maxAttemptsOf(item);
 
-  async function report(item: ClaimedWorkItem, error: string, stackTrace: string | null): Promise<void> {
-    if (deps.onDead === undefined) return;
-    try {
-      await deps.onDead({
-        id: item.id,
-        processId: item.processId,
-        processType: item.processType,
-        workerType: item.workerType,
-        tenant: item.tenant,
-        attempts: item.attempts,
-        error,
-        stackTrace,
-      });
-      await repo.markReported(db, item.id, item.claimToken);
-      itemEvent('reported', item);
-    } catch (err) {
-      logger.error(
-        { err, itemId: item.id, processId: item.processId },
-        'could not report a DEAD work item; it will be retried',
-      );
-      itemEvent('error', item, `report failed: ${errorText(err).message}`);
-    }
-  }
+  const report = (item: ClaimedWorkItem, error: string, stackTrace: string | null) =>
+    reportDead(deps, item, error, stackTrace);
 
-  function staleAck(item: ClaimedWorkItem): void {
-    counters.staleAcks++;
-    logger.warn(
-      { itemId: item.id, processId: item.processId },
-      'acknowledgement refused: the lease was lost and the item claimed again (or released)',
-    );
-    itemEvent('stale-ack', item);
-  }
+  const staleAck = (item: ClaimedWorkItem) => refusedAck(deps, item);
 
   async function markDead(item: ClaimedWorkItem, error: string, stack: string | null): Promise<void> {
     if (!(await repo.markDead(db, item.id, item.claimToken, error, { reported: false, leaseMillis })))
@@ -148,9 +171,7 @@ export function makeAttemptSettlement(deps: AttemptSettlementDeps): AttemptSettl
       }
       const { message, stack } = errorText(attempt.failure);
       if (item.attempts >= maxAttemptsOf(item)) return markDead(item, message, stack);
-      // The definition's retry backoff, when it sets one, else the runner's.
-      const own = (item.payload as Partial<WorkerDto> | null)?.retry?.backoff;
-      const delay = own ? exponentialBackoff(own)(item.attempts) : deps.backoff(item.attempts);
+      const delay = retryDelayOf(item, deps.backoff);
       if (!(await repo.retry(db, item.id, item.claimToken, message, delay))) return staleAck(item);
       counters.retried++;
       logger.warn(

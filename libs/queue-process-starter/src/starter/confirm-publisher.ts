@@ -11,11 +11,11 @@
  * await publisher.publish('fw.import', encodeWorkerMessage(worker));
  */
 import type { Logger } from '@fw/core';
-import type { ConfirmChannel } from 'amqplib';
 import type { AmqpConnectionSource } from '../amqp/amqp-connection';
 import { queueDeclaration, type QueueType } from '../amqp/queue-declaration';
 import { backoffMillis, type BackoffDelay } from '../amqp/reconnect-backoff';
 import { QueueHeaders, type EncodedWorkerMessage } from '../message/worker-message-codec';
+import { makePublishChannelHolder, type OpenChannel } from './publish-channel';
 
 export interface ConfirmPublisherOptions {
   source: AmqpConnectionSource;
@@ -38,102 +38,64 @@ export interface ConfirmPublisher {
   close(): Promise<void>;
 }
 
-interface OpenChannel {
-  channel: ConfirmChannel;
-  asserted: Set<string>;
-  /** messageIds the broker returned as unroutable (a return arrives before its confirm). */
-  returned: Set<string>;
-  closed: boolean;
-}
-
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis));
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * Publishes `message` on `state`'s channel (mandatory: an unroutable message comes back) and
+ * resolves on the broker's confirm; rejects on a nack, a return, a closed channel or no confirm
+ * within `timeoutMillis`.
+ */
+function confirm(
+  state: OpenChannel,
+  queue: string,
+  message: EncodedWorkerMessage,
+  timeoutMillis: number,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(
+      () => finish(new Error(`no publisher confirm from RabbitMQ within ${timeoutMillis} ms`)),
+      timeoutMillis,
+    );
+    function finish(err: unknown): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err !== null && err !== undefined)
+        reject(err instanceof Error ? err : new Error(`RabbitMQ refused the message: ${String(err)}`));
+      else if (state.returned.delete(message.properties.messageId))
+        reject(new Error(`RabbitMQ returned the message as unroutable: queue '${queue}' does not exist`));
+      else resolve();
+    }
+    try {
+      state.channel.publish('', queue, message.content, { ...message.properties, mandatory: true }, (err: unknown) =>
+        finish(err),
+      );
+    } catch (err) {
+      finish(err);
+    }
+  });
+}
+
 export function makeConfirmPublisher(options: ConfirmPublisherOptions): ConfirmPublisher {
   const { source, logger } = options;
-  let current: Promise<OpenChannel> | undefined;
-
-  async function open(): Promise<OpenChannel> {
-    const connection = await source.get();
-    const channel = await connection.createConfirmChannel();
-    const state: OpenChannel = { channel, asserted: new Set(), returned: new Set(), closed: false };
-    channel.on('return', (message: { properties: { messageId?: unknown } }) => {
-      if (typeof message.properties.messageId === 'string') state.returned.add(message.properties.messageId);
-    });
-    channel.on('error', (err: Error) => logger.warn({ err }, 'RabbitMQ publish channel error'));
-    channel.on('close', () => {
-      state.closed = true;
-      if (current === opened) current = undefined;
-    });
-    const opened: Promise<OpenChannel> = Promise.resolve(state);
-    current = opened;
-    return state;
-  }
-
-  function channelOf(): Promise<OpenChannel> {
-    if (current === undefined) {
-      const pending = open();
-      current = pending;
-      pending.catch(() => {
-        if (current === pending) current = undefined;
-      });
-    }
-    return current;
-  }
-
-  async function discard(state: OpenChannel | undefined): Promise<void> {
-    if (state === undefined || state.closed) return;
-    state.closed = true;
-    try {
-      await state.channel.close();
-    } catch {
-      // the channel is already gone
-    }
-  }
-
-  function confirm(state: OpenChannel, queue: string, message: EncodedWorkerMessage): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const timer = setTimeout(
-        () => finish(new Error(`no publisher confirm from RabbitMQ within ${options.confirmTimeoutMillis} ms`)),
-        options.confirmTimeoutMillis,
-      );
-      function finish(err: unknown): void {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (err !== null && err !== undefined)
-          reject(err instanceof Error ? err : new Error(`RabbitMQ refused the message: ${String(err)}`));
-        else if (state.returned.delete(message.properties.messageId))
-          reject(new Error(`RabbitMQ returned the message as unroutable: queue '${queue}' does not exist`));
-        else resolve();
-      }
-      try {
-        state.channel.publish('', queue, message.content, { ...message.properties, mandatory: true }, (err: unknown) =>
-          finish(err),
-        );
-      } catch (err) {
-        finish(err);
-      }
-    });
-  }
+  const channels = makePublishChannelHolder({ source, logger });
 
   async function publishOnce(queue: string, message: EncodedWorkerMessage): Promise<void> {
     let state: OpenChannel | undefined;
     try {
-      state = await channelOf();
+      state = await channels.get();
       if (options.assertQueues && !state.asserted.has(queue)) {
         await state.channel.assertQueue(queue, queueDeclaration(options.queueType));
         state.asserted.add(queue);
       }
-      await confirm(state, queue, message);
+      await confirm(state, queue, message, options.confirmTimeoutMillis);
     } catch (err) {
-      if (current !== undefined && state !== undefined && (await current.catch(() => undefined)) === state)
-        current = undefined;
-      await discard(state);
+      await channels.drop(state);
       throw err;
     }
   }
@@ -159,9 +121,7 @@ export function makeConfirmPublisher(options: ConfirmPublisherOptions): ConfirmP
       }
     },
     async close() {
-      const last = current;
-      current = undefined;
-      if (last !== undefined) await discard(await last.catch(() => undefined));
+      await channels.close();
       await source.close();
     },
   };

@@ -74,6 +74,26 @@ export interface QueueProcessStarter extends WorkerStarter<unknown> {
   close(): Promise<void>;
 }
 
+/** A committed launch that could not be published: the process waits in its worker state. */
+function logPublishFailed(
+  logger: Logger,
+  failure: { error: unknown; worker: WorkerDto; queue: string; attempts: number },
+): void {
+  const { error, worker, queue, attempts } = failure;
+  logger.error(
+    {
+      err: error,
+      processId: worker.processId,
+      processType: worker.processType,
+      workerType: worker.workerType,
+      tenant: worker.tenant,
+      queue,
+      attempts,
+    },
+    `committed ${worker.workerType} launch of process ${worker.processId} (${worker.processType}) could not be published to queue '${queue}' after ${attempts} attempt(s): the process waits in its worker state until it is re-launched`,
+  );
+}
+
 /** Makes the starter. It connects on the first publish. */
 export function makeQueueProcessStarter(options: QueueProcessStarterOptions): QueueProcessStarter {
   const logger = options.logger ?? createLogger({ name: 'queue-process-starter' });
@@ -127,18 +147,7 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
           await send(worker, queue, message);
         } catch (error) {
           counters.failed += 1;
-          logger.error(
-            {
-              err: error,
-              processId: worker.processId,
-              processType: worker.processType,
-              workerType: worker.workerType,
-              tenant: worker.tenant,
-              queue,
-              attempts,
-            },
-            `committed ${worker.workerType} launch of process ${worker.processId} (${worker.processType}) could not be published to queue '${queue}' after ${attempts} attempt(s): the process waits in its worker state until it is re-launched`,
-          );
+          logPublishFailed(logger, { error, worker, queue, attempts });
           options.onPublishFailed?.(error, worker, queue);
         }
       });

@@ -1,0 +1,80 @@
+/**
+ * Enqueueing work items: idempotent on `<processId>:<processType>:<workerType>` (an item already
+ * enqueued is skipped), one statement per chunk of many.
+ */
+import { jsonRecordset } from '@fw/core';
+import { DEFAULT_PRIORITY, type WorkerDto } from '@fw/process-api';
+import { sql, type Kysely } from 'kysely';
+import type { WorkItemTables } from '../schema/work-item-tables';
+import type { EnqueueOptions } from './work-item-repository';
+
+/** `<processId>:<processType>:<workerType>`: the item's key. */
+export function idempotencyKeyOf(worker: Pick<WorkerDto, 'processId' | 'processType' | 'workerType'>): string {
+  return `${worker.processId}:${worker.processType}:${worker.workerType}`;
+}
+
+/** Attempts of an item: the definition's `retry.attempts` when it sets one, else the starter's default. */
+function attemptsOf(worker: WorkerDto, fallback: number): number {
+  return worker.retry?.attempts ?? fallback;
+}
+
+/** Rows per insert statement (bounds the size of its one JSON parameter). */
+const ENQUEUE_CHUNK = 1000;
+
+const ENQUEUE_COLUMNS = { payload: 'jsonb', max_attempts: 'integer' } as const;
+
+/** Inserts many items, one statement per chunk (items whose idempotency key exists are skipped); the number inserted. */
+export async function enqueueWorkItems(
+  db: Kysely<WorkItemTables>,
+  workers: readonly WorkerDto[],
+  options: EnqueueOptions,
+): Promise<number> {
+  let inserted = 0;
+  for (let i = 0; i < workers.length; i += ENQUEUE_CHUNK) {
+    const chunk = workers.slice(i, i + ENQUEUE_CHUNK);
+    // Only the WorkerDto and the attempts travel (one JSON parameter, jsonRecordset of
+    // @fw/core): the key and the other columns are read from the payload, as
+    // idempotencyKeyOf builds the key.
+    const rows = chunk.map((w) => ({ payload: w, max_attempts: attemptsOf(w, options.maxAttempts) }));
+    const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
+    const result = await sql`
+      insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at, priority)
+      select concat_ws(':', v.payload->>'processId', v.payload->>'processType', v.payload->>'workerType'), (v.payload->>'processId')::uuid,
+             v.payload->>'processType', v.payload->>'workerType', v.payload->>'tenant', v.payload, v.max_attempts, ${runAt},
+             coalesce((v.payload->>'priority')::smallint, ${DEFAULT_PRIORITY})
+        from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}
+      on conflict (idempotency_key) do nothing`.execute(db);
+    inserted += Number(result.numAffectedRows ?? 0n);
+  }
+  return inserted;
+}
+
+/** Inserts the item unless its idempotency key exists; true when a row was inserted. */
+export async function enqueueWorkItem(
+  db: Kysely<WorkItemTables>,
+  worker: WorkerDto,
+  options: EnqueueOptions,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('fw_process_work_item')
+    .values({
+      idempotency_key: idempotencyKeyOf(worker),
+      process_id: worker.processId,
+      process_type: worker.processType,
+      worker_type: worker.workerType,
+      tenant: worker.tenant,
+      payload: JSON.stringify(worker),
+      max_attempts: attemptsOf(worker, options.maxAttempts),
+      run_at: options.runAt ?? sql<Date>`now()`,
+      priority: worker.priority ?? DEFAULT_PRIORITY,
+      locked_by: null,
+      locked_until: null,
+      claim_token: null,
+      last_error: null,
+      failure_reported_at: null,
+      finished_at: null,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}

@@ -1,0 +1,73 @@
+/**
+ * `fw_process_work_item` as a leased queue of `@fw/leased-queue`: a token per item, oldest due
+ * first, partitioned by process type; its expired-lease scan (which the fair claim shares); and a
+ * claimed row read as a {@link ClaimedWorkItem}.
+ */
+import {
+  leasedClaimOf,
+  makeExpiredLeaseScan,
+  makeLeasedQueue,
+  type LeasedClaim,
+  type LeaseFields,
+  type LeasedQueueSpec,
+} from '@fw/leased-queue';
+import { WorkItemStatus } from '../schema/work-item-tables';
+import type { ClaimedWorkItem } from './work-item-repository';
+
+/** The work-item columns a claim returns besides the lease fields. */
+export interface ItemFields {
+  idempotency_key: string;
+  process_id: string;
+  process_type: string;
+  worker_type: string;
+  tenant: string | null;
+  payload: unknown;
+}
+
+/** A row of a claim statement: the lease fields under their `lq_*` names and the item's columns. */
+export type ClaimedItemRow = LeaseFields & ItemFields;
+
+/** `fw_process_work_item` as a leased queue: a token per item, oldest due first, by process type. */
+const WORK_ITEM_QUEUE: LeasedQueueSpec = {
+  table: 'fw_process_work_item',
+  statuses: {
+    pending: WorkItemStatus.PENDING,
+    running: WorkItemStatus.RUNNING,
+    done: WorkItemStatus.SUCCESS,
+    dead: WorkItemStatus.DEAD,
+  },
+  returning: ['idempotency_key', 'process_id', 'process_type', 'worker_type', 'tenant', 'payload'],
+  claimOrder: ['run_at', 'created_at'],
+  partitionColumn: 'process_type',
+};
+
+/** The statements of the work-item queue. */
+export const workItemQueue = makeLeasedQueue<ItemFields>(WORK_ITEM_QUEUE);
+
+/** RUNNING items whose lease expired, oldest lease first (the first branch of every claim). */
+export const expiredWorkItemLeases = makeExpiredLeaseScan({
+  table: WORK_ITEM_QUEUE.table,
+  running: WORK_ITEM_QUEUE.statuses.running,
+  partitionColumn: WORK_ITEM_QUEUE.partitionColumn,
+});
+
+/**
+ * A row claimed by a statement that names the lease fields `lq_*` (as `@fw/leased-queue` and the
+ * fair claim do) as a {@link ClaimedWorkItem}.
+ */
+export function claimedWorkItemOf(row: ClaimedItemRow): ClaimedWorkItem {
+  return toItem(leasedClaimOf(row));
+}
+
+/** The lease fields as claimed, and the work item's own columns. */
+export function toItem({ row, ...lease }: LeasedClaim<ItemFields>): ClaimedWorkItem {
+  return {
+    ...lease,
+    idempotencyKey: row.idempotency_key,
+    processId: row.process_id,
+    processType: row.process_type,
+    workerType: row.worker_type,
+    tenant: row.tenant,
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * One attempt of claimed items: the handler called for one item, or the batch service's `runMany`
+ * for a whole claimed batch, with the items' leases kept by the heartbeat while they run and let go
+ * before their settlement (so that no renewal races the acknowledgement).
+ */
+import type { Claim } from '@fw/leased-queue';
+import type { WorkerDto } from '@fw/process-api';
+import type { ClaimedWorkItem } from '../repository/work-item-repository';
+import type { AttemptResult, AttemptSettlement } from './attempt-settlement';
+import type { RunMany } from './runner-config';
+import { resultOfOutcome, type BatchOutcomeLike, type WorkItemHandler } from './work-item-handler';
+
+/** A running item and what aborts it. */
+export interface RunningItem {
+  item: ClaimedWorkItem;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+/** The heartbeat, as the execution uses it. */
+export interface HeldLeases {
+  hold(claims: Iterable<ClaimedWorkItem>): void;
+  release(claims: Iterable<Claim>): Promise<void>;
+}
+
+export interface WorkItemExecutionDeps {
+  handler: WorkItemHandler;
+  settlement: AttemptSettlement;
+  leases: HeldLeases;
+  workerId: string;
+}
+
+export interface WorkItemExecution {
+  /** Runs one item and settles it. */
+  execute(item: ClaimedWorkItem, abort: AbortController): Promise<void>;
+  /**
+   * A claimed batch handed to the batch service whole (`runMany`): one call for all its items, and
+   * one statement completing every item that succeeded; the others are settled one by one.
+   */
+  executeBatch(entries: readonly RunningItem[], runMany: RunMany): Promise<void>;
+}
+
+export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExecution {
+  const { handler, settlement, leases, workerId } = deps;
+
+  const attemptOf = (item: ClaimedWorkItem, abort: AbortController) => ({
+    attempt: item.attempts,
+    maxAttempts: settlement.maxAttemptsOf(item),
+    signal: abort.signal,
+    previousError: item.lastError,
+  });
+
+  async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
+    if (await settlement.expiredOnLastAttempt(item)) return;
+    leases.hold([item]);
+    let attempt: AttemptResult;
+    try {
+      const { attempt: n, maxAttempts, signal, previousError } = attemptOf(item, abort);
+      attempt = {
+        failed: false,
+        result: await handler(item.payload as WorkerDto, {
+          itemId: item.id,
+          attempt: n,
+          maxAttempts,
+          workerId,
+          signal,
+          previousError,
+        }),
+      };
+    } catch (failure) {
+      attempt = { failed: true, failure };
+    } finally {
+      // Before the acknowledgement, so that no renewal races it.
+      await leases.release([item]);
+    }
+    await settlement.settle(item, attempt);
+  }
+
+  async function executeBatch(entries: readonly RunningItem[], runMany: RunMany): Promise<void> {
+    // Items whose lease ran out on their last attempt are marked DEAD instead (rare: checked first).
+    const overdue = entries.filter((e) => settlement.overdue(e.item));
+    if (overdue.length > 0) await Promise.all(overdue.map((e) => settlement.expiredOnLastAttempt(e.item)));
+    const live = overdue.length === 0 ? entries : entries.filter((e) => !overdue.includes(e));
+    if (live.length === 0) return;
+    const items = live.map((e) => e.item);
+    leases.hold(items);
+    let outcomes: BatchOutcomeLike[] | undefined;
+    let thrown: unknown;
+    try {
+      outcomes = await runMany(live.map((e) => ({ message: e.item.payload, attempt: attemptOf(e.item, e.abort) })));
+    } catch (err) {
+      thrown = err;
+    } finally {
+      await leases.release(items);
+    }
+    const succeeded: ClaimedWorkItem[] = [];
+    const others: Array<Promise<void>> = [];
+    live.forEach(({ item }, i) => {
+      let attempt: AttemptResult;
+      try {
+        if (outcomes === undefined) throw thrown;
+        attempt = { failed: false, result: resultOfOutcome(outcomes[i], item) };
+      } catch (failure) {
+        attempt = { failed: true, failure };
+      }
+      if (!attempt.failed && !attempt.result) succeeded.push(item);
+      else others.push(settlement.settle(item, attempt));
+    });
+    await settlement.completeAll(succeeded);
+    await Promise.all(others);
+  }
+
+  return { execute, executeBatch };
+}
