@@ -169,7 +169,8 @@ describe('answer bodies of the GETs the client makes', () => {
       getCrontab: { params: { id: (crontab.body as { id: string }).id } },
       getDefinition: { params: { name: 'wordcount' } },
     });
-  });
+    // A fresh PGlite database with every migration: slow on a loaded machine.
+  }, 180_000);
   afterAll(() => testDb?.dispose());
 
   const gets = Object.entries(ENDPOINTS).filter(([, endpoint]) => endpoint.method === 'GET');

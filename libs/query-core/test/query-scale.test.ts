@@ -1,5 +1,4 @@
-import { FwError, isFwError } from '@fw/core';
-import { describeEachDatabase } from '@fw/test-support';
+import { describeEachDatabase, fwRejection as rejection } from '@fw/test-support';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { makeQueryService, QueryService, SearchStream } from '../src';
@@ -7,16 +6,6 @@ import { FIXTURES, fixedDatabaseFactory } from './support/library-fixture';
 
 const SCALE = path.join(FIXTURES, 'scale');
 type Row = Record<string, unknown>;
-
-async function rejection(promise: Promise<unknown>): Promise<FwError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isFwError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected an FwError');
-}
 
 async function drain(stream: SearchStream): Promise<Row[]> {
   const rows: Row[] = [];

@@ -1,17 +1,7 @@
-import { FwError, isFwError, runWithTenant } from '@fw/core';
-import { describeEachDatabase } from '@fw/test-support';
+import { runWithTenant } from '@fw/core';
+import { describeEachDatabase, fwRejection as rejection } from '@fw/test-support';
 import { makeQueryService, QueryService, SearchResponse } from '../src';
 import { FIXTURES, fixedDatabaseFactory, libraryConfig, seedLibrary } from './support/library-fixture';
-
-async function rejection(promise: Promise<unknown>): Promise<FwError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isFwError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected an FwError');
-}
 
 const ids = (response: SearchResponse) => response.list.map((r) => r.row.id);
 

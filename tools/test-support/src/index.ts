@@ -21,3 +21,4 @@ export type { PrivatePgbouncer, PrivatePgbouncerOptions } from './private-pgboun
 export { freePort } from './local-port';
 export { resolveRef, schemaArbitrary } from './schema-arbitrary';
 export type { HostileValues, JsonValue, SchemaArbitraryOptions } from './schema-arbitrary';
+export { fwRejection } from './rejection';

@@ -2,7 +2,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { App } from './app/App';
+import { App } from './app/app';
 import './styles.css';
 
 const basename = new URL(document.baseURI).pathname.replace(/\/$/, '') || '/';

@@ -5,7 +5,7 @@
 import { render, type RenderResult } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import type { Caller } from '../src/api/types';
-import { App } from '../src/app/App';
+import { App } from '../src/app/app';
 
 export interface FakeRequest {
   method: string;

@@ -1,6 +1,6 @@
 import { describeEachDatabase } from '@fw/test-support';
 import type express from 'express';
-import { keyFingerprint } from '../../src';
+import { keyFingerprint, type AuditEntry as AuditRow } from '../../src';
 import { request } from '../contract';
 import { API, auth, KEY, makeAdminHarness, seedDefinitions, T1 } from '../support';
 import {
@@ -12,16 +12,6 @@ import {
   type JwksServer,
   type SigningKey,
 } from './jwks-fixture';
-
-interface AuditRow {
-  actor: string;
-  credential: string;
-  tenant: string | null;
-  action: string;
-  target: string | null;
-  outcome: string;
-  requestId: string;
-}
 
 describeEachDatabase('audit trail', (getDb) => {
   const NEXT_KEY = 'r'.repeat(20) + '-rotation-key-0123456789';

@@ -1,8 +1,8 @@
 // MyBatis' nullableOnForEach setting as query.mapperSettings.nullableOnForEach: whole mappers
 // (test/fixtures/nullable-foreach) loaded by the query service from its config and run on PGlite
 // and PostgreSQL, the setting on and off.
-import { ConfigError, FwError, createLogger, isFwError } from '@fw/core';
-import { describeEachDatabase } from '@fw/test-support';
+import { ConfigError, createLogger } from '@fw/core';
+import { describeEachDatabase, fwRejection as rejection } from '@fw/test-support';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
@@ -12,16 +12,6 @@ import { fixedDatabaseFactory } from '../support/library-fixture';
 
 const FIXTURES = path.join(__dirname, '../fixtures/nullable-foreach');
 const TENANT_URL = 'postgres://db-host/orders';
-
-async function rejection(promise: Promise<unknown>): Promise<FwError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isFwError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected an FwError');
-}
 
 const ids = (response: SearchResponse): unknown[] => response.list.map((entry) => entry.row.id);
 

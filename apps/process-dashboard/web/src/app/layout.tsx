@@ -6,7 +6,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
-import { HelpOverlay } from '../components/HelpOverlay';
+import { HelpOverlay } from '../components/help-overlay';
 import { usePermissions, type Permissions } from '../features/session/permissions';
 import { TENANT_PATTERN, useSession } from '../features/session/session';
 import { switchTenantPath, tenantPath } from './paths';

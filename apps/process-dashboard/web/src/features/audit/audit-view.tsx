@@ -7,11 +7,11 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { AuditEntry, AuditFilter } from '../../api/types';
 import { useLiveQuery } from '../../app/preferences';
-import { useSearchState } from '../../app/searchState';
-import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
-import { LiveStatus } from '../../components/LiveStatus';
-import { Pagination } from '../../components/Pagination';
-import { TimeText } from '../../components/Time';
+import { useSearchState } from '../../app/search-state';
+import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { LiveStatus } from '../../components/live-status';
+import { Pagination } from '../../components/pagination';
+import { TimeText } from '../../components/time';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 

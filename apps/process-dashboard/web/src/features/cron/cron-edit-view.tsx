@@ -10,13 +10,13 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { isApiError } from '../../api/client';
 import type { Crontab, CrontabInput } from '../../api/types';
 import { executionsPath, tenantPath } from '../../app/paths';
-import { describeError, ErrorMessage, Loading } from '../../components/Feedback';
-import { describedBy, Field } from '../../components/Field';
-import { useDefinitions } from '../definitions/useDefinitions';
+import { describeError, ErrorMessage, Loading } from '../../components/feedback';
+import { describedBy, Field } from '../../components/field';
+import { useDefinitions } from '../definitions/use-definitions';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { checkArgs } from '../triggers/args';
-import { formatIn, previewCron, timeZones } from './cronPreview';
+import { formatIn, previewCron, timeZones } from './cron-preview';
 
 type FieldName = 'name' | 'cronExpression' | 'timezone' | 'definition' | 'args';
 

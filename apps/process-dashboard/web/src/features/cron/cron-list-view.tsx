@@ -8,13 +8,13 @@ import { Link } from 'react-router';
 import type { Crontab } from '../../api/types';
 import { executionsPath, tenantPath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
-import { LiveStatus } from '../../components/LiveStatus';
-import { Pagination } from '../../components/Pagination';
-import { TimeText } from '../../components/Time';
+import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { LiveStatus } from '../../components/live-status';
+import { Pagination } from '../../components/pagination';
+import { TimeText } from '../../components/time';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
-import { previewCron } from './cronPreview';
+import { previewCron } from './cron-preview';
 
 function CronRow({ c, onToggle, onDelete, busy }: { c: Crontab; onToggle(): void; onDelete(): void; busy: boolean }) {
   const api = useApi();

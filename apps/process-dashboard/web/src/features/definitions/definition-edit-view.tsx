@@ -8,12 +8,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { ProcessDef, ProcessDefBody } from '../../api/types';
 import { tenantPath } from '../../app/paths';
-import { ErrorMessage, Loading } from '../../components/Feedback';
-import { describedBy, Field } from '../../components/Field';
-import { JsonBlock } from '../../components/JsonBlock';
+import { ErrorMessage, Loading } from '../../components/feedback';
+import { describedBy, Field } from '../../components/field';
+import { JsonBlock } from '../../components/json-block';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
-import { SourceNotice } from './DefinitionsView';
+import { SourceNotice } from './definitions-view';
 
 const TEMPLATE: ProcessDefBody = {
   processType: 'my-process',

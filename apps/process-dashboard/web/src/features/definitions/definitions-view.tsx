@@ -2,10 +2,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useListKeys } from '../../app/listKeys';
+import { useListKeys } from '../../app/list-keys';
 import { tenantPath } from '../../app/paths';
-import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
-import { Pagination } from '../../components/Pagination';
+import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { Pagination } from '../../components/pagination';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { limitsText } from './definition-limits';

@@ -7,13 +7,13 @@ import { Link, useParams } from 'react-router';
 import type { ProcessDetail } from '../../api/types';
 import { processPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { ErrorMessage, Loading } from '../../components/Feedback';
-import { JsonBlock } from '../../components/JsonBlock';
-import { LiveStatus } from '../../components/LiveStatus';
-import { StatusBadge } from '../../components/Status';
-import { formatDuration, TimeText } from '../../components/Time';
+import { ErrorMessage, Loading } from '../../components/feedback';
+import { JsonBlock } from '../../components/json-block';
+import { LiveStatus } from '../../components/live-status';
+import { StatusBadge } from '../../components/status';
+import { formatDuration, TimeText } from '../../components/time';
 import { useApi } from '../session/session';
-import { Children, CompletionEvents, ErrorList, Lineage } from './ProcessSections';
+import { Children, CompletionEvents, ErrorList, Lineage } from './process-sections';
 
 function Facts({ p }: { p: ProcessDetail }) {
   return (

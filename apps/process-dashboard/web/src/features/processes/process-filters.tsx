@@ -1,7 +1,7 @@
 /** Filters of the process list: type, status, trigger id, free text, roots only. */
 import { useEffect, useState, type FormEvent } from 'react';
 import { PROCESS_STATUSES } from '../../api/types';
-import { useDefinitions } from '../definitions/useDefinitions';
+import { useDefinitions } from '../definitions/use-definitions';
 
 export interface ProcessFilterValues {
   type?: string;

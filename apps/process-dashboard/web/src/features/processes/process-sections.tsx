@@ -4,11 +4,11 @@ import { Link } from 'react-router';
 import type { CompletionEvent, ProcessDetail, ProcessErrorRecord } from '../../api/types';
 import { executionsPath, processPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { Empty } from '../../components/Feedback';
-import { JsonBlock } from '../../components/JsonBlock';
-import { Pagination } from '../../components/Pagination';
-import { ProgressBar, StatusBadge } from '../../components/Status';
-import { TimeText, shortId } from '../../components/Time';
+import { Empty } from '../../components/feedback';
+import { JsonBlock } from '../../components/json-block';
+import { Pagination } from '../../components/pagination';
+import { ProgressBar, StatusBadge } from '../../components/status';
+import { TimeText, shortId } from '../../components/time';
 import { useApi } from '../session/session';
 
 export function ErrorList({

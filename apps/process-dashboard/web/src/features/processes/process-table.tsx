@@ -7,8 +7,8 @@ import { Link } from 'react-router';
 import type { ProcessSummary } from '../../api/types';
 import { processPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { ProgressBar, StatusBadge } from '../../components/Status';
-import { TimeText, shortId } from '../../components/Time';
+import { ProgressBar, StatusBadge } from '../../components/status';
+import { TimeText, shortId } from '../../components/time';
 import { useApi } from '../session/session';
 
 export interface ProcessTableProps {

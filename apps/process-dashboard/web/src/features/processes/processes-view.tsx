@@ -5,17 +5,17 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { ProcessFilter } from '../../api/types';
-import { useListKeys } from '../../app/listKeys';
+import { useListKeys } from '../../app/list-keys';
 import { tenantPath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { useSearchState } from '../../app/searchState';
-import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
-import { LiveStatus } from '../../components/LiveStatus';
-import { Pagination } from '../../components/Pagination';
+import { useSearchState } from '../../app/search-state';
+import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { LiveStatus } from '../../components/live-status';
+import { Pagination } from '../../components/pagination';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
-import { ProcessFilters, type ProcessFilterValues } from './ProcessFilters';
-import { ProcessTable } from './ProcessTable';
+import { ProcessFilters, type ProcessFilterValues } from './process-filters';
+import { ProcessTable } from './process-table';
 
 export function ProcessesView() {
   const api = useApi();

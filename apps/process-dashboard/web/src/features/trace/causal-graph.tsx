@@ -17,8 +17,8 @@ import {
 import '@xyflow/react/dist/style.css';
 import { memo, useMemo } from 'react';
 import type { TraceGraph, TraceNode } from '../../api/types';
-import { StatusBadge } from '../../components/Status';
-import { shortId } from '../../components/Time';
+import { StatusBadge } from '../../components/status';
+import { shortId } from '../../components/time';
 import { EDGE_LOOK, nodeTarget } from './edges';
 import { layoutTrace, NODE_HEIGHT, NODE_WIDTH } from './layout';
 

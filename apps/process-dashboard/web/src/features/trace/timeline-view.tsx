@@ -2,8 +2,8 @@
 import { Link } from 'react-router';
 import type { TraceGraph } from '../../api/types';
 import { processPath } from '../../app/paths';
-import { Empty } from '../../components/Feedback';
-import { formatDuration, formatTime, shortId } from '../../components/Time';
+import { Empty } from '../../components/feedback';
+import { formatDuration, formatTime, shortId } from '../../components/time';
 import { buildTimeline } from './timeline';
 
 /** Bars shown per tree before "and n more" (a 1,000-node trace stays readable and fast). */

@@ -9,16 +9,16 @@ import { isApiError } from '../../api/client';
 import { TRACE_EDGE_KINDS, type TraceGraph } from '../../api/types';
 import { executionsPath, processPath, tenantPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { useSearchState } from '../../app/searchState';
-import { ErrorMessage, Loading } from '../../components/Feedback';
-import { LiveStatus } from '../../components/LiveStatus';
-import { StatusBadge } from '../../components/Status';
-import { shortId } from '../../components/Time';
+import { useSearchState } from '../../app/search-state';
+import { ErrorMessage, Loading } from '../../components/feedback';
+import { LiveStatus } from '../../components/live-status';
+import { StatusBadge } from '../../components/status';
+import { shortId } from '../../components/time';
 import { useApi } from '../session/session';
 import { EDGE_LOOK, nodeTarget } from './edges';
-import { TimelineView } from './TimelineView';
+import { TimelineView } from './timeline-view';
 
-const CausalGraph = lazy(() => import('./CausalGraph'));
+const CausalGraph = lazy(() => import('./causal-graph'));
 
 type By = { processId: string } | { triggerId: string };
 

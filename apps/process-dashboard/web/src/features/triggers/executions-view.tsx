@@ -13,16 +13,16 @@ import {
   type ExecutionStatus,
   type TriggerSource,
 } from '../../api/types';
-import { useListKeys } from '../../app/listKeys';
+import { useListKeys } from '../../app/list-keys';
 import { processPath, tenantPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { useSearchState } from '../../app/searchState';
-import { Empty, ErrorMessage, Loading } from '../../components/Feedback';
-import { LiveStatus } from '../../components/LiveStatus';
-import { Pagination } from '../../components/Pagination';
-import { StatusBadge } from '../../components/Status';
-import { formatDuration, shortId, TimeText } from '../../components/Time';
-import { useDefinitions } from '../definitions/useDefinitions';
+import { useSearchState } from '../../app/search-state';
+import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { LiveStatus } from '../../components/live-status';
+import { Pagination } from '../../components/pagination';
+import { StatusBadge } from '../../components/status';
+import { formatDuration, shortId, TimeText } from '../../components/time';
+import { useDefinitions } from '../definitions/use-definitions';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 
