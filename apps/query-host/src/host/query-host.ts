@@ -1,24 +1,13 @@
-import { ConfigError, createLogger, LoadedConfig, Logger } from '@fw/core';
-import { makeErrorMiddleware, makeNotFoundHandler, rejectControlCharacters, requireJsonBody } from '@fw/core/http';
-import { makeAdminUiRouter } from '@fw/admin-ui';
-import { makeRegistryDelegate, makeServiceRegistry, makeServiceRouter, type RegistryDelegate } from '@fw/service';
-import { makeMcpRouter } from '@fw/service/mcp';
-import { CallerIdentity, makeQueryRequestHandler, makeQueryRouter, QueryAuthorizer } from '@fw/query-controller';
-import {
-  DatabaseFactory,
-  makeQueryService,
-  QUERY_CONFIG_DEFAULTS,
-  QueryExecutionProvider,
-  QueryService,
-} from '@fw/query-core';
-import express, { Express } from 'express';
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { createServer, RequestListener, Server } from 'node:http';
-import * as path from 'node:path';
+import { createLogger, LoadedConfig, Logger } from '@fw/core';
+import type { CallerIdentity, QueryAuthorizer } from '@fw/query-controller';
+import { DatabaseFactory, makeQueryService, QueryExecutionProvider, QueryService } from '@fw/query-core';
+import type { Express } from 'express';
+import type { RequestListener, Server } from 'node:http';
 import { HostConfig, parseHostConfig } from '../config/host-config';
 import { makeHostDatabases } from './host-databases';
-import { defineQueryService } from './query-services';
+import { makeQueryHostApp } from './query-host-app';
+import { makeQueryHostLifecycle } from './query-host-lifecycle';
+import { makeQueryHostRegistry } from './query-host-registry';
 
 /** What {@link createQueryHost} needs besides the config. */
 export interface QueryHostOptions {
@@ -64,22 +53,6 @@ export interface QueryHost {
   close(): Promise<void>;
 }
 
-/** This package's version and license, as the host describes itself (`/info`, `/openapi.json`). */
-function packageFacts(): { version: string; license: string | undefined } {
-  try {
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-      version?: unknown;
-      license?: unknown;
-    };
-    return {
-      version: typeof pkg.version === 'string' ? pkg.version : '0.0.0',
-      license: typeof pkg.license === 'string' ? pkg.license : undefined,
-    };
-  } catch {
-    return { version: '0.0.0', license: undefined };
-  }
-}
-
 /**
  * Composes a query host: validates the config, starts the query service (every startup problem
  * throws a ConfigError before anything listens) and builds the request listener:
@@ -91,6 +64,8 @@ function packageFacts(): { version: string; license: string | undefined } {
  *
  * The tenant is read from `x-fw-tenant-id` and passed to the service explicitly; the host installs
  * no AsyncLocalStorage context, so no async hooks run on any request.
+ *
+ * The parts are the registry, the app and the lifecycle (one file each beside this one).
  *
  * @example
  * const host = await createQueryHost({ config: loadConfigFile('query-host.json') });
@@ -117,147 +92,36 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
     throw err;
   }
 
-  const { version, license } = packageFacts();
-  const registry = makeServiceRegistry({
-    host: {
-      name: 'query-host',
-      version,
-      description: 'fw named query host',
-      ...(license === undefined ? {} : { license: { name: license, identifier: license } }),
-    },
-    services: [
-      defineQueryService({
-        queryService,
-        maxRowsInPage: config.query.pagination?.maxRowsInPage ?? QUERY_CONFIG_DEFAULTS.maxRowsInPage,
-        version,
-        tenants: Object.keys(config.query.datasources),
-        details: () => ({
-          provider: config.query.provider ?? 'sql',
-          tenants: Object.keys(config.query.datasources),
-          defaultTenantId: config.query.defaultTenantId ?? null,
-          aclsEnforced: options.authorizer !== undefined,
-        }),
-        healthCheck: async () => {
-          const checks = await Promise.all(
-            databases.healthChecks().map(async (c) => ({
-              name: c.name,
-              ...(await c.check().catch((err: unknown) => ({ healthy: false, message: (err as Error).message }))),
-            })),
-          );
-          return { healthy: checks.every((c) => c.healthy), checks };
-        },
-        // The host's authorizer takes an express request: give it one carrying the call's headers.
-        ...(options.authorizer
-          ? {
-              authorize: (headers: Readonly<Record<string, string>>, acls: readonly string[]) =>
-                (options.authorizer as QueryAuthorizer)(
-                  Object.assign(Object.create(express.request) as express.Request, { headers }),
-                  acls,
-                ),
-            }
-          : {}),
-        logger,
-      }),
-    ],
-    logger,
-  });
-
-  const bodyLimit = options.bodyLimit ?? '1mb';
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(express.json({ limit: bodyLimit }));
-  app.use(rejectControlCharacters());
-  app.use(requireJsonBody());
-  // The query routes first: the hot path then does not walk the info routes' layers.
-  app.use(
-    makeQueryRouter({ queryService, authorizer: options.authorizer, logger, callerIdentity: options.callerIdentity }),
-  );
-  app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: options.infoAccessKey, logger }));
-  app.use(makeAdminUiRouter({ proxyAllowedOrigins: options.adminUiProxyOrigins ?? [] }));
-  if (options.mcp)
-    app.use(
-      makeMcpRouter(registry, {
-        instructions:
-          'Named queries: each tool searches one query (filters, sortCriteria, paging) for the tenant of x-fw-tenant-id',
-        logger,
-      }),
-    );
-  app.use(makeNotFoundHandler());
-  app.use(makeErrorMiddleware(logger));
-  const search = makeQueryRequestHandler({
+  const { authorizer } = options;
+  const registry = makeQueryHostRegistry({ config, queryService, databases, authorizer, logger });
+  const { app, listener } = makeQueryHostApp({
     queryService,
-    authorizer: options.authorizer,
-    logger,
-    bodyLimit,
-    app,
+    registry,
+    bodyLimit: options.bodyLimit ?? '1mb',
+    authorizer,
     callerIdentity: options.callerIdentity,
+    infoAccessKey: options.infoAccessKey,
+    mcp: options.mcp,
+    adminUiProxyOrigins: options.adminUiProxyOrigins,
+    logger,
   });
-  const listener: RequestListener = (req, res) => search(req, res, () => app(req, res));
-
-  let server: Server | undefined;
-  let closing: Promise<void> | undefined;
-  let delegate: RegistryDelegate | undefined;
+  const lifecycle = makeQueryHostLifecycle({
+    listener,
+    config,
+    registry,
+    serviceRegistry: options.serviceRegistry,
+    queryService,
+    databases,
+    logger,
+  });
 
   return {
     app: listener,
     express: app,
     config,
     queryService,
-    server: () => server,
-    listen() {
-      if (server) throw new Error('query host is already listening');
-      const { port, bindAddress } = config.server;
-      return new Promise((resolve, reject) => {
-        const candidate = createServer(listener).listen(port, bindAddress);
-        candidate.once('error', (err: NodeJS.ErrnoException) => {
-          const why =
-            err.code === 'EADDRINUSE'
-              ? 'is already in use'
-              : err.code === 'EADDRNOTAVAIL'
-                ? 'is not an address of this machine'
-                : `cannot be used (${err.message})`;
-          reject(
-            new ConfigError(
-              `${config.source}: server.bindAddress ${bindAddress} port ${port} ${why}: change server.port or server.bindAddress`,
-            ),
-          );
-        });
-        candidate.once('listening', () => {
-          server = candidate;
-          // Keep-alive sockets idle longer than a typical load balancer's (60 s) timeout.
-          candidate.keepAliveTimeout = 65_000;
-          const address = candidate.address() as AddressInfo;
-          const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-          logger.info({ address: address.address, port: address.port }, 'query host listening');
-          const url = `http://${host}:${address.port}`;
-          if (options.serviceRegistry) {
-            delegate = makeRegistryDelegate({
-              registryUrl: options.serviceRegistry.url,
-              baseUrl: options.serviceRegistry.baseUrl ?? url,
-              registry,
-              logger,
-            });
-            delegate.start();
-          }
-          resolve({ address: address.address, port: address.port, url });
-        });
-      });
-    },
-    close() {
-      closing ??= (async () => {
-        await delegate?.stop();
-        if (server) {
-          const current = server;
-          await new Promise<void>((resolve) => {
-            current.close(() => resolve());
-            current.closeIdleConnections();
-          });
-        }
-        await queryService.close();
-        await databases.close();
-      })();
-      return closing;
-    },
+    server: lifecycle.server,
+    listen: lifecycle.listen,
+    close: lifecycle.close,
   };
 }
