@@ -24,6 +24,7 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; out: st
 /** A tsconfig resolving @fw/* to the workspace sources and the project's own packages to theirs. */
 function checkConfig(project: string, scope: string, packages: string[]): string {
   const paths: Record<string, string[]> = {
+    '@fw/core/http': [path.join(ROOT, 'libs/core/src/http.ts')],
     '@fw/migrate': [path.join(ROOT, 'tools/migrate/src/index.ts')],
     '@fw/*': [path.join(ROOT, 'libs/*/src/index.ts')],
     express: [path.join(ROOT, 'node_modules/@types/express/index.d.ts')],

@@ -140,6 +140,7 @@ export function typeCheckWorkflowPackage(pkg: string): void {
         rootDir: '/',
         baseUrl: ROOT,
         paths: {
+          '@fw/core/http': [path.join(ROOT, 'libs/core/src/http.ts')],
           '@fw/service/mcp': [path.join(ROOT, 'libs/service/src/mcp.ts')],
           '@fw/migrate': [path.join(ROOT, 'tools/migrate/src/index.ts')],
           '@fw/*': [path.join(ROOT, 'libs/*/src/index.ts')],
