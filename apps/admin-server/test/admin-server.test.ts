@@ -52,7 +52,13 @@ describeEachDatabase('admin server (in process)', (getDb) => {
     expect((await rawRequest(urlA).get('/anything').set('Accept', 'application/json')).status).toBe(401);
     const api = await request(urlA).get(`${API}/info`).set('x-fw-tenant-id', 'demo');
     expect(api.status).toBe(401);
-    expect(api.body).toEqual({ message: expect.any(String) });
+    // The same error envelope as every other route of the host; its message says why.
+    expect(api.body).toMatchObject({ success: false, code: 401, subErrorCode: 'PM401', message: expect.any(String) });
+    expect((await rawRequest(urlA).get('/anything').set('Accept', 'application/json')).body).toMatchObject({
+      code: 401,
+      subErrorCode: 'PM401',
+      message: expect.any(String),
+    });
     const info = await request(urlA).get(`${API}/info`).set(headers());
     expect(info.body).toEqual({
       definitionSource: 'database',

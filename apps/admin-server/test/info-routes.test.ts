@@ -16,6 +16,7 @@ const DATABASE_DOWN = {
   severity: 'ERROR',
   subErrorCode: CoreErrorCodes.unavailable,
   description: 'Unhealthy: process-database',
+  message: 'Unhealthy: process-database',
   payload: null,
   // the reason (a connection error names hosts and users) is logged, not answered
   errors: [

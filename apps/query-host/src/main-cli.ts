@@ -1,5 +1,5 @@
 import { parseProxyAllowedOrigins } from '@fw/admin-ui';
-import { createLogger, installGracefulShutdown, isConfigError, loadConfigFile, Logger } from '@fw/core';
+import { createLogger, FwError, installGracefulShutdown, isConfigError, loadConfigFile, Logger } from '@fw/core';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { demoCurl, prepareDemo } from './demo/demo-setup';
@@ -22,7 +22,13 @@ export const QUERY_HOST_VERSION: string = (
 export type HostCommand = { kind: 'run'; configFile?: string } | { kind: 'help' } | { kind: 'version' };
 
 /** Raised for bad arguments; main prints it with the usage and exits 2. */
-export class UsageError extends Error {}
+/** A command line the host does not take (printed with the usage, exit code 2). */
+export class UsageError extends FwError {
+  constructor(message: string) {
+    super({ code: 400, subErrorCode: 'QUERY_HOST_USAGE', description: message, expose: false });
+    this.name = 'UsageError';
+  }
+}
 
 /**
  * Parses `--config FILE` / `--config=FILE` / `--help`; `FW_CONFIG` is used when `--config` is absent.

@@ -1,4 +1,5 @@
-import type { ProcessDef, WorkerDto, WorkerStarter } from '@fw/process-api';
+import { isFwError } from '@fw/core';
+import { ProcessErrorCodes, type ProcessDef, type WorkerDto, type WorkerStarter } from '@fw/process-api';
 import {
   DelegateErrorCodes,
   isProcessDelegateError,
@@ -74,7 +75,7 @@ describeEachDatabase('process delegate against makeProcessRouter', (getDb) => {
     const p = (await delegate.createProcess({ processDefName: 'job' })).mutatedEntity;
     const error = await rejection(delegate.getProcess(p.id, { tenant: 'other' }));
     expect(isProcessDelegateError(error)).toBe(true);
-    expect(error).toMatchObject({ code: 404, status: 404, subErrorCode: 'P404', method: 'GET' });
+    expect(error).toMatchObject({ code: 404, status: 404, subErrorCode: 'P004', legacyCode: 'P404', method: 'GET' });
     const untenanted = (await delegate.createProcess({ processDefName: 'job' }, { tenant: null })).mutatedEntity;
     expect(untenanted.tenant).toBeNull();
   });
@@ -137,7 +138,8 @@ describeEachDatabase('process delegate against makeProcessRouter', (getDb) => {
     const p = (await delegate.createProcess({ processDefName: 'job' })).mutatedEntity;
     expect(await rejection(delegate.sendEvent(p.id, 'aggregationDone', { output: 1 }))).toMatchObject({
       code: 422,
-      subErrorCode: 'P422',
+      subErrorCode: 'P010',
+      legacyCode: 'P422',
     });
     expect(await rejection(delegate.createProcess({ processDefName: '' }))).toMatchObject({
       code: 400,
@@ -182,6 +184,39 @@ describe('process delegate transport failures', () => {
       slow.server.closeAllConnections();
       await new Promise((resolve) => html.server.close(resolve));
       await new Promise((resolve) => slow.server.close(resolve));
+    }
+  });
+
+  it('reads a code a server of the previous release spells the former way as the current one', async () => {
+    const old = await listen((_req, res) => {
+      res.writeHead(409, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          success: false,
+          code: 409,
+          severity: 'ERROR',
+          subErrorCode: 'P423',
+          description: 'changed concurrently',
+          payload: null,
+          errors: [
+            { code: '409', subErrorCode: 'P423', description: 'changed concurrently', params: [], severity: 'ERROR' },
+          ],
+        }),
+      );
+    });
+    try {
+      const error = await rejection(makeProcessDelegate({ baseUrl: old.url }).getProcess('x'));
+      expect(isProcessDelegateError(error)).toBe(true);
+      expect(isFwError(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 409,
+        subErrorCode: ProcessErrorCodes.concurrentModification,
+        legacyCode: 'P423',
+        expose: false,
+        errors: [{ subErrorCode: ProcessErrorCodes.concurrentModification }],
+      });
+    } finally {
+      await new Promise((resolve) => old.server.close(resolve));
     }
   });
 

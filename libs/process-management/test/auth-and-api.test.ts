@@ -5,7 +5,7 @@ import rawRequest from 'supertest';
 import { makeManagementKeyGuard, makeProcessManagementRouter, managementKeyMatches, parsePageRequest } from '../src';
 import { DOCUMENT, request } from './contract';
 import { validateOpenApi } from './openapi-validator';
-import { API, auth, KEY, makeAdminHarness, seedDefinitions, T1 } from './support';
+import { API, auth, expectErrorEnvelope, KEY, makeAdminHarness, seedDefinitions, T1 } from './support';
 
 describe('key guard', () => {
   it('refuses keys shorter than 32 characters with a ConfigError', () => {
@@ -75,7 +75,7 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
     app = makeAdminHarness(getDb()).app;
   });
 
-  it('answers 401 { message } without the key or with a wrong key, on every path', async () => {
+  it('answers 401 (error envelope) without the key or with a wrong key, on every path', async () => {
     for (const path of [
       '/info',
       '/processes',
@@ -90,12 +90,15 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
       const send = path === '/no-such-route' ? rawRequest : request;
       const missing = await send(app).get(`${API}${path}`).set('x-fw-tenant-id', T1);
       expect(missing.status).toBe(401);
-      expect(missing.body).toEqual({ message: expect.stringMatching(/Missing header X-Process-Management-Key/) });
+      expect(missing.body).toMatchObject({
+        subErrorCode: 'PM401',
+        message: expect.stringMatching(/Missing header X-Process-Management-Key/),
+      });
       const wrong = await send(app)
         .get(`${API}${path}`)
         .set({ ...auth(), 'X-Process-Management-Key': `${KEY}-wrong` });
       expect(wrong.status).toBe(401);
-      expect(wrong.body).toEqual({ message: expect.stringMatching(/Invalid/) });
+      expect(wrong.body).toMatchObject({ subErrorCode: 'PM401', message: expect.stringMatching(/Invalid/) });
     }
     const post = await request(app)
       .post(`${API}/triggers`)
@@ -103,7 +106,7 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
     expect(post.status).toBe(401);
   });
 
-  it('answers 400 { message } for a missing or malformed tenant header', async () => {
+  it('answers 400 (error envelope) for a missing or malformed tenant header', async () => {
     const missing = await request(app).get(`${API}/info`).set('X-Process-Management-Key', KEY);
     expect(missing.status).toBe(400);
     expect(missing.body.message).toMatch(/x-fw-tenant-id/);
@@ -112,7 +115,7 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
         .get(`${API}/processes`)
         .set({ ...auth(), 'x-fw-tenant-id': bad });
       expect(res.status).toBe(400);
-      expect(Object.keys(res.body)).toEqual(['message']);
+      expectErrorEnvelope(res);
     }
   });
 
@@ -138,19 +141,20 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('answers unknown paths with 404 { message } and bad JSON with 400 { message }, never an envelope or stack', async () => {
+  it('answers unknown paths with 404 and bad JSON with 400 in the error envelope, never a stack', async () => {
     const unknown = await rawRequest(app).get(`${API}/nothing-here`).set(auth());
     expect(unknown.status).toBe(404);
-    expect(Object.keys(unknown.body)).toEqual(['message']);
+    expectErrorEnvelope(unknown);
     const badJson = await request(app)
       .post(`${API}/triggers`)
       .set({ ...auth(), 'Content-Type': 'application/json' })
       .send('{"payload":');
     expect(badJson.status).toBe(400);
-    expect(badJson.body).toEqual({ message: 'The request body is not valid JSON' });
+    expect(badJson.body).toMatchObject({ subErrorCode: 'FW400', message: 'The request body is not valid JSON' });
     const form = await request(app).post(`${API}/triggers`).set(auth()).type('form').send('a=b');
     expect(form.status).toBe(415);
-    expect(JSON.stringify(form.body)).not.toMatch(/success|\bat .*\.ts/);
+    expectErrorEnvelope(form);
+    expect(form.body.subErrorCode).toBe('PM415');
   });
 
   it('serves the OpenAPI 3.1 document of every route with the key and without a tenant', async () => {
@@ -187,7 +191,7 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
     expect((await request(app).post(`${API}/openapi.json`).set('X-Process-Management-Key', KEY)).status).toBe(405);
   });
 
-  it('answers 405 { message } with Allow to a method a documented path does not list, before looking at the tenant or body', async () => {
+  it('answers 405 (error envelope) with Allow to a method a documented path does not list, before looking at the tenant or body', async () => {
     const cases: Array<[method: 'patch' | 'put' | 'delete' | 'post' | 'options', path: string, allow: string]> = [
       ['patch', '/info', 'GET, HEAD'],
       ['delete', '/crontabs', 'GET, HEAD, POST'],
@@ -211,7 +215,8 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
         status: 405,
         allow,
       });
-      expect(res.body).toEqual({
+      expect(res.body).toMatchObject({
+        subErrorCode: 'PM405',
         message: `Method ${method.toUpperCase()} is not allowed on ${API}${path}: use ${allow}`,
       });
     }
@@ -233,7 +238,7 @@ describeEachDatabase('administration API: the input policy (no control character
     app = makeAdminHarness(getDb()).app;
   });
 
-  it('refuses U+0000 or another control character in any body field or query parameter with 400 { message } naming it, storing nothing', async () => {
+  it('refuses U+0000 or another control character in any body field or query parameter with 400 (error envelope) naming it, storing nothing', async () => {
     const cases = [
       {
         method: 'post',

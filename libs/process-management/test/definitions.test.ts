@@ -2,7 +2,7 @@ import { describeEachDatabase } from '@fw/test-support';
 import type { Express } from 'express';
 import { request } from './contract';
 import { findPredecessorCycle } from '../src';
-import { API, auth, makeAdminHarness, seedDefinitions, T2 } from './support';
+import { API, auth, expectErrorEnvelope, makeAdminHarness, seedDefinitions, T2 } from './support';
 
 describe('predecessor cycles', () => {
   it('finds the chain a new definition would close', () => {
@@ -202,7 +202,7 @@ describeEachDatabase('administration API: definitions (JSON source)', (getDb) =>
     app = makeAdminHarness(getDb(), { source: 'json', withCron: false }).app;
   });
 
-  it('reads definitions and answers 409 { message } to writes', async () => {
+  it('reads definitions and answers 409 (error envelope) to writes', async () => {
     expect((await request(app).get(`${API}/info`).set(auth())).body).toEqual({
       definitionSource: 'json',
       definitionsWritable: false,
@@ -221,7 +221,7 @@ describeEachDatabase('administration API: definitions (JSON source)', (getDb) =>
   it('answers 503 to crontab calls without cron', async () => {
     const list = await request(app).get(`${API}/crontabs`).set(auth());
     expect(list.status).toBe(503);
-    expect(Object.keys(list.body)).toEqual(['message']);
+    expectErrorEnvelope(list);
     const add = await request(app)
       .post(`${API}/crontabs`)
       .set(auth())

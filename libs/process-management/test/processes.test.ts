@@ -2,7 +2,17 @@ import type { Process } from '@fw/process-api';
 import { describeEachDatabase } from '@fw/test-support';
 import type { Express } from 'express';
 import { request } from './contract';
-import { API, auth, makeAdminHarness, runTree, seedDefinitions, T1, T2, type AdminHarness } from './support';
+import {
+  API,
+  auth,
+  expectErrorEnvelope,
+  makeAdminHarness,
+  runTree,
+  seedDefinitions,
+  T1,
+  T2,
+  type AdminHarness,
+} from './support';
 
 describeEachDatabase('administration API: processes', (getDb) => {
   let h: AdminHarness;
@@ -51,11 +61,11 @@ describeEachDatabase('administration API: processes', (getDb) => {
     expect(beyond.body).toMatchObject({ content: [], totalElements: 7, page: 9 });
   });
 
-  it('refuses bad page and size with 400 { message }', async () => {
+  it('refuses bad page and size with 400 (error envelope)', async () => {
     for (const query of [{ size: 0 }, { size: 101 }, { page: -1 }, { page: 'first' }]) {
       const res = await request(app).get(`${API}/processes`).set(auth()).query(query);
       expect(res.status).toBe(400);
-      expect(Object.keys(res.body)).toEqual(['message']);
+      expectErrorEnvelope(res);
     }
   });
 
@@ -107,10 +117,10 @@ describeEachDatabase('administration API: processes', (getDb) => {
     expect(failed.body.completionEvents[0]).toMatchObject({ successful: false, state: 'PROCESSED_WITH_ERRORS' });
   });
 
-  it('hides other tenants: 404 { message } for their process, absent from lists', async () => {
+  it('hides other tenants: 404 (error envelope) for their process, absent from lists', async () => {
     const foreign = await request(app).get(`${API}/processes/${root.id}`).set(auth(T2));
     expect(foreign.status).toBe(404);
-    expect(Object.keys(foreign.body)).toEqual(['message']);
+    expectErrorEnvelope(foreign);
     expect((await request(app).get(`${API}/processes/not-a-uuid`).set(auth())).status).toBe(404);
     expect((await request(app).get(`${API}/processes/00000000-0000-4000-8000-000000000000`).set(auth())).status).toBe(
       404,

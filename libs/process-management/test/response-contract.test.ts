@@ -1,3 +1,4 @@
+import { errorEnvelope, FwError } from '@fw/core';
 import { buildOpenApiDocument, makeResponseContract, type ReceivedAnswer } from '../src';
 
 const API = '/process-management/api';
@@ -8,6 +9,11 @@ const INFO = {
   cronAvailable: true,
   supportedEvents: ['ProcessCreate'],
 };
+
+/** An error body as the API writes it. */
+function failure(status: number, message: string): unknown {
+  return errorEnvelope(new FwError({ code: status, subErrorCode: `PM${status}`, description: message }));
+}
 
 function answer(partial: Partial<ReceivedAnswer> & { body?: unknown }): ReceivedAnswer {
   const { body, ...rest } = partial;
@@ -28,12 +34,12 @@ describe('the response contract of the administration API document', () => {
     expect(contract.problemsOf(answer({ method: 'DELETE', path: `${API}/crontabs/abc`, status: 204 }))).toEqual([]);
     expect(
       contract.problemsOf(
-        answer({ method: 'PATCH', status: 405, headers: { allow: 'GET, HEAD' }, body: { message: 'no' } }),
+        answer({ method: 'PATCH', status: 405, headers: { allow: 'GET, HEAD' }, body: failure(405, 'no') }),
       ),
     ).toEqual([]);
     expect(
       contract.problemsOf(
-        answer({ method: 'PATCH', status: 401, body: { message: 'Missing header X-Process-Management-Key' } }),
+        answer({ method: 'PATCH', status: 401, body: failure(401, 'Missing header X-Process-Management-Key') }),
       ),
     ).toEqual([]);
   });
@@ -54,19 +60,19 @@ describe('the response contract of the administration API document', () => {
     expect(problems(answer({ body: { ...INFO, cronAvailable: 'yes' } }))).toMatch(
       /'body.cronAvailable' must be true or false/,
     );
-    expect(problems(answer({ status: 409, body: { message: 'x' } }))).toMatch(
+    expect(problems(answer({ status: 409, body: failure(409, 'x') }))).toMatch(
       /status 409 is not documented for GET .*\/info/,
     );
-    expect(problems(answer({ status: 400, body: { message: 'x', stack: 'at …' } }))).toMatch(
+    expect(problems(answer({ status: 400, body: { ...(failure(400, 'x') as object), stack: 'at …' } }))).toMatch(
       /'body.stack' is not an allowed field/,
     );
     expect(problems(answer({ method: 'DELETE', path: `${API}/crontabs/abc`, status: 204, text: '{}' }))).toMatch(
       /no body is documented/,
     );
     expect(
-      problems(answer({ method: 'PATCH', status: 405, headers: { allow: 'GET' }, body: { message: 'no' } })),
+      problems(answer({ method: 'PATCH', status: 405, headers: { allow: 'GET' }, body: failure(405, 'no') })),
     ).toMatch(/Allow must be 'GET, HEAD'/);
-    expect(problems(answer({ method: 'PATCH', status: 404, body: { message: 'no' } }))).toMatch(
+    expect(problems(answer({ method: 'PATCH', status: 404, body: failure(404, 'no') }))).toMatch(
       /expected 405, got 404/,
     );
     expect(problems(answer({ contentType: 'text/html', text: '<h1>hi</h1>' }))).toMatch(

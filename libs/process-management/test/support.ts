@@ -145,3 +145,20 @@ export async function runTree(
     .mutatedEntity;
   return { children, successor };
 }
+
+/**
+ * Asserts that `res` is an error answer of the administration API: the framework error envelope
+ * (`code` = the status, a `PM`/`P`/`T`/`FW` code) whose `message` repeats its description, with
+ * no stack trace.
+ */
+export function expectErrorEnvelope(res: { status: number; body: Record<string, unknown>; text: string }): void {
+  expect(res.body).toMatchObject({
+    success: false,
+    code: res.status,
+    subErrorCode: expect.stringMatching(/^(PM|P|T|FW)[0-9A-Z_]+$/),
+    description: expect.any(String),
+    message: res.body.description,
+    payload: null,
+  });
+  expect(res.text).not.toMatch(/at .*\.ts:\d+/);
+}

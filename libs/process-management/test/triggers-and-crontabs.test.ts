@@ -1,7 +1,16 @@
 import { describeEachDatabase } from '@fw/test-support';
 import type { Express } from 'express';
 import { request } from './contract';
-import { API, auth, makeAdminHarness, seedDefinitions, T1, T2, type AdminHarness } from './support';
+import {
+  API,
+  auth,
+  expectErrorEnvelope,
+  makeAdminHarness,
+  seedDefinitions,
+  T1,
+  T2,
+  type AdminHarness,
+} from './support';
 
 describeEachDatabase('administration API: triggers and executions', (getDb) => {
   let h: AdminHarness;
@@ -57,7 +66,8 @@ describeEachDatabase('administration API: triggers and executions', (getDb) => {
       .set(auth(TYPED))
       .send({ triggerId: 'typed-bad', payload: { processDefName: 'typed', args: { day: 'monday' } } });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
+    expect(refused.body).toMatchObject({
+      subErrorCode: 'PM400',
       message: "'payload.args.day' must be an integer (input schema of process type 'typed')",
     });
     const cron = await request(app)
@@ -101,7 +111,8 @@ describeEachDatabase('administration API: triggers and executions', (getDb) => {
       .set(auth('child-only'))
       .send({ payload: { processDefName: 'chunk', args: {} } });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
+    expect(refused.body).toMatchObject({
+      subErrorCode: 'PM400',
       message: "Process type 'chunk' is created only as a child of 'wordcount', not as a root process",
     });
     const cron = await request(app)
@@ -127,7 +138,7 @@ describeEachDatabase('administration API: triggers and executions', (getDb) => {
     expect(res.body.triggerId).toMatch(new RegExp(`^manual:${T1}:[0-9a-f-]{36}$`));
   });
 
-  it('refuses bad trigger bodies with 400 { message }', async () => {
+  it('refuses bad trigger bodies with 400 (error envelope)', async () => {
     const cases = [
       { triggerId: 'x'.repeat(81), payload: { processDefName: 'single', args: {} } },
       { triggerId: 5, payload: { processDefName: 'single' } },
@@ -139,7 +150,7 @@ describeEachDatabase('administration API: triggers and executions', (getDb) => {
     for (const body of cases) {
       const res = await request(app).post(`${API}/triggers`).set(auth()).send(body);
       expect(res.status).toBe(400);
-      expect(Object.keys(res.body)).toEqual(['message']);
+      expectErrorEnvelope(res);
     }
     expect(
       (
@@ -217,7 +228,11 @@ describeEachDatabase('administration API: crontabs', (getDb) => {
   it('refuses a duplicate name with 409 and bad expressions or zones with 400', async () => {
     const dup = await request(app).post(`${API}/crontabs`).set(auth()).send(cron);
     expect(dup.status).toBe(409);
-    expect(dup.body).toEqual({ message: expect.stringMatching(/nightly/) });
+    expect(dup.body).toMatchObject({
+      subErrorCode: 'T003',
+      legacyCode: 'T409',
+      message: expect.stringMatching(/nightly/),
+    });
     for (const bad of [
       { ...cron, name: 'a', cronExpression: '0 2 * * *' },
       { ...cron, name: 'b', cronExpression: '99 * * * * *' },
@@ -228,7 +243,7 @@ describeEachDatabase('administration API: crontabs', (getDb) => {
     ]) {
       const res = await request(app).post(`${API}/crontabs`).set(auth()).send(bad);
       expect(res.status).toBe(400);
-      expect(Object.keys(res.body)).toEqual(['message']);
+      expectErrorEnvelope(res);
     }
     // The same name in another tenant is fine.
     expect((await request(app).post(`${API}/crontabs`).set(auth(T2)).send(cron)).status).toBe(201);
@@ -265,7 +280,7 @@ describeEachDatabase('administration API: crontabs', (getDb) => {
     expect(read.status).toBe(404);
     const change = await request(app).put(`${API}/crontabs/${id}`).set(auth(T2)).send({ enabled: false });
     expect(change.status).toBe(404);
-    expect(Object.keys(change.body)).toEqual(['message']);
+    expectErrorEnvelope(change);
     expect((await request(app).get(`${API}/crontabs/${id}`).set(auth())).body.enabled).toBe(true);
     expect(
       (

@@ -54,12 +54,12 @@ describeEachDatabase('child completion counting', (getDb) => {
     expect(late).toEqual(ready);
   });
 
-  it('refuses a report for a process that is not a child (400 P410)', async () => {
+  it('refuses a report for a process that is not a child (400 P007)', async () => {
     const { parentId } = await batchWith(1);
     const stranger = await create(h.manager, 'leafJob');
     await expect(
       send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: stranger.id }),
-    ).rejects.toMatchObject({ code: 400, subErrorCode: 'P410' });
+    ).rejects.toMatchObject({ code: 400, subErrorCode: 'P007' });
     expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(0);
   });
 
@@ -76,7 +76,7 @@ describeEachDatabase('child completion counting', (getDb) => {
     expect(leaf.state.stateId).toBe('PROCESSED'); // the child's own step still counts for the child
     await expect(
       send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: b, output: 'b' }),
-    ).rejects.toMatchObject({ code: 422, subErrorCode: 'P422' });
+    ).rejects.toMatchObject({ code: 422, subErrorCode: 'P010' });
     const parent = await get(h.manager, parentId);
     expect(parent.numCompletedSubProcesses).toBe(0);
     expect(await reports(parentId)).toEqual([]);
@@ -111,7 +111,7 @@ describeEachDatabase('child completion counting', (getDb) => {
     await send(h.manager, childIds[0]!, 'doneSuccessfully', {});
     await expect(send(h.manager, childIds[0]!, 'doneSuccessfully', {})).rejects.toMatchObject({
       code: 422,
-      subErrorCode: 'P422',
+      subErrorCode: 'P010',
     });
     expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(1);
   });

@@ -142,10 +142,10 @@ describeEachDatabase('database process configurator', (getDb) => {
     expect(next).toEqual([{ process_type: 'dbNext', input: { input: null, output: 1 } }]);
   });
 
-  it('reports a broken row (500 P500) and retries on the next call', async () => {
+  it('reports a broken row (500 P012) and retries on the next call', async () => {
     const configurator = makeDatabaseProcessConfigurator({ db: processDb(getDb().database) });
     await insert('broken', '{ not json');
-    await expect(configurator.list()).rejects.toMatchObject({ code: 500, subErrorCode: 'P500' });
+    await expect(configurator.list()).rejects.toMatchObject({ code: 500, subErrorCode: 'P012' });
     await processDb(getDb().database).deleteFrom('process_definition').where('process_type', '=', 'broken').execute();
     expect((await configurator.list()).map((d) => d.processType)).toEqual(['dbJob', 'dbNext']);
   });

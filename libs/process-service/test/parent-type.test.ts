@@ -31,7 +31,7 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
       ).rows[0].n,
     );
 
-  it('refuses a child whose definition names another parent type: 400 P411 on its field, naming both types, nothing created', async () => {
+  it('refuses a child whose definition names another parent type: 400 P008 on its field, naming both types, nothing created', async () => {
     const parent = await create(h.manager, 'batch');
     const launches = h.starter.started.length;
     // The first child is fine; the second one makes the whole split fail.
@@ -47,7 +47,7 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
       params: ['part', 'nested', 'batch'],
     });
     expect(error.description).toBe("Process type 'part' must be a child of 'nested', not of 'batch'");
-    expect(ProcessErrorCodes.parentTypeMismatch).toBe('P411');
+    expect(ProcessErrorCodes.parentTypeMismatch).toBe('P008');
     expect(await get(h.manager, parent.id)).toEqual(parent);
     expect(await children(parent.id)).toEqual([]);
     expect(h.starter.started.length).toBe(launches);
@@ -64,7 +64,7 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
         subProcesses: [{ processType: 'chunk' }, { processType: 'nested' }, { processType: 'part' }],
       }),
     );
-    expect(error).toMatchObject({ code: 400, subErrorCode: 'P411', field: 'subProcesses[2].processType' });
+    expect(error).toMatchObject({ code: 400, subErrorCode: 'P008', field: 'subProcesses[2].processType' });
     const after = await get(h.manager, parent.id);
     expect(after).toEqual(partial);
     expect(after).toMatchObject({
@@ -76,7 +76,7 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
     expect(h.starter.started.length).toBe(launches);
   });
 
-  it('refuses a child-only type as a root over POST /process: 400 P412 naming both types, nothing stored', async () => {
+  it('refuses a child-only type as a root over POST /process: 400 P009 naming both types, nothing stored', async () => {
     const count = async () =>
       (await sql<{ n: string }>`select count(*) as n from fw_process`.execute(processDb(getDb().database))).rows[0].n;
     const before = await count();
@@ -85,7 +85,7 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
     );
     expect(error).toMatchObject({
       code: 400,
-      subErrorCode: 'P412',
+      subErrorCode: 'P009',
       field: 'processDefName',
       params: ['chunk', 'batch'],
     });
@@ -93,11 +93,11 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
     const app = express().use(makeProcessRouter({ manager: h.manager }));
     const res = await request(app).post('/process').send({ processDefName: 'chunk', args: {} });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ subErrorCode: 'P412', errors: [{ field: 'processDefName' }] });
+    expect(res.body).toMatchObject({ subErrorCode: 'P009', errors: [{ field: 'processDefName' }] });
     expect(await count()).toBe(before);
   });
 
-  it('through sendEvents the refused split fails alone with P411', async () => {
+  it('through sendEvents the refused split fails alone with P008', async () => {
     // 'nested' is child-only: two of them, made by a batch's split.
     const batch = await create(h.manager, 'batch');
     await send(h.manager, batch.id, 'splitDone', {
@@ -109,7 +109,7 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
       { id: accepted.id, eventId: 'splitDone', payload: { subProcesses: [{ processType: 'part' }] }, tenant: null },
     ]);
     const outcomes = results.map((r) => (r.ok ? 'ok' : isFwError(r.error) ? r.error.subErrorCode : 'other'));
-    expect(outcomes).toEqual(['P411', 'ok']);
+    expect(outcomes).toEqual(['P008', 'ok']);
     expect(await children(refused.id)).toEqual([]);
     expect(await get(h.manager, refused.id)).toEqual(refused);
     expect((await children(accepted.id)).map((c) => c.processType)).toEqual(['part']);
@@ -153,7 +153,7 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
         { subProcesses: [{ processType: 'part' }] },
         { tenant: null },
       ),
-    ).rejects.toMatchObject({ subErrorCode: 'P411' });
+    ).rejects.toMatchObject({ subErrorCode: 'P008' });
     expect(await outboxRowsOf(parent.id)).toBe(commands);
     expect((await outboxHarness.manager.getProcessTree(parent.id, { tenant: null })).slice(1)).toEqual([]);
     await outboxHarness.manager.close();
@@ -173,13 +173,15 @@ describeEachDatabase('parentProcessType of children', (getDb) => {
       success: false,
       code: 400,
       severity: 'ERROR',
-      subErrorCode: 'P411',
+      subErrorCode: 'P008',
+      legacyCode: 'P411',
       description: "Process type 'part' must be a child of 'nested', not of 'batch'",
+      message: "Process type 'part' must be a child of 'nested', not of 'batch'",
       payload: null,
       errors: [
         {
           code: '400',
-          subErrorCode: 'P411',
+          subErrorCode: 'P008',
           description: "Process type 'part' must be a child of 'nested', not of 'batch'",
           params: ['part', 'nested', 'batch'],
           field: 'subProcesses[0].processType',

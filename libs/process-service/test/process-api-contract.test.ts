@@ -83,7 +83,7 @@ describeEachDatabase('process router: the OpenAPI description is what it does', 
     });
     // Names of Object.prototype are events like any other unknown one.
     for (const event of ['constructor', '__proto__', 'toString'])
-      expect((await request(app).patch(`/process/${id}/${event}`).send({})).body.subErrorCode).toBe('P405');
+      expect((await request(app).patch(`/process/${id}/${event}`).send({})).body.subErrorCode).toBe('P005');
   });
 
   it('answers 405 with Allow to a method a documented path does not take', async () => {

@@ -69,7 +69,7 @@ describeEachDatabase('process router', (getDb) => {
     expect(entity(got.body)).toEqual(created);
     const other = await request(app).get(`/process/${created.id}`).set('x-fw-tenant-id', 't2');
     expect(other.status).toBe(404);
-    expect(other.body.subErrorCode).toBe('P404');
+    expect(other.body.subErrorCode).toBe('P004');
     const done = await request(app)
       .patch(`/process/${created.id}/doneSuccessfully`)
       .set('x-fw-tenant-id', 't1')
@@ -79,16 +79,16 @@ describeEachDatabase('process router', (getDb) => {
     expect(done.body.payload.allowedActionsAndMetadata).toEqual([]);
   });
 
-  it('PATCH with an event not allowed answers 422 P422 and changes nothing', async () => {
+  it('PATCH with an event not allowed answers 422 P010 and changes nothing', async () => {
     const created = entity((await request(app).post('/process').send({ processDefName: 'leafJob' })).body);
     const res = await request(app).patch(`/process/${created.id}/splitDone`).send({ subProcesses: [] });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, code: 422, subErrorCode: 'P422', severity: 'ERROR' });
-    expect(res.body.errors[0]).toMatchObject({ code: '422', subErrorCode: 'P422', params: ['splitDone', 'EXECUTING'] });
+    expect(res.body).toMatchObject({ success: false, code: 422, subErrorCode: 'P010', severity: 'ERROR' });
+    expect(res.body.errors[0]).toMatchObject({ code: '422', subErrorCode: 'P010', params: ['splitDone', 'EXECUTING'] });
     expect(entity((await request(app).get(`/process/${created.id}`)).body)).toEqual(created);
     const unknownEvent = await request(app).patch(`/process/${created.id}/fly`).send({});
     expect(unknownEvent.status).toBe(422);
-    expect(unknownEvent.body.subErrorCode).toBe('P405');
+    expect(unknownEvent.body.subErrorCode).toBe('P005');
     const missing = await request(app).get('/process/not-a-uuid');
     expect(missing.status).toBe(404);
   });

@@ -266,7 +266,7 @@ describeEachDatabase('process transitions', (getDb) => {
     expect(h.starter.launchesOf(p.id)).toHaveLength(1);
   });
 
-  it('refuses an event not allowed in the state with 422 P422 and changes nothing', async () => {
+  it('refuses an event not allowed in the state with 422 P010 and changes nothing', async () => {
     const p = await create(h.manager, 'leafJob');
     const launches = h.starter.started.length;
     await expectRefused(
@@ -288,7 +288,7 @@ describeEachDatabase('process transitions', (getDb) => {
     expect(await completionRows(p.id)).toHaveLength(1);
   });
 
-  it('refuses unknown events (422 P405), bad payloads (400 P003), unknown ids (404) and types (400 P002)', async () => {
+  it('refuses unknown events (422 P005), bad payloads (400 P003), unknown ids (404) and types (400 P002)', async () => {
     const p = await create(h.manager, 'batch');
     await expectRefused(send(h.manager, p.id, 'explode', {}), 422, ProcessErrorCodes.unknownEvent);
     await expectRefused(

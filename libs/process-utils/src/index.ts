@@ -4,6 +4,7 @@ export {
   isWorkerPayloadError,
   NonRetryableError,
   isNonRetryableError,
+  WorkerErrorCodes,
   failureOf,
   errorPayloadOf,
 } from './errors/worker-failure';

@@ -288,7 +288,7 @@ describe('batch service', () => {
   it('classifies sink refusals: 422 stale, 400 rejected (then reported), others undeliverable', async () => {
     const stale = makeBatchService({
       workers: [new Echo()],
-      sink: recordingSink(() => new FwError({ code: 422, subErrorCode: 'P422', description: 'not allowed' })),
+      sink: recordingSink(() => new FwError({ code: 422, subErrorCode: 'P010', description: 'not allowed' })),
     });
     expect(await stale.run(message('echo', 'EXECUTOR', {}))).toMatchObject({ status: 'stale', events: [] });
 

@@ -34,7 +34,7 @@ describe('makeBatchingEventSink', () => {
   });
 
   it('rejects only the events the receiver refused, with their own errors', async () => {
-    const refused = new FwError({ code: 422, subErrorCode: 'P422', description: 'not allowed' });
+    const refused = new FwError({ code: 422, subErrorCode: 'P010', description: 'not allowed' });
     const receiver = recordingReceiver((e) => (e.id === 'p1' ? { ok: false, error: refused } : { ok: true }));
     const sink = makeBatchingEventSink(receiver);
     const results = await Promise.allSettled(

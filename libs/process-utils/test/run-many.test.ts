@@ -129,7 +129,7 @@ function mixedBatch(): StepRequest[] {
 
 function refusals(processId: string, eventId: string): unknown {
   if (eventId !== 'doneSuccessfully') return undefined;
-  if (processId === pid(13)) return new FwError({ code: 422, subErrorCode: 'P422', description: 'not allowed' });
+  if (processId === pid(13)) return new FwError({ code: 422, subErrorCode: 'P010', description: 'not allowed' });
   if (processId === pid(14)) return new FwError({ code: 400, subErrorCode: 'P400', description: 'bad output' });
   if (processId === pid(15)) return new Error('connection reset');
   return undefined;
@@ -208,7 +208,7 @@ describe('BatchService.runMany', () => {
           e.id === pid(3)
             ? {
                 ok: false as const,
-                error: new FwError({ code: 422, subErrorCode: 'P422', description: 'done already' }),
+                error: new FwError({ code: 422, subErrorCode: 'P010', description: 'done already' }),
               }
             : { ok: true as const },
         );

@@ -9,6 +9,7 @@ export { MapperRegistry } from './mapper/mapper-registry';
 export { DEFAULT_MAPPER_SETTINGS } from './mapper/mapper-settings';
 export type { MapperSettings } from './mapper/mapper-settings';
 export { MapperLoadError } from './mapper/mapper-load-error';
+export { MapperErrorCodes } from './errors/mapper-error-codes';
 export type { MapperProblemKind } from './mapper/mapper-load-error';
 export { MapperRenderError } from './mapper/dynamic-sql-renderer';
 export { DATABASE_ID } from './mapper/statement-elements';

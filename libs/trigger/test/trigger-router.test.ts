@@ -64,7 +64,13 @@ describeEachDatabase('trigger router (EXTERNAL)', (getDb) => {
       .post('/triggers')
       .send({ payload: { processDefName: 'import' } })
       .expect(400);
-    expect(missingTenant.body).toMatchObject({ success: false, code: 400, subErrorCode: 'T400', payload: null });
+    expect(missingTenant.body).toMatchObject({
+      success: false,
+      code: 400,
+      subErrorCode: 'T001',
+      legacyCode: 'T400',
+      payload: null,
+    });
     const tenant = freshTenant();
     const longKey = await request(app)
       .post('/triggers')

@@ -22,7 +22,7 @@
  * // { profile: 'dev', port: 8080, bindAddress: '127.0.0.1', database: { url: 'pglite:/…/.data/process-db' }, dataDir: '/…/.data', apiKey: undefined }
  */
 import { parseProxyAllowedOrigins } from '@fw/admin-ui';
-import { ConfigError, parseDatabasePooler, type DatabasePooler } from '@fw/core';
+import { ConfigError, FwError, parseDatabasePooler, type DatabasePooler } from '@fw/core';
 import {
   assertManagementKey,
   DEFAULT_COUNT_EXACT_LIMIT,
@@ -65,7 +65,13 @@ export interface AdminServerConfig {
 }
 
 /** Raised for bad command-line arguments (exit 2 with the usage). */
-export class UsageError extends Error {}
+/** A command line the host does not take (printed with the usage, exit code 2). */
+export class UsageError extends FwError {
+  constructor(message: string) {
+    super({ code: 400, subErrorCode: 'ADMIN_USAGE', description: message, expose: false });
+    this.name = 'UsageError';
+  }
+}
 
 export const ADMIN_SERVER_USAGE = `usage: fw-admin-server [--profile dev]
        (in the workspace checkout: npm run admin-server -- …; npm start is --profile dev)

@@ -8,6 +8,7 @@
  *   await sink.deliver(worker.processId, 'doneSuccessfully', { output: null }, worker.tenant);
  * };
  */
+import { FwError } from '@fw/core';
 import type { WorkerDto } from '@fw/process-api';
 
 export interface WorkItemContext {
@@ -56,13 +57,13 @@ export interface BatchServiceLike {
   runMany?(requests: ReadonlyArray<{ message: unknown; attempt?: BatchAttempt }>): Promise<BatchOutcomeLike[]>;
 }
 
-/** Thrown for a batch-service outcome that must be retried. */
-export class WorkItemAttemptError extends Error {
+/** Thrown for a batch-service outcome that must be retried (an FwError the runner keeps to itself). */
+export class WorkItemAttemptError extends FwError {
   constructor(
     message: string,
     override readonly cause?: unknown,
   ) {
-    super(message);
+    super({ code: 500, subErrorCode: 'JPS_ATTEMPT_FAILED', description: message, expose: false, cause });
     this.name = 'WorkItemAttemptError';
   }
 }

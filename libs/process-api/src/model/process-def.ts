@@ -30,7 +30,7 @@ export interface ProcessDef {
   leaf: boolean;
   /**
    * Type of the parent. When set, a process of this type can only be created as a child of a
-   * process of that type (a split naming it under another parent is refused, 400 P411); when
+   * process of that type (a split naming it under another parent is refused, 400 P008); when
    * absent, any parent may create it.
    */
   parentProcessType?: string | null;

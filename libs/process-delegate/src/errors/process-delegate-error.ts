@@ -1,12 +1,17 @@
 /**
- * The error every failed delegate call rejects with. For answers in the framework envelope it
- * carries the envelope's `code`, `subErrorCode`, `description` and `errors`; transport failures
- * and answers that are not an envelope get the delegate's own sub-error codes.
+ * The error every failed delegate call rejects with: an `FwError` of `@fw/core`. For answers in
+ * the framework envelope it carries the envelope's `code`, `subErrorCode`, `description` and
+ * `errors`; transport failures and answers that are not an envelope get the delegate's own
+ * sub-error codes. A code a server of the previous release sends in its former spelling (`P422`)
+ * is read as its current one (`P010`, the former kept in `legacyCode`), so callers compare with
+ * `ProcessErrorCodes` whatever the server's release. Not exposed: a handler that lets it escape
+ * answers the generic 500, not the other server's words.
  *
  * @example
  * try { await delegate.sendEvent(id, 'doneSuccessfully', { output }); }
- * catch (e) { if (isProcessDelegateError(e) && e.subErrorCode === 'P422') { ... already done ... } }
+ * catch (e) { if (isProcessDelegateError(e) && e.subErrorCode === ProcessErrorCodes.eventNotAllowed) { ... already done ... } }
  */
+import { canonicalErrorCode, FwError, type Severity } from '@fw/core';
 
 /** Sub-error codes of the delegate itself. */
 export const DelegateErrorCodes = {
@@ -41,29 +46,22 @@ export interface ProcessDelegateErrorInit {
   cause?: unknown;
 }
 
-export class ProcessDelegateError extends Error {
-  readonly type = 'ProcessDelegateError' as const;
-  /** HTTP-like status: the envelope's `code`, or 502/503/504 for the delegate's own failures. */
-  readonly code: number;
-  readonly subErrorCode: string;
-  readonly description: string;
-  readonly severity: string;
+const SEVERITIES: readonly string[] = ['ERROR', 'WARN', 'INFO'];
+
+export class ProcessDelegateError extends FwError {
+  /** The envelope's details as received (the envelope's `errors`). */
   readonly errors: DelegateErrorDetail[];
   readonly status: number;
   readonly method: string;
   readonly url: string;
 
   constructor(init: ProcessDelegateErrorInit) {
-    super(
-      `${init.method} ${init.url}: ${init.code} ${init.subErrorCode} ${init.description}`,
-      init.cause === undefined ? undefined : { cause: init.cause },
-    );
+    const subErrorCode = canonicalErrorCode(init.subErrorCode);
+    const severity = SEVERITIES.includes(init.severity ?? '') ? (init.severity as Severity) : 'ERROR';
+    super({ code: init.code, subErrorCode, description: init.description, severity, expose: false, cause: init.cause });
+    this.message = `${init.method} ${init.url}: ${init.code} ${subErrorCode} ${init.description}`;
     this.name = 'ProcessDelegateError';
-    this.code = init.code;
-    this.subErrorCode = init.subErrorCode;
-    this.description = init.description;
-    this.severity = init.severity ?? 'ERROR';
-    this.errors = init.errors ?? [];
+    this.errors = (init.errors ?? []).map((e) => ({ ...e, subErrorCode: canonicalErrorCode(e.subErrorCode) }));
     this.status = init.status;
     this.method = init.method;
     this.url = init.url;
@@ -72,5 +70,10 @@ export class ProcessDelegateError extends Error {
 
 /** True for a {@link ProcessDelegateError}, also across package copies. */
 export function isProcessDelegateError(value: unknown): value is ProcessDelegateError {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'ProcessDelegateError';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'FwError' &&
+    (value as { name?: unknown }).name === 'ProcessDelegateError'
+  );
 }

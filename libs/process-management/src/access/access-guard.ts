@@ -4,7 +4,7 @@
  * `makeAccessGuard` accepts a request that carries either an administration key
  * (`X-Process-Management-Key`, one of several during a rotation) or `Authorization: Bearer <JWT>`
  * (when a key set is configured), stores the caller and lets it through; a missing or refused
- * credential answers 401 `{ message }`. Refused credentials are counted per source address: past
+ * credential answers 401 (the error envelope; its `message` says why). Refused credentials are counted per source address: past
  * the limit the address gets 429 until its window ends.
  *
  * `authorizationProblem` is the per-operation decision the router takes once it knows the
@@ -18,6 +18,7 @@
  */
 import { ConfigError, type Logger } from '@fw/core';
 import type { Request, RequestHandler } from 'express';
+import { managementErrorBody } from '../http/management-errors';
 import { MANAGEMENT_KEY_HEADER } from '../auth/key-guard';
 import { roleAllows, type Role } from './access-roles';
 import { makeAuthFailureLimiter, type AuthFailureLimitOptions, type AuthFailureLimiter } from './auth-failure-limiter';
@@ -71,7 +72,10 @@ export function resolveManagementAccess(input: {
 
 export interface AccessGuardOptions {
   logger: Logger;
-  /** Writes an error body (default `{ message }`); hosts protecting envelope routes answer with their envelope. */
+  /**
+   * Writes an error body (default: the error envelope with `PM401`, `PM403` or `PM429`, whose
+   * `message` is the refusal). Kept for hosts that wrote their own envelope; not needed any more.
+   */
   errorBody?: (status: number, message: string) => unknown;
   /**
    * For routes outside the operation table (a host's `/process` routes): the role every request
@@ -96,7 +100,7 @@ function sourceOf(req: Request): string {
 
 /** Middleware: 429 for a blocked source, 401 without an accepted credential, else the caller is stored and the request goes on. */
 export function makeAccessGuard(access: ResolvedAccess, options: AccessGuardOptions): RequestHandler {
-  const body = options.errorBody ?? ((_status: number, message: string) => ({ message }));
+  const body = options.errorBody ?? managementErrorBody;
   return async (req, res, next) => {
     const source = sourceOf(req);
     const wait = access.limiter.blockedFor(source);

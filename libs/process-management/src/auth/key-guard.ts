@@ -12,6 +12,7 @@
 import { ConfigError } from '@fw/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { managementErrorBody } from '../http/management-errors';
 
 /** Header carrying the administration key. */
 export const MANAGEMENT_KEY_HEADER = 'x-process-management-key';
@@ -21,8 +22,8 @@ export const MIN_MANAGEMENT_KEY_LENGTH = 32;
 
 export interface ManagementKeyGuardOptions {
   /**
-   * Writes the 401 body (default `{ message }`). Hosts protecting envelope routes (`/process`) can
-   * answer with the framework envelope instead.
+   * Writes the 401 body (default: the error envelope with `PM401`, whose `message` is the
+   * refusal, as every error of the administration API).
    */
   unauthorizedBody?: (message: string) => unknown;
 }
@@ -55,13 +56,13 @@ export function managementKeyMatches(expected: string, presented: string | undef
 }
 
 /**
- * Express middleware answering 401 `{ message }` unless the request carries the key in
+ * Express middleware answering 401 (error envelope, `PM401`) unless the request carries the key in
  * `X-Process-Management-Key`.
  * @throws ConfigError when the key is shorter than 32 characters.
  */
 export function makeManagementKeyGuard(key: string, options: ManagementKeyGuardOptions = {}): RequestHandler {
   const expected = assertManagementKey(key);
-  const body = options.unauthorizedBody ?? ((message: string) => ({ message }));
+  const body = options.unauthorizedBody ?? ((message: string) => managementErrorBody(401, message));
   return (req, res, next) => {
     const raw = req.headers[MANAGEMENT_KEY_HEADER];
     const presented = Array.isArray(raw) ? raw[0] : raw;

@@ -1,21 +1,26 @@
 /**
- * Errors of the administration API. The API answers plain `{ "message": "..." }` bodies (never the
- * framework envelope, never a stack trace). Handlers throw {@link managementError}s (or any
- * `FwError`, whose status and description are kept); anything else becomes a 500 with a generic
- * message, the details going to the log only.
+ * Errors of the administration API. Every error answer is the framework error envelope written by
+ * `errorEnvelope` of `@fw/core` (its `message` field carries the text `{ message }` clients read;
+ * never a stack trace). Handlers throw {@link managementError}s (or any exposed `FwError`, whose
+ * status and code are kept); anything else becomes a 500 with a generic message, the details
+ * going to the log only.
  *
  * @example
- * throw managementError(409, 'PM409', `Definition 'import' already exists`);
+ * throw managementError(409, ManagementErrorCodes.conflict, `Definition 'import' already exists`);
  */
-import { FwError, isConfigError, isFwError, toFwError, type Logger } from '@fw/core';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { errorEnvelope, FwError, isConfigError, toFwError, type ErrorEnvelope, type Logger } from '@fw/core';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 
-/** Sub-error codes of the administration API (kept on the thrown FwError, for logs and tests). */
+/**
+ * Sub-error codes of the administration API. Each equals `PM` and the HTTP status it is always
+ * answered with (unlike the process and trigger codes, which are not statuses).
+ */
 export const ManagementErrorCodes = {
   badRequest: 'PM400',
   unauthorized: 'PM401',
   forbidden: 'PM403',
   notFound: 'PM404',
+  methodNotAllowed: 'PM405',
   conflict: 'PM409',
   tooLarge: 'PM413',
   unsupportedMediaType: 'PM415',
@@ -24,10 +29,8 @@ export const ManagementErrorCodes = {
   unavailable: 'PM503',
 } as const;
 
-/** The body of every error answer. */
-export interface ManagementErrorBody {
-  message: string;
-}
+/** The body of every error answer: the framework error envelope (with its `message`). */
+export type ManagementErrorBody = ErrorEnvelope;
 
 /** An FwError with the given status; `message` is what the client reads. */
 export function managementError(status: number, subErrorCode: string, message: string, cause?: unknown): FwError {
@@ -41,40 +44,51 @@ export const conflict = (message: string): FwError => managementError(409, Manag
 export const unavailable = (message: string): FwError =>
   managementError(503, ManagementErrorCodes.unavailable, message);
 
-/** Converts any error into `{ message }` with the right status. */
+const CODE_BY_STATUS: Readonly<Record<number, string>> = {
+  400: ManagementErrorCodes.badRequest,
+  401: ManagementErrorCodes.unauthorized,
+  403: ManagementErrorCodes.forbidden,
+  404: ManagementErrorCodes.notFound,
+  405: ManagementErrorCodes.methodNotAllowed,
+  409: ManagementErrorCodes.conflict,
+  413: ManagementErrorCodes.tooLarge,
+  415: ManagementErrorCodes.unsupportedMediaType,
+  429: ManagementErrorCodes.tooManyRequests,
+  503: ManagementErrorCodes.unavailable,
+};
+
+/** The envelope of an answer the API writes itself (access refusals, 404, 405): `PM<status>`. */
+export function managementErrorBody(status: number, message: string): ManagementErrorBody {
+  return errorEnvelope(managementError(status, CODE_BY_STATUS[status] ?? ManagementErrorCodes.internal, message));
+}
+
+/** Writes `error` as the answer: its status and its envelope. */
+export function sendError(res: Response, error: FwError): void {
+  res.status(error.code).json(errorEnvelope(error));
+}
+
+/** Converts any error into the envelope with the right status. */
 export function makeManagementErrorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
-    let status: number;
-    let message: string;
-    if (isFwError(err)) {
-      status = err.code;
-      message = err.description;
-      if (status >= 500) logger.error({ err, cause: err.cause, path: req.path }, err.description);
-    } else if (isConfigError(err)) {
-      // Validation of definitions reuses the process service's ConfigError: a client mistake.
-      status = 400;
-      message = err.message;
-    } else {
-      // Body-parser failures, values the database refused (400) and anything unexpected (500,
-      // logged), mapped as every fw host maps them.
-      const mapped = toFwError(err, logger, { path: req.path, method: req.method });
-      status = mapped.code;
-      message = mapped.description;
+    // Validation of definitions reuses the process service's ConfigError: a client mistake.
+    if (isConfigError(err)) {
+      sendError(res, badRequest(err.message));
+      return;
     }
-    const body: ManagementErrorBody = { message };
-    res.status(status).json(body);
+    // Exposed FwErrors keep status and code; body-parser failures, values the database refused
+    // (400) and anything unexpected (500, logged) are mapped as every fw host maps them.
+    sendError(res, toFwError(err, logger, { path: req.path, method: req.method }));
   };
 }
 
-/** 404 `{ message }` for unknown paths under the API. */
+/** 404 envelope for unknown paths under the API. */
 export function makeManagementNotFound(): RequestHandler {
   return (req, res) => {
-    const body: ManagementErrorBody = { message: `No route for ${req.method} ${req.originalUrl.split('?')[0]}` };
-    res.status(404).json(body);
+    sendError(res, notFound(`No route for ${req.method} ${req.originalUrl.split('?')[0]}`));
   };
 }
 

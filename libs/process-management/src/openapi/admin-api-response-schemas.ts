@@ -9,6 +9,7 @@
  * `@fw/trigger`'s own wire schemas, which it derives its types from.
  */
 import { TRIGGER_WIRE_SCHEMAS } from '@fw/trigger';
+import { ERROR_ENVELOPE_SCHEMA } from '@fw/core';
 import { MAX_PAGE_SIZE } from '../http/pagination';
 import { PREDECESSOR_ARGS_VALUES, UUID_PATTERN } from './admin-api-request-schemas';
 import {
@@ -96,10 +97,11 @@ const traceNodeBase = <const Kind extends string, const Data extends JsonSchema>
 
 /** Answer bodies, as `components.schemas` entries. */
 export const RESPONSE_SCHEMAS = {
-  Error: object(
-    { message: anyText },
-    { extra: { description: 'Every error of the administration API (never a stack trace)' } },
-  ),
+  Error: {
+    ...ERROR_ENVELOPE_SCHEMA,
+    description:
+      'Every error of the administration API: the framework error envelope; message (the same text as description) says what is wrong; never a stack trace',
+  },
   Info: object({
     definitionSource: enumOf(['json', 'database']),
     definitionsWritable: bool,

@@ -91,7 +91,7 @@ export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts):
     try {
       return await fn();
     } catch (err) {
-      if (isFwError(err)) throw err;
+      if (isFwError(err) && err.expose) throw err;
       const mapped = classify(err);
       if (mapped?.status === 409) throw conflict(mapped.message);
       if (mapped) throw badRequest(mapped.message);

@@ -1,9 +1,9 @@
 /**
  * The administration API of the process orchestrator, under `/process-management/api`
  * (`fw.process.management.enabled`). Every call needs the key header
- * `X-Process-Management-Key` (401 `{ message }` when missing or wrong) and the tenant header
- * `x-fw-tenant-id` (400 when missing or malformed); answers are plain DTOs and errors are
- * `{ message }` (never the framework envelope, never a stack trace). No CORS headers are sent.
+ * `X-Process-Management-Key` (401 when missing or wrong) and the tenant header
+ * `x-fw-tenant-id` (400 when missing or malformed); answers are plain DTOs and every error is the
+ * framework error envelope, whose `message` says what is wrong (never a stack trace). No CORS headers are sent.
  * Routes are bound from the operation table of the OpenAPI document: each request is checked
  * against its operation's schemas first, and other methods on a documented path answer 405.
  *

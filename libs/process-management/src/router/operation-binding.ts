@@ -1,7 +1,7 @@
 /**
  * Binds handlers to the operations of the table in `openapi/admin-api-operations.ts`: the route's
  * method and path come from the table, and before the handler runs its query parameters and JSON
- * body are checked against the operation's schemas (400 `{ message }` naming the field). A handler
+ * body are checked against the operation's schemas (400 whose `message` names the field). A handler
  * therefore only sees requests its OpenAPI description allows.
  *
  * @example

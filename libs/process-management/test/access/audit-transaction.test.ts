@@ -29,7 +29,10 @@ describeEachDatabase('audit row in the transaction of a definition write', (getD
       .set(auth())
       .send({ processType: 'not-kept', leaf: true });
     expect(created.status).toBe(500);
-    expect(created.body).toEqual({ message: expect.not.stringMatching(/audit refused|at .*\.ts/) });
+    expect(created.body).toMatchObject({
+      subErrorCode: 'FW500',
+      message: expect.not.stringMatching(/audit refused|at .*\.ts/),
+    });
     const updated = await rawRequest(app)
       .put(`${API}/definitions/kept`)
       .set(auth())

@@ -72,7 +72,8 @@ describeEachDatabase('bearer tokens verified against a JWKS server', (getDb) => 
 
     const unknown = await info(await signToken(unpublished, viewer));
     expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({
+    expect(unknown.body).toMatchObject({
+      subErrorCode: 'PM401',
       message: 'The bearer token is signed with a key the identity provider does not publish',
     });
     expect(jwks.fetches()).toBe(3); // one refresh, then the refusal
@@ -109,7 +110,11 @@ describeEachDatabase('bearer tokens verified against a JWKS server', (getDb) => 
     ];
     for (const [name, claims, message] of cases) {
       const res = await info(await signToken(keyA, claims));
-      expect({ name, status: res.status, body: res.body }).toEqual({ name, status: 401, body: { message } });
+      expect({ name, status: res.status, body: res.body }).toMatchObject({
+        name,
+        status: 401,
+        body: { subErrorCode: 'PM401', message },
+      });
     }
     // Within the 30 s tolerance: accepted.
     expect((await info(await signToken(keyA, { ...viewer, expiresIn: -10 }))).status).toBe(200);

@@ -91,9 +91,12 @@ describeEachDatabase('each role against every operation', (getDb) => {
         const res = await send(app, op, headersOf(role));
         if (allowed) expect([401, 403]).not.toContain(res.status);
         else
-          expect({ status: res.status, body: res.body }).toEqual({
+          expect({ status: res.status, body: res.body }).toMatchObject({
             status: 403,
-            body: { message: `This operation needs role ${access.role}; the credential has role ${role}` },
+            body: {
+              subErrorCode: 'PM403',
+              message: `This operation needs role ${access.role}; the credential has role ${role}`,
+            },
           });
       });
     }
@@ -133,9 +136,9 @@ describeEachDatabase('each role against every operation', (getDb) => {
       );
     }
     for (const res of answers)
-      expect({ status: res.status, body: res.body }).toEqual({
+      expect({ status: res.status, body: res.body }).toMatchObject({
         status: 403,
-        body: { message: 'The credential is not allowed for this tenant' },
+        body: { subErrorCode: 'PM403', message: 'The credential is not allowed for this tenant' },
       });
     expect((await request(app).get(`${API}/processes`).set(as(T1))).status).toBe(200);
   });
@@ -196,7 +199,10 @@ describeEachDatabase('keys as credentials', (getDb) => {
     const blocked = await request(app).get(`${API}/info`).set(auth());
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(blocked.body).toEqual({ message: 'Too many failed authentications from this address: try again later' });
+    expect(blocked.body).toMatchObject({
+      subErrorCode: 'PM429',
+      message: 'Too many failed authentications from this address: try again later',
+    });
   });
 });
 

@@ -3,7 +3,7 @@
  * definition JSON text)`. All definitions are loaded with one query on first use and cached until
  * {@link DatabaseProcessConfigurator.invalidate} is called (after a committed change, by the
  * administration API or `/definitions/refresh`). A row that is not a valid definition fails the
- * load with a P500 error naming the row; the cache stays empty so the next call retries.
+ * load with a P012 error naming the row; the cache stays empty so the next call retries.
  *
  * @example
  * const configurator = makeDatabaseProcessConfigurator({ db: processDb(database) });

@@ -1,7 +1,7 @@
 /**
  * The process flow: `flows/process-flow.xml` run by `@fw/stm` with the actions and conditions of
  * {@link processFlowActions}. Refusals of the state machine become framework errors
- * (422 `P422`), so callers never see stm error types.
+ * (422 `P010`), so callers never see stm error types.
  *
  * @example
  * const flow = await makeProcessFlow();
@@ -41,7 +41,7 @@ export interface ProcessFlow {
   readonly definition: FlowDefinition;
   /** Enters the initial decision and follows it (EXECUTING or SPLIT_PENDING). */
   start(process: Process, step: ProcessStep): Promise<StmResult>;
-  /** Applies an event; 422 `P422` when the current state does not accept it (process untouched). */
+  /** Applies an event; 422 `P010` when the current state does not accept it (process untouched). */
   send(process: Process, eventId: string, payload: unknown, step: ProcessStep): Promise<StmResult>;
   /**
    * `send` without a promise when the event's actions are synchronous (see the state machine's

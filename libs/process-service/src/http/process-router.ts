@@ -77,7 +77,7 @@ export function makeProcessRouter(options: ProcessRouterOptions): Router {
   });
 
   router.patch('/process/:id/:eventID', async (req, res) => {
-    // An unknown event has no schema: the manager answers it (422 P405).
+    // An unknown event has no schema: the manager answers it (422 P005).
     const eventId = req.params.eventID;
     if (Object.hasOwn(EVENT_PAYLOAD_SCHEMAS, eventId)) checkProcessBody(EVENT_PAYLOAD_SCHEMAS[eventId], req.body);
     const result = await manager.sendEvent(req.params.id, req.params.eventID, req.body);

@@ -100,7 +100,7 @@ export function assertInputMatches(
 
 /**
  * A definition with `parentProcessType` describes children only: creating one as a root (a create
- * call, a trigger, a crontab) is refused with 400 `P412`.
+ * call, a trigger, a crontab) is refused with 400 `P009`.
  */
 export function assertRootType(
   def: Pick<ProcessDef, 'processType' | 'parentProcessType'>,

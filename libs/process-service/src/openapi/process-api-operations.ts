@@ -47,7 +47,7 @@ const tenant = {
 /** Answers every route can give: the input policy, body parsing and unexpected errors. */
 const COMMON: Record<string, OpenApiObject> = {
   '400': failure(
-    'A control character (FW400C) or nesting deeper than 64 levels (FW400D) in the request, malformed JSON (FW400), a body against its schema (P001, P003, naming the field), an unknown type (P002), a child-only type as a root (P412), or a value the database cannot store (FW400V)',
+    'A control character (FW400C) or nesting deeper than 64 levels (FW400D) in the request, malformed JSON (FW400), a body against its schema (P001, P003, naming the field), an unknown type (P002), a child-only type as a root (P009), or a value the database cannot store (FW400V)',
   ),
   '413': failure('The body is over the limit (5 MB by default)'),
   '415': failure('A body that is not application/json'),
@@ -90,7 +90,7 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
       parameters: [pathId, tenant],
       responses: answers({
         '200': envelope('The process and its allowed actions', 'ProcessResponseEnvelope'),
-        '404': failure('No such process in this tenant (P404)'),
+        '404': failure('No such process in this tenant (P004)'),
       }),
     },
   },
@@ -118,9 +118,9 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
       }),
       responses: answers({
         '200': envelope('The process after the event and its allowed actions', 'ProcessResponseEnvelope'),
-        '404': failure('No such process in this tenant (P404)'),
-        '409': failure('A childId of another parent (P409) or a concurrent change (P423)'),
-        '422': failure('An event not allowed in the current state (P422) or an unknown event (P405)'),
+        '404': failure('No such process in this tenant (P004)'),
+        '409': failure('A childId of another parent (P006) or a concurrent change (P011)'),
+        '422': failure('An event not allowed in the current state (P010) or an unknown event (P005)'),
       }),
     },
   },
@@ -143,7 +143,7 @@ export const PROCESS_API_OPERATIONS: readonly ProcessApiOperation[] = [
       ],
       responses: answers({
         '200': envelope('[process, ...children]', 'ProcessListEnvelope'),
-        '404': failure('No such process in this tenant (P404)'),
+        '404': failure('No such process in this tenant (P004)'),
       }),
     },
   },

@@ -98,7 +98,7 @@ const REQUESTS: Record<string, Schema> = {
   ),
 };
 
-/** The payload schema of each event (an event not listed answers 422 P405 in the manager). */
+/** The payload schema of each event (an event not listed answers 422 P005 in the manager). */
 export const EVENT_PAYLOAD_SCHEMAS: Readonly<Record<string, string>> = {
   splitPartiallyDone: 'SplitPayload',
   splitDone: 'SplitPayload',

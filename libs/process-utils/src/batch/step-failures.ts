@@ -5,7 +5,8 @@
  * sink error, the retry rule and the tenant context author code runs in.
  */
 import { restoreRequestContext, type RequestContext } from '@fw/core';
-import { ProcessEvents, type WorkerDto, type WorkerType } from '@fw/process-api';
+import { canonicalErrorCode, FwError } from '@fw/core';
+import { ProcessErrorCodes, ProcessEvents, type WorkerDto, type WorkerType } from '@fw/process-api';
 import {
   failureOf,
   isNonRetryableError,
@@ -34,20 +35,33 @@ export const ERROR_EVENT: Readonly<Record<WorkerType, string>> = {
   AGGREGATOR: ProcessEvents.aggregationDoneWithErrors,
 };
 
+/** Codes of the batch step errors (never answered over HTTP: both are internal, not exposed). */
+export const StepErrorCodes = {
+  stepFailed: 'PU_STEP_FAILED',
+  deliveryFailed: 'PU_DELIVERY_FAILED',
+} as const;
+
 /** A step failure travelling to the single place that reports it. */
-export class StepFailure extends Error {
+export class StepFailure extends FwError {
   constructor(readonly failure: WorkerFailure) {
-    super(failure.message);
+    super({ code: 500, subErrorCode: StepErrorCodes.stepFailed, description: failure.message, expose: false });
+    this.name = 'StepFailure';
   }
 }
 
 /** The sink refused or failed an event. */
-export class DeliveryFailure extends Error {
+export class DeliveryFailure extends FwError {
   constructor(
     readonly eventId: string,
     readonly error: unknown,
   ) {
-    super(`delivery of ${eventId} failed`);
+    super({
+      code: 500,
+      subErrorCode: StepErrorCodes.deliveryFailed,
+      description: `delivery of ${eventId} failed`,
+      expose: false,
+    });
+    this.name = 'DeliveryFailure';
   }
 }
 
@@ -77,7 +91,11 @@ export function classify(error: unknown): Refusal {
   const e = error as { code?: unknown; subErrorCode?: unknown } | null;
   const code = typeof e?.code === 'number' ? e.code : undefined;
   if (code === 422) return 'stale';
-  if (code === 400 || (code === 409 && e?.subErrorCode !== 'P423')) return 'rejected';
+  // A concurrent change (409, also in its former spelling from an older server) is not a refusal.
+  const concurrent =
+    typeof e?.subErrorCode === 'string' &&
+    canonicalErrorCode(e.subErrorCode) === ProcessErrorCodes.concurrentModification;
+  if (code === 400 || (code === 409 && !concurrent)) return 'rejected';
   return 'undeliverable';
 }
 

@@ -7,7 +7,14 @@
  * // inside a worker's validate hook or author code: fail with a precise kind
  * throw new WorkerPayloadError('INCOMPATIBLE_FIELD_TYPE', "'count' must be a number", 'input.count');
  */
+import { FwError, isFwError } from '@fw/core';
 import type { ErrorPayload } from '@fw/process-api';
+
+/** Codes of the worker errors: they describe a step's failure and are never answered over HTTP (not exposed). */
+export const WorkerErrorCodes = {
+  payload: 'PU_WORKER_PAYLOAD',
+  nonRetryable: 'PU_NON_RETRYABLE',
+} as const;
 
 export const WorkerFailureKinds = {
   /** The worker message or the process input is not the JSON it must be (not an object, required field absent, bad JSON text). */
@@ -38,14 +45,13 @@ export interface WorkerFailure {
  * Thrown by payload schemas and validate hooks (or by author code) to report a payload failure of
  * a given kind. Any other error thrown by author code counts as `INVOCATION_FAILURE`.
  */
-export class WorkerPayloadError extends Error {
-  readonly type = 'WorkerPayloadError' as const;
+export class WorkerPayloadError extends FwError {
   constructor(
     readonly kind: WorkerFailureKind,
     message: string,
-    readonly field?: string,
+    field?: string,
   ) {
-    super(message);
+    super({ code: 400, subErrorCode: WorkerErrorCodes.payload, description: message, field, expose: false });
     this.name = 'WorkerPayloadError';
   }
 }
@@ -58,22 +64,27 @@ export class WorkerPayloadError extends Error {
  * @example
  * if (!customer) throw new NonRetryableError(`customer ${input.customerId} does not exist`);
  */
-export class NonRetryableError extends Error {
-  readonly type = 'NonRetryableError' as const;
+export class NonRetryableError extends FwError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super({
+      code: 500,
+      subErrorCode: WorkerErrorCodes.nonRetryable,
+      description: message,
+      expose: false,
+      cause: options?.cause,
+    });
     this.name = 'NonRetryableError';
   }
 }
 
 /** True for a {@link NonRetryableError}, also across package copies. */
 export function isNonRetryableError(value: unknown): value is NonRetryableError {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'NonRetryableError';
+  return isFwError(value) && value.subErrorCode === WorkerErrorCodes.nonRetryable;
 }
 
 /** True for a {@link WorkerPayloadError}, also across package copies. */
 export function isWorkerPayloadError(value: unknown): value is WorkerPayloadError {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'WorkerPayloadError';
+  return isFwError(value) && value.subErrorCode === WorkerErrorCodes.payload;
 }
 
 /** The failure a thrown value stands for: a WorkerPayloadError keeps its kind, anything else is `fallback`. */

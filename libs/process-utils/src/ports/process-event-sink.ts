@@ -14,7 +14,7 @@ export interface ProcessEventSink {
   /**
    * Delivers one state-machine event to the process, under `tenant` (null: no tenant).
    * Rejects with an error carrying a numeric `code` (HTTP status) and a `subErrorCode` when the
-   * service refuses it (for example 422 `P422` when the event is not allowed in the current state).
+   * service refuses it (for example 422 `P010` when the event is not allowed in the current state).
    */
   deliver(processId: string, eventId: string, payload: unknown, tenant: string | null): Promise<void>;
   /**

@@ -6,11 +6,13 @@
 import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { glob } from 'tinyglobby';
+import { FwError } from '@fw/core';
+import { MapperErrorCodes } from '../errors/mapper-error-codes';
 
 /** A command-line argument that names no mapper file. */
-export class MapperFilesError extends Error {
+export class MapperFilesError extends FwError {
   constructor(message: string) {
-    super(message);
+    super({ code: 500, subErrorCode: MapperErrorCodes.files, description: message, expose: false });
     this.name = 'MapperFilesError';
   }
 }

@@ -19,6 +19,8 @@ import { BoundSql } from './mapper-types';
 import { ExpressionScope, evaluateExpression, isTruthy, readProperty } from './ognl-expression';
 import { SqlNode } from './sql-node';
 import { DATABASE_ID } from './statement-elements';
+import { FwError } from '@fw/core';
+import { MapperErrorCodes } from '../errors/mapper-error-codes';
 
 class Frame implements ExpressionScope {
   private readonly variables = new Map<string, unknown>();
@@ -100,9 +102,9 @@ function substitutionText(value: unknown, name: string): string {
  * (a `<foreach>` over a null collection). The provider reports it as a failed query; the
  * message names the mapper file and statement, never parameter values.
  */
-export class MapperRenderError extends Error {
+export class MapperRenderError extends FwError {
   constructor(message: string) {
-    super(message);
+    super({ code: 500, subErrorCode: MapperErrorCodes.render, description: message, expose: false });
     this.name = 'MapperRenderError';
   }
 }

@@ -16,6 +16,8 @@
  *     postfix     := primary ('.' name | '.' method '(' args ')' | '[' conditional ']')*
  *     primary     := literal | identifier | '(' conditional ')'
  */
+import { FwError } from '@fw/core';
+import { MapperErrorCodes } from '../errors/mapper-error-codes';
 
 /** Comparison and arithmetic operators, after word aliases (`eq`, `lt`, ...) are normalised. */
 export type BinaryOperator = '==' | '!=' | '<' | '<=' | '>' | '>=' | '+' | '-' | '*' | '/' | '%';
@@ -70,13 +72,18 @@ export type Expression =
     };
 
 /** Raised for an expression that does not parse; `message` says where and what was expected. */
-export class ExpressionSyntaxError extends Error {
+export class ExpressionSyntaxError extends FwError {
   constructor(
     readonly expression: string,
     readonly position: number,
     detail: string,
   ) {
-    super(`${detail} at position ${position + 1} of "${expression}"`);
+    super({
+      code: 500,
+      subErrorCode: MapperErrorCodes.expressionSyntax,
+      description: `${detail} at position ${position + 1} of "${expression}"`,
+      expose: false,
+    });
     this.name = 'ExpressionSyntaxError';
   }
 }

@@ -8,6 +8,8 @@ import { MapperProblemKind } from './mapper-load-error';
 import { MapperSettings } from './mapper-settings';
 import { FRAMEWORK_SUBSTITUTIONS, FrameworkSubstitution } from './mapper-types';
 import { Expression, ExpressionSyntaxError, isPropertyPath, parseExpression } from './ognl-parser';
+import { FwError } from '@fw/core';
+import { MapperErrorCodes } from '../errors/mapper-error-codes';
 
 /** A piece of static text: SQL, a bind parameter or a framework substitution. */
 export type TextPart =
@@ -65,12 +67,12 @@ export type SqlNode =
     };
 
 /** Problem found while splitting text; the caller adds file and statement to the message. */
-export class SqlTextError extends Error {
+export class SqlTextError extends FwError {
   constructor(
     message: string,
     readonly kind: MapperProblemKind = 'invalid',
   ) {
-    super(message);
+    super({ code: 500, subErrorCode: MapperErrorCodes.sqlText, description: message, expose: false });
     this.name = 'SqlTextError';
   }
 }

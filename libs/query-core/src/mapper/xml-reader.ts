@@ -8,6 +8,8 @@
  * was most of the time of checking hundreds of mappers at once.
  */
 import { SaxesParser } from 'saxes';
+import { FwError } from '@fw/core';
+import { MapperErrorCodes } from '../errors/mapper-error-codes';
 
 /** A text run inside an element. */
 export interface XmlText {
@@ -28,12 +30,17 @@ export interface XmlElement {
 export type XmlNode = XmlElement | XmlText;
 
 /** Not well-formed XML; `line` is 1-based. */
-export class XmlSyntaxError extends Error {
+export class XmlSyntaxError extends FwError {
   constructor(
     readonly detail: string,
     readonly line: number,
   ) {
-    super(`line ${line}: ${detail}`);
+    super({
+      code: 500,
+      subErrorCode: MapperErrorCodes.xmlSyntax,
+      description: `line ${line}: ${detail}`,
+      expose: false,
+    });
     this.name = 'XmlSyntaxError';
   }
 }

@@ -119,7 +119,8 @@ async function execute(deps: SearchRunnerDeps, request: QueryExecutionRequest): 
   try {
     return await deps.provider.execute(request);
   } catch (err) {
-    if (isFwError(err)) throw err;
+    // Errors for the client pass; the engine's own (a mapper that cannot render) are a failed query.
+    if (isFwError(err) && err.expose) throw err;
     deps.logger.error(
       { err, query: request.definition.name, tenantId: request.tenantId, provider: deps.provider.name },
       'query provider failed',
@@ -213,7 +214,7 @@ export function makeSearchRunner(deps: SearchRunnerDeps): SearchRunner {
           prepared.request.fields,
         );
       } catch (err) {
-        if (isFwError(err)) throw err;
+        if (isFwError(err) && err.expose) throw err;
         deps.logger.error({ err, query: queryName, provider: deps.provider.name }, 'query stream failed');
         throw queryError(QueryErrorCodes.queryFailed, `Query '${prepared.definition.name}' failed`, [
           prepared.definition.name,

@@ -8,7 +8,7 @@
  * const channel = await (await source.get()).createConfirmChannel();
  * await source.close();
  */
-import type { Logger } from '@fw/core';
+import { FwError, type Logger } from '@fw/core';
 import { connect, type ChannelModel } from 'amqplib';
 import { hostname } from 'node:os';
 
@@ -46,14 +46,18 @@ export interface AmqpConnectionSource {
 }
 
 /** The broker could not be reached or refused the login. */
-export class BrokerUnavailableError extends Error {
+export class BrokerUnavailableError extends FwError {
   constructor(
     readonly address: string,
     override readonly cause: unknown,
   ) {
-    super(
-      `RabbitMQ is not reachable at ${address}: ${cause instanceof Error ? cause.message || cause.name : String(cause)}`,
-    );
+    super({
+      code: 503,
+      subErrorCode: 'QPS_BROKER_UNAVAILABLE',
+      description: `RabbitMQ is not reachable at ${address}: ${cause instanceof Error ? cause.message || cause.name : String(cause)}`,
+      expose: false,
+      cause,
+    });
     this.name = 'BrokerUnavailableError';
   }
 }

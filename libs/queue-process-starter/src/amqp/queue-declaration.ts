@@ -9,6 +9,7 @@
  * queueNameOf(worker);                   // 'fw.import' (or throws QueueConfigError)
  * await channel.assertQueue('fw.import', queueDeclaration('quorum'));
  */
+import { FwError } from '@fw/core';
 import type { WorkerDto } from '@fw/process-api';
 import type { Options } from 'amqplib';
 
@@ -22,12 +23,12 @@ export const QUEUE_CONFIG_KEY = 'queue';
 export type QueueType = 'quorum' | 'classic';
 
 /** A definition whose workers cannot be published: no or an invalid `config.queue`. */
-export class QueueConfigError extends Error {
+export class QueueConfigError extends FwError {
   constructor(
     message: string,
     readonly processType: string,
   ) {
-    super(message);
+    super({ code: 500, subErrorCode: 'QPS_QUEUE_CONFIG', description: message, expose: false });
     this.name = 'QueueConfigError';
   }
 }

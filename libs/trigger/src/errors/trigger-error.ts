@@ -4,23 +4,27 @@
  *
  * @example
  * try { await crontabs.add('t1', input); }
- * catch (e) { if (isTriggerError(e) && e.reason === 'DUPLICATE') res.status(409).json({ message: e.message }); }
+ * catch (e) { if (isTriggerError(e) && e.reason === 'DUPLICATE') return reuseExisting(); throw e; }
  */
 import { FwError } from '@fw/core';
 
 /** Why a trigger-layer call was refused. */
 export type TriggerErrorReason = 'VALIDATION' | 'DUPLICATE' | 'NOT_FOUND' | 'CONFLICT';
 
-/** Sub-error codes (`subErrorCode` of the envelope) owned by the trigger layer, HTTP status in brackets. */
+/**
+ * Sub-error codes (`subErrorCode` of the envelope) owned by the trigger layer: `T` and three
+ * digits from `T001`, never an HTTP status (the status is in brackets). The former spellings
+ * (`T400`…`T410`) are carried as `legacyCode` for one release.
+ */
 export const TriggerErrorCodes = {
   /** [400] Invalid input: missing tenant or processDefName, bad cron expression or time zone, bad page. */
-  invalid: 'T400',
+  invalid: 'T001', // formerly T400
   /** [404] No crontab with this id in this tenant. */
-  notFound: 'T404',
+  notFound: 'T002', // formerly T404
   /** [409] A crontab of this name already exists in this tenant. */
-  duplicateName: 'T409',
+  duplicateName: 'T003', // formerly T409
   /** [409] The trigger id is already logged for another tenant. */
-  tenantConflict: 'T410',
+  tenantConflict: 'T004', // formerly T410
 } as const;
 
 const STATUS: Record<TriggerErrorReason, number> = { VALIDATION: 400, NOT_FOUND: 404, DUPLICATE: 409, CONFLICT: 409 };

@@ -3,7 +3,7 @@
  * {@link TriggerError} naming the field.
  *
  * @example
- * const payload = validatePayload(body.payload); // throws T400 when processDefName is missing
+ * const payload = validatePayload(body.payload); // throws T001 when processDefName is missing
  */
 import { TENANT_ID_PATTERN } from '@fw/core';
 import { Cron } from 'croner';

@@ -80,7 +80,7 @@ export const ENDPOINTS = {
 
 export type EndpointName = keyof typeof ENDPOINTS;
 
-/** An answer other than 2xx: the status and the API's `{ message }`. */
+/** An answer other than 2xx: the status and the `message` of the API's error envelope. */
 export class ApiError extends Error {
   readonly status: number;
   /** The field the message names (`'payload.args': …` → `payload.args`), when it names one. */
@@ -118,11 +118,20 @@ function buildPath(endpoint: Endpoint, params: Record<string, string>, query: Re
   return `${API_BASE}${path}${text ? `?${text}` : ''}`;
 }
 
+/**
+ * The text of an error answer. Every error of the API is the framework error envelope, whose
+ * `message` says what is wrong; `description` (the same text) is read when `message` is absent
+ * (an envelope of a host before the field was added). Anything else (not JSON, a proxy's page)
+ * shows the status text.
+ */
 async function messageOf(response: Response): Promise<string> {
   try {
     const body: unknown = await response.json();
-    if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string')
-      return (body as { message: string }).message;
+    if (body && typeof body === 'object') {
+      const { message, description } = body as { message?: unknown; description?: unknown };
+      if (typeof message === 'string' && message !== '') return message;
+      if (typeof description === 'string' && description !== '') return description;
+    }
   } catch {
     // not JSON: fall through
   }
