@@ -169,7 +169,7 @@ describe('makeAdminUiRouter', () => {
       const app = host({ proxyAllowedOrigins: ['http://127.0.0.1:9'] });
       const res = await proxied(app, 'http://127.0.0.1:9', '/info');
       expect(res.status).toBe(502);
-      expect(res.body).toEqual({ message: 'http://127.0.0.1:9 cannot be reached' });
+      expect(res.body).toMatchObject({ subErrorCode: 'AUI502', message: 'http://127.0.0.1:9 cannot be reached' });
     });
   });
 });

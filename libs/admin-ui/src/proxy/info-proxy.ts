@@ -4,6 +4,7 @@
  * following no redirect, answering JSON or text of bounded size. Used by the express router (origins
  * from `proxyAllowedOrigins`) and by the Vite dev server (any origin: a developer's machine).
  */
+import { errorEnvelope, FwError } from '@fw/core';
 import { isReadOnlyInfoPath } from './read-only-paths';
 
 export interface InfoProxyPolicy {
@@ -30,8 +31,10 @@ export interface InfoProxyResponse {
   body: string;
 }
 
+/** A refusal of the proxy: the framework error envelope (`AUI` and the status), its `message` saying why. */
 function refusal(status: number, message: string): InfoProxyResponse {
-  return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message }) };
+  const error = new FwError({ code: status, subErrorCode: `AUI${status}`, description: message });
+  return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(errorEnvelope(error)) };
 }
 
 /** Parses the base URL, or says what is wrong with it. */

@@ -11,6 +11,7 @@
  * app.use(makeAdminUiRouter());              // the UI at /fw/admin
  * app.listen(8080);
  */
+import { CoreErrorCodes, errorEnvelope, FwError } from '@fw/core';
 import { serveSpa } from '@fw/core/http';
 import express, { type Request, type Response, type Router } from 'express';
 import { proxyInfoRequest } from '../proxy/info-proxy';
@@ -54,7 +55,13 @@ function normalizeOrigins(origins: readonly string[]): Set<string> {
 }
 
 function methodNotAllowed(res: Response): void {
-  res.status(405).set('Allow', 'GET, HEAD').json({ message: 'The admin UI is read-only: GET and HEAD only' });
+  const error = new FwError({
+    code: 405,
+    subErrorCode: CoreErrorCodes.methodNotAllowed,
+    description: 'The admin UI is read-only: GET and HEAD only',
+    params: ['GET', 'HEAD'],
+  });
+  res.status(405).set('Allow', 'GET, HEAD').json(errorEnvelope(error));
 }
 
 export function makeAdminUiRouter(options: AdminUiRouterOptions = {}): Router {
