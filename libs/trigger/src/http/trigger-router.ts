@@ -73,7 +73,7 @@ export function makeTriggerRouter(options: TriggerRouterOptions): Router {
       eventName: 'ProcessCreate',
       tenant,
       // Checked once, by the trigger service (validatePayload, before anything is logged): the
-      // same 400 T400 naming the field that a check here would answer.
+      // same 400 T001 naming the field that a check here would answer.
       payload: payload as TriggerPayload,
     });
     if (result.status === 'FAILED') {

@@ -33,8 +33,8 @@ import {
 } from '../model/trigger-model';
 import { validatePayload, validateTenant } from '../model/trigger-validation';
 import { makeExecutionStore } from '../repository/execution-store';
-import { makeTriggerLogStore } from '../repository/trigger-log-store';
 import { triggerDb } from '../schema/trigger-tables';
+import { claimTrigger } from './trigger-claim';
 import { triggerContext } from './trigger-context';
 
 /** Longest stored trigger id (namespace prefix included). */
@@ -77,7 +77,8 @@ function validateInput(input: TriggerInput): void {
 }
 
 function failureOf(error: unknown): { message: string; stack: string | null; code?: number; subErrorCode?: string } {
-  if (isFwError(error))
+  // Only an error meant for clients keeps its status and code (the router answers a 4xx with it).
+  if (isFwError(error) && error.expose)
     return {
       message: error.description,
       stack: error.stack ?? null,
@@ -104,32 +105,7 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
       const receivedTime = clock();
       const executionId = randomUUID();
 
-      const claim = await db.transaction().execute(async (trx) => {
-        const result = await makeTriggerLogStore(trx).claim({
-          logId: randomUUID(),
-          eventId: randomUUID(),
-          triggerId: input.triggerId,
-          eventName,
-          tenant,
-        });
-        if (result.claimed) {
-          await makeExecutionStore(trx).insertRunning({
-            id: executionId,
-            triggerId: input.triggerId,
-            tenant,
-            source: input.source,
-            scheduledTime: input.scheduledTime ?? null,
-            receivedTime,
-            startTime: clock(),
-            eventName,
-            payload,
-            cronId: input.cronId ?? null,
-            logId: result.entry.logId,
-            eventId: result.entry.eventId,
-          });
-        }
-        return result;
-      });
+      const claim = await claimTrigger(db, { input, tenant, payload, eventName, executionId, receivedTime, clock });
       const { entry } = claim;
       const ids = { triggerId: entry.triggerId, eventId: entry.eventId, logId: entry.logId };
 
