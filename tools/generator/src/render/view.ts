@@ -20,6 +20,7 @@ export const FW_PACKAGES = [
   'process-service',
   'process-utils',
   'jdbc-process-starter',
+  'process-management',
   'migrate',
   'trigger',
   'service',
