@@ -8,7 +8,7 @@ import { assertInputMatches, assertRootType } from './input-validation';
 import { validateProcessDto } from './payload-validation';
 import type { ProcessEngine } from './process-engine';
 import { unknownType } from './process-engine-types';
-import type { CreateProcessOptions } from './process-manager';
+import type { CreateProcessOptions } from './process-call-options';
 import type { ProcessTransactionRunner } from './process-transaction-runner';
 
 export interface ProcessCreatorDeps {

@@ -11,7 +11,7 @@ import { validateEventPayload } from './payload-validation';
 import type { ProcessEngine } from './process-engine';
 import type { ChildReportEvent, TxContext } from './process-engine-types';
 import { loadProcess } from './process-loader';
-import type { ProcessCallOptions } from './process-manager';
+import type { ProcessCallOptions } from './process-call-options';
 import type { ProcessTransactionRunner } from './process-transaction-runner';
 
 /** Events whose action creates children: their children are inserted before the parent is locked. */

@@ -8,7 +8,7 @@ import type { ProcessRepository } from '../repository/process-repository';
 import type { ProcessDb } from '../repository/process-tables';
 import { isUuid } from './payload-validation';
 import { notFound } from './process-engine-types';
-import type { ProcessCallOptions } from './process-manager';
+import type { ProcessCallOptions } from './process-call-options';
 
 /** The tenant a call is limited to: the given one, else the request context's (undefined: any). */
 export function scopeOf(o: ProcessCallOptions | undefined): string | undefined {

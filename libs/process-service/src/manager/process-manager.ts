@@ -32,6 +32,9 @@ import { makeEventBatchSender, type ProcessEventRequest, type ProcessEventResult
 import { ProcessEventSender } from './process-event-sender';
 import { loadProcess } from './process-loader';
 import { ProcessTransactionRunner } from './process-transaction-runner';
+import type { CreateProcessOptions, ProcessCallOptions } from './process-call-options';
+
+export type { CreateProcessOptions, ProcessCallOptions } from './process-call-options';
 
 export interface ProcessManagerOptions {
   db: ProcessDb;
@@ -57,25 +60,6 @@ export interface ProcessManagerOptions {
    * disabled (everything inline, in one transaction). See `@fw/process-outbox`.
    */
   outbox?: ProcessOutboxSettings;
-}
-
-export interface ProcessCallOptions {
-  /**
-   * Tenant of the call. Create: stored as the process tenant. Other calls: a process of another
-   * tenant answers 404. Default: the current request context's tenant (`x-fw-tenant-id`).
-   */
-  tenant?: string | null;
-}
-
-export interface CreateProcessOptions extends ProcessCallOptions {
-  /** Used when the dto has no `triggerId` (for example header `x-fw-trigger-id`). */
-  triggerId?: string | null;
-  /**
-   * Refuse a type that is only a child (`parentProcessType`) with 400 P009. The HTTP entry points
-   * (`POST /process`, the administration API's triggers and crontabs) set it; in-process callers
-   * (tests, tools running one step of a tree) may still create such a process on its own.
-   */
-  refuseChildOnlyTypes?: boolean;
 }
 
 export interface ProcessManager {
