@@ -6,7 +6,7 @@
 import { nowPlusMillis } from '@fw/leased-queue';
 import { sql, type Kysely } from 'kysely';
 import { WorkItemStatus, type WorkItemTables } from '../schema/work-item-tables';
-import type { ClaimedWorkItem, ClaimOptions } from './work-item-repository';
+import type { ClaimedWorkItem, ClaimOptions } from './work-item-types';
 import { toItem, type ItemFields } from './work-item-queue';
 
 /** A row as `claimUnreported` returns it (its claim is particular to work items). */

@@ -6,7 +6,7 @@ import { jsonRecordset } from '@fw/core';
 import { DEFAULT_PRIORITY, type WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import type { WorkItemTables } from '../schema/work-item-tables';
-import type { EnqueueOptions } from './work-item-repository';
+import type { EnqueueOptions } from './work-item-types';
 
 /** `<processId>:<processType>:<workerType>`: the item's key. */
 export function idempotencyKeyOf(worker: Pick<WorkerDto, 'processId' | 'processType' | 'workerType'>): string {

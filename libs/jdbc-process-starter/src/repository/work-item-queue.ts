@@ -12,7 +12,7 @@ import {
   type LeasedQueueSpec,
 } from '@fw/leased-queue';
 import { WorkItemStatus } from '../schema/work-item-tables';
-import type { ClaimedWorkItem } from './work-item-repository';
+import type { ClaimedWorkItem } from './work-item-types';
 
 /** The work-item columns a claim returns besides the lease fields. */
 export interface ItemFields {

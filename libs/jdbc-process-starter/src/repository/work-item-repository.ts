@@ -17,44 +17,12 @@ import type { WorkItemTables } from '../schema/work-item-tables';
 import { claimUnreportedItems, markDeadItemReported } from './dead-item-reports';
 import { enqueueWorkItem, enqueueWorkItems } from './work-item-enqueue';
 import { toItem, workItemQueue } from './work-item-queue';
+import type { ClaimedWorkItem, ClaimOptions, EnqueueOptions } from './work-item-types';
 
 export { idempotencyKeyOf } from './work-item-enqueue';
 export { claimedWorkItemOf } from './work-item-queue';
 export type { ClaimedItemRow, ItemFields } from './work-item-queue';
-
-/** A claimed item as the runner sees it. */
-export interface ClaimedWorkItem {
-  id: string;
-  idempotencyKey: string;
-  processId: string;
-  processType: string;
-  workerType: string;
-  tenant: string | null;
-  /** The WorkerDto as enqueued. */
-  payload: unknown;
-  /** Attempts made, this one included. */
-  attempts: number;
-  maxAttempts: number;
-  lockedBy: string;
-  lockedUntil: Date;
-  /** Fences every write of this attempt. */
-  claimToken: string;
-  lastError: string | null;
-}
-
-export interface ClaimOptions {
-  workerId: string;
-  limit: number;
-  leaseMillis: number;
-  /** Only these process types (default: all). */
-  processTypes?: readonly string[];
-}
-
-export interface EnqueueOptions {
-  maxAttempts: number;
-  /** Earliest claim (default now). */
-  runAt?: Date;
-}
+export type { ClaimedWorkItem, ClaimOptions, EnqueueOptions } from './work-item-types';
 
 export interface WorkItemRepository {
   /** Inserts the item unless its idempotency key exists; true when a row was inserted. */
