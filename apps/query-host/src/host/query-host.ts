@@ -1,9 +1,9 @@
-import { createLogger, LoadedConfig, Logger } from '@fw/core';
+import { createLogger, type LoadedConfig, type Logger } from '@fw/core';
 import type { CallerIdentity, QueryAuthorizer } from '@fw/query-controller';
-import { DatabaseFactory, makeQueryService, QueryExecutionProvider, QueryService } from '@fw/query-core';
+import { type DatabaseFactory, makeQueryService, type QueryExecutionProvider, type QueryService } from '@fw/query-core';
 import type { Express } from 'express';
 import type { RequestListener, Server } from 'node:http';
-import { HostConfig, parseHostConfig } from '../config/host-config';
+import { type HostConfig, parseHostConfig } from '../config/host-config';
 import { makeHostDatabases } from './host-databases';
 import { makeQueryHostApp } from './query-host-app';
 import { makeQueryHostLifecycle } from './query-host-lifecycle';

@@ -1,8 +1,8 @@
-import { ConfigError, Database, DatabaseOptions, Logger } from '@fw/core';
-import { DataSourceConfig, QUERY_CONFIG_DEFAULTS, QueryConfig } from '../config/query-config-types';
-import { SourcedDefinition } from '../definition/query-definition-types';
+import { ConfigError, type Database, type DatabaseOptions, type Logger } from '@fw/core';
+import { type DataSourceConfig, QUERY_CONFIG_DEFAULTS, type QueryConfig } from '../config/query-config-types';
+import type { SourcedDefinition } from '../definition/query-definition-types';
 import { parseMapperXml } from '../mapper/mapper-parser';
-import { MapperRegistry } from '../mapper/mapper-registry';
+import type { MapperRegistry } from '../mapper/mapper-registry';
 import { mergeCatalogDefinitions, mergeCatalogMappers, readCatalogSources } from './catalog-query-sources';
 import { loadPackagedDefinitions, loadPackagedMappers } from './packaged-query-sources';
 import type { MapperParser } from './query-source-parsing';
