@@ -98,6 +98,7 @@ describeEachDatabase('leased queue statements', (getDb) => {
       maxAttempts: 3,
       lastError: null,
       lockedBy: 'w1',
+      leaseExpired: false,
       row: { kind: 'a', body: { n: expect.any(Number) } },
     });
     expect(claimed[0].lockedUntil.getTime()).toBeGreaterThan(Date.now() + 30_000);
@@ -118,7 +119,8 @@ describeEachDatabase('leased queue statements', (getDb) => {
     const [old] = await queue.claim(db(), { workerId: 'a', limit: 1, leaseMillis: 1 });
     await new Promise((resolve) => setTimeout(resolve, 20));
     const [current] = await queue.claim(db(), { workerId: 'b', limit: 1, leaseMillis: 60_000 });
-    expect(current).toMatchObject({ id: old.id, attempts: 2, lockedBy: 'b' });
+    expect(old.leaseExpired).toBe(false);
+    expect(current).toMatchObject({ id: old.id, attempts: 2, lockedBy: 'b', leaseExpired: true });
     for (const write of [
       () => queue.renew(db(), [old], 1000),
       () => queue.complete(db(), [old]),

@@ -23,6 +23,11 @@ export interface LeaseFields {
   lq_last_error: string | null;
   lq_locked_by: string;
   lq_locked_until: Date | string;
+  /**
+   * True for a row the claim took from the expired-lease branch (a holder's lease ran out); a
+   * claim statement that does not return it claims no expired leases as such.
+   */
+  lq_lease_expired?: boolean | null;
 }
 
 /**
@@ -40,6 +45,7 @@ export function leasedClaimOf<Row extends LeaseFields>(row: Row): LeasedClaim<Ro
     lastError: row.lq_last_error,
     lockedBy: row.lq_locked_by,
     lockedUntil: new Date(row.lq_locked_until),
+    leaseExpired: row.lq_lease_expired === true,
     row,
   };
 }

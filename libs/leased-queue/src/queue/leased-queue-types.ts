@@ -85,6 +85,11 @@ export interface LeasedClaim<Row> extends Claim {
   lastError: string | null;
   lockedBy: string;
   lockedUntil: Date;
+  /**
+   * True when the row came from the expired-lease branch of the claim: it was RUNNING and its
+   * holder's lease had run out, so this claim took it over.
+   */
+  leaseExpired: boolean;
   /** The row as returned (the `returning` columns by name; `lq_*` keys are the lease fields). */
   row: Row;
 }
