@@ -22,3 +22,5 @@ export { freePort } from './local-port';
 export { resolveRef, schemaArbitrary } from './schema-arbitrary';
 export type { HostileValues, JsonValue, SchemaArbitraryOptions } from './schema-arbitrary';
 export { fwRejection } from './rejection';
+export { exportedSpans, startOtlpReceiver } from './otlp-receiver';
+export type { ExportedSpan, OtlpReceiver, ReceivedExport } from './otlp-receiver';

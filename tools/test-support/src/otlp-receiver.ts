@@ -1,12 +1,24 @@
-// A local OTLP/HTTP trace receiver for the export tests: keeps every request to /v1/traces.
+/**
+ * A local OTLP/HTTP trace receiver for export tests: listens on a free loopback port and keeps
+ * every request to `/v1/traces` (http/json and http/protobuf bodies alike); other paths get 404.
+ *
+ * @example
+ * const receiver = await startOtlpReceiver();
+ * process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.endpoint;
+ * // … start an SDK, record and flush spans …
+ * const spans = exportedSpans(receiver.received); // http/json bodies only
+ * await receiver.close();
+ */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One request the receiver got: its content type and raw body. */
 export interface ReceivedExport {
   contentType: string;
   body: Buffer;
 }
 
+/** A running receiver. */
 export interface OtlpReceiver {
   /** Base URL, for OTEL_EXPORTER_OTLP_ENDPOINT. */
   readonly endpoint: string;
@@ -14,6 +26,7 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
+/** Starts a receiver on a free loopback port. */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const received: ReceivedExport[] = [];
   const server = createServer((request, response) => {
