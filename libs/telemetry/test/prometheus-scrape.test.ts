@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { makeFwMetrics, serveMetrics, type MetricsServer } from '@fw/telemetry';
-import { startPrometheus, type RunningPrometheus } from './prometheus-server';
+import { startPrometheus, type RunningPrometheus } from '@fw/test-support';
 
 /** Polls `check` until it returns a value or the time is up (Prometheus scrapes every second). */
 async function eventually<T>(

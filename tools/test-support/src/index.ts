@@ -24,3 +24,5 @@ export type { HostileValues, JsonValue, SchemaArbitraryOptions } from './schema-
 export { fwRejection } from './rejection';
 export { exportedSpans, startOtlpReceiver } from './otlp-receiver';
 export type { ExportedSpan, OtlpReceiver, ReceivedExport } from './otlp-receiver';
+export { PROMETHEUS_BINARY, prometheusBinary, startPrometheus } from './private-prometheus';
+export type { InstantSample, RangeSeries, RunningPrometheus, ScrapeJob } from './private-prometheus';

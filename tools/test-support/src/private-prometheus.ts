@@ -1,23 +1,47 @@
-// A real Prometheus server for the scrape test: Debian's /usr/bin/prometheus on a free loopback
-// port, its TSDB and config in a temporary folder removed by stop().
+/**
+ * A real Prometheus server of the test's own: Debian's `/usr/bin/prometheus` on a free loopback
+ * port scraping the given jobs every second, its TSDB and config in a temporary folder removed by
+ * `stop()`. Without the binary it fails (never skips) saying how to install it.
+ *
+ * @example
+ * const prometheus = await startPrometheus([{ name: 'fw', target: '127.0.0.1:9464', bearerToken: 't' }]);
+ * const [sample] = await prometheus.query('sum(fw_processes_finished_total)');
+ * await prometheus.stop();
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '@fw/test-support';
+import { freePort } from './local-port';
 
 export const PROMETHEUS_BINARY = '/usr/bin/prometheus';
 
+/** One scrape job: `target` is `host:port`; `bearerToken` goes into its `authorization` config. */
 export interface ScrapeJob {
   name: string;
   target: string;
   bearerToken?: string;
 }
 
+/** One series of an instant query: labels and `[unix seconds, value text]`. */
+export interface InstantSample {
+  metric: Record<string, string>;
+  value: [number, string];
+}
+
+/** One series of a range query: labels and its `[unix seconds, value text]` points. */
+export interface RangeSeries {
+  metric: Record<string, string>;
+  values: [number, string][];
+}
+
+/** A started Prometheus and its HTTP API. */
 export interface RunningPrometheus {
   readonly url: string;
-  /** The `data.result` of an instant query. */
-  query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** The `data.result` of an instant query (`/api/v1/query`). */
+  query(promql: string): Promise<InstantSample[]>;
+  /** The `data.result` of a range query (`/api/v1/query_range`), times in unix seconds. */
+  queryRange(promql: string, range: { start: number; end: number; stepSeconds: number }): Promise<RangeSeries[]>;
   /** The active targets with their health and last error. */
   targets(): Promise<{ labels: Record<string, string>; health: string; lastError: string }[]>;
   /** Output of the process, for failure messages. */
@@ -63,13 +87,21 @@ async function waitReady(url: string, child: ChildProcess, output: () => string)
   throw new Error(`prometheus was not ready after 30 s:\n${output()}`);
 }
 
+/** `/usr/bin/prometheus`, or an error saying how to install it. */
+export function prometheusBinary(): string {
+  if (existsSync(PROMETHEUS_BINARY)) return PROMETHEUS_BINARY;
+  throw new Error(`${PROMETHEUS_BINARY} is missing: apt-get install prometheus`);
+}
+
+/** Starts Prometheus scraping `jobs` every second and waits until it is ready. */
 export async function startPrometheus(jobs: ScrapeJob[]): Promise<RunningPrometheus> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'fw-telemetry-prometheus-'));
+  const binary = prometheusBinary();
+  const dir = mkdtempSync(path.join(tmpdir(), 'fw-prometheus-'));
   const config = path.join(dir, 'prometheus.yml');
   writeFileSync(config, configText(jobs));
   const port = await freePort();
   const child = spawn(
-    PROMETHEUS_BINARY,
+    binary,
     [
       `--config.file=${config}`,
       `--storage.tsdb.path=${path.join(dir, 'data')}`,
@@ -100,9 +132,11 @@ export async function startPrometheus(jobs: ScrapeJob[]): Promise<RunningPrometh
   return {
     url,
     query: async (promql) =>
+      (await apiGet<{ result: InstantSample[] }>(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`)).result,
+    queryRange: async (promql, { start, end, stepSeconds }) =>
       (
-        await apiGet<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(
-          `${url}/api/v1/query?query=${encodeURIComponent(promql)}`,
+        await apiGet<{ result: RangeSeries[] }>(
+          `${url}/api/v1/query_range?query=${encodeURIComponent(promql)}&start=${start}&end=${end}&step=${stepSeconds}`,
         )
       ).result,
     targets: async () =>
