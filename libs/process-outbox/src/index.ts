@@ -16,6 +16,8 @@ export type {
   NewOutboxCommand,
   OutboxClaimOptions,
 } from './repository/outbox-repository';
+export { readOutboxFigures } from './repository/outbox-figures';
+export type { OutboxFigures } from './repository/outbox-figures';
 export { makeOutboxWriter } from './repository/outbox-writer';
 export type { OutboxWriter } from './repository/outbox-writer';
 export { outboxBackoff } from './dispatcher/command-handler';
