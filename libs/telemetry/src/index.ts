@@ -23,11 +23,13 @@ export { makeMetricsHandler } from './http/metrics-handler';
 export type { MetricsHandler, MetricsHandlerOptions, MetricsLog } from './http/metrics-handler';
 export { serveMetrics, resolveMetricsPort, METRICS_PORT_ENV } from './http/metrics-server';
 export type { MetricsServer, ServeMetricsOptions } from './http/metrics-server';
-export { startTelemetry } from './tracing/start-telemetry';
-export type { StartTelemetryOptions, Telemetry } from './tracing/start-telemetry';
-export { readTraceExportSettings } from './tracing/trace-export-settings';
-export type { OtlpProtocol, TraceExportSettings } from './tracing/trace-export-settings';
-export { injectTraceContext, extractTraceContext } from './tracing/trace-context';
+export {
+  injectTraceContext,
+  extractTraceContext,
+  formatSpanTraceContext,
+  formatTraceContext,
+  parseTraceContext,
+} from './tracing/trace-context';
 export type { TraceCarrier } from './tracing/trace-context';
 export { FW_TRACER_NAME, inMessagingSpan, messagingAttributes, startMessagingSpan } from './tracing/messaging-spans';
 export type { FwSpanAttributes, MessagingOperation, MessagingSpanOptions } from './tracing/messaging-spans';

@@ -1,4 +1,13 @@
-import { context, createTraceState, isSpanContextValid, trace, TraceFlags, type Context } from '@opentelemetry/api';
+import {
+  context,
+  createTraceState,
+  isSpanContextValid,
+  ROOT_CONTEXT,
+  trace,
+  TraceFlags,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 
 /**
  * A W3C trace context as stored with a work item or an outbox command, or sent as message
@@ -48,4 +57,31 @@ export function extractTraceContext(
       typeof carrier?.tracestate === 'string' && carrier.tracestate ? createTraceState(carrier.tracestate) : undefined,
   };
   return isSpanContextValid(spanContext) ? trace.setSpanContext(base, spanContext) : base;
+}
+
+/**
+ * A carrier as one text column or field: `traceparent`, or `traceparent,tracestate` when there is
+ * a tracestate (a traceparent never holds a comma, so the first comma separates them); `null` for
+ * a carrier without a traceparent, so nothing is stored when no trace is active.
+ *
+ * @example
+ * formatTraceContext(injectTraceContext()); // '00-4bf9…-00f0…-01' or null
+ */
+export function formatTraceContext(carrier: TraceCarrier | null | undefined): string | null {
+  if (!carrier?.traceparent) return null;
+  return carrier.tracestate ? `${carrier.traceparent},${carrier.tracestate}` : carrier.traceparent;
+}
+
+/** The carrier of a {@link formatTraceContext} text; `{}` for null or empty. */
+export function parseTraceContext(text: string | null | undefined): TraceCarrier {
+  if (!text) return {};
+  const comma = text.indexOf(',');
+  if (comma < 0) return { traceparent: text };
+  const tracestate = text.slice(comma + 1);
+  return tracestate ? { traceparent: text.slice(0, comma), tracestate } : { traceparent: text.slice(0, comma) };
+}
+
+/** The {@link formatTraceContext} text of `span` (its context as a child's parent); null for a no-op span. */
+export function formatSpanTraceContext(span: Span): string | null {
+  return formatTraceContext(injectTraceContext(trace.setSpan(ROOT_CONTEXT, span)));
 }
