@@ -4,10 +4,10 @@ import {
   injectTraceContext,
   inMessagingSpan,
   startSplitChildSpan,
-  startTelemetry,
   type TraceCarrier,
 } from '@fw/telemetry';
-import { exportedSpans, startOtlpReceiver, type ExportedSpan, type OtlpReceiver } from './otlp-receiver';
+import { startTelemetry } from '@fw/telemetry-node';
+import { exportedSpans, startOtlpReceiver, type ExportedSpan, type OtlpReceiver } from '@fw/test-support';
 
 const OTEL_VARIABLES = [
   'OTEL_EXPORTER_OTLP_ENDPOINT',

@@ -1,0 +1,5 @@
+// Public entry point of @fw/telemetry-node. Every export is listed explicitly.
+export { startTelemetry } from './tracing/start-telemetry';
+export type { StartTelemetryOptions, Telemetry } from './tracing/start-telemetry';
+export { readTraceExportSettings } from './tracing/trace-export-settings';
+export type { OtlpProtocol, TraceExportSettings } from './tracing/trace-export-settings';
