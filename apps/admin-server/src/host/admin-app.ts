@@ -4,7 +4,6 @@
  * every tenant the `/process` routes, the registry's services and MCP.
  */
 import type { Database, Logger } from '@fw/core';
-import { errorEnvelope, FwError } from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
 import { makeAdminUiRouter } from '@fw/admin-ui';
 import { makeAccessGuard, makeProcessManagementRouter, resolveManagementAccess } from '@fw/process-management';
@@ -106,9 +105,7 @@ export function makeAdminApp(deps: AdminAppDeps): AdminApp {
     app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()) }));
   // The /process routes, the registry's services and MCP are not scoped per tenant or operation:
   // they take a credential that is admin over every tenant (the workers' key).
-  const envelope = (status: number, message: string) =>
-    errorEnvelope(new FwError({ code: status, subErrorCode: `PM${status}`, description: message }));
-  app.use(makeAccessGuard(access, { logger, errorBody: envelope, require: { role: 'admin', allTenants: true } }));
+  app.use(makeAccessGuard(access, { logger, require: { role: 'admin', allTenants: true } }));
   app.use(makeProcessRouter({ manager, logger }));
   // Services the registry serves itself (the dev profile's support-ticket workflow), behind the key.
   app.use(makeServiceRouter(registry, { serve: { info: false }, logger }));

@@ -12,6 +12,7 @@ import type { OutboxCommandHandler } from './command-handler';
 import type { OutboxDispatcherStats } from './outbox-dispatcher-types';
 import type { OutboxEvents } from './outbox-events';
 import type { OutboxSettlement } from './outbox-settlement';
+import { FwError } from '@fw/core';
 
 /** The heartbeat, as the groups use it: claimed commands are held until their group starts. */
 export interface HeldCommandLeases {
@@ -37,8 +38,17 @@ export interface CommandGroupRunner {
   execute(commands: readonly OutboxCommand[]): Promise<void>;
 }
 
-/** The acknowledgement changed fewer rows than claimed: the lease was lost. */
-class StaleClaimError extends Error {}
+/** The acknowledgement changed fewer rows than claimed: the lease was lost (never leaves the dispatcher). */
+class StaleClaimError extends FwError {
+  constructor() {
+    super({
+      code: 409,
+      subErrorCode: 'OUTBOX_STALE_CLAIM',
+      description: 'the outbox lease was lost before the acknowledgement',
+      expose: false,
+    });
+  }
+}
 
 /** The commands of a claim by type and group key (each its own group when its handler is not `grouped`). */
 export function groupsOf<DB>(
