@@ -38,10 +38,11 @@ export async function enqueueWorkItems(
     const rows = chunk.map((w) => ({ payload: w, max_attempts: attemptsOf(w, options.maxAttempts) }));
     const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
     const result = await sql`
-      insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at, priority)
+      insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at, priority,
+                                        trace_context)
       select concat_ws(':', v.payload->>'processId', v.payload->>'processType', v.payload->>'workerType'), (v.payload->>'processId')::uuid,
              v.payload->>'processType', v.payload->>'workerType', v.payload->>'tenant', v.payload, v.max_attempts, ${runAt},
-             coalesce((v.payload->>'priority')::smallint, ${DEFAULT_PRIORITY})
+             coalesce((v.payload->>'priority')::smallint, ${DEFAULT_PRIORITY}), v.payload->>'traceContext'
         from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}
       on conflict (idempotency_key) do nothing`.execute(db);
     inserted += Number(result.numAffectedRows ?? 0n);
@@ -67,6 +68,7 @@ export async function enqueueWorkItem(
       max_attempts: attemptsOf(worker, options.maxAttempts),
       run_at: options.runAt ?? sql<Date>`now()`,
       priority: worker.priority ?? DEFAULT_PRIORITY,
+      trace_context: worker.traceContext ?? null,
       locked_by: null,
       locked_until: null,
       claim_token: null,

@@ -5,6 +5,7 @@
  */
 import type { Claim } from '@fw/leased-queue';
 import type { WorkerDto } from '@fw/process-api';
+import { extractTraceContext, inMessagingSpan, parseTraceContext, type MessagingSpanOptions } from '@fw/telemetry';
 import type { ClaimedWorkItem } from '../repository/work-item-repository';
 import type { AttemptResult, AttemptSettlement } from './attempt-settlement';
 import type { RunMany } from './runner-config';
@@ -40,6 +41,18 @@ export interface WorkItemExecution {
   executeBatch(entries: readonly RunningItem[], runMany: RunMany): Promise<void>;
 }
 
+/** The messaging span options of a work item's `process` and `settle` spans. */
+function workItemSpanOptions(worker: WorkerDto): MessagingSpanOptions {
+  return {
+    destination: 'fw_process_work_item',
+    tenant: worker.tenant,
+    processId: worker.processId,
+    processType: worker.processType,
+    workerType: worker.workerType,
+    triggerId: worker.triggerId ?? undefined,
+  };
+}
+
 export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExecution {
   const { handler, settlement, leases, workerId } = deps;
 
@@ -53,27 +66,35 @@ export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExec
   async function execute(item: ClaimedWorkItem, abort: AbortController): Promise<void> {
     if (await settlement.expiredOnLastAttempt(item)) return;
     leases.hold([item]);
-    let attempt: AttemptResult;
-    try {
-      const { attempt: n, maxAttempts, signal, previousError } = attemptOf(item, abort);
-      attempt = {
-        failed: false,
-        result: await handler(item.payload as WorkerDto, {
-          itemId: item.id,
-          attempt: n,
-          maxAttempts,
-          workerId,
-          signal,
-          previousError,
-        }),
-      };
-    } catch (failure) {
-      attempt = { failed: true, failure };
-    } finally {
-      // Before the acknowledgement, so that no renewal races it.
-      await leases.release([item]);
-    }
-    await settlement.settle(item, attempt);
+    const worker = item.payload as WorkerDto;
+    const span = workItemSpanOptions(worker);
+    await inMessagingSpan(
+      'process',
+      { ...span, parent: extractTraceContext(parseTraceContext(worker.traceContext)) },
+      async () => {
+        let attempt: AttemptResult;
+        try {
+          const { attempt: n, maxAttempts, signal, previousError } = attemptOf(item, abort);
+          attempt = {
+            failed: false,
+            result: await handler(worker, {
+              itemId: item.id,
+              attempt: n,
+              maxAttempts,
+              workerId,
+              signal,
+              previousError,
+            }),
+          };
+        } catch (failure) {
+          attempt = { failed: true, failure };
+        } finally {
+          // Before the acknowledgement, so that no renewal races it.
+          await leases.release([item]);
+        }
+        await inMessagingSpan('settle', span, () => settlement.settle(item, attempt));
+      },
+    );
   }
 
   async function executeBatch(entries: readonly RunningItem[], runMany: RunMany): Promise<void> {

@@ -32,6 +32,11 @@ export interface FwProcessWorkItemTable extends LeaseColumnsTable<WorkItemStatus
   finished_at: Date | null;
   /** 0..9, higher first (`migrations/0010_fair_claims.sql`; default 5). */
   priority: Generated<number>;
+  /**
+   * W3C `traceparent[,tracestate]` of the item's launch, the payload's `traceContext`; NULL
+   * without a trace (`migrations/0015_work_item_trace_context.sql`).
+   */
+  trace_context: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One token bucket of a rate-limited definition (`migrations/0010_fair_claims.sql`). */

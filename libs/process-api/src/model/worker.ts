@@ -55,4 +55,10 @@ export interface WorkerDto {
   retry?: RetryPolicy;
   /** The definition's `priority` (0..9), when it sets one (the work-item queue orders by it). */
   priority?: number;
+  /**
+   * The W3C trace context of the launch, `traceparent` or `traceparent,tracestate` (the first
+   * comma separates them), for the worker's spans to continue the process's trace. Absent when no
+   * trace is active.
+   */
+  traceContext?: string;
 }

@@ -28,6 +28,11 @@ export interface NewOutboxCommand {
   processId?: string | null;
   tenant?: string | null;
   payload: unknown;
+  /**
+   * The W3C trace context of the command's creation, `traceparent[,tracestate]`, for the
+   * dispatcher's spans to continue; absent or null when no trace is active.
+   */
+  traceContext?: string | null;
 }
 
 /** A claimed command as a dispatcher sees it. */
@@ -38,6 +43,8 @@ export interface OutboxCommand {
   processId: string | null;
   tenant: string | null;
   payload: unknown;
+  /** The trace context stored with the command (`traceparent[,tracestate]`), absent or null without one. */
+  traceContext?: string | null;
   /** Attempts made, this one included. */
   attempts: number;
   maxAttempts: number;
@@ -98,6 +105,7 @@ interface CommandFields {
   process_id: string | null;
   tenant: string | null;
   payload: unknown;
+  trace_context: string | null;
 }
 
 /** `fw_process_outbox` as a leased queue: one token per claim, oldest due first, by command type. */
@@ -109,7 +117,7 @@ const queue = makeLeasedQueue<CommandFields>({
     done: OutboxStatus.DONE,
     dead: OutboxStatus.DEAD,
   },
-  returning: ['command_type', 'group_key', 'process_id', 'tenant', 'payload'],
+  returning: ['command_type', 'group_key', 'process_id', 'tenant', 'payload', 'trace_context'],
   partitionColumn: 'command_type',
   tokens: 'per-claim',
 });
@@ -123,6 +131,7 @@ function toCommand(claim: LeasedClaim<CommandFields>): OutboxCommand {
     processId: row.process_id,
     tenant: row.tenant,
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+    traceContext: row.trace_context ?? null,
     attempts: claim.attempts,
     maxAttempts: claim.maxAttempts,
     claimToken: claim.claimToken,
@@ -146,12 +155,12 @@ export function makeOutboxRepository(): OutboxRepository {
         // One array parameter per column (unnest) instead of one per value: fewer parameters to
         // build, send and parse, and one statement text for every batch size.
         await sql`
-          insert into fw_process_outbox (id, command_type, group_key, process_id, tenant, payload, max_attempts)
-          select v.id, v.command_type, v.group_key, v.process_id, v.tenant, v.payload::jsonb, ${options.maxAttempts}::integer
+          insert into fw_process_outbox (id, command_type, group_key, process_id, tenant, payload, max_attempts, trace_context)
+          select v.id, v.command_type, v.group_key, v.process_id, v.tenant, v.payload::jsonb, ${options.maxAttempts}::integer, v.trace_context
             from unnest(${col((c) => c.id)}::uuid[], ${col((c) => c.commandType)}::text[], ${col((c) => c.groupKey ?? null)}::text[],
                         ${col((c) => c.processId ?? null)}::uuid[], ${col((c) => c.tenant ?? null)}::text[],
-                        ${col((c) => JSON.stringify(c.payload ?? null))}::text[])
-              as v(id, command_type, group_key, process_id, tenant, payload)`.execute(db);
+                        ${col((c) => JSON.stringify(c.payload ?? null))}::text[], ${col((c) => c.traceContext ?? null)}::text[])
+              as v(id, command_type, group_key, process_id, tenant, payload, trace_context)`.execute(db);
       }
       return ids;
     },

@@ -30,6 +30,8 @@ export interface FwProcessOutboxTable extends LeaseColumnsTable<OutboxStatus> {
   /** Read parsed, written as JSON text. */
   payload: ColumnType<unknown, string, string>;
   finished_at: Timestamp | null;
+  /** W3C `traceparent[,tracestate]` of the command's creation; NULL without a trace (`migrations/0016_outbox_trace_context.sql`). */
+  trace_context: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface FwProcessReceiptTable {

@@ -12,18 +12,22 @@ import {
   type ProcessDef,
   type SubProcessRequest,
 } from '@fw/process-api';
+import type { FwMetrics } from '@fw/telemetry';
 import type { ProcessStep } from '../flow/process-flow-actions';
 import type { ProcessRepository } from '../repository/process-repository';
 import { assertInputMatches, checkParentType } from './input-validation';
 import { successorInput } from './process-chaining';
 import { unknownType, type NewProcessInit, type TxContext } from './process-engine-types';
 import { newProcessRecord } from './process-factory';
+import { traceChildrenCreated, traceProcessesCreated } from './process-tracing';
 import type { WorkerLauncher } from './worker-launcher';
 
 export interface ProcessSpawnerDeps {
   repo: Pick<ProcessRepository, 'insertMany' | 'findParents'>;
   newId: () => string;
   launcher: Pick<WorkerLauncher, 'launchWorkers'>;
+  /** `fw_processes_created_total`, counted after the commit. */
+  metrics?: FwMetrics;
 }
 
 export class ProcessSpawner {
@@ -44,14 +48,26 @@ export class ProcessSpawner {
     };
   }
 
-  /** Enters the flow for new processes, inserts them and launches their workers. Returns the inserted ids. */
-  async startProcesses(ctx: TxContext, processes: Process[]): Promise<Set<string>> {
+  /**
+   * Enters the flow for new processes, inserts them and launches their workers. Returns the inserted
+   * ids. Each gets its `create` span: as children of `splitParent`'s split when given.
+   */
+  async startProcesses(ctx: TxContext, processes: Process[], splitParent?: Process): Promise<Set<string>> {
+    if (splitParent === undefined) traceProcessesCreated(processes);
+    else traceChildrenCreated(splitParent, processes);
     for (const p of processes) await ctx.flow.start(p, this.makeStep(ctx));
     const inserted = await this.deps.repo.insertMany(ctx.trx, processes);
     await this.deps.launcher.launchWorkers(
       ctx,
       processes.filter((p) => inserted.has(p.id)),
     );
+    const metrics = this.deps.metrics;
+    if (metrics !== undefined && inserted.size > 0) {
+      const created = processes.filter((p) => inserted.has(p.id));
+      ctx.afterCommit(() => {
+        for (const p of created) metrics.processCreated({ tenant: p.tenant, processType: p.processType });
+      });
+    }
     return inserted;
   }
 
@@ -118,7 +134,7 @@ export class ProcessSpawner {
         leaf: r.leaf,
       });
     });
-    const inserted = await this.startProcesses(ctx, children);
+    const inserted = await this.startProcesses(ctx, children, parent);
     const existing = children.filter((c) => !inserted.has(c.id)).map((c) => c.id);
     if (existing.length > 0) await this.refuseForeignChildren(ctx, parent, existing);
     return inserted;

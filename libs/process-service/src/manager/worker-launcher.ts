@@ -7,6 +7,7 @@ import { WorkerType, type Process, type WorkerDto, type WorkerStarter } from '@f
 import type { ProcessRepository } from '../repository/process-repository';
 import type { ProcessDb, ProcessTransaction } from '../repository/process-tables';
 import { ProcessCommandTypes, type BatchWorkerStarter, type TxContext } from './process-engine-types';
+import { traceWorkerLaunch } from './process-tracing';
 
 export interface WorkerLauncherDeps {
   repo: Pick<ProcessRepository, 'childResults'>;
@@ -16,9 +17,12 @@ export interface WorkerLauncherDeps {
 export class WorkerLauncher {
   /** A transactional starter only inserts a row: an outbox command would just postpone that insert. */
   private readonly inlineLaunches: boolean;
+  /** `messaging.destination.name` of a launch's `create` span: the work-item table for a transactional starter. */
+  private readonly launchDestination: string;
 
   constructor(private readonly deps: WorkerLauncherDeps) {
     this.inlineLaunches = (deps.workerStarter as Partial<BatchWorkerStarter>).transactional === true;
+    this.launchDestination = this.inlineLaunches ? 'fw_process_work_item' : 'fw_worker';
   }
 
   /** The WorkerDto of the worker `process` waits for, if any (without aggregator results). */
@@ -86,12 +90,15 @@ export class WorkerLauncher {
     for (const p of processes) {
       const worker = this.workerOf(ctx, p);
       if (worker === undefined) continue;
-      if (ctx.commands && !this.inlineLaunches)
-        ctx.commands.push({
+      const asCommand = ctx.commands !== undefined && !this.inlineLaunches;
+      traceWorkerLaunch(p, worker, asCommand ? 'fw_process_outbox' : this.launchDestination);
+      if (asCommand)
+        ctx.commands?.push({
           commandType: ProcessCommandTypes.START_WORKER,
           processId: p.id,
           tenant: p.tenant,
           payload: { worker },
+          traceContext: worker.traceContext ?? null,
         });
       else workers.push(worker);
     }

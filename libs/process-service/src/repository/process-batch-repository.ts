@@ -95,6 +95,7 @@ async function findProcesses(db: ProcessDb, ids: readonly string[], forUpdate: b
       select p.id, p.process_type, p.leaf, p.parent_id, p.predecessor_id, p.trigger_id, p.tenant, p.flow_id,
              p.state_id, p.split_completed, p.num_sub_processes, p.num_completed_sub_processes, p.completed_percent,
              p.input, p.output, p.description, p.created_time, p.last_modified_time, p.state_entry_time, p.version,
+             p.trace_context,
              (select json_agg(json_build_object('process_id', e.process_id, 'time_of_completion', e.time_of_completion,
                                                 'errors', e.errors, 'exception_message', e.exception_message,
                                                 'stack_trace', e.stack_trace) order by e.id)

@@ -5,9 +5,10 @@
 import type { Process, ProcessErrorRecord } from '@fw/process-api';
 import type { Selectable } from 'kysely';
 import type { FwProcessTable } from './process-tables';
+import { rememberTraceContext } from './process-trace-context';
 
 /** The `fw_process` columns a `Process` is built from (`seq` is internal ordering only). */
-export type ProcessRow = Omit<Selectable<FwProcessTable>, 'seq'>;
+export type ProcessRow = Omit<Selectable<FwProcessTable>, 'seq' | 'trace_context'> & { trace_context?: string | null };
 
 /** An `fw_process_error` row; `time_of_completion` is text when it comes through `json_agg`. */
 export interface ProcessErrorRow {
@@ -34,7 +35,7 @@ export function toErrorRecord(row: ProcessErrorRow): ProcessErrorRecord {
 }
 
 export function toProcess(row: ProcessRow, errors: ProcessErrorRecord[]): Process {
-  return {
+  const process: Process = {
     id: row.id,
     processType: row.process_type,
     leaf: row.leaf,
@@ -56,4 +57,6 @@ export function toProcess(row: ProcessRow, errors: ProcessErrorRecord[]): Proces
     stateEntryTime: new Date(row.state_entry_time).toISOString(),
     version: row.version,
   };
+  rememberTraceContext(process, row.trace_context);
+  return process;
 }

@@ -8,6 +8,7 @@ import { jsonRecordset } from '@fw/core';
 import { sql, type Insertable } from 'kysely';
 import type { FwProcessTable, ProcessDb } from './process-tables';
 import { toJsonColumn as json } from './process-row-mapper';
+import { traceContextOf } from './process-trace-context';
 
 const PROCESS_INSERT_CHUNK = 1000;
 
@@ -32,6 +33,7 @@ const PROCESS_INSERT_COLUMNS = {
   last_modified_time: 'timestamptz',
   state_entry_time: 'timestamptz',
   version: 'integer',
+  trace_context: 'text',
 } as const;
 
 /** Inserts processes; rows whose id (or predecessor/type pair) exists are skipped. Returns the inserted ids. */
@@ -44,11 +46,12 @@ export async function insertProcesses(db: ProcessDb, processes: readonly Process
     const { rows: insertedRows } = await sql<{ id: string }>`
       insert into fw_process (id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
                               split_completed, num_sub_processes, num_completed_sub_processes, completed_percent,
-                              input, output, description, created_time, last_modified_time, state_entry_time, version)
+                              input, output, description, created_time, last_modified_time, state_entry_time, version,
+                              trace_context)
       select id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
              coalesce(split_completed, false), coalesce(num_sub_processes, 0), coalesce(num_completed, 0), coalesce(completed_percent, 0),
              input, output, description, created_time, coalesce(last_modified_time, created_time), coalesce(state_entry_time, created_time),
-             coalesce(version, 0)
+             coalesce(version, 0), trace_context
         from ${jsonRecordset(chunk.map(toInsertRow), PROCESS_INSERT_COLUMNS)}
       on conflict do nothing
       returning id`.execute(db);
@@ -96,6 +99,7 @@ function toInsertRow(p: Process): Record<keyof typeof PROCESS_INSERT_COLUMNS, un
     last_modified_time: p.lastModifiedTime === p.createdTime ? undefined : p.lastModifiedTime,
     state_entry_time: p.stateEntryTime === p.createdTime ? undefined : p.stateEntryTime,
     version: p.version || undefined,
+    trace_context: traceContextOf(p) ?? undefined,
   };
 }
 

@@ -28,6 +28,8 @@ export interface FwProcessTable {
   last_modified_time: Timestamp;
   state_entry_time: Timestamp;
   version: number;
+  /** W3C `traceparent[,tracestate]` of the process's creation; NULL without a trace (`migrations/0014_process_trace_context.sql`). */
+  trace_context: ColumnType<string | null, string | null | undefined, string | null>;
   /** Insertion order; generated. */
   seq: Generated<string>;
 }

@@ -1,0 +1,77 @@
+/**
+ * The spans of the engine: a `create` span per new process (a split's children through
+ * `startSplitChildSpan`, so a fan-out above `FW_TRACE_CHILDREN_INLINE` children starts linked
+ * traces) and per launched worker, whose W3C context is kept with the process row and handed to
+ * the worker. Without a started OpenTelemetry SDK the spans are no-ops and nothing is stored.
+ */
+import type { Process, WorkerDto } from '@fw/process-api';
+import {
+  extractTraceContext,
+  formatSpanTraceContext,
+  injectTraceContext,
+  parseTraceContext,
+  startMessagingSpan,
+  startSplitChildSpan,
+} from '@fw/telemetry';
+import { rememberTraceContext, traceContextOf } from '../repository/process-trace-context';
+
+/** `messaging.destination.name` of a process's creation. */
+const PROCESS_DESTINATION = 'fw_process';
+
+const spanAttributes = (p: Process) => ({
+  tenant: p.tenant,
+  processId: p.id,
+  processType: p.processType,
+  triggerId: p.triggerId ?? undefined,
+});
+
+/** The context stored with `process`; the active one when it has none. */
+const storedContextOf = (process: Process) => extractTraceContext(parseTraceContext(traceContextOf(process)));
+
+/**
+ * Records the `create` span of each new root or successor process, under the active context, and
+ * remembers its context with the process (written to `fw_process.trace_context`).
+ */
+export function traceProcessesCreated(processes: readonly Process[]): void {
+  for (const p of processes) {
+    const span = startMessagingSpan('create', { destination: PROCESS_DESTINATION, ...spanAttributes(p) });
+    rememberTraceContext(p, formatSpanTraceContext(span));
+    span.end();
+  }
+}
+
+/**
+ * Records the `create` span of each child of `parent`'s split: inside the split's trace (the active
+ * span, e.g. the splitter's `process` span, else the parent's stored context) up to the inline
+ * threshold, in new traces linked to it above.
+ */
+export function traceChildrenCreated(parent: Process, children: readonly Process[]): void {
+  if (children.length === 0) return;
+  const splitContext = injectTraceContext().traceparent === undefined ? storedContextOf(parent) : undefined;
+  for (const child of children) {
+    const span = startSplitChildSpan(children.length, {
+      destination: PROCESS_DESTINATION,
+      parent: splitContext,
+      ...spanAttributes(child),
+    });
+    rememberTraceContext(child, formatSpanTraceContext(span));
+    span.end();
+  }
+}
+
+/**
+ * Records the `create` span of launching `worker` for `process` (parent: the process's stored
+ * context, so an aggregator continues its process's trace whichever child finished last; else the
+ * active one) and sets the worker's carrier.
+ */
+export function traceWorkerLaunch(process: Process, worker: WorkerDto, destination: string): void {
+  const span = startMessagingSpan('create', {
+    destination,
+    parent: storedContextOf(process),
+    ...spanAttributes(process),
+    workerType: worker.workerType,
+  });
+  const carrier = formatSpanTraceContext(span);
+  span.end();
+  if (carrier !== null) worker.traceContext = carrier;
+}
