@@ -5,7 +5,11 @@
  */
 import type { Logger } from '@fw/core';
 import type { WorkerDto } from '@fw/process-api';
+import { extractTraceContext, inMessagingSpan, parseTraceContext, type MessagingSpanOptions } from '@fw/telemetry';
 import type { WorkerQueue } from './worker-queue';
+
+/** `messaging.destination.name` of workers run in this VM (an in-memory queue, no table). */
+const INVM_DESTINATION = 'fw_invm_worker_queue';
 
 /** What runs a worker message (`BatchService` of `@fw/process-utils` satisfies it). */
 export interface WorkerDispatcher {
@@ -30,6 +34,19 @@ export interface DispatchPump {
   idle(): Promise<void>;
   /** Dispatches running now. */
   readonly inFlight: number;
+}
+
+/** The `process` span of running `worker` in this VM, a child of the launch's context. */
+function processSpanOptions(worker: WorkerDto): MessagingSpanOptions {
+  return {
+    destination: INVM_DESTINATION,
+    parent: extractTraceContext(parseTraceContext(worker.traceContext)),
+    tenant: worker.tenant,
+    processId: worker.processId,
+    processType: worker.processType,
+    workerType: worker.workerType,
+    triggerId: worker.triggerId ?? undefined,
+  };
 }
 
 export function makeDispatchPump(deps: DispatchPumpDeps): DispatchPump {
@@ -67,7 +84,8 @@ export function makeDispatchPump(deps: DispatchPumpDeps): DispatchPump {
 
   async function dispatch(target: WorkerDispatcher, worker: WorkerDto): Promise<void> {
     try {
-      const result = await target.run(worker);
+      // The launch's trace continues in the worker's `process` span (a new trace without one).
+      const result = await inMessagingSpan('process', processSpanOptions(worker), () => target.run(worker));
       deps.onDispatched?.(worker, result);
     } catch (error) {
       counters.failed += 1;

@@ -6,7 +6,8 @@
  */
 import type { Logger } from '@fw/core';
 import type { ConsumeMessage } from 'amqplib';
-import { deliveryCountOf } from '../message/worker-message-codec';
+import { extractTraceContext, inMessagingSpan, type MessagingSpanOptions } from '@fw/telemetry';
+import { deliveryCountOf, readWorkerHeaders } from '../message/worker-message-codec';
 import type { ConsumerChannel } from './consumer-channel';
 import { pause, type DrainWaiters } from './consumer-pause';
 import type { MessageDecision, Settlement } from './message-decision';
@@ -39,6 +40,30 @@ export interface MessageHandling {
   onMessage(owner: ConsumerChannel, queue: string, message: ConsumeMessage): Promise<void>;
   /** Messages running on any channel. */
   readonly inFlight: number;
+}
+
+/** The messaging span options of a delivery: the queue and the fw headers the publisher set. */
+function spanOptionsOf(queue: string, message: ConsumeMessage): MessagingSpanOptions {
+  const headers = readWorkerHeaders(message.properties);
+  return {
+    system: 'rabbitmq',
+    destination: queue,
+    tenant: headers.tenant,
+    processId: headers.processId,
+    processType: headers.processType,
+    workerType: headers.workerType,
+    triggerId: headers.triggerId,
+  };
+}
+
+/** The publisher's trace context from the `traceparent` / `tracestate` headers (none: a new trace). */
+function parentContextOf(message: ConsumeMessage) {
+  const headers: Record<string, unknown> = message.properties.headers ?? {};
+  const header = (name: string) => {
+    const value = headers[name];
+    return Buffer.isBuffer(value) ? value.toString('utf8') : typeof value === 'string' ? value : undefined;
+  };
+  return extractTraceContext({ traceparent: header('traceparent'), tracestate: header('tracestate') });
 }
 
 export function makeMessageHandling(deps: MessageHandlingDeps): MessageHandling {
@@ -89,7 +114,8 @@ export function makeMessageHandling(deps: MessageHandlingDeps): MessageHandling 
         AbortSignal.any([deps.stopping, owner.abandon.signal]),
       );
     }
-    settle(owner, message, queue, delivery, settlement);
+    const settling = { ...spanOptionsOf(queue, message), processId: settlement.processId };
+    await inMessagingSpan('settle', settling, () => settle(owner, message, queue, delivery, settlement));
   }
 
   return {
@@ -105,7 +131,9 @@ export function makeMessageHandling(deps: MessageHandlingDeps): MessageHandling 
       const delivery = deliveryCountOf(message);
       emit({ type: 'received', queue, messageId: message.properties.messageId as string | undefined, delivery });
       try {
-        await decideAndSettle(owner, queue, message, delivery);
+        await inMessagingSpan('process', { ...spanOptionsOf(queue, message), parent: parentContextOf(message) }, () =>
+          decideAndSettle(owner, queue, message, delivery),
+        );
       } finally {
         inFlight -= 1;
         owner.inFlight -= 1;

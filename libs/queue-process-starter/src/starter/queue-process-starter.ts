@@ -25,6 +25,13 @@
  */
 import { createLogger, type Logger } from '@fw/core';
 import type { WorkerDto, WorkerStarter } from '@fw/process-api';
+import {
+  extractTraceContext,
+  injectTraceContext,
+  inMessagingSpan,
+  parseTraceContext,
+  type MessagingSpanOptions,
+} from '@fw/telemetry';
 import { defaultConnectionName, makeAmqpConnectionSource, type AmqpConnectionOptions } from '../amqp/amqp-connection';
 import { queueNameOf, type QueueType } from '../amqp/queue-declaration';
 import { normalizeBackoff, type BackoffDelay } from '../amqp/reconnect-backoff';
@@ -95,6 +102,20 @@ function logPublishFailed(
 }
 
 /** Makes the starter. It connects on the first publish. */
+/** The `create` span of publishing `worker` to `queue`, a child of the launch's context. */
+function publishSpanOptions(worker: WorkerDto, queue: string): MessagingSpanOptions {
+  return {
+    system: 'rabbitmq',
+    destination: queue,
+    parent: extractTraceContext(parseTraceContext(worker.traceContext)),
+    tenant: worker.tenant,
+    processId: worker.processId,
+    processType: worker.processType,
+    workerType: worker.workerType,
+    triggerId: worker.triggerId ?? undefined,
+  };
+}
+
 export function makeQueueProcessStarter(options: QueueProcessStarterOptions): QueueProcessStarter {
   const logger = options.logger ?? createLogger({ name: 'queue-process-starter' });
   const source = makeAmqpConnectionSource(options, logger, defaultConnectionName('fw-queue-starter'));
@@ -121,15 +142,20 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
   }
 
   async function send(worker: WorkerDto, queue: string, message: EncodedWorkerMessage): Promise<void> {
-    const publishing = publisher.publish(queue, message);
-    running.add(publishing);
-    try {
-      await publishing;
-      counters.published += 1;
-      options.onPublished?.(worker, queue);
-    } finally {
-      running.delete(publishing);
-    }
+    // The publish's `create` span continues the launch's context; the consumer's `process` span
+    // continues it from the `traceparent` / `tracestate` headers.
+    await inMessagingSpan('create', publishSpanOptions(worker, queue), async () => {
+      Object.assign(message.properties.headers, injectTraceContext());
+      const publishing = publisher.publish(queue, message);
+      running.add(publishing);
+      try {
+        await publishing;
+        counters.published += 1;
+        options.onPublished?.(worker, queue);
+      } finally {
+        running.delete(publishing);
+      }
+    });
   }
 
   async function publishNow(worker: WorkerDto): Promise<void> {

@@ -18,6 +18,7 @@
  * // { triggerId, eventId, logId, dispatched: true, duplicate: false, status: 'COMPLETED', processId }
  */
 import { createLogger, isFwError, runWithContext, type Database, type Logger } from '@fw/core';
+import { inFwSpan } from '@fw/telemetry';
 import { randomUUID } from 'node:crypto';
 import { invalid, TriggerError } from '../errors/trigger-error';
 import {
@@ -127,7 +128,11 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
           triggerId: input.triggerId,
           tenant,
         };
-        const out = await runWithContext(triggerContext(input, tenant, executionId), () => options.dispatch(dto));
+        // The trigger's span is the parent of the process's `create` span, stored with the process.
+        const firing = { triggerId: input.triggerId, tenant, processType: payload.processDefName };
+        const out = await inFwSpan('fw.trigger', firing, () =>
+          runWithContext(triggerContext(input, tenant, executionId), () => options.dispatch(dto)),
+        );
         const processId = typeof out?.processId === 'string' ? out.processId : undefined;
         await executions.finish(executionId, {
           status: 'COMPLETED',

@@ -1,0 +1,40 @@
+import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { FW_TRACER_NAME, type FwSpanAttributes } from './messaging-spans';
+
+const FW_ATTRIBUTE_NAMES: Record<keyof FwSpanAttributes, string> = {
+  tenant: 'fw.tenant',
+  processId: 'fw.process.id',
+  processType: 'fw.process.type',
+  workerType: 'fw.worker.type',
+  triggerId: 'fw.trigger.id',
+};
+
+/**
+ * Runs `fn` inside an internal span `name` with the `fw.*` attributes given (a trigger firing, for
+ * example), under the active context; like `inMessagingSpan`, a throw marks the span as an error
+ * with the exception recorded and is rethrown.
+ *
+ * @example
+ * await inFwSpan('fw.trigger', { triggerId, tenant, processType }, () => dispatch(dto));
+ */
+export async function inFwSpan<T>(
+  name: string,
+  attributes: FwSpanAttributes,
+  fn: (span: Span) => Promise<T> | T,
+): Promise<T> {
+  const fw: Attributes = {};
+  for (const [key, name] of Object.entries(FW_ATTRIBUTE_NAMES) as [keyof FwSpanAttributes, string][]) {
+    const value = attributes[key];
+    if (value !== undefined && value !== null) fw[name] = value;
+  }
+  const span = trace.getTracer(FW_TRACER_NAME).startSpan(name, { kind: SpanKind.INTERNAL, attributes: fw });
+  try {
+    return await context.with(trace.setSpan(context.active(), span), () => fn(span));
+  } catch (error) {
+    span.recordException(error instanceof Error ? error : String(error));
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
