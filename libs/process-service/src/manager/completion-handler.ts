@@ -7,6 +7,7 @@
 import type { Logger } from '@fw/core';
 import { ProcessEvents, ProcessStates, type Process, type ProcessCompletedEvent } from '@fw/process-api';
 import type { NewOutboxCommand } from '@fw/process-outbox';
+import type { FwMetrics } from '@fw/telemetry';
 import type { ProcessBatchRepository } from '../repository/process-batch-repository';
 import { completedEventOf } from './process-chaining';
 import {
@@ -35,6 +36,8 @@ export interface CompletionHandlerDeps {
   listeners: readonly CompletionListener[];
   spawner: Pick<ProcessSpawner, 'chain'>;
   reports: ChildReportPort;
+  /** `fw_processes_finished_total` and `fw_process_duration_seconds`, recorded after the commit. */
+  metrics?: FwMetrics;
 }
 
 interface Completion {
@@ -54,6 +57,7 @@ export class CompletionHandler {
    */
   async completeMany(ctx: TxContext, processes: readonly Process[]): Promise<void> {
     if (processes.length === 0) return;
+    if (this.deps.metrics !== undefined) recordFinished(ctx, this.deps.metrics, processes);
     const completions = processes.map((p) => ({ process: p, event: completedEventOf(p) }));
     await this.deps.batchRepo.insertCompletionEvents(
       ctx.trx,
@@ -103,6 +107,19 @@ export class CompletionHandler {
     for (const parentId of [...byParent.keys()].sort())
       await this.deps.reports.reportChildren(ctx, parentId, byParent.get(parentId) ?? [], false);
   }
+}
+
+/** Counts the processes' terminal states once the transaction has committed (a rollback counts nothing). */
+function recordFinished(ctx: TxContext, metrics: FwMetrics, processes: readonly Process[]): void {
+  const finished = processes.map((p) => ({
+    tenant: p.tenant,
+    processType: p.processType,
+    outcome: p.state.stateId === ProcessStates.PROCESSED ? ('success' as const) : ('errors' as const),
+    durationSeconds: Math.max(0, (ctx.now.getTime() - Date.parse(p.createdTime)) / 1000),
+  }));
+  ctx.afterCommit(() => {
+    for (const labels of finished) metrics.processFinished(labels);
+  });
 }
 
 /** Outbox mode: a child's completion becomes its CHILD_COMPLETED command, a root's a PROCESS_COMPLETED. */

@@ -13,6 +13,7 @@ import {
   type WorkerStarter,
 } from '@fw/process-api';
 import type { NewOutboxCommand } from '@fw/process-outbox';
+import type { FwMetrics } from '@fw/telemetry';
 import type { ProcessFlow } from '../flow/process-flow';
 import type { ProcessRepository } from '../repository/process-repository';
 import type { ProcessTransaction } from '../repository/process-tables';
@@ -105,6 +106,8 @@ export interface ProcessEngineDeps {
   logger: Logger;
   newId: () => string;
   listeners: readonly CompletionListener[];
+  /** Records created and finished processes after each commit; absent: nothing recorded. */
+  metrics?: FwMetrics;
 }
 
 export function notFound(id: string): FwError {

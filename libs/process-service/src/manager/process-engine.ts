@@ -64,13 +64,14 @@ export function makeProcessEngine(deps: ProcessEngineDeps): ProcessEngine {
   const { repo, logger, newId } = deps;
   const batchRepo = makeProcessBatchRepository();
   const launcher = new WorkerLauncher({ repo, workerStarter: deps.workerStarter });
-  const spawner = new ProcessSpawner({ repo, newId, launcher });
+  const spawner = new ProcessSpawner({ repo, newId, launcher, metrics: deps.metrics });
   // `reports` is made below: the completion handler reaches it only once a call runs.
   const completion: CompletionHandler = new CompletionHandler({
     batchRepo,
     newId,
     logger,
     listeners: deps.listeners,
+    metrics: deps.metrics,
     spawner,
     reports: {
       reportChildren: (ctx, parentId, given, external) => reports.reportChildren(ctx, parentId, given, external),

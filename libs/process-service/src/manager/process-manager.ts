@@ -20,6 +20,7 @@ import type {
   WorkerDto,
   WorkerStarter,
 } from '@fw/process-api';
+import type { FwMetrics } from '@fw/telemetry';
 import { randomUUID } from 'node:crypto';
 import { makeProcessFlow, type ProcessFlow } from '../flow/process-flow';
 import { makeProcessOutbox, type ProcessOutbox, type ProcessOutboxSettings } from '../outbox/process-outbox';
@@ -60,6 +61,12 @@ export interface ProcessManagerOptions {
    * disabled (everything inline, in one transaction). See `@fw/process-outbox`.
    */
   outbox?: ProcessOutboxSettings;
+  /**
+   * Where the engine records `fw_processes_created_total`, `fw_processes_finished_total` and
+   * `fw_process_duration_seconds`, after each commit (`makeFwMetrics()` of `@fw/telemetry`).
+   * Absent: nothing is recorded.
+   */
+  metrics?: FwMetrics;
 }
 
 export interface ProcessManager {
@@ -99,7 +106,14 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
   flowPromise.catch(() => undefined);
   const given = options.onProcessCompleted;
   const listeners: CompletionListener[] = given === undefined ? [] : typeof given === 'function' ? [given] : [...given];
-  const engine = makeProcessEngine({ repo, workerStarter: options.workerStarter, logger, newId, listeners });
+  const engine = makeProcessEngine({
+    repo,
+    workerStarter: options.workerStarter,
+    logger,
+    newId,
+    listeners,
+    metrics: options.metrics,
+  });
   const transactions = new ProcessTransactionRunner({
     db: options.db,
     configurator: options.configurator,
