@@ -18,7 +18,7 @@
  * // { triggerId, eventId, logId, dispatched: true, duplicate: false, status: 'COMPLETED', processId }
  */
 import { createLogger, isFwError, runWithContext, type Database, type Logger } from '@fw/core';
-import { inFwSpan } from '@fw/telemetry';
+import { inFwSpan, type FwMetrics } from '@fw/telemetry';
 import { randomUUID } from 'node:crypto';
 import { invalid, TriggerError } from '../errors/trigger-error';
 import {
@@ -48,6 +48,11 @@ export interface TriggerServiceOptions {
   logger?: Logger;
   /** Clock (default `new Date()`). */
   clock?: () => Date;
+  /**
+   * Where `fw_triggers_fired_total{source}` is counted, once per dispatched trigger (COMPLETED);
+   * cron firings count here too, as they go through this service. Absent: nothing is recorded.
+   */
+  metrics?: FwMetrics;
 }
 
 export interface TriggerService {
@@ -139,6 +144,7 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
           finishTime: clock(),
           processId: processId ?? null,
         });
+        options.metrics?.triggerFired({ tenant, processType: payload.processDefName, source: input.source });
         return {
           ...ids,
           dispatched: true,
