@@ -33,6 +33,8 @@ export {
 export type { DeadItemReporter, DeadWorkItem, FailureEventSink } from './reporting/failure-reporter';
 export { queueDepth } from './monitoring/queue-depth';
 export type { QueueDepth } from './monitoring/queue-depth';
+export { makeQueueFiguresReader, readWorkItemFigures } from './monitoring/work-item-figures';
+export type { WorkItemFigures } from './monitoring/work-item-figures';
 export { makeJdbcWorkerHost, DEFAULT_RECOVERY_SECONDS, DEFAULT_DRAIN_MILLIS } from './host/jdbc-worker-host';
 export type { JdbcWorkerHost, JdbcWorkerHostOptions, JdbcWorkerHostStopResult } from './host/jdbc-worker-host';
 export { makeFairClaimer } from './fairness/fair-claimer';

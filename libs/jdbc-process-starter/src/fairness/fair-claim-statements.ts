@@ -8,7 +8,8 @@
  * - {@link lockGroups}: transaction-scoped advisory locks of limited groups, in one global order.
  * - {@link readBuckets} / {@link writeBuckets}: the token buckets of rate-limited groups.
  * - {@link claimGroups}: ONE `update … where id = any(array(…))` that claims expired leases
- *   first (the expired-lease scan of `@fw/leased-queue`, the same as the queue's own claim), then up to each group's take in rank order (`for update skip locked`), interleaved so
+ *   first (the expired-lease scan of `@fw/leased-queue`, the same as the queue's own claim, in a
+ *   CTE so that each returned row says whether it came from it: `lq_lease_expired`), then up to each group's take in rank order (`for update skip locked`), interleaved so
  *   that tenants are served in turn, within the concurrency limits counted in the statement.
  *
  * @example
@@ -217,13 +218,13 @@ export async function claimGroups(
 ): Promise<ClaimedItemRow[]> {
   const n = request.limit;
   const result = await sql<ClaimedItemRow>`
+    with lq_expired_ids as (${expiredWorkItemLeases({ limit: n, partitions: request.partitions })})
     update fw_process_work_item as w
        set status = 'RUNNING', locked_by = ${request.workerId}, locked_until = ${nowPlusMillis(request.leaseMillis)},
            claim_token = gen_random_uuid(), attempts = w.attempts + 1, updated_at = now()
      where w.id = any(array(
        select due.id from (
-         (select e.id, 0 as pass, 0::bigint as pos, 0::bigint as ord from (
-            ${expiredWorkItemLeases({ limit: n, partitions: request.partitions })}) as e)
+         (select e.id, 0 as pass, 0::bigint as pos, 0::bigint as ord from lq_expired_ids as e)
          union all
          (select c.id, 1, c.pos, c.ord from (
             select t.*, row_number() over (partition by t.process_type order by t.pos, t.ord) as in_type from (${candidates(request.groups)}) as t
@@ -231,6 +232,9 @@ export async function claimGroups(
        ) as due order by due.pass, due.pos, due.ord limit ${n}))
     returning w.id as lq_id, w.claim_token as lq_claim_token, w.attempts as lq_attempts, w.max_attempts as lq_max_attempts,
               w.last_error as lq_last_error, w.locked_by as lq_locked_by, w.locked_until as lq_locked_until,
-              w.idempotency_key, w.process_id, w.process_type, w.worker_type, w.tenant, w.payload`.execute(db);
+              w.id = any(array(select x.id from lq_expired_ids as x)) as lq_lease_expired,
+              w.idempotency_key, w.process_id, w.process_type, w.worker_type, w.tenant, w.payload, w.run_at`.execute(
+    db,
+  );
   return result.rows;
 }

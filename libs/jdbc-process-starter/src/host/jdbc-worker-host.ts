@@ -14,6 +14,7 @@ import { createLogger, installGracefulShutdown, type Database, type Logger } fro
 import type { ProcessConfigurator } from '@fw/process-api';
 import { makeProcessManager, processDb, type ProcessManager, type ProcessOutboxSettings } from '@fw/process-service';
 import { makeBatchService, makeManagerEventSink, type Worker } from '@fw/process-utils';
+import type { FwMetrics, MetricsProfile, MetricsServer } from '@fw/telemetry';
 import { workLimitsOfConfigurator } from '../fairness/work-limits';
 import { makeSinkFailureReporter } from '../reporting/failure-reporter';
 import {
@@ -23,6 +24,7 @@ import {
   type WorkItemRunnerOptions,
 } from '../runner/work-item-runner';
 import { makeWorkItemStarter, type WorkItemStarter } from '../starter/work-item-starter';
+import { makeWorkerHostMetrics } from './worker-host-metrics';
 
 /** Default of {@link JdbcWorkerHostOptions.recoverySeconds}. */
 export const DEFAULT_RECOVERY_SECONDS = 60;
@@ -62,6 +64,18 @@ export interface JdbcWorkerHostOptions {
   /** Further outbox settings (`fw.process.outbox.*`; outbox mode is always on here). */
   outbox?: Omit<ProcessOutboxSettings, 'enabled'>;
   logger?: Logger;
+  /**
+   * Where the manager and the runner record the fw_* series (`makeFwMetrics()` of
+   * `@fw/telemetry`). Absent: the host makes its own when a metrics port is set, else records nothing.
+   */
+  metrics?: FwMetrics;
+  /**
+   * Port of the host's `GET /metrics` (default `FW_METRICS_PORT`; neither: no server). Served from
+   * `start()` to `stop()`, with the queue gauges read from `database` at most every 5 seconds.
+   */
+  metricsPort?: number;
+  /** Access rule of `GET /metrics`: `production` (default) needs `FW_METRICS_TOKEN`; `dev` serves it openly. */
+  metricsProfile?: MetricsProfile;
 }
 
 export interface JdbcWorkerHostStopResult extends StopResult {
@@ -73,6 +87,10 @@ export interface JdbcWorkerHost {
   readonly manager: ProcessManager;
   readonly runner: WorkItemRunner;
   readonly starter: WorkItemStarter;
+  /** What the host records into (undefined: no metrics). */
+  readonly metrics: FwMetrics | undefined;
+  /** The `GET /metrics` server once listening (undefined without a metrics port, or before `start()`). */
+  metricsServer(): Promise<MetricsServer | undefined>;
   /** Starts claiming work items (the outbox dispatcher runs from construction). Idempotent. */
   start(): void;
   /**
@@ -107,7 +125,10 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
   // Everything the host runs goes through the capped handle; `options.database` is still the one closed.
   const database = options.database.capTimeouts?.(leaseMillis) ?? options.database;
   const starter = makeWorkItemStarter({ maxAttempts: options.maxAttempts ?? 5 });
+  const hostMetrics = makeWorkerHostMetrics({ ...options, database, logger });
+  const { metrics } = hostMetrics;
   const manager = makeProcessManager({
+    ...(metrics ? { metrics } : {}),
     db: processDb(database),
     configurator: options.configurator,
     workerStarter: starter,
@@ -126,6 +147,7 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
     logger,
     // The definitions' concurrency and rate limits, held across every host claiming their types.
     limits: workLimitsOfConfigurator(options.configurator),
+    ...(metrics ? { metrics } : {}),
     ...options.runner,
     database,
     batchService: makeBatchService({ workers: options.workers, sink, logger }),
@@ -140,6 +162,7 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
       const started = Date.now();
       const drained = await runner.stop({ timeoutMillis: stopOptions.drainMillis ?? DEFAULT_DRAIN_MILLIS });
       await manager.close();
+      await hostMetrics.close();
       if (options.closeDatabase ?? true) await options.database.close();
       const result = { ...drained, millis: Date.now() - started };
       logger.info(result, 'worker host stopped');
@@ -152,7 +175,12 @@ export function makeJdbcWorkerHost(options: JdbcWorkerHostOptions): JdbcWorkerHo
     manager,
     runner,
     starter,
-    start: () => runner.start(),
+    metrics,
+    metricsServer: () => hostMetrics.server(),
+    start: () => {
+      hostMetrics.start();
+      runner.start();
+    },
     stop,
     stopOnSignals(signalOptions = {}) {
       const drainMillis = signalOptions.drainMillis ?? DEFAULT_DRAIN_MILLIS;

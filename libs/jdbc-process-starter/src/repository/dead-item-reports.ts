@@ -57,7 +57,7 @@ export async function claimUnreportedItems(
         order by locked_until nulls first
         for update skip locked
         limit ${options.limit})
-    returning id, idempotency_key, process_id, process_type, worker_type, tenant, payload, attempts,
+    returning id, idempotency_key, process_id, process_type, worker_type, tenant, payload, run_at, attempts,
               max_attempts, locked_by, locked_until, claim_token, last_error`.execute(db);
   return result.rows.map((row) =>
     toItem({
@@ -68,6 +68,7 @@ export async function claimUnreportedItems(
       lastError: row.last_error,
       lockedBy: row.locked_by,
       lockedUntil: new Date(row.locked_until),
+      leaseExpired: false,
       row,
     }),
   );

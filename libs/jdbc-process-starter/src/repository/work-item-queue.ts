@@ -22,6 +22,7 @@ export interface ItemFields {
   worker_type: string;
   tenant: string | null;
   payload: unknown;
+  run_at: Date | string;
 }
 
 /** A row of a claim statement: the lease fields under their `lq_*` names and the item's columns. */
@@ -36,7 +37,7 @@ const WORK_ITEM_QUEUE: LeasedQueueSpec = {
     done: WorkItemStatus.SUCCESS,
     dead: WorkItemStatus.DEAD,
   },
-  returning: ['idempotency_key', 'process_id', 'process_type', 'worker_type', 'tenant', 'payload'],
+  returning: ['idempotency_key', 'process_id', 'process_type', 'worker_type', 'tenant', 'payload', 'run_at'],
   claimOrder: ['run_at', 'created_at'],
   partitionColumn: 'process_type',
 };
@@ -69,5 +70,6 @@ export function toItem({ row, ...lease }: LeasedClaim<ItemFields>): ClaimedWorkI
     workerType: row.worker_type,
     tenant: row.tenant,
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+    runAt: new Date(row.run_at),
   };
 }

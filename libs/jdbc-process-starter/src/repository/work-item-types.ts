@@ -18,6 +18,10 @@ export interface ClaimedWorkItem {
   /** Fences every write of this attempt. */
   claimToken: string;
   lastError: string | null;
+  /** When the item became due (`run_at`; a retry moves it to the end of its backoff). */
+  runAt: Date;
+  /** True when this claim took the item over from a holder whose lease had expired. */
+  leaseExpired: boolean;
 }
 
 export interface ClaimOptions {

@@ -3,6 +3,7 @@
  * behaviour is in `work-item-runner.ts`).
  */
 import type { Logger } from '@fw/core';
+import type { FwMetrics } from '@fw/telemetry';
 import type { Kysely } from 'kysely';
 import type { DeadItemReporter } from '../reporting/failure-reporter';
 import type { ClaimedWorkItem } from '../repository/work-item-repository';
@@ -93,6 +94,12 @@ export interface WorkItemRunnerOptions<DB> {
   retentionBatchSize?: number;
   onEvent?: (event: WorkItemRunnerEvent) => void;
   logger?: Logger;
+  /**
+   * Where the runner records `fw_work_item_wait_seconds`, `fw_work_item_attempts_total`,
+   * `fw_lease_expiries_total` and `fw_stale_acks_total` (`makeFwMetrics()` of `@fw/telemetry`).
+   * Absent: nothing is recorded.
+   */
+  metrics?: FwMetrics;
 }
 
 export interface WorkItemRunnerStats {

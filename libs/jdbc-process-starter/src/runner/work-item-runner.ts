@@ -23,6 +23,7 @@ import { workItemDb } from '../schema/work-item-tables';
 import { makeAttemptSettlement } from './attempt-settlement';
 import { resolveRunnerConfig } from './runner-config';
 import { makeRunnerEvents } from './runner-events';
+import { makeWorkItemEventRecorder } from './work-item-metrics';
 import { makeRunningItems } from './running-items';
 import { makeWorkItemExecution } from './work-item-execution';
 import { makeWorkItemRunnerLoop } from './work-item-runner-loop';
@@ -56,7 +57,16 @@ export function makeWorkItemRunner<DB>(options: WorkItemRunnerOptions<DB>): Work
     logger.warn({ workerId }, 'no onDead reporter: DEAD work items will not be reported to their processes');
 
   const counters = { claimed: 0, completed: 0, retried: 0, dead: 0, released: 0, staleAcks: 0 };
-  const { emit, itemEvent } = makeRunnerEvents({ workerId, logger, onEvent: options.onEvent });
+  const events = makeRunnerEvents({ workerId, logger, onEvent: options.onEvent });
+  const { emit } = events;
+  const record = makeWorkItemEventRecorder(options.metrics, leaseMillis);
+  const itemEvent: typeof events.itemEvent =
+    record === undefined
+      ? events.itemEvent
+      : (type, item, error) => {
+          record(type, item);
+          events.itemEvent(type, item, error);
+        };
   const settlement = makeAttemptSettlement({
     db,
     repo,
