@@ -5,6 +5,7 @@
  * handler with `deliver` delivers each command first, outside any transaction. Commands whose
  * lease expired on their last attempt are marked DEAD instead of run.
  */
+import { extractTraceContext, inMessagingSpan, parseTraceContext, type MessagingSpanOptions } from '@fw/telemetry';
 import type { Claim } from '@fw/leased-queue';
 import type { OutboxCommand, OutboxRepository } from '../repository/outbox-repository';
 import { outboxDb } from '../schema/outbox-tables';
@@ -91,6 +92,20 @@ export async function deliverEach<DB>(
   return delivered;
 }
 
+/**
+ * The `process` span of executing a group: a child of the first command's stored trace context
+ * (the commands of a group share their process, so their contexts rarely differ).
+ */
+function processSpanOptions(commands: readonly OutboxCommand[]): MessagingSpanOptions {
+  const first = commands[0];
+  return {
+    destination: 'fw_process_outbox',
+    parent: extractTraceContext(parseTraceContext(first.traceContext)),
+    tenant: first.tenant,
+    processId: first.processId ?? undefined,
+  };
+}
+
 export function makeCommandGroupRunner<DB>(deps: CommandGroupRunnerDeps<DB>): CommandGroupRunner {
   const { handlers, settlement, leases, counters, commandEvent } = deps;
 
@@ -104,7 +119,7 @@ export function makeCommandGroupRunner<DB>(deps: CommandGroupRunnerDeps<DB>): Co
       if ((await deps.repo.complete(odb, ids, commands[0].claimToken)) !== ids.length) throw new StaleClaimError();
       fresh = await deps.repo.receive(odb, handler.consumer ?? deps.consumer, ids);
       const todo = commands.filter((c) => fresh.has(c.id));
-      if (todo.length > 0) await handler.execute(todo, ctx);
+      if (todo.length > 0) await inMessagingSpan('process', processSpanOptions(todo), () => handler.execute(todo, ctx));
     });
     return fresh;
   }

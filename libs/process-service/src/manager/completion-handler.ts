@@ -9,6 +9,7 @@ import { ProcessEvents, ProcessStates, type Process, type ProcessCompletedEvent 
 import type { NewOutboxCommand } from '@fw/process-outbox';
 import type { FwMetrics } from '@fw/telemetry';
 import type { ProcessBatchRepository } from '../repository/process-batch-repository';
+import { traceContextOf } from '../repository/process-trace-context';
 import { completedEventOf } from './process-chaining';
 import {
   ProcessCommandTypes,
@@ -132,6 +133,7 @@ function queueCommands(commands: NewOutboxCommand[], completions: readonly Compl
         processId: process.parentId,
         tenant: process.tenant,
         payload: { parentId: process.parentId, ...childReportOf(process), event },
+        traceContext: traceContextOf(process),
       });
     } else {
       commands.push({
@@ -139,6 +141,7 @@ function queueCommands(commands: NewOutboxCommand[], completions: readonly Compl
         processId: process.id,
         tenant: process.tenant,
         payload: { event },
+        traceContext: traceContextOf(process),
       });
     }
   }
