@@ -1,10 +1,12 @@
 /**
  * Command line of the admin server: reads the profile and environment, builds and starts the
  * server, prints the URL (and in dev the key and a curl that triggers the example), and installs
- * the graceful shutdown (SIGTERM/SIGINT). Startup failures print ONE line naming what to fix and
- * return exit code 1 before anything listens.
+ * the graceful shutdown (SIGTERM/SIGINT). Tracing (`startTelemetry` from the `OTEL_*` environment)
+ * starts first, so every span of the server goes to it, and stops last, once nothing records.
+ * Startup failures print ONE line naming what to fix and return exit code 1 before anything listens.
  */
 import { createLogger, installGracefulShutdown, isConfigError, type Logger } from '@fw/core';
+import { startTelemetry, type Telemetry } from '@fw/telemetry-node';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ADMIN_SERVER_USAGE, adminConfigFromEnv, parseAdminArgs, UsageError } from './config/admin-config';
@@ -25,6 +27,12 @@ export interface AdminIo {
 export function exampleCurl(url: string, key: string, tenant = 'demo'): string {
   const body = JSON.stringify({ payload: { processDefName: WORD_COUNT, args: { text: EXAMPLE_TEXT } } });
   return `curl -s -X POST ${url}/process-management/api/triggers -H 'X-Process-Management-Key: ${key}' -H 'x-fw-tenant-id: ${tenant}' -H 'Content-Type: application/json' -d '${body}'`;
+}
+
+/** The start-up line saying whether traces are exported, and where to or why not. */
+function logTraceExport(telemetry: Telemetry, logger: Logger): void {
+  if (telemetry.exporting) logger.info({ traces: telemetry.url }, `traces exported to ${telemetry.url}`);
+  else logger.info({ traces: null }, `traces not exported: ${telemetry.reason}`);
 }
 
 /**
@@ -57,12 +65,20 @@ export async function startAdminServer(
     return 2;
   }
   let server: AdminServer | undefined;
+  let telemetry: Telemetry | undefined;
   try {
     const config = adminConfigFromEnv(profile, env, cwd);
+    telemetry = await startTelemetry({ serviceName: 'fw-admin-server' });
+    logTraceExport(telemetry, logger);
     server = await createAdminServer({ config, logger });
     const { url } = await server.listen();
     const running = server;
-    installGracefulShutdown({ logger, steps: [() => running.close()], timeoutMillis: 20_000 });
+    const tracing = telemetry;
+    installGracefulShutdown({
+      logger,
+      steps: [() => running.close(), () => tracing.shutdown()],
+      timeoutMillis: 20_000,
+    });
     io.out(`admin-server: listening on ${url} (profile ${config.profile}, database ${server.database.displayUrl})`);
     io.out(`admin-server: admin UI: ${url}/fw/admin/`);
     if (config.dashboardEnabled !== false) io.out(`admin-server: process dashboard: ${url}/`);
@@ -84,7 +100,8 @@ export async function startAdminServer(
     return server;
   } catch (err) {
     await server?.close().catch(() => undefined);
-    if (isConfigError(err)) {
+    await telemetry?.shutdown().catch(() => undefined);
+    if (isConfigError(err) || err instanceof RangeError) {
       io.err(`admin-server: cannot start: ${err.message.replace(/\s*\n\s*/g, ' ')}`);
     } else {
       io.err(

@@ -16,6 +16,7 @@
  * | `PROCESS_AUDIT_RETENTION` | the failed retention | how long the administration API's audit trail is kept |
  * | `PROCESS_HISTORY_SWEEP_INTERVAL` | `PT1M` | time between two sweeps of the history sweeper (`off`: no sweeper in this server) |
  * | `FW_COUNT_EXACT_LIMIT` | 100000 | list totals above it are the planner's estimate (`totalElementsEstimated: true`) |
+ * | `FW_METRICS_TOKEN` | — | `GET /metrics` needs `Authorization: Bearer <it>`; unset: 404 in production, open in dev |
  *
  * @example
  * const config = readAdminServerConfig(['--profile', 'dev'], process.env, process.cwd());
@@ -62,6 +63,8 @@ export interface AdminServerConfig {
   countExactLimit?: number;
   /** More keys, the role and tenants of the keys, bearer tokens. Default: the key alone, admin over every tenant. */
   access?: AdminAccessConfig;
+  /** `FW_METRICS_TOKEN`: the bearer token `GET /metrics` needs. Unset: `/metrics` is 404 in production, open in dev. */
+  metricsToken?: string;
 }
 
 /** Raised for bad command-line arguments (exit 2 with the usage). */
@@ -154,6 +157,7 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
   const registryUrl = httpUrlOf(env.FW_SERVICE_REGISTRY_URL, 'FW_SERVICE_REGISTRY_URL');
   const baseUrl = httpUrlOf(env.FW_SERVICE_BASE_URL, 'FW_SERVICE_BASE_URL');
   const proxyOrigins = originsOf(env.FW_ADMIN_UI_PROXY_ORIGINS, 'FW_ADMIN_UI_PROXY_ORIGINS');
+  const metricsToken = env.FW_METRICS_TOKEN?.trim() || undefined;
   return {
     ...configFor(profile, env, cwd),
     ...(infoAccessKey === undefined ? {} : { infoAccessKey }),
@@ -169,6 +173,7 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
     },
     countExactLimit: countLimitOf(env.FW_COUNT_EXACT_LIMIT),
     access: accessConfigFromEnv(env, cwd),
+    ...(metricsToken === undefined ? {} : { metricsToken }),
   };
 }
 

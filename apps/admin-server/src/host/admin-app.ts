@@ -1,9 +1,10 @@
 /**
- * The admin server's Express app: the admin UI and the info endpoints before the key guard, the
+ * The admin server's Express app: `GET /metrics` (its own rule), the admin UI and the info endpoints before the key guard, the
  * administration API (its own access rules), the process dashboard, then behind an admin key over
  * every tenant the `/process` routes, the registry's services and MCP.
  */
 import type { Database, Logger } from '@fw/core';
+import type { FwMetrics } from '@fw/telemetry';
 import { makeErrorMiddleware, makeNotFoundHandler } from '@fw/core/http';
 import { makeAdminUiRouter } from '@fw/admin-ui';
 import { makeAccessGuard, makeProcessManagementRouter, resolveManagementAccess } from '@fw/process-management';
@@ -15,6 +16,7 @@ import adminServerPackage from '../../package.json';
 import type { AdminServerConfig } from '../config/admin-config';
 import { makeDashboardRouter, servicePathPrefixes } from '../dashboard/dashboard-router';
 import type { AdminComponents } from './admin-components';
+import { makeAdminMetricsHandler } from './admin-metrics';
 import { makeAdminServices, MANAGEMENT_KEY_GUARD } from './admin-services';
 
 export interface AdminAppDeps {
@@ -24,6 +26,8 @@ export interface AdminAppDeps {
   database: Database;
   components: Pick<AdminComponents, 'configurator' | 'manager' | 'triggerService' | 'crontabs' | 'scheduler'>;
   exampleWorkers: boolean;
+  /** The series `GET /metrics` serves. */
+  metrics: FwMetrics;
   logger: Logger;
 }
 
@@ -63,6 +67,8 @@ export function makeAdminApp(deps: AdminAppDeps): AdminApp {
   app.disable('x-powered-by');
   app.set('etag', false);
   const registry = makeAdminRegistry(deps);
+  // Prometheus scrapes with FW_METRICS_TOKEN, not the management key: its rule is its own.
+  app.get('/metrics', makeAdminMetricsHandler(config, deps.metrics, logger));
   // The admin UI (static, read-only, no data of its own) before the key guard, like the info endpoints it reads.
   app.use(makeAdminUiRouter({ proxyAllowedOrigins: config.adminUiProxyOrigins ?? [] }));
   // Before the key guard: load balancers, orchestrators and the admin UI read these without the

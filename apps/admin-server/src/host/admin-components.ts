@@ -13,6 +13,7 @@ import {
   type WorkItemStarter,
 } from '@fw/jdbc-process-starter';
 import type { ProcessDef } from '@fw/process-api';
+import type { FwMetrics } from '@fw/telemetry';
 import {
   HISTORY_SWEEPER_LEASE,
   makeAuditStore,
@@ -55,6 +56,8 @@ export interface AdminComponentsDeps {
   schedulerRenewMillis?: number;
   outboxPollMillis?: number;
   historyLeaseSeconds?: number;
+  /** The server's series: the engine, the runner and the trigger service record into it. */
+  metrics: FwMetrics;
   logger: Logger;
 }
 
@@ -113,6 +116,7 @@ function makeExampleRunner(
     concurrency: 4,
     pollIntervalMillis: 500,
     logger,
+    metrics: deps.metrics,
   });
   starter.onEnqueued(() => runner.wake());
   return runner;
@@ -129,6 +133,7 @@ export function makeAdminComponents(deps: AdminComponentsDeps): AdminComponents 
     configurator,
     workerStarter: starter,
     logger,
+    metrics: deps.metrics,
     outbox: {
       enabled: true,
       runDispatcher: true,
@@ -140,6 +145,7 @@ export function makeAdminComponents(deps: AdminComponentsDeps): AdminComponents 
     database,
     dispatch: processCreateDispatch(makeProcessEventHandlers(manager)),
     logger,
+    metrics: deps.metrics,
   });
   const crontabs = makeCrontabStore(database);
   const scheduler = makeCronScheduler({

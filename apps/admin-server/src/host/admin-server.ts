@@ -31,6 +31,7 @@ import { AUDIT_TABLES, type HistorySweeper } from '@fw/process-management';
 import { OUTBOX_TABLES } from '@fw/process-outbox';
 import { PROCESS_TABLES, type ProcessManager } from '@fw/process-service';
 import { defaultSchedulerOwnerId, TRIGGER_TABLES, type CronScheduler, type TriggerService } from '@fw/trigger';
+import type { FwMetrics } from '@fw/telemetry';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { AdminServerConfig } from '../config/admin-config';
@@ -40,6 +41,7 @@ import { resolveAdminApiKey } from './admin-api-key';
 import { makeAdminApp } from './admin-app';
 import { makeAdminComponents } from './admin-components';
 import { makeAdminLifecycle } from './admin-lifecycle';
+import { makeAdminMetrics } from './admin-metrics';
 
 export interface AdminServerOptions {
   config: AdminServerConfig;
@@ -68,6 +70,8 @@ export interface AdminServer {
   readonly apiKeyFile: string | undefined;
   readonly apiKeyGenerated: boolean;
   readonly database: Database;
+  /** The server's series (served at `GET /metrics`), recorded by its engine, runner and trigger service. */
+  readonly metrics: FwMetrics;
   readonly manager: ProcessManager;
   readonly triggerService: TriggerService;
   readonly scheduler: CronScheduler;
@@ -131,6 +135,7 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     throw err;
   }
 
+  const metrics = makeAdminMetrics(database, logger);
   const components = makeAdminComponents({
     config,
     database,
@@ -140,10 +145,19 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     schedulerRenewMillis: options.schedulerRenewMillis,
     outboxPollMillis: options.outboxPollMillis,
     historyLeaseSeconds: options.historyLeaseSeconds,
+    metrics,
     logger,
   });
   const { manager, triggerService, scheduler, runner, historySweeper } = components;
-  const { app, registry } = makeAdminApp({ config, key: apiKey.key, database, components, exampleWorkers, logger });
+  const { app, registry } = makeAdminApp({
+    config,
+    key: apiKey.key,
+    database,
+    components,
+    exampleWorkers,
+    metrics,
+    logger,
+  });
   const lifecycle = makeAdminLifecycle({
     app,
     config,
@@ -164,6 +178,7 @@ export async function createAdminServer(options: AdminServerOptions): Promise<Ad
     apiKeyFile: apiKey.file,
     apiKeyGenerated: apiKey.generated,
     database,
+    metrics,
     manager,
     triggerService,
     scheduler,
