@@ -134,7 +134,13 @@ export type {
   RefreshWire,
   CallerWire,
   AuditEntryWire,
+  HealthWire,
+  HealthRowWire,
+  HealthBucketWire,
+  HealthBacklogWire,
 } from './openapi/admin-api-wire-types';
+export { makeHealthReader, HEALTH_WINDOW_SECONDS, HEALTH_BUCKET_SECONDS } from './health/health-reader';
+export type { HealthReader } from './health/health-reader';
 export type { JsonSchema } from './openapi/json-schema';
 export { makeMethodNotAllowed } from './http/method-not-allowed';
 export { makeResponseContract } from './openapi/response-contract';

@@ -176,6 +176,7 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
         '/processes',
         '/processes/{id}',
         '/trace',
+        '/health',
         '/me',
         '/audit',
       ].sort(),

@@ -62,6 +62,7 @@ export const OPERATION_ACCESS: Readonly<Record<string, OperationAccess>> = {
   'GET /processes/{id}': { role: 'viewer' },
   'DELETE /processes/{id}': { role: 'admin' },
   'GET /trace': { role: 'viewer' },
+  'GET /health': { role: 'viewer' },
   'GET /audit': { role: 'admin' },
 };
 

@@ -282,6 +282,16 @@ export const ADMIN_API_OPERATIONS: readonly AdminApiOperation[] = [
     },
   },
   {
+    operationId: 'health',
+    method: 'get',
+    path: '/health',
+    tag: 'processes',
+    summary:
+      'Throughput, backlog and wait per process type of the tenant over the last hour (from the process and work-item tables; cached a few seconds)',
+    tenant: true,
+    responses: { '200': { description: 'Health', schema: 'Health' } },
+  },
+  {
     operationId: 'whoami',
     method: 'get',
     path: '/me',

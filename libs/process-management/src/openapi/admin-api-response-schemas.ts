@@ -33,6 +33,7 @@ const anyText = text({ minLength: 0 });
 const uuid = text({ pattern: UUID_PATTERN });
 const count = { type: 'integer', minimum: 0 } as const;
 const percent = { type: 'integer', minimum: 0, maximum: 100 } as const;
+const seconds = { type: 'number', minimum: 0 } as const;
 
 function pageFields<const Item extends string>(item: Item) {
   return {
@@ -228,6 +229,43 @@ export const RESPONSE_SCHEMAS = {
   }),
   Trace: object({ nodes: arrayOf(ref('TraceNode')), edges: arrayOf(ref('TraceEdge')) }),
   Refresh: object({ refreshed: { const: true }, definitions: count }),
+  HealthBucket: object(
+    { start: instant, succeeded: count, failed: count },
+    { extra: { description: 'Processes finished in the five minutes from start, by outcome' } },
+  ),
+  HealthBacklog: object(
+    { workerType: str, pending: count, running: count, dead: count },
+    { extra: { description: 'Work items of one worker type now, by status' } },
+  ),
+  HealthRow: object(
+    {
+      processType: str,
+      succeeded: count,
+      failed: count,
+      throughput: arrayOf(ref('HealthBucket'), { maxItems: 12 }),
+      backlog: arrayOf(ref('HealthBacklog')),
+      oldestDueSeconds: orNull(seconds),
+      waitP50Seconds: orNull(seconds),
+      waitP95Seconds: orNull(seconds),
+      waitSamples: count,
+    },
+    {
+      extra: {
+        description:
+          'One process type: processes finished in the last hour (in all and per 5-minute bucket, oldest first), work items pending, running and dead now by worker type, how long the oldest due pending item has waited, and due-to-finish time of the work items finished in the last hour (p50/p95 over waitSamples items; the claim time is not kept once an item finishes)',
+      },
+    },
+  ),
+  Health: object(
+    {
+      tenant: str,
+      generatedAt: instant,
+      windowSeconds: count,
+      bucketSeconds: count,
+      processTypes: arrayOf(ref('HealthRow')),
+    },
+    { extra: { description: 'Health of the tenant over the last hour, from the process and work-item tables' } },
+  ),
   CrontabPage: pageOf('Crontab'),
   ExecutionPage: pageOf('Execution'),
   DefinitionPage: pageOf('ProcessDef'),

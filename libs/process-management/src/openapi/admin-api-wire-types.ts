@@ -48,3 +48,11 @@ export type RefreshWire = WireShape<'Refresh'>;
 export type CallerWire = WireShape<'Caller'>;
 /** One row of `GET /audit`. */
 export type AuditEntryWire = WireShape<'AuditEntry'>;
+/** `GET /health`: throughput, backlog and wait per process type of the tenant. */
+export type HealthWire = WireShape<'Health'>;
+/** One process type of `GET /health`. */
+export type HealthRowWire = WireShape<'HealthRow'>;
+/** Processes finished in one 5-minute bucket of a `HealthRowWire`. */
+export type HealthBucketWire = WireShape<'HealthBucket'>;
+/** Work items of one worker type now, in a `HealthRowWire`. */
+export type HealthBacklogWire = WireShape<'HealthBacklog'>;

@@ -32,6 +32,7 @@ import { addDefinitionRoutes } from './definition-routes';
 import { addAuditRoutes, addWhoamiRoute } from './access-routes';
 import { makeOperationBinder } from './operation-binding';
 import { makeOperationGate } from './operation-gate';
+import { addHealthRoutes } from './health-routes';
 import { addProcessRoutes } from './process-routes';
 import { assignRequestId } from './request-id';
 import { enterRequestContext } from './management-request-context';
@@ -107,6 +108,7 @@ export function makeProcessManagementRouter(ports: ManagementPorts, internals: M
   addCrontabRoutes(bind, ports);
   addDefinitionRoutes(bind, ports);
   addProcessRoutes(bind, ports, internals.traceLimit);
+  addHealthRoutes(bind, ports);
   addAuditRoutes(bind, audit);
   api.use(makeManagementNotFound());
   api.use(makeManagementErrorMiddleware(logger));
