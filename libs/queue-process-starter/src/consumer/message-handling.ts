@@ -6,8 +6,9 @@
  */
 import type { Logger } from '@fw/core';
 import type { ConsumeMessage } from 'amqplib';
-import { extractTraceContext, inMessagingSpan, type MessagingSpanOptions } from '@fw/telemetry';
+import { extractTraceContext, inMessagingSpan, type FwMetrics, type MessagingSpanOptions } from '@fw/telemetry';
 import { deliveryCountOf, readWorkerHeaders } from '../message/worker-message-codec';
+import { recordAttempt } from './attempt-metrics';
 import type { ConsumerChannel } from './consumer-channel';
 import { pause, type DrainWaiters } from './consumer-pause';
 import type { MessageDecision, Settlement } from './message-decision';
@@ -34,6 +35,8 @@ export interface MessageHandlingDeps {
   drain: Pick<DrainWaiters, 'notify'>;
   /** Requeue pauses: `min(baseMillis * 2^(delivery-1), maxMillis)`. */
   retryDelay: { baseMillis: number; maxMillis: number };
+  /** Counts each settled delivery in `fw_work_item_attempts_total` (absent: nothing recorded). */
+  metrics?: FwMetrics;
 }
 
 export interface MessageHandling {
@@ -97,6 +100,7 @@ export function makeMessageHandling(deps: MessageHandlingDeps): MessageHandling 
     const type = settlement.kind === 'ack' ? 'acked' : settlement.kind === 'requeue' ? 'requeued' : 'rejected';
     counters[type] += 1;
     emit({ type, ...event });
+    if (deps.metrics !== undefined) recordAttempt(deps.metrics, message, settlement);
   }
 
   async function decideAndSettle(owner: ConsumerChannel, queue: string, message: ConsumeMessage, delivery: number) {

@@ -5,6 +5,7 @@
 import type { Logger } from '@fw/core';
 import type { WorkerDto } from '@fw/process-api';
 import type { BatchService, ProcessEventSink } from '@fw/process-utils';
+import type { FwMetrics, MetricsProfile, MetricsServer } from '@fw/telemetry';
 import type { AmqpConnectionOptions } from '../amqp/amqp-connection';
 import type { QueueType } from '../amqp/queue-declaration';
 import type { BackoffDelay } from '../amqp/reconnect-backoff';
@@ -94,6 +95,15 @@ export interface QueueWorkerConsumerOptions extends AmqpConnectionOptions {
   startRetryMillis?: number;
   onEvent?: (event: QueueConsumerEvent) => void;
   logger?: Logger;
+  /**
+   * Where each settled delivery counts in `fw_work_item_attempts_total` (`makeFwMetrics()` of
+   * `@fw/telemetry`). Absent: the consumer makes its own when a metrics port is set, else records nothing.
+   */
+  metrics?: FwMetrics;
+  /** Port of the host's `GET /metrics` (default `FW_METRICS_PORT`; neither: no server), served from `start()` to `stop()`. */
+  metricsPort?: number;
+  /** Access rule of `GET /metrics`: `production` (default) needs `FW_METRICS_TOKEN`; `dev` serves it openly. */
+  metricsProfile?: MetricsProfile;
 }
 
 export interface QueueConsumerStats {
@@ -129,4 +139,8 @@ export interface QueueWorkerConsumer {
    */
   stop(options?: { timeoutMillis?: number }): Promise<ConsumerStopResult>;
   stats(): QueueConsumerStats;
+  /** What the consumer records into (undefined: no metrics). */
+  readonly metrics: FwMetrics | undefined;
+  /** The `GET /metrics` server once `start()` resolved (undefined without a metrics port). */
+  metricsServer(): Promise<MetricsServer | undefined>;
 }

@@ -45,6 +45,7 @@ import { makeDrainWaiters } from './consumer-pause';
 import { onChannelClosed, type ConsumerLinkState, type ReconnectDeps } from './consumer-reconnect';
 import { startConsumer, stopConsumer } from './consumer-start-stop';
 import { makeMessageDecision } from './message-decision';
+import { makeConsumerMetrics } from './consumer-metrics';
 import { makeMessageHandling } from './message-handling';
 import type { QueueConsumerEvent, QueueWorkerConsumer, QueueWorkerConsumerOptions } from './queue-consumer-types';
 
@@ -82,6 +83,8 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   /** The state, and the channel consuming now (undefined while reconnecting). */
   const status: ConsumerLinkState = { state: 'idle', current: undefined };
   const isStopping = () => status.state === 'stopping' || status.state === 'stopped';
+  const hostMetrics = makeConsumerMetrics(options, logger);
+  const { metrics } = hostMetrics;
   const emit = (event: QueueConsumerEvent): void => {
     try {
       options.onEvent?.(event);
@@ -101,7 +104,7 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       baseMillis: options.retryDelay?.baseMillis ?? 1000,
       maxMillis: options.retryDelay?.maxMillis ?? 30_000,
     },
-    ...{ logger, counters, emit, isStopping, stopping: stopping.signal, drain },
+    ...{ logger, counters, emit, isStopping, stopping: stopping.signal, drain, metrics },
   });
   const link: ReconnectDeps & { status: ConsumerLinkState } = {
     ...{ status, source, logger, emit, counters, stopping: stopping.signal },
@@ -135,12 +138,21 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   const onClosed = (closed: ConsumerChannel) => onChannelClosed({ ...link, drain }, closed);
 
   return {
-    start: () => startConsumer(link, Math.max(0, options.startRetryMillis ?? 60_000)),
+    start: async () => {
+      // Metrics first: a port in use fails the start before anything is consumed.
+      await hostMetrics.serve();
+      await startConsumer(link, Math.max(0, options.startRetryMillis ?? 60_000)).catch(async (error: unknown) => {
+        await hostMetrics.close();
+        throw error;
+      });
+    },
     stop: (stopOptions = {}) =>
       stopConsumer(
         { status, stopping, drain, inFlight: () => handling.inFlight, source, logger },
         stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000,
-      ),
+      ).finally(() => hostMetrics.close()),
+    metrics,
+    metricsServer: () => hostMetrics.server(),
     stats: () => ({
       ...counters,
       inFlight: handling.inFlight,
