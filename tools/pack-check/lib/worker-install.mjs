@@ -12,6 +12,7 @@ export const WORKER_PACKAGES = [
   '@fw/stm',
   '@fw/process-api',
   '@fw/leased-queue',
+  '@fw/telemetry',
   '@fw/process-outbox',
   '@fw/process-service',
   '@fw/process-utils',
