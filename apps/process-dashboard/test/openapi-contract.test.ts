@@ -181,6 +181,7 @@ describe('answer bodies of the GETs the client makes', () => {
         'getCrontab',
         'getDefinition',
         'getProcess',
+        'health',
         'info',
         'listAudit',
         'listCrontabs',

@@ -81,6 +81,7 @@ export const ALL_OPERATIONS = [
   'getProcess',
   'deleteProcess',
   'trace',
+  'health',
   'whoami',
   'listAudit',
 ];
@@ -95,6 +96,7 @@ const READS = [
   'listProcesses',
   'getProcess',
   'trace',
+  'health',
   'whoami',
 ];
 

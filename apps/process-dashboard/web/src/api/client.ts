@@ -20,6 +20,7 @@ import type {
   CrontabInput,
   Execution,
   ExecutionFilter,
+  Health,
   ManagementInfo,
   Page,
   PageParams,
@@ -76,6 +77,7 @@ export const ENDPOINTS = {
   refreshDefinitions: { method: 'POST', path: '/definitions/refresh' },
   me: { method: 'GET', path: '/me' },
   listAudit: { method: 'GET', path: '/audit', query: ['actor', 'action', 'from', 'to', ...PAGING] },
+  health: { method: 'GET', path: '/health' },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
@@ -213,6 +215,7 @@ export function createApiClient(options: ApiClientOptions) {
     me: () => call<Caller>('me'),
     listAudit: (filter: AuditFilter, page: PageParams) =>
       call<Page<AuditEntry>>('listAudit', { query: { ...filter, ...paged(page) } }),
+    health: () => call<Health>('health'),
   };
 }
 

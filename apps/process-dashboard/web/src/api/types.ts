@@ -14,6 +14,10 @@ import type {
   CompletionEventWire,
   CrontabWire,
   ExecutionWire,
+  HealthBacklogWire,
+  HealthBucketWire,
+  HealthRowWire,
+  HealthWire,
   InfoWire,
   Page,
   ProcessDefWire,
@@ -118,3 +122,9 @@ export interface AuditFilter {
   from?: string;
   to?: string;
 }
+
+/** `GET /health`: per process type of the tenant, throughput, backlog and wait over the last hour. */
+export type Health = HealthWire;
+export type HealthRow = HealthRowWire;
+export type HealthBucket = HealthBucketWire;
+export type HealthBacklog = HealthBacklogWire;

@@ -12,6 +12,7 @@ import { CronEditView } from '../features/cron/cron-edit-view';
 import { CronListView } from '../features/cron/cron-list-view';
 import { DefinitionEditView } from '../features/definitions/definition-edit-view';
 import { DefinitionsView } from '../features/definitions/definitions-view';
+import { HealthView } from '../features/health/health-view';
 import { ProcessDetailView } from '../features/processes/process-detail-view';
 import { ProcessesView } from '../features/processes/processes-view';
 import { usePermissions } from '../features/session/permissions';
@@ -142,6 +143,7 @@ export function AppRoutes() {
         <Route path="definitions" element={<DefinitionsView />} />
         <Route path="definitions/new" element={<DefinitionEditView />} />
         <Route path="definitions/:name" element={<DefinitionEditView />} />
+        <Route path="health" element={<HealthView />} />
         <Route path="audit" element={<AuditView />} />
         <Route path="*" element={<NotFound />} />
       </Route>

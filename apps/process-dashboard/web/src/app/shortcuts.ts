@@ -15,6 +15,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'g t', what: 'Trigger a process (manual ProcessCreate)' },
   { keys: 'g c', what: 'Cron schedules' },
   { keys: 'g d', what: 'Definitions' },
+  { keys: 'g h', what: 'Health (throughput, backlog, wait)' },
   { keys: 'g a', what: 'Audit trail (admin role)' },
   { keys: 'j / k', what: 'Next / previous row of a list' },
   { keys: 'Enter', what: 'Open the selected row' },
