@@ -1,5 +1,6 @@
 import type { Logger } from '@fw/core';
 import type { ColumnType, QueryService } from '@fw/query-core';
+import type { FwMetrics } from '@fw/telemetry';
 import type { Express, Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -37,6 +38,11 @@ export interface QueryRouterOptions {
   logger: Logger;
   /** Caller identity for the answer cache; default a digest of `Authorization`. */
   callerIdentity?: CallerIdentity;
+  /**
+   * Where `fw_query_duration_seconds{tenant,query}` of each `POST /q/{name}` is recorded
+   * (`makeFwMetrics()` of `@fw/telemetry`), for names the catalog knows. Absent: nothing recorded.
+   */
+  metrics?: Pick<FwMetrics, 'queryExecuted'>;
 }
 
 /** What {@link makeQueryRequestHandler} needs. */
@@ -56,6 +62,8 @@ export interface QueryRequestHandlerOptions {
   bodyLimit?: number | string;
   /** The express app whose request prototype the authorizer sees (`req.app`, `req.ip`…); default a bare app. */
   app?: Pick<Express, 'request'>;
+  /** Where each search's duration is recorded, as for the router. Absent: nothing recorded. */
+  metrics?: Pick<FwMetrics, 'queryExecuted'>;
 }
 
 /**

@@ -1,9 +1,10 @@
 import { CoreErrorCodes, currentContext, FwError, successEnvelope, TENANT_HEADER } from '@fw/core';
 import { queryError, QueryErrorCodes, SearchContext, serializeSearchResponse } from '@fw/query-core';
-import { Request, RequestHandler, Router } from 'express';
+import { Request, RequestHandler, Response, Router } from 'express';
 import type { QueryRouterOptions } from './query-controller-types';
 import { callerFromAuthorization, sendAnswer, wantsNdjson, writeNdjson } from './streamed-answer';
 import { describe } from './query-description';
+import { timeQuery } from './query-timing';
 
 /**
  * The tenant of a request: from `@fw/core`'s request context when the host installed
@@ -69,9 +70,7 @@ export function makeQueryRouter(options: QueryRouterOptions): Router {
   const router = Router();
 
   const callerOf = options.callerIdentity ?? callerFromAuthorization;
-  router.post('/q/:queryName', requireJson, async (req, res) => {
-    const body: unknown = req.body === undefined ? {} : req.body;
-    const name = queryNameOf(req);
+  const search = async (req: Request, res: Response, name: string, body: unknown): Promise<void> => {
     if (queryService.stream && wantsNdjson(req)) {
       await writeNdjson(req, res, await queryService.stream(name, body, contextOf(req)), logger);
       return;
@@ -84,6 +83,11 @@ export function makeQueryRouter(options: QueryRouterOptions): Router {
       json: serializeSearchResponse(await queryService.search(name, body, contextOf(req))),
       cached: false,
     });
+  };
+  router.post('/q/:queryName', requireJson, async (req, res) => {
+    const body: unknown = req.body === undefined ? {} : req.body;
+    const name = queryNameOf(req);
+    await timeQuery(options.metrics, { tenant: tenantOf(req), query: name }, () => search(req, res, name, body));
   });
 
   router.get('/q', async (req, res) => {
