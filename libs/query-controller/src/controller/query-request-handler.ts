@@ -4,6 +4,7 @@ import express, { Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainJsonRequest, parseBodyLimit, readJsonBody } from './json-body-reader';
 import type { QueryAuthorizer, QueryRequestHandler, QueryRequestHandlerOptions } from './query-controller-types';
+import { timeQuery } from './query-timing';
 import { callerFromAuthorization, sendAnswer, wantsNdjson, writeNdjson } from './streamed-answer';
 
 /**
@@ -97,6 +98,21 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
     return { json: serializeSearchResponse(await queryService.search(queryName, body, context)), cached: false };
   };
 
+  /** The answer, or the rows as NDJSON when asked for and the service streams; resolves once written. */
+  const search = async (req: IncomingMessage, res: ServerResponse, queryName: string, body: unknown): Promise<void> => {
+    const stream = queryService.stream;
+    if (stream && wantsNdjson(req)) {
+      await writeNdjson(
+        req,
+        res,
+        await stream(queryName, body, contextOf(req, res, queryName, body, authorizer)),
+        logger,
+      );
+      return;
+    }
+    sendAnswer(req, res, await answer(req, res, queryName, body));
+  };
+
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown) => {
     const url = req.url ?? '';
     const query = url.indexOf('?');
@@ -126,18 +142,9 @@ export function makeQueryRequestHandler(options: QueryRequestHandlerOptions): Qu
         fail(req, res, refused);
         return;
       }
-      const stream = queryService.stream;
-      if (stream && wantsNdjson(req)) {
-        stream(queryName, body, contextOf(req, res, queryName, body, authorizer)).then(
-          (rows) => writeNdjson(req, res, rows, logger),
-          (err: unknown) => fail(req, res, err),
-        );
-        return;
-      }
-      answer(req, res, queryName, body).then(
-        (result) => sendAnswer(req, res, result),
-        (err: unknown) => fail(req, res, err),
-      );
+      timeQuery(options.metrics, { tenant: tenantOf(req), query: queryName }, () =>
+        search(req, res, queryName, body),
+      ).catch((err: unknown) => fail(req, res, err));
     });
   };
 }
