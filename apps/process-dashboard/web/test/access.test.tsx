@@ -69,7 +69,7 @@ describe('signing in with a bearer token', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
     await screen.findByRole('heading', { name: 'Processes' });
     expect(screen.getByText('jwt:vera · viewer')).toBeTruthy();
-    expect(navLabels()).toEqual(['Processes', 'Executions', 'Cron', 'Definitions']);
+    expect(navLabels()).toEqual(['Processes', 'Executions', 'Cron', 'Definitions', 'Health']);
     expect(api.calls.every((c) => c.headers['X-Process-Management-Key'] === undefined)).toBe(true);
     expect(api.fetch.mock.calls.every(([url]) => !String(url).includes(TOKEN))).toBe(true);
     expect(localStorage.length + sessionStorage.length).toBe(0);
@@ -94,7 +94,7 @@ describe('what each role sees', () => {
     readApi();
     renderAt('/t/demo/cron', TOKEN, CALLERS.viewer);
     await screen.findByRole('link', { name: 'nightly' });
-    expect(navLabels()).toEqual(['Processes', 'Executions', 'Cron', 'Definitions']);
+    expect(navLabels()).toEqual(['Processes', 'Executions', 'Cron', 'Definitions', 'Health']);
     expect(screen.queryByRole('link', { name: 'New schedule' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Disable nightly' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete nightly' })).toBeNull();
@@ -114,7 +114,7 @@ describe('what each role sees', () => {
     const api = readApi();
     renderAt('/t/demo/cron', TOKEN, CALLERS.operator);
     await screen.findByRole('link', { name: 'nightly' });
-    expect(navLabels()).toEqual(['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions']);
+    expect(navLabels()).toEqual(['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Health']);
     expect(screen.getByRole('button', { name: 'Disable nightly' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Delete nightly' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'New schedule' })).toBeNull();
@@ -132,7 +132,7 @@ describe('what each role sees', () => {
     expect(within(table).getByText('jwt:otto')).toBeTruthy();
     expect(within(table).getByText('refused')).toBeTruthy();
     expect(within(table).getByText('manual:demo:run-1')).toBeTruthy();
-    expect(navLabels()).toEqual(['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Audit']);
+    expect(navLabels()).toEqual(['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Health', 'Audit']);
     fireEvent.change(screen.getByLabelText('Action'), { target: { value: 'addCrontab' } });
     await waitFor(() =>
       expect(api.calls.some((c) => c.path === '/audit' && c.query.get('action') === 'addCrontab')).toBe(true),

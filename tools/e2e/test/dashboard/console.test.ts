@@ -246,6 +246,30 @@ describe('process dashboard on the dev admin server', () => {
     await expectAccessible(page, 'process with errors');
   });
 
+  it('shows the health of the tenant: throughput bars with their text alternative, work items, wait', async () => {
+    await nav(page, 'Health');
+    const table = page.getByRole('table', { name: 'Health per process type, last hour' });
+    await table.waitFor();
+    const types = await table.locator('tbody th[scope=row]').allInnerTexts();
+    expect(types).toEqual(expect.arrayContaining(['word-count', 'word-count-chunk', 'word-count-report']));
+    // The figures are the API's: the word-count row's chart says how many finished in the hour.
+    const health = await api<{ processTypes: Array<{ processType: string; succeeded: number; failed: number }> }>(
+      host,
+      '/health',
+    );
+    const wordCount = health.processTypes.find((r) => r.processType === 'word-count');
+    expect(wordCount?.succeeded).toBeGreaterThan(0);
+    const row = table
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('rowheader', { name: 'word-count', exact: true }) });
+    const label = await row.getByRole('img').getAttribute('aria-label');
+    expect(label).toMatch(/^\d+ succeeded, \d+ failed in the last 60 minutes; per 5 minutes, oldest first: /);
+    expect(Number(/^(\d+) succeeded/.exec(label ?? '')?.[1])).toBeGreaterThan(0);
+    expect(await row.locator('rect.sparkline-ok').count()).toBeGreaterThan(0);
+    await shot(page, 'health');
+    await expectAccessible(page, 'health');
+  });
+
   it('switches tenant (every view reloads) and back', async () => {
     await nav(page, 'Processes');
     await page.getByLabel('Tenant', { exact: true }).fill('other');

@@ -22,14 +22,14 @@ type RoleName = 'viewer' | 'operator' | 'admin';
 
 /** What each role must see: the navigation, and per view the actions. */
 const EXPECTED: Record<RoleName, { nav: string[]; cron: string[]; definitions: string[] }> = {
-  viewer: { nav: ['Processes', 'Executions', 'Cron', 'Definitions'], cron: [], definitions: [] },
+  viewer: { nav: ['Processes', 'Executions', 'Cron', 'Definitions', 'Health'], cron: [], definitions: [] },
   operator: {
-    nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions'],
+    nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Health'],
     cron: ['Disable nightly'],
     definitions: [],
   },
   admin: {
-    nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Audit'],
+    nav: ['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Health', 'Audit'],
     cron: ['New schedule', 'Disable nightly', 'Delete nightly'],
     definitions: ['New definition', "Reload the server's cache"],
   },

@@ -93,7 +93,7 @@ export async function firstCells(page: Page, label: string): Promise<string[]> {
 /** Opens a main view through the navigation bar. */
 export async function nav(
   page: Page,
-  view: 'Processes' | 'Executions' | 'Trigger' | 'Cron' | 'Definitions' | 'Audit',
+  view: 'Processes' | 'Executions' | 'Trigger' | 'Cron' | 'Definitions' | 'Health' | 'Audit',
 ): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: view, exact: true }).click();
 }

@@ -20,7 +20,7 @@ const NAV: ReadonlyArray<{ to: string; label: string; key: string; needs?: strin
   { to: 'trigger', label: 'Trigger', key: 't', needs: 'trigger' },
   { to: 'cron', label: 'Cron', key: 'c' },
   { to: 'definitions', label: 'Definitions', key: 'd' },
-  { to: 'health', label: 'Health', key: 'h' },
+  { to: 'health', label: 'Health', key: 'h', needs: 'health' },
   { to: 'audit', label: 'Audit', key: 'a', needs: 'listAudit' },
 ];
 
