@@ -1,5 +1,6 @@
 import { parseProxyAllowedOrigins } from '@fw/admin-ui';
 import { createLogger, FwError, installGracefulShutdown, isConfigError, loadConfigFile, Logger } from '@fw/core';
+import { startTelemetry, type Telemetry } from '@fw/telemetry-node';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { demoCurl, prepareDemo } from './demo/demo-setup';
@@ -61,6 +62,12 @@ export interface HostIo {
   err(line: string): void;
 }
 
+/** The start-up line saying whether traces are exported, and where to or why not. */
+function logTraceExport(telemetry: Telemetry, logger: Logger): void {
+  if (telemetry.exporting) logger.info({ traces: telemetry.url }, `traces exported to ${telemetry.url}`);
+  else logger.info({ traces: null }, `traces not exported: ${telemetry.reason}`);
+}
+
 /**
  * Starts the host for `argv` and resolves once it listens (with the host), or with an exit code
  * when it must not run: 0 after --help, 1 on a startup failure (one line naming what to fix),
@@ -109,8 +116,13 @@ export async function startFromCommandLine(
     io.err(`query-host: cannot start: FW_MCP_ENABLED must be true or false, got '${mcpFlag}'`);
     return 1;
   }
+  const metricsToken = env.FW_METRICS_TOKEN?.trim() || undefined;
   const cleanups: Array<() => Promise<void>> = [];
   try {
+    // First, so every span goes to it; its shutdown is the last cleanup.
+    const telemetry = await startTelemetry({ serviceName: 'fw-query-host' });
+    cleanups.push(() => telemetry.shutdown());
+    logTraceExport(telemetry, logger);
     let host: QueryHost;
     if (command.configFile) {
       host = await createQueryHost({
@@ -120,13 +132,14 @@ export async function startFromCommandLine(
         mcp: mcpFlag === 'true',
         serviceRegistry,
         adminUiProxyOrigins,
+        metricsToken,
       });
     } else {
       io.out(
         'query-host: no --config and no FW_CONFIG: starting the demo on the embedded database (tenants demo, acme)',
       );
       const demo = await prepareDemo();
-      cleanups.push(() => demo.close());
+      cleanups.unshift(() => demo.close());
       host = await createQueryHost({
         config: demo.config,
         databaseFactory: demo.databaseFactory,
@@ -135,6 +148,9 @@ export async function startFromCommandLine(
         mcp: mcpFlag !== 'false',
         serviceRegistry,
         adminUiProxyOrigins,
+        metricsToken,
+        // The demo is a local try-out: /metrics open without a token, as in a dev profile.
+        metricsProfile: 'dev',
       });
     }
     cleanups.unshift(() => host.close());
@@ -146,7 +162,7 @@ export async function startFromCommandLine(
     return host;
   } catch (err) {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
-    if (isConfigError(err)) {
+    if (isConfigError(err) || err instanceof RangeError) {
       io.err(`query-host: cannot start: ${err.message}`);
     } else {
       io.err(`query-host: cannot start, unexpected error: ${err instanceof Error ? err.message : String(err)}`);

@@ -2,7 +2,8 @@
  * The query host's request listener: `POST /q/{name}` with a JSON body on the native fast path
  * (`makeQueryRequestHandler`, no express); everything else through the express app (JSON body
  * parser → 415 for non-JSON bodies → `/q` routes → info routes → admin UI → MCP → 404 → error
- * envelope). Status codes and bodies are the same on both paths.
+ * envelope). Status codes and bodies are the same on both paths. `GET /metrics` comes first, under
+ * its own rule (`FW_METRICS_TOKEN`); both paths record `fw_query_duration_seconds`.
  */
 import type { Logger } from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler, rejectControlCharacters, requireJsonBody } from '@fw/core/http';
@@ -14,6 +15,7 @@ import {
   type QueryAuthorizer,
 } from '@fw/query-controller';
 import type { QueryService } from '@fw/query-core';
+import { makeMetricsHandler, type FwMetrics, type MetricsProfile } from '@fw/telemetry';
 import { makeServiceRouter, type ServiceRegistry } from '@fw/service';
 import { makeMcpRouter } from '@fw/service/mcp';
 import express, { type Express } from 'express';
@@ -34,6 +36,10 @@ export interface QueryHostAppDeps {
   registry: ServiceRegistry;
   /** Request body limit of both paths. */
   bodyLimit: string;
+  /** What `/metrics` serves and both paths record each search's duration into. */
+  metrics: FwMetrics;
+  /** The access rule of `/metrics`: its bearer token (none: 404 in `production`, open in `dev`). */
+  metricsAccess: { profile: MetricsProfile; token: string | undefined };
   logger: Logger;
 }
 
@@ -46,15 +52,33 @@ export interface QueryHostApp {
 
 /** Makes the express app and the listener in front of it. */
 export function makeQueryHostApp(deps: QueryHostAppDeps): QueryHostApp {
-  const { queryService, registry, bodyLimit, logger } = deps;
+  const { queryService, registry, bodyLimit, metrics, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Prometheus scrapes with FW_METRICS_TOKEN: before the body parser and the /q routes.
+  app.get(
+    '/metrics',
+    makeMetricsHandler({
+      registry: metrics.registry,
+      profile: deps.metricsAccess.profile,
+      token: deps.metricsAccess.token,
+      log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+    }),
+  );
   app.use(express.json({ limit: bodyLimit }));
   app.use(rejectControlCharacters());
   app.use(requireJsonBody());
   // The query routes first: the hot path then does not walk the info routes' layers.
-  app.use(makeQueryRouter({ queryService, authorizer: deps.authorizer, logger, callerIdentity: deps.callerIdentity }));
+  app.use(
+    makeQueryRouter({
+      queryService,
+      authorizer: deps.authorizer,
+      logger,
+      callerIdentity: deps.callerIdentity,
+      metrics,
+    }),
+  );
   app.use(makeServiceRouter(registry, { serve: { operations: false }, infoAccessKey: deps.infoAccessKey, logger }));
   app.use(makeAdminUiRouter({ proxyAllowedOrigins: deps.adminUiProxyOrigins ?? [] }));
   if (deps.mcp)
@@ -74,6 +98,7 @@ export function makeQueryHostApp(deps: QueryHostAppDeps): QueryHostApp {
     bodyLimit,
     app,
     callerIdentity: deps.callerIdentity,
+    metrics,
   });
   const listener: RequestListener = (req, res) => search(req, res, () => app(req, res));
   return { app, listener };

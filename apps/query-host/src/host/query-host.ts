@@ -1,6 +1,7 @@
 import { createLogger, type LoadedConfig, type Logger } from '@fw/core';
 import type { CallerIdentity, QueryAuthorizer } from '@fw/query-controller';
 import { type DatabaseFactory, makeQueryService, type QueryExecutionProvider, type QueryService } from '@fw/query-core';
+import { makeFwMetrics, type FwMetrics, type MetricsProfile } from '@fw/telemetry';
 import type { Express } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { type HostConfig, parseHostConfig } from '../config/host-config';
@@ -32,6 +33,10 @@ export interface QueryHostOptions {
   serviceRegistry?: { url: string; baseUrl?: string };
   /** Other hosts (origins) the admin UI at `/fw/admin` may read through this one (the command line: `FW_ADMIN_UI_PROXY_ORIGINS`). */
   adminUiProxyOrigins?: readonly string[];
+  /** Bearer token `GET /metrics` needs (the command line passes `FW_METRICS_TOKEN`). */
+  metricsToken?: string;
+  /** Without a token, `/metrics` is 404 in `production` (default) and open in `dev` (the command line's demo). */
+  metricsProfile?: MetricsProfile;
 }
 
 /** A started (not yet listening) query host. */
@@ -45,6 +50,8 @@ export interface QueryHost {
   readonly express: Express;
   readonly config: HostConfig;
   readonly queryService: QueryService;
+  /** The host's series, served at `GET /metrics`: `fw_query_duration_seconds` and the process's own. */
+  readonly metrics: FwMetrics;
   /** Listens on `server.bindAddress:server.port`; resolves with the bound address. */
   listen(): Promise<{ address: string; port: number; url: string }>;
   /** The HTTP server once listening. */
@@ -93,6 +100,8 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
   }
 
   const { authorizer } = options;
+  // No gauge source: the query host owns no queues.
+  const metrics = makeFwMetrics();
   const registry = makeQueryHostRegistry({ config, queryService, databases, authorizer, logger });
   const { app, listener } = makeQueryHostApp({
     queryService,
@@ -103,6 +112,8 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
     infoAccessKey: options.infoAccessKey,
     mcp: options.mcp,
     adminUiProxyOrigins: options.adminUiProxyOrigins,
+    metrics,
+    metricsAccess: { profile: options.metricsProfile ?? 'production', token: options.metricsToken || undefined },
     logger,
   });
   const lifecycle = makeQueryHostLifecycle({
@@ -120,6 +131,7 @@ export async function createQueryHost(options: QueryHostOptions): Promise<QueryH
     express: app,
     config,
     queryService,
+    metrics,
     server: lifecycle.server,
     listen: lifecycle.listen,
     close: lifecycle.close,

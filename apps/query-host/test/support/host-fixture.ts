@@ -60,7 +60,12 @@ export const headerAuthorizer: QueryAuthorizer = (req, acls) => {
 export async function createTwoTenantHost(
   target: DatabaseTarget,
   tenants: TwoTenants,
-  extra: { authorizer?: QueryAuthorizer; datasources?: Record<string, { jdbcUrl: string }>; mcp?: boolean } = {},
+  extra: {
+    authorizer?: QueryAuthorizer;
+    datasources?: Record<string, { jdbcUrl: string }>;
+    mcp?: boolean;
+    metricsToken?: string;
+  } = {},
 ): Promise<QueryHost> {
   const config = configFromObject(
     {
@@ -82,6 +87,7 @@ export async function createTwoTenantHost(
     config,
     authorizer: extra.authorizer,
     mcp: extra.mcp,
+    metricsToken: extra.metricsToken,
     // Tenants other than t1/t2 (an unreachable server in the health test) use the real factory.
     databaseFactory: base && ((o) => (/^fw-query:t[12]$/.test(o.applicationName ?? '') ? base(o) : createDatabase(o))),
   });
