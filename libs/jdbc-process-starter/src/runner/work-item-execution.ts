@@ -5,11 +5,18 @@
  */
 import type { Claim } from '@fw/leased-queue';
 import type { WorkerDto } from '@fw/process-api';
-import { extractTraceContext, inMessagingSpan, parseTraceContext, type MessagingSpanOptions } from '@fw/telemetry';
+import { endSpan, inMessagingSpan } from '@fw/telemetry';
 import type { ClaimedWorkItem } from '../repository/work-item-repository';
 import type { AttemptResult, AttemptSettlement } from './attempt-settlement';
 import type { RunMany } from './runner-config';
 import { resultOfOutcome, type BatchOutcomeLike, type WorkItemHandler } from './work-item-handler';
+import {
+  launchContextOf,
+  runManyInSpans,
+  startProcessSpans,
+  startSettleSpan,
+  workItemSpanOptions,
+} from './work-item-tracing';
 
 /** A running item and what aborts it. */
 export interface RunningItem {
@@ -41,18 +48,6 @@ export interface WorkItemExecution {
   executeBatch(entries: readonly RunningItem[], runMany: RunMany): Promise<void>;
 }
 
-/** The messaging span options of a work item's `process` and `settle` spans. */
-function workItemSpanOptions(worker: WorkerDto): MessagingSpanOptions {
-  return {
-    destination: 'fw_process_work_item',
-    tenant: worker.tenant,
-    processId: worker.processId,
-    processType: worker.processType,
-    workerType: worker.workerType,
-    triggerId: worker.triggerId ?? undefined,
-  };
-}
-
 export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExecution {
   const { handler, settlement, leases, workerId } = deps;
 
@@ -68,33 +63,29 @@ export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExec
     leases.hold([item]);
     const worker = item.payload as WorkerDto;
     const span = workItemSpanOptions(worker);
-    await inMessagingSpan(
-      'process',
-      { ...span, parent: extractTraceContext(parseTraceContext(worker.traceContext)) },
-      async () => {
-        let attempt: AttemptResult;
-        try {
-          const { attempt: n, maxAttempts, signal, previousError } = attemptOf(item, abort);
-          attempt = {
-            failed: false,
-            result: await handler(worker, {
-              itemId: item.id,
-              attempt: n,
-              maxAttempts,
-              workerId,
-              signal,
-              previousError,
-            }),
-          };
-        } catch (failure) {
-          attempt = { failed: true, failure };
-        } finally {
-          // Before the acknowledgement, so that no renewal races it.
-          await leases.release([item]);
-        }
-        await inMessagingSpan('settle', span, () => settlement.settle(item, attempt));
-      },
-    );
+    await inMessagingSpan('process', { ...span, parent: launchContextOf(worker) }, async () => {
+      let attempt: AttemptResult;
+      try {
+        const { attempt: n, maxAttempts, signal, previousError } = attemptOf(item, abort);
+        attempt = {
+          failed: false,
+          result: await handler(worker, {
+            itemId: item.id,
+            attempt: n,
+            maxAttempts,
+            workerId,
+            signal,
+            previousError,
+          }),
+        };
+      } catch (failure) {
+        attempt = { failed: true, failure };
+      } finally {
+        // Before the acknowledgement, so that no renewal races it.
+        await leases.release([item]);
+      }
+      await inMessagingSpan('settle', span, () => settlement.settle(item, attempt));
+    });
   }
 
   async function executeBatch(entries: readonly RunningItem[], runMany: RunMany): Promise<void> {
@@ -104,11 +95,14 @@ export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExec
     const live = overdue.length === 0 ? entries : entries.filter((e) => !overdue.includes(e));
     if (live.length === 0) return;
     const items = live.map((e) => e.item);
+    const workers = items.map((item) => item.payload as WorkerDto);
+    const spans = startProcessSpans(workers);
     leases.hold(items);
     let outcomes: BatchOutcomeLike[] | undefined;
     let thrown: unknown;
     try {
-      outcomes = await runMany(live.map((e) => ({ message: e.item.payload, attempt: attemptOf(e.item, e.abort) })));
+      const requests = live.map((e) => ({ message: e.item.payload, attempt: attemptOf(e.item, e.abort) }));
+      outcomes = await runManyInSpans(runMany, requests, workers, spans);
     } catch (err) {
       thrown = err;
     } finally {
@@ -116,6 +110,7 @@ export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExec
     }
     const succeeded: ClaimedWorkItem[] = [];
     const others: Array<Promise<void>> = [];
+    const settling = live.map((_, i) => startSettleSpan(workers[i], spans[i]));
     live.forEach(({ item }, i) => {
       let attempt: AttemptResult;
       try {
@@ -127,8 +122,13 @@ export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExec
       if (!attempt.failed && !attempt.result) succeeded.push(item);
       else others.push(settlement.settle(item, attempt));
     });
-    await settlement.completeAll(succeeded);
-    await Promise.all(others);
+    try {
+      await settlement.completeAll(succeeded);
+      await Promise.all(others);
+    } finally {
+      settling.forEach((span) => endSpan(span));
+      spans.forEach((span) => endSpan(span));
+    }
   }
 
   return { execute, executeBatch };

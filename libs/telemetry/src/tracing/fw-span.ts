@@ -38,3 +38,23 @@ export async function inFwSpan<T>(
     span.end();
   }
 }
+
+/** A started span, as libraries hold one between its start and its end (the `Span` of `@opentelemetry/api`). */
+export type TracedSpan = Span;
+
+/** Runs `fn` with `span` active (what it starts becomes the span's child); returns what `fn` returns. */
+export function inSpanContext<T>(span: Span, fn: () => T): T {
+  return context.with(trace.setSpan(context.active(), span), fn);
+}
+
+/** Ends `span`, as an error with the exception recorded when `failure` is given. */
+export function endSpan(span: Span, failure?: unknown): void {
+  if (failure !== undefined) {
+    span.recordException(failure instanceof Error ? failure : String(failure));
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: failure instanceof Error ? failure.message : String(failure),
+    });
+  }
+  span.end();
+}
