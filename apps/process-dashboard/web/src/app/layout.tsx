@@ -71,7 +71,7 @@ function TenantSwitch({ tenant }: { tenant: string }) {
       return;
     }
     setError(undefined);
-    if (value !== tenant) navigate(switchTenantPath(location.pathname, location.search, value));
+    if (value !== tenant) void navigate(switchTenantPath(location.pathname, location.search, value));
   }
   return (
     <form className="tenant-switch" onSubmit={submit} key={tenant}>
