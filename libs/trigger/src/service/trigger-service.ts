@@ -17,8 +17,8 @@
  *   payload: { processDefName: 'nightly-import', args: {} } });
  * // { triggerId, eventId, logId, dispatched: true, duplicate: false, status: 'COMPLETED', processId }
  */
-import { createLogger, isFwError, runWithContext, type Database, type Logger } from '@fw/core';
-import { inFwSpan, type FwMetrics } from '@fw/telemetry';
+import { createLogger, isFwError, type Database, type Logger } from '@fw/core';
+import type { FwMetrics } from '@fw/telemetry';
 import { randomUUID } from 'node:crypto';
 import { invalid, TriggerError } from '../errors/trigger-error';
 import {
@@ -36,6 +36,7 @@ import { validatePayload, validateTenant } from '../model/trigger-validation';
 import { makeExecutionStore } from '../repository/execution-store';
 import { triggerDb } from '../schema/trigger-tables';
 import { claimTrigger } from './trigger-claim';
+import { dispatchTraced } from './traced-dispatch';
 import { triggerContext } from './trigger-context';
 
 /** Longest stored trigger id (namespace prefix included). */
@@ -133,11 +134,7 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
           triggerId: input.triggerId,
           tenant,
         };
-        // The trigger's span is the parent of the process's `create` span, stored with the process.
-        const firing = { triggerId: input.triggerId, tenant, processType: payload.processDefName };
-        const out = await inFwSpan('fw.trigger', firing, () =>
-          runWithContext(triggerContext(input, tenant, executionId), () => options.dispatch(dto)),
-        );
+        const out = await dispatchTraced(options.dispatch, dto, triggerContext(input, tenant, executionId));
         const processId = typeof out?.processId === 'string' ? out.processId : undefined;
         await executions.finish(executionId, {
           status: 'COMPLETED',
