@@ -6,7 +6,6 @@ import type { Logger } from '@fw/core';
 import type { FwMetrics } from '@fw/telemetry';
 import type { Kysely } from 'kysely';
 import type { DeadItemReporter } from '../reporting/failure-reporter';
-import type { ClaimedWorkItem } from '../repository/work-item-repository';
 import type { WorkLimits, WorkLimitsByType, WorkLimitsSource } from '../fairness/work-limits';
 import type { BackoffPolicy, ExponentialBackoffOptions } from './backoff';
 import type { BatchServiceLike, WorkItemHandler } from './work-item-handler';

@@ -15,8 +15,11 @@ import {
 
 export interface ConsumerMetrics {
   readonly metrics: FwMetrics | undefined;
-  /** Starts serving when a port is set (idempotent); a port in use rejects. */
-  serve(): Promise<MetricsServer | undefined>;
+  /**
+   * Starts serving when a port is set, then runs `start`; a port in use rejects before `start`
+   * runs (nothing is consumed), and a failed `start` stops serving again.
+   */
+  serveWhile(start: () => Promise<void>): Promise<void>;
   /** The server `serve()` started (undefined without a port or before it). */
   server(): Promise<MetricsServer | undefined>;
   /** Stops serving (idempotent). */
@@ -31,24 +34,28 @@ export function makeConsumerMetrics(
   const port = resolveMetricsPort(options.metricsPort);
   const metrics = options.metrics ?? (port === undefined ? undefined : makeFwMetrics());
   let serving: Promise<MetricsServer> | undefined;
+  const close = async (): Promise<void> => {
+    const server = await serving?.catch(() => undefined);
+    await server?.close();
+  };
   return {
     metrics,
-    async serve() {
-      if (port === undefined || metrics === undefined) return undefined;
-      serving ??= serveMetrics({
-        registry: metrics.registry,
-        profile: options.metricsProfile ?? 'production',
-        port,
-        log: logger,
+    async serveWhile(start) {
+      if (port !== undefined && metrics !== undefined && serving === undefined) {
+        serving = serveMetrics({
+          registry: metrics.registry,
+          profile: options.metricsProfile ?? 'production',
+          port,
+          log: logger,
+        });
+        logger.info({ url: (await serving).url }, 'serving metrics');
+      }
+      await start().catch(async (error: unknown) => {
+        await close();
+        throw error;
       });
-      const server = await serving;
-      logger.info({ url: server.url }, 'serving metrics');
-      return server;
     },
     server: async () => serving,
-    async close() {
-      const server = await serving?.catch(() => undefined);
-      await server?.close();
-    },
+    close,
   };
 }

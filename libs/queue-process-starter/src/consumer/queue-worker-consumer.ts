@@ -84,7 +84,6 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   const status: ConsumerLinkState = { state: 'idle', current: undefined };
   const isStopping = () => status.state === 'stopping' || status.state === 'stopped';
   const hostMetrics = makeConsumerMetrics(options, logger);
-  const { metrics } = hostMetrics;
   const emit = (event: QueueConsumerEvent): void => {
     try {
       options.onEvent?.(event);
@@ -104,7 +103,7 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
       baseMillis: options.retryDelay?.baseMillis ?? 1000,
       maxMillis: options.retryDelay?.maxMillis ?? 30_000,
     },
-    ...{ logger, counters, emit, isStopping, stopping: stopping.signal, drain, metrics },
+    ...{ logger, counters, emit, isStopping, stopping: stopping.signal, drain, metrics: hostMetrics.metrics },
   });
   const link: ReconnectDeps & { status: ConsumerLinkState } = {
     ...{ status, source, logger, emit, counters, stopping: stopping.signal },
@@ -138,20 +137,13 @@ export function makeQueueWorkerConsumer(options: QueueWorkerConsumerOptions): Qu
   const onClosed = (closed: ConsumerChannel) => onChannelClosed({ ...link, drain }, closed);
 
   return {
-    start: async () => {
-      // Metrics first: a port in use fails the start before anything is consumed.
-      await hostMetrics.serve();
-      await startConsumer(link, Math.max(0, options.startRetryMillis ?? 60_000)).catch(async (error: unknown) => {
-        await hostMetrics.close();
-        throw error;
-      });
-    },
+    start: () => hostMetrics.serveWhile(() => startConsumer(link, Math.max(0, options.startRetryMillis ?? 60_000))),
     stop: (stopOptions = {}) =>
       stopConsumer(
         { status, stopping, drain, inFlight: () => handling.inFlight, source, logger },
         stopOptions.timeoutMillis ?? options.stopTimeoutMillis ?? 30_000,
       ).finally(() => hostMetrics.close()),
-    metrics,
+    metrics: hostMetrics.metrics,
     metricsServer: () => hostMetrics.server(),
     stats: () => ({
       ...counters,

@@ -135,12 +135,8 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
           tenant,
         };
         const out = await dispatchTraced(options.dispatch, dto, triggerContext(input, tenant, executionId));
-        const processId = typeof out?.processId === 'string' ? out.processId : undefined;
-        await executions.finish(executionId, {
-          status: 'COMPLETED',
-          finishTime: clock(),
-          processId: processId ?? null,
-        });
+        const processId = typeof out?.processId === 'string' ? out.processId : null;
+        await executions.finish(executionId, { status: 'COMPLETED', finishTime: clock(), processId });
         options.metrics?.triggerFired({ tenant, processType: payload.processDefName, source: input.source });
         return {
           ...ids,
@@ -148,7 +144,7 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
           duplicate: false,
           executionId,
           status: 'COMPLETED',
-          ...(processId === undefined ? {} : { processId }),
+          ...(processId === null ? {} : { processId }),
         };
       } catch (error) {
         const failure = failureOf(error);
