@@ -1,11 +1,11 @@
 import { configFromObject, createDatabase, migrateDatabase } from '@fw/core';
-import { createTestDatabase, databaseTargets, DatabaseTarget, readWorkspaceMigrations } from '@fw/test-support';
+import { createTestDatabase, databaseTargets, type DatabaseTarget, readWorkspaceMigrations } from '@fw/test-support';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
-import { createQueryHost, DEMO_DIR, QueryHost } from '../src';
-import { createTwoTenants, FIXTURES, tenantFactory, TwoTenants } from './support/host-fixture';
+import { createQueryHost, DEMO_DIR, type QueryHost } from '../src';
+import { createTwoTenants, FIXTURES, tenantFactory, type TwoTenants } from './support/host-fixture';
 
 /** A migrated database for the reports that a new host can open again by URL. */
 interface ReportsDatabase {

@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describeEachDatabase, databaseTargets } from '@fw/test-support';
-import request, { Response } from 'supertest';
+import request, { type Response } from 'supertest';
 import type { QueryHost } from '../src';
-import { createTwoTenantHost, createTwoTenants, headerAuthorizer, TwoTenants } from './support/host-fixture';
+import { createTwoTenantHost, createTwoTenants, headerAuthorizer, type TwoTenants } from './support/host-fixture';
 
 const SEARCH = { filters: { title: 'the' }, sortCriteria: [{ name: 'title', ascendingOrder: true }], numRowsInPage: 5 };
 

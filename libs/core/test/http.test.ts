@@ -1,4 +1,4 @@
-import express, { Express } from 'express';
+import express, { type Express } from 'express';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import {
@@ -8,7 +8,7 @@ import {
   currentContext,
   currentTenantId,
   FwError,
-  HealthCheck,
+  type HealthCheck,
 } from '../src';
 import {
   makeErrorMiddleware,

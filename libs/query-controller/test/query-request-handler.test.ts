@@ -1,11 +1,11 @@
 import { createLogger } from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler, requireJsonBody } from '@fw/core/http';
-import { makeInMemoryQueryProvider, makeQueryService, QueryService } from '@fw/query-core';
-import express, { Express } from 'express';
-import { createServer, request as httpRequest, RequestListener, Server } from 'node:http';
+import { makeInMemoryQueryProvider, makeQueryService, type QueryService } from '@fw/query-core';
+import express, { type Express } from 'express';
+import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { makeQueryRequestHandler, makeQueryRouter, parseBodyLimit, QueryAuthorizer } from '../src';
+import { makeQueryRequestHandler, makeQueryRouter, parseBodyLimit, type QueryAuthorizer } from '../src';
 
 const PLANETS = [
   { name: 'Mercury', moons: 0 },

@@ -1,11 +1,11 @@
 import { createLogger } from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler, tenantContextMiddleware } from '@fw/core/http';
-import { makeInMemoryQueryProvider, makeQueryService, QueryService } from '@fw/query-core';
-import express, { Express, Request } from 'express';
+import { makeInMemoryQueryProvider, makeQueryService, type QueryService } from '@fw/query-core';
+import express, { type Express, type Request } from 'express';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { makeQueryRouter, QueryAuthorizer } from '../src';
+import { makeQueryRouter, type QueryAuthorizer } from '../src';
 
 const PLANETS = [
   { name: 'Mercury', moons: 0 },

@@ -1,9 +1,9 @@
-import { createLogger, DatabaseOptions } from '@fw/core';
+import { createLogger, type DatabaseOptions } from '@fw/core';
 import { makeErrorMiddleware, makeNotFoundHandler, requireJsonBody } from '@fw/core/http';
-import { makeQueryService, QueryService } from '@fw/query-core';
+import { makeQueryService, type QueryService } from '@fw/query-core';
 import { describeEachDatabase } from '@fw/test-support';
 import express from 'express';
-import { createServer, request as httpRequest, RequestListener, Server } from 'node:http';
+import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { makeQueryRequestHandler, makeQueryRouter } from '../src';

@@ -1,6 +1,6 @@
 import { ConfigError, createDatabase } from '@fw/core';
-import { createTestDatabase, describeEachDatabase, TestDatabase } from '@fw/test-support';
-import { makeInMemoryCannedReportStore, makeQueryService, QueryConfig, QueryServiceOptions } from '../src';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '@fw/test-support';
+import { makeInMemoryCannedReportStore, makeQueryService, type QueryConfig, type QueryServiceOptions } from '../src';
 import { FIXTURES, fixedDatabaseFactory, libraryConfig, seedLibrary } from './support/library-fixture';
 
 const REPORTS_URL = 'postgres://db-host/reports';

@@ -1,18 +1,18 @@
-import { createDatabase, Database, migrateDatabase } from '@fw/core';
+import { createDatabase, type Database, migrateDatabase } from '@fw/core';
 import {
   createTestDatabase,
   describeEachDatabase,
   postgresServerUrl,
   readWorkspaceMigrations,
-  TestDatabase,
+  type TestDatabase,
 } from '@fw/test-support';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
   CANNED_REPORT_TABLE,
-  CannedReport,
-  CannedReportStore,
+  type CannedReport,
+  type CannedReportStore,
   makeDatabaseCannedReportStore,
   makeInMemoryCannedReportStore,
 } from '../src';

@@ -1,9 +1,9 @@
-import { Database, isConfigError } from '@fw/core';
+import { type Database, isConfigError } from '@fw/core';
 import { describeEachDatabase } from '@fw/test-support';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { catalogChecksum, makeQueryService, QueryConfig, QueryServiceOptions } from '../src';
+import { catalogChecksum, makeQueryService, type QueryConfig, type QueryServiceOptions } from '../src';
 import { FIXTURES, fixedDatabaseFactory, libraryConfig, seedLibrary } from './support/library-fixture';
 
 async function startupError(options: QueryServiceOptions): Promise<string> {

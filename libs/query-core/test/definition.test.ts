@@ -1,5 +1,5 @@
 import { isConfigError } from '@fw/core';
-import { makeQueryDefinitionStore, parseDefinitionFile, parseDefinitionObject, QueryDefinition } from '../src';
+import { makeQueryDefinitionStore, parseDefinitionFile, parseDefinitionObject, type QueryDefinition } from '../src';
 
 function message(fn: () => unknown): string {
   try {

@@ -2,9 +2,9 @@ import { isConfigError } from '@fw/core';
 import {
   makeInMemoryQueryProvider,
   makeQueryService,
-  QueryExecutionProvider,
-  QueryExecutionRequest,
-  QueryService,
+  type QueryExecutionProvider,
+  type QueryExecutionRequest,
+  type QueryService,
 } from '../src';
 import { FIXTURES, libraryConfig } from './support/library-fixture';
 

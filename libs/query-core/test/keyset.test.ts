@@ -3,8 +3,8 @@ import {
   decodeKeysetCursor,
   encodeKeysetCursor,
   makeInMemoryQueryProvider,
-  QueryDefinition,
-  QueryExecutionRequest,
+  type QueryDefinition,
+  type QueryExecutionRequest,
 } from '../src';
 import { keysetCondition, keysetOrderBy } from '../src/keyset/keyset-sql';
 

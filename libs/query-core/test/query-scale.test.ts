@@ -1,7 +1,7 @@
 import { describeEachDatabase, fwRejection as rejection } from '@fw/test-support';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { makeQueryService, QueryService, SearchStream } from '../src';
+import { makeQueryService, type QueryService, type SearchStream } from '../src';
 import { FIXTURES, fixedDatabaseFactory } from './support/library-fixture';
 
 const SCALE = path.join(FIXTURES, 'scale');

@@ -1,6 +1,6 @@
 import { runWithTenant } from '@fw/core';
 import { describeEachDatabase, fwRejection as rejection } from '@fw/test-support';
-import { makeQueryService, QueryService, SearchResponse } from '../src';
+import { makeQueryService, type QueryService, type SearchResponse } from '../src';
 import { FIXTURES, fixedDatabaseFactory, libraryConfig, seedLibrary } from './support/library-fixture';
 
 const ids = (response: SearchResponse) => response.list.map((r) => r.row.id);

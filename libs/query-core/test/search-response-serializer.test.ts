@@ -1,4 +1,4 @@
-import { buildSearchResponse, QueryDefinition, ResponseShape, SearchResponse, serializeSearchResponse } from '../src';
+import { buildSearchResponse, type QueryDefinition, type ResponseShape, type SearchResponse, serializeSearchResponse } from '../src';
 
 const definition: QueryDefinition = {
   name: 'books',

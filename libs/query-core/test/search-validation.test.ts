@@ -1,13 +1,13 @@
-import { FwError, isFwError } from '@fw/core';
+import { type FwError, isFwError } from '@fw/core';
 import {
   buildOrderBy,
   buildPagination,
   escapeLike,
   makeSearchRequestParser,
   planSearch,
-  QueryDefinition,
+  type QueryDefinition,
   quoteIdentifier,
-  SearchRequest,
+  type SearchRequest,
 } from '../src';
 
 function fwError(fn: () => unknown): FwError {

@@ -1,7 +1,7 @@
-import { createLogger, Database, isFwError } from '@fw/core';
+import { createLogger, type Database, isFwError } from '@fw/core';
 import type { CompiledQuery } from 'kysely';
 import { Writable } from 'node:stream';
-import { BoundSql, makeSqlQueryProvider, MappedStatement, QueryDefinition, QueryExecutionRequest } from '../src';
+import { type BoundSql, makeSqlQueryProvider, type MappedStatement, type QueryDefinition, type QueryExecutionRequest } from '../src';
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
-import { FwError, isConfigError, isFwError } from '@fw/core';
-import { createTestDatabase, databaseTargets, TestDatabase } from '@fw/test-support';
-import { makeQueryService, makeTenantRouter, QueryService } from '../src';
+import { type FwError, isConfigError, isFwError } from '@fw/core';
+import { createTestDatabase, databaseTargets, type TestDatabase } from '@fw/test-support';
+import { makeQueryService, makeTenantRouter, type QueryService } from '../src';
 import { FIXTURES, fixedDatabaseFactory, libraryConfig, seedLibrary } from './support/library-fixture';
 
 function thrown(fn: () => unknown): FwError {

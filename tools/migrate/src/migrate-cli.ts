@@ -4,7 +4,7 @@ import {
   isConfigError,
   migrateDatabase,
   type Migration,
-  MigrationResult,
+  type MigrationResult,
   orderMigrations,
   parseDatabasePooler,
   readMigrationFolder,

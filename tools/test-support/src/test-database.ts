@@ -1,6 +1,6 @@
 import {
   createDatabase,
-  Database,
+  type Database,
   migrateDatabase,
   type Migration,
   orderMigrations,

@@ -1,5 +1,5 @@
-import { ConfigError, LoadedConfig } from '@fw/core';
-import { DataSourceConfig, parseQueryConfig, QueryConfig } from '@fw/query-core';
+import { ConfigError, type LoadedConfig } from '@fw/core';
+import { type DataSourceConfig, parseQueryConfig, type QueryConfig } from '@fw/query-core';
 
 /** The `server` section of a query host config. */
 export interface ServerConfig {

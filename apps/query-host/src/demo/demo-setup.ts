@@ -1,4 +1,4 @@
-import { createDatabase, Database, loadConfigFile, LoadedConfig } from '@fw/core';
+import { createDatabase, type Database, loadConfigFile, type LoadedConfig } from '@fw/core';
 import type { DatabaseFactory } from '@fw/query-core';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
-import { createDatabase, Database, DatabaseOptions, HealthCheck } from '@fw/core';
-import { cannedReportDatabaseOptions, databaseOptions, DatabaseFactory } from '@fw/query-core';
+import { createDatabase, type Database, type DatabaseOptions, type HealthCheck } from '@fw/core';
+import { cannedReportDatabaseOptions, databaseOptions, type DatabaseFactory } from '@fw/query-core';
 import type { HostConfig } from '../config/host-config';
 
 /**

@@ -1,10 +1,10 @@
-import { configFromObject, createDatabase, Database, DatabaseOptions } from '@fw/core';
+import { configFromObject, createDatabase, type Database, type DatabaseOptions } from '@fw/core';
 import type { QueryAuthorizer } from '@fw/query-controller';
 import type { DatabaseFactory } from '@fw/query-core';
-import { createTestDatabase, DatabaseTarget, TestDatabase } from '@fw/test-support';
+import { createTestDatabase, type DatabaseTarget, type TestDatabase } from '@fw/test-support';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { createQueryHost, DEMO_DIR, QueryHost } from '../../src';
+import { createQueryHost, DEMO_DIR, type QueryHost } from '../../src';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures');
 

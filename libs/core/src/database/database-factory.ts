@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import { AsyncMutex } from './async-mutex';
-import { DatabaseLocation, parseDatabaseUrl, redactUrl } from './database-url';
+import { type DatabaseLocation, parseDatabaseUrl, redactUrl } from './database-url';
 import { ConfigError } from '../errors/fw-error';
 import { PGLITE_QUERY_OPTIONS, PgliteDialect, type PgliteInstance, serializeParameter } from './pglite-dialect';
 import { SessionTimeoutsDialect } from './session-timeouts-dialect';

@@ -1,14 +1,14 @@
 import {
   CompiledQuery,
-  DatabaseConnection,
-  Dialect,
-  Driver,
-  Kysely,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
-  QueryResult,
-  TransactionSettings,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
 import { AsyncMutex } from './async-mutex';
 import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';

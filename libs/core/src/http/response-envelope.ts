@@ -1,4 +1,4 @@
-import { FwError, FwErrorDetail, Severity } from '../errors/fw-error';
+import { type FwError, type FwErrorDetail, type Severity } from '../errors/fw-error';
 
 /** Successful framework response: `{ success: true, code, payload }`. */
 export interface SuccessEnvelope<T> {

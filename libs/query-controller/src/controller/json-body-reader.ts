@@ -4,7 +4,7 @@
  * only an object or array is accepted at the top level, a UTF-8 byte order mark is dropped, a
  * body over the limit is drained and answered 413 FW413, anything unparsable 400 FW400.
  */
-import { FwError, malformedJsonError, payloadTooLargeError } from '@fw/core';
+import { type FwError, malformedJsonError, payloadTooLargeError } from '@fw/core';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 const UNITS: Readonly<Record<string, number>> = {

@@ -1,6 +1,6 @@
-import { assertNoControlCharacters, errorEnvelope, FwError, TENANT_HEADER, toFwError } from '@fw/core';
-import { SearchAnswer, SearchContext, serializeSearchResponse } from '@fw/query-core';
-import express, { Request } from 'express';
+import { assertNoControlCharacters, errorEnvelope, type FwError, TENANT_HEADER, toFwError } from '@fw/core';
+import { type SearchAnswer, type SearchContext, serializeSearchResponse } from '@fw/query-core';
+import express, { type Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainJsonRequest, parseBodyLimit, readJsonBody } from './json-body-reader';
 import type { QueryAuthorizer, QueryRequestHandler, QueryRequestHandlerOptions } from './query-controller-types';

@@ -1,6 +1,6 @@
 import { CoreErrorCodes, currentContext, FwError, successEnvelope, TENANT_HEADER } from '@fw/core';
-import { queryError, QueryErrorCodes, SearchContext, serializeSearchResponse } from '@fw/query-core';
-import { Request, RequestHandler, Response, Router } from 'express';
+import { queryError, QueryErrorCodes, type SearchContext, serializeSearchResponse } from '@fw/query-core';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { QueryRouterOptions } from './query-controller-types';
 import { callerFromAuthorization, sendAnswer, wantsNdjson, writeNdjson } from './streamed-answer';
 import { describe } from './query-description';

@@ -3,7 +3,7 @@
  * conditional (ETag / If-None-Match) answer of a query whose answers are cached. Shared by the
  * express router and the node:http fast path, so both answer byte for byte alike.
  */
-import { errorEnvelope, Logger, toFwError } from '@fw/core';
+import { errorEnvelope, type Logger, toFwError } from '@fw/core';
 import type { SearchAnswer, SearchStream } from '@fw/query-core';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-import { ConfigError, Database } from '@fw/core';
+import { ConfigError, type Database } from '@fw/core';
 import { createHash } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 

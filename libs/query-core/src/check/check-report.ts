@@ -3,8 +3,8 @@
  * problem of a whole file, and a summary. Lines are sorted by file and line, so two runs over
  * the same folder print the same text.
  */
-import { MapperProblemKind } from '../mapper/mapper-load-error';
-import { FileProblem, MapperCheckReport, StatementCheck, StatementStatus } from './mapper-check';
+import { type MapperProblemKind } from '../mapper/mapper-load-error';
+import { type FileProblem, type MapperCheckReport, type StatementCheck, type StatementStatus } from './mapper-check';
 
 const STATUS_TEXT: Readonly<Record<StatementStatus, string>> = {
   loads: 'loads',

@@ -4,10 +4,10 @@
  * it loads, is refused by design, uses something not supported, or has a mistake — instead of
  * stopping at the first problem, so a team sees its whole migration at once.
  */
-import { ConfigError } from '@fw/core';
+import { type ConfigError } from '@fw/core';
 import { readFile } from 'node:fs/promises';
-import { MapperProblemKind, problemKindOf } from '../mapper/mapper-load-error';
-import { DeclaredStatement, MapperAnalysis, analyzeMapperXml } from '../mapper/mapper-parser';
+import { type MapperProblemKind, problemKindOf } from '../mapper/mapper-load-error';
+import { type DeclaredStatement, type MapperAnalysis, analyzeMapperXml } from '../mapper/mapper-parser';
 import { MapperRegistry } from '../mapper/mapper-registry';
 
 /** What happened to one statement. */

@@ -1,7 +1,7 @@
 import { ConfigError } from '@fw/core';
 import { describeSchemaErrors } from './ajv-messages';
 import { makeAjv } from './ajv-factory';
-import { DataSourceConfig, QueryConfig, QueryHostConfigParts } from './query-config-types';
+import { type DataSourceConfig, type QueryConfig, type QueryHostConfigParts } from './query-config-types';
 
 const dataSourceSchema = {
   type: 'object',

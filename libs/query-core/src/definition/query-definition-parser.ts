@@ -1,7 +1,7 @@
 import { ConfigError } from '@fw/core';
 import { describeSchemaErrors } from '../config/ajv-messages';
 import { makeAjv } from '../config/ajv-factory';
-import { ColumnMetadata, COLUMN_TYPES, COUNT_MODES, QueryDefinition } from './query-definition-types';
+import { type ColumnMetadata, COLUMN_TYPES, COUNT_MODES, type QueryDefinition } from './query-definition-types';
 
 /** API field names: identifiers (they are also statement parameter names). */
 export const FIELD_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';

@@ -1,5 +1,5 @@
 import { ConfigError } from '@fw/core';
-import { QueryDefinition, SourcedDefinition } from './query-definition-types';
+import { type QueryDefinition, type SourcedDefinition } from './query-definition-types';
 
 /**
  * Base definitions and tenant overrides. A tenant sees its own definition of a name when it has

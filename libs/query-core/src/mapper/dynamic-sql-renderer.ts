@@ -15,9 +15,9 @@
  * - Pieces are joined with spaces and whitespace runs outside quoted literals are collapsed to one
  *   space, so the SQL text is stable for a given set of taken branches.
  */
-import { BoundSql } from './mapper-types';
-import { ExpressionScope, evaluateExpression, isTruthy, readProperty } from './ognl-expression';
-import { SqlNode } from './sql-node';
+import { type BoundSql } from './mapper-types';
+import { type ExpressionScope, evaluateExpression, isTruthy, readProperty } from './ognl-expression';
+import { type SqlNode } from './sql-node';
 import { DATABASE_ID } from './statement-elements';
 import { FwError } from '@fw/core';
 import { MapperErrorCodes } from '../errors/mapper-error-codes';

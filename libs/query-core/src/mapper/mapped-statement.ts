@@ -6,10 +6,10 @@
  */
 import { ConfigError } from '@fw/core';
 import { renderSql } from './dynamic-sql-renderer';
-import { BoundSql, FrameworkSubstitution, MappedStatement } from './mapper-types';
-import { ResolvedResultMap, ResultMapLookup, mapResultRows, resolveResultMap } from './result-map';
-import { SqlNode, pendingIncludes, usesSubstitution } from './sql-node';
-import { FragmentLookup, expandIncludes } from './sql-node-compiler';
+import { type BoundSql, type FrameworkSubstitution, type MappedStatement } from './mapper-types';
+import { type ResolvedResultMap, type ResultMapLookup, mapResultRows, resolveResultMap } from './result-map';
+import { type SqlNode, pendingIncludes, usesSubstitution } from './sql-node';
+import { type FragmentLookup, expandIncludes } from './sql-node-compiler';
 import { groupKeyColumns } from './result-map-grouping';
 import type { StatementCache, StatementTuning } from './statement-tuning';
 

@@ -15,15 +15,15 @@
  * References to other namespaces are checked when a {@link MapperRegistry} links.
  */
 import { ConfigError } from '@fw/core';
-import { MapperStatement, StatementResolver } from './mapped-statement';
-import { MapperLoadError, MapperProblemKind, combinedProblems, withContext } from './mapper-load-error';
-import { DEFAULT_MAPPER_SETTINGS, MapperSettings } from './mapper-settings';
-import { MapperDocument } from './mapper-types';
-import { ResultMapSpec, parseResultMap } from './result-map-parser';
-import { CompileContext, FragmentDefinition, compileNodes, qualifyId } from './sql-node-compiler';
-import { StatementElementName, selectElements } from './statement-elements';
+import { MapperStatement, type StatementResolver } from './mapped-statement';
+import { MapperLoadError, type MapperProblemKind, combinedProblems, withContext } from './mapper-load-error';
+import { DEFAULT_MAPPER_SETTINGS, type MapperSettings } from './mapper-settings';
+import { type MapperDocument } from './mapper-types';
+import { type ResultMapSpec, parseResultMap } from './result-map-parser';
+import { type CompileContext, type FragmentDefinition, compileNodes, qualifyId } from './sql-node-compiler';
+import { type StatementElementName, selectElements } from './statement-elements';
 import { readStatementTuning } from './statement-tuning';
-import { XmlElement, readXmlTree, strayText } from './xml-tree';
+import { type XmlElement, readXmlTree, strayText } from './xml-tree';
 
 /** A parsed mapper: the {@link MapperDocument} contract plus its fragments and result maps. */
 export class ParsedMapperDocument implements MapperDocument {

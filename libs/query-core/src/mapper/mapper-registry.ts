@@ -9,12 +9,12 @@
  * Adding or replacing a document re-links everything, so fetch statements again afterwards.
  */
 import { ConfigError } from '@fw/core';
-import { MapperStatement, StatementResolver } from './mapped-statement';
+import { type MapperStatement, type StatementResolver } from './mapped-statement';
 import { combinedProblems } from './mapper-load-error';
-import { ParsedMapperDocument } from './mapper-parser';
-import { MappedStatement } from './mapper-types';
-import { ResultMapSpec } from './result-map-parser';
-import { FragmentDefinition } from './sql-node-compiler';
+import { type ParsedMapperDocument } from './mapper-parser';
+import { type MappedStatement } from './mapper-types';
+import { type ResultMapSpec } from './result-map-parser';
+import { type FragmentDefinition } from './sql-node-compiler';
 
 /** Mapper documents by namespace, with statements linked across namespaces. */
 export class MapperRegistry {

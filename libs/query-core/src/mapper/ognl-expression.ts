@@ -13,7 +13,7 @@
  * - `+` concatenates when either side is a string (`null` adds nothing), else adds numbers.
  * - Only own properties are read (no prototype access: `constructor`, `__proto__` are `null`).
  */
-import { Expression, ExpressionMethod, parseExpression } from './ognl-parser';
+import { type Expression, type ExpressionMethod, parseExpression } from './ognl-parser';
 
 /** Where identifiers are looked up. */
 export interface ExpressionScope {

@@ -8,9 +8,9 @@
  * picks, per row, the map of the `case` whose `value` equals its column's text; an inline case
  * holds the enclosing map's mappings plus its own, a `resultMap` case only the referenced map's.
  */
-import { MapperLoadError, MapperProblemKind } from './mapper-load-error';
+import { MapperLoadError, type MapperProblemKind } from './mapper-load-error';
 import { qualifyId } from './sql-node-compiler';
-import { XmlElement, childElements, strayText } from './xml-tree';
+import { type XmlElement, childElements, strayText } from './xml-tree';
 
 /**
  * `column` → `property` (the property may be a dotted path such as `author.name`). Without a

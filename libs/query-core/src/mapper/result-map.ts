@@ -23,7 +23,7 @@
  */
 import { ConfigError } from '@fw/core';
 import { MapperLoadError } from './mapper-load-error';
-import { ColumnMapping, NestedMappingSpec, ResultMapSpec } from './result-map-parser';
+import { type ColumnMapping, type NestedMappingSpec, type ResultMapSpec } from './result-map-parser';
 
 /** A result map with every reference and `extends` resolved and prefixes applied. */
 export interface ResolvedResultMap {

@@ -13,11 +13,11 @@
  * the same document are expanded at load; fragments of another namespace become `include` nodes
  * that the registry expands when it links.
  */
-import { MapperLoadError, MapperProblemKind } from './mapper-load-error';
-import { MapperSettings } from './mapper-settings';
-import { Expression, ExpressionSyntaxError, parseExpression } from './ognl-parser';
-import { SqlNode, SqlTextError, splitSqlText } from './sql-node';
-import { XmlElement, XmlNode, childElements, strayText } from './xml-tree';
+import { MapperLoadError, type MapperProblemKind } from './mapper-load-error';
+import { type MapperSettings } from './mapper-settings';
+import { type Expression, ExpressionSyntaxError, parseExpression } from './ognl-parser';
+import { type SqlNode, SqlTextError, splitSqlText } from './sql-node';
+import { type XmlElement, type XmlNode, childElements, strayText } from './xml-tree';
 
 /** A `<sql>` fragment as stored by a parsed document. */
 export interface FragmentDefinition {

@@ -4,10 +4,10 @@
  * `dynamic-sql-renderer.ts`). Text is pre-split into SQL pieces, `#{...}` parameters and the two
  * framework substitutions, so rendering never re-parses text.
  */
-import { MapperProblemKind } from './mapper-load-error';
-import { MapperSettings } from './mapper-settings';
-import { FRAMEWORK_SUBSTITUTIONS, FrameworkSubstitution } from './mapper-types';
-import { Expression, ExpressionSyntaxError, isPropertyPath, parseExpression } from './ognl-parser';
+import { type MapperProblemKind } from './mapper-load-error';
+import { type MapperSettings } from './mapper-settings';
+import { FRAMEWORK_SUBSTITUTIONS, type FrameworkSubstitution } from './mapper-types';
+import { type Expression, ExpressionSyntaxError, isPropertyPath, parseExpression } from './ognl-parser';
 import { FwError } from '@fw/core';
 import { MapperErrorCodes } from '../errors/mapper-error-codes';
 

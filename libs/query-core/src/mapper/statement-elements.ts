@@ -7,7 +7,7 @@
  * - an element for `postgresql` replaces the element of the same kind and id without `databaseId`
  *   (vendor-specific variants of one statement live side by side in many mappers).
  */
-import { XmlElement, childElements } from './xml-tree';
+import { type XmlElement, childElements } from './xml-tree';
 
 /** The database id mapper `databaseId` attributes and `_databaseId` in expressions are compared with. */
 export const DATABASE_ID = 'postgresql';

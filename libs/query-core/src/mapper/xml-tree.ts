@@ -4,7 +4,7 @@
  * adjacent text pieces are merged so a CDATA section never splits a word (see `xml-reader.ts`).
  */
 import { MapperLoadError } from './mapper-load-error';
-import { XmlElement, XmlSyntaxError, readXml } from './xml-reader';
+import { type XmlElement, XmlSyntaxError, readXml } from './xml-reader';
 
 export type { XmlElement, XmlNode, XmlText } from './xml-reader';
 

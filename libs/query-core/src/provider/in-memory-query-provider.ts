@@ -1,6 +1,6 @@
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import type { FilterCondition, SortSpec } from '../search/search-types';
-import { QueryExecutionProvider, QueryExecutionResult } from './query-provider-types';
+import { type QueryExecutionProvider, type QueryExecutionResult } from './query-provider-types';
 
 type Row = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { createLogger, Database, databaseInputError, FwError, Logger } from '@fw/core';
+import { createLogger, type Database, databaseInputError, type FwError, type Logger } from '@fw/core';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import { plannedRowCount } from '../execution/planned-count';
 import { SessionCursor } from '../execution/session-cursor';
@@ -6,10 +6,10 @@ import { isStatementTimeout, runStatement } from '../execution/statement-runner'
 import type { MappedStatement } from '../mapper/mapper-types';
 import { makeRowGrouper } from '../stream/row-grouper';
 import {
-  QueryExecutionProvider,
-  QueryExecutionRequest,
-  QueryExecutionResult,
-  RowBatchStream,
+  type QueryExecutionProvider,
+  type QueryExecutionRequest,
+  type QueryExecutionResult,
+  type RowBatchStream,
 } from './query-provider-types';
 import { pageStatement, streamStatement, unorderedStatement } from './sql-statement-text';
 

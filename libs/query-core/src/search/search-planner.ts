@@ -1,7 +1,7 @@
 import type { ColumnMetadata, ColumnType, QueryDefinition } from '../definition/query-definition-types';
-import { problemsError, QueryErrorCodes, QueryProblem } from '../errors/query-error-codes';
+import { problemsError, QueryErrorCodes, type QueryProblem } from '../errors/query-error-codes';
 import { escapeLike } from './sql-fragments';
-import { FilterCondition, SearchRequest, SortSpec } from './search-types';
+import { type FilterCondition, type SearchRequest, type SortSpec } from './search-types';
 
 /** What a validated request asks for, in metadata terms. */
 export interface SearchPlan {

@@ -1,9 +1,9 @@
 import type { ValidateFunction } from 'ajv';
 import { describeSchemaErrors } from '../config/ajv-messages';
 import { makeAjv } from '../config/ajv-factory';
-import { problemsError, QueryErrorCodes, QueryProblem } from '../errors/query-error-codes';
+import { problemsError, QueryErrorCodes, type QueryProblem } from '../errors/query-error-codes';
 import { COUNT_MODES } from '../definition/query-definition-types';
-import { SearchRequest } from './search-types';
+import { type SearchRequest } from './search-types';
 
 /** Largest accepted `pageNum` (keeps OFFSET a safe integer). */
 export const MAX_PAGE_NUM = 2_147_483_647;

@@ -1,4 +1,4 @@
-import { SortSpec } from './search-types';
+import { type SortSpec } from './search-types';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 

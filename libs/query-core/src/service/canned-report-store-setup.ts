@@ -1,8 +1,8 @@
-import { assertTablesExist, ConfigError, Database, DatabaseOptions } from '@fw/core';
+import { assertTablesExist, ConfigError, type Database, type DatabaseOptions } from '@fw/core';
 import type { DataSourceConfig, QueryConfig } from '../config/query-config-types';
 import { makeInMemoryCannedReportStore, type CannedReportStore } from '../search/canned-report-store';
 import { CANNED_REPORT_TABLE, makeDatabaseCannedReportStore } from '../search/database-canned-report-store';
-import { databaseOptions, DatabaseFactory } from '../tenant/tenant-router';
+import { databaseOptions, type DatabaseFactory } from '../tenant/tenant-router';
 
 /** Pool name (`pg_stat_activity.application_name`) of the canned-report database. */
 const CANNED_REPORT_APPLICATION_NAME = 'fw-query-canned-reports';

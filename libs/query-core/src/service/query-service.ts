@@ -1,4 +1,4 @@
-import { ConfigError, createDatabase, createLogger, currentTenantId, DatabaseOptions } from '@fw/core';
+import { ConfigError, createDatabase, createLogger, currentTenantId, type DatabaseOptions } from '@fw/core';
 import { ResultCache } from '../cache/result-cache';
 import { loadQuerySources } from '../catalog/query-source-loader';
 import { parseQueryConfig } from '../config/query-config-parser';
@@ -13,7 +13,7 @@ import { makeSearchRequestParser } from '../search/search-request-parser';
 import { makeTenantRouter } from '../tenant/tenant-router';
 import { makeCannedReportHandler } from './canned-report-handler';
 import { openCannedReportStore } from './canned-report-store-setup';
-import { QueryService, QueryServiceOptions, QuerySummary, SearchContext } from './query-service-types';
+import { type QueryService, type QueryServiceOptions, type QuerySummary, type SearchContext } from './query-service-types';
 
 /** Default bound of the answer cache's JSON text over every query and tenant. */
 const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import type { CountMode, QueryDefinition } from '../definition/query-definition-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
-import { keysetPage, KeysetPlan, planKeysetPage } from '../keyset/keyset-paging';
+import { keysetPage, type KeysetPlan, planKeysetPage } from '../keyset/keyset-paging';
 import type { ExecutionMode, QueryExecutionResult } from '../provider/query-provider-types';
 import type { SearchRequest, SortSpec } from '../search/search-types';
-import { PageWindow } from '../search/sql-fragments';
+import { type PageWindow } from '../search/sql-fragments';
 import type { ResponseShape } from './search-response-builder';
 
 /** How one search runs: what the provider is asked for, and how its answer becomes a response. */

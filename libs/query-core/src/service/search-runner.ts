@@ -1,5 +1,5 @@
-import { isFwError, Logger } from '@fw/core';
-import { ResultCache, stableJson } from '../cache/result-cache';
+import { isFwError, type Logger } from '@fw/core';
+import { type ResultCache, stableJson } from '../cache/result-cache';
 import { requestCountMode } from '../count/count-mode';
 import type { QueryDefinition } from '../definition/query-definition-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
@@ -9,15 +9,15 @@ import type {
   QueryExecutionRequest,
   QueryExecutionResult,
 } from '../provider/query-provider-types';
-import { SearchRequestParser } from '../search/search-request-parser';
-import { planSearch, SearchPlan } from '../search/search-planner';
+import { type SearchRequestParser } from '../search/search-request-parser';
+import { planSearch, type SearchPlan } from '../search/search-planner';
 import type { SearchRequest, SearchResponse } from '../search/search-types';
 import { buildOrderBy, buildPagination } from '../search/sql-fragments';
 import type { CannedReportHandler } from './canned-report-handler';
-import { ExecutionPlan, planExecution, responseShape } from './search-execution-plan';
+import { type ExecutionPlan, planExecution, responseShape } from './search-execution-plan';
 import { buildSearchResponse } from './search-response-builder';
 import { serializeSearchResponse } from './search-response-serializer';
-import { assertStreamable, openSearchStream, SearchStream } from './search-stream';
+import { assertStreamable, openSearchStream, type SearchStream } from './search-stream';
 import type { SearchAnswer, SearchContext } from './query-service-types';
 
 /** What the search paths share, built once by `makeQueryService`. */

@@ -1,5 +1,5 @@
-import { ConfigError, createDatabase, Database, DatabaseOptions, parseDatabaseUrl } from '@fw/core';
-import { QUERY_CONFIG_DEFAULTS, TenantDataSourceConfig } from '../config/query-config-types';
+import { ConfigError, createDatabase, type Database, type DatabaseOptions, parseDatabaseUrl } from '@fw/core';
+import { QUERY_CONFIG_DEFAULTS, type TenantDataSourceConfig } from '../config/query-config-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 
 /** Creates a database handle (default: `createDatabase` of `@fw/core`). */

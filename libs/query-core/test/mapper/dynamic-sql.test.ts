@@ -1,6 +1,6 @@
 import { collapseWhitespace } from '../../src/mapper/dynamic-sql-renderer';
 import { parseMapperXml } from '../../src/mapper/mapper-parser';
-import { BoundSql } from '../../src/mapper/mapper-types';
+import { type BoundSql } from '../../src/mapper/mapper-types';
 
 async function render(body: string, parameters: Record<string, unknown> = {}, extra = ''): Promise<BoundSql> {
   const doc = await parseMapperXml(

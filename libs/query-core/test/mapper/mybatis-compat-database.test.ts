@@ -7,7 +7,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseMapperXml } from '../../src/mapper/mapper-parser';
 import { MapperRegistry } from '../../src/mapper/mapper-registry';
-import { MappedStatement } from '../../src/mapper/mapper-types';
+import { type MappedStatement } from '../../src/mapper/mapper-types';
 import { makeSqlQueryProvider } from '../../src/provider/sql-query-provider';
 import { parseDefinitionObject } from '../../src/definition/query-definition-parser';
 

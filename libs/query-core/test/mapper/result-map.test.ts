@@ -1,5 +1,5 @@
 import { parseMapperXml } from '../../src/mapper/mapper-parser';
-import { MappedStatement } from '../../src/mapper/mapper-types';
+import { type MappedStatement } from '../../src/mapper/mapper-types';
 
 async function statement(body: string, select: string): Promise<MappedStatement> {
   const doc = await parseMapperXml(`<mapper namespace="lib">${body}${select}</mapper>`, 'lib.xml');

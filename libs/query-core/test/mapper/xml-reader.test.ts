@@ -1,4 +1,4 @@
-import { XmlElement, XmlSyntaxError, readXml } from '../../src/mapper/xml-reader';
+import { type XmlElement, XmlSyntaxError, readXml } from '../../src/mapper/xml-reader';
 
 function failure(xml: string): XmlSyntaxError {
   try {

@@ -10,7 +10,7 @@
  */
 import type { FromJsonSchema } from '@fw/core';
 import type { ProcessDto } from '@fw/process-api';
-import { TRIGGER_EXECUTION_STATUSES, TRIGGER_SOURCES, TRIGGER_WIRE_SCHEMAS } from './trigger-wire-schemas';
+import { TRIGGER_EXECUTION_STATUSES, TRIGGER_SOURCES, type TRIGGER_WIRE_SCHEMAS } from './trigger-wire-schemas';
 
 export { TRIGGER_EXECUTION_STATUSES, TRIGGER_SOURCES };
 

@@ -1,4 +1,4 @@
-import { ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 
 /** Memory of a server process, in bytes (heap measured after a full GC). */
 export interface MemorySample {

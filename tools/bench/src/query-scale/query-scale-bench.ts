@@ -6,9 +6,9 @@ import * as path from 'node:path';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
 import { runLoad } from '../load/load-generator';
 import { buildPackages } from '../build/build-packages';
-import { ServerProcess, startServerProcess } from '../load/server-process';
+import { type ServerProcess, startServerProcess } from '../load/server-process';
 import { PAGE_SIZE, POOL_SIZE, seedScaleDatabase, writeScaleHostConfig } from './scale-fixture';
-import { cancelledClient, currentRss, Latency, peakRss, post, streamRows, timed } from './scale-measurements';
+import { cancelledClient, currentRss, type Latency, peakRss, post, streamRows, timed } from './scale-measurements';
 
 /** Rows of the full-size run (`--rows` changes it). */
 export const QUERY_SCALE_DEFAULT_ROWS = 10_000_000;

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
-import { LoadResult, LoadSpec, runLoad } from '../load/load-generator';
-import { MemorySample, ServerProcess, startServerProcess } from '../load/server-process';
+import { type LoadResult, type LoadSpec, runLoad } from '../load/load-generator';
+import { type MemorySample, type ServerProcess, startServerProcess } from '../load/server-process';
 import { newestProfile, summarizeProfile } from '../profile/cpu-profile-summary';
 import type { BaselineSpec } from './baseline-server';
 import { createScratchDatabase } from './scratch-database';

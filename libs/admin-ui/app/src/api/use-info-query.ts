@@ -5,7 +5,7 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useConnection } from './connection-context';
-import { InfoApiError, type Connection } from './info-client';
+import { type InfoApiError, type Connection } from './info-client';
 
 export function useInfoQuery<T>(
   parts: readonly unknown[],
