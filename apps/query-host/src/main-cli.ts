@@ -1,10 +1,10 @@
 import { parseProxyAllowedOrigins } from '@fw/admin-ui';
-import { createLogger, FwError, installGracefulShutdown, isConfigError, loadConfigFile, Logger } from '@fw/core';
+import { createLogger, FwError, installGracefulShutdown, isConfigError, loadConfigFile, type Logger } from '@fw/core';
 import { startTelemetry, type Telemetry } from '@fw/telemetry-node';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { demoCurl, prepareDemo } from './demo/demo-setup';
-import { createQueryHost, QueryHost } from './host/query-host';
+import { createQueryHost, type QueryHost } from './host/query-host';
 
 export const QUERY_HOST_USAGE = `usage: fw-query-host [--config FILE]
        (in the workspace checkout: npm run query-host -- …)
@@ -62,6 +62,43 @@ export interface HostIo {
   err(line: string): void;
 }
 
+/** What the command line reads from the environment besides the config. */
+interface HostEnvSettings {
+  infoAccessKey: string | undefined;
+  serviceRegistry: { url: string; baseUrl?: string } | undefined;
+  mcpFlag: 'true' | 'false' | undefined;
+  adminUiProxyOrigins: string[];
+  metricsToken: string | undefined;
+}
+
+/**
+ * FW_INFO_ACCESS_KEY, FW_SERVICE_REGISTRY_URL, FW_SERVICE_BASE_URL, FW_MCP_ENABLED,
+ * FW_ADMIN_UI_PROXY_ORIGINS and FW_METRICS_TOKEN (empty counts as unset), or the line naming the
+ * variable that is wrong.
+ */
+function hostSettingsFromEnv(env: NodeJS.ProcessEnv): HostEnvSettings | string {
+  const registryUrl = env.FW_SERVICE_REGISTRY_URL || undefined;
+  const mcpFlag = env.FW_MCP_ENABLED || undefined;
+  let adminUiProxyOrigins: string[];
+  try {
+    adminUiProxyOrigins = parseProxyAllowedOrigins(env.FW_ADMIN_UI_PROXY_ORIGINS, 'FW_ADMIN_UI_PROXY_ORIGINS');
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (mcpFlag !== undefined && mcpFlag !== 'true' && mcpFlag !== 'false')
+    return `FW_MCP_ENABLED must be true or false, got '${mcpFlag}'`;
+  return {
+    infoAccessKey: env.FW_INFO_ACCESS_KEY || undefined,
+    serviceRegistry:
+      registryUrl === undefined
+        ? undefined
+        : { url: registryUrl, ...(env.FW_SERVICE_BASE_URL ? { baseUrl: env.FW_SERVICE_BASE_URL } : {}) },
+    mcpFlag,
+    adminUiProxyOrigins,
+    metricsToken: env.FW_METRICS_TOKEN?.trim() || undefined,
+  };
+}
+
 /** The start-up line saying whether traces are exported, and where to or why not. */
 function logTraceExport(telemetry: Telemetry, logger: Logger): void {
   if (telemetry.exporting) logger.info({ traces: telemetry.url }, `traces exported to ${telemetry.url}`);
@@ -96,27 +133,12 @@ export async function startFromCommandLine(
     io.out(`fw-query-host ${QUERY_HOST_VERSION}`);
     return 0;
   }
-  // FW_INFO_ACCESS_KEY, FW_MCP_ENABLED, FW_SERVICE_REGISTRY_URL, FW_SERVICE_BASE_URL: empty counts as unset.
-  const env = process.env;
-  const infoAccessKey = env.FW_INFO_ACCESS_KEY || undefined;
-  const registryUrl = env.FW_SERVICE_REGISTRY_URL || undefined;
-  const serviceRegistry =
-    registryUrl === undefined
-      ? undefined
-      : { url: registryUrl, ...(env.FW_SERVICE_BASE_URL ? { baseUrl: env.FW_SERVICE_BASE_URL } : {}) };
-  const mcpFlag = env.FW_MCP_ENABLED || undefined;
-  let adminUiProxyOrigins: string[];
-  try {
-    adminUiProxyOrigins = parseProxyAllowedOrigins(env.FW_ADMIN_UI_PROXY_ORIGINS, 'FW_ADMIN_UI_PROXY_ORIGINS');
-  } catch (err) {
-    io.err(`query-host: cannot start: ${(err as Error).message}`);
+  const fromEnv = hostSettingsFromEnv(process.env);
+  if (typeof fromEnv === 'string') {
+    io.err(`query-host: cannot start: ${fromEnv}`);
     return 1;
   }
-  if (mcpFlag !== undefined && mcpFlag !== 'true' && mcpFlag !== 'false') {
-    io.err(`query-host: cannot start: FW_MCP_ENABLED must be true or false, got '${mcpFlag}'`);
-    return 1;
-  }
-  const metricsToken = env.FW_METRICS_TOKEN?.trim() || undefined;
+  const { infoAccessKey, serviceRegistry, mcpFlag, adminUiProxyOrigins, metricsToken } = fromEnv;
   const cleanups: Array<() => Promise<void>> = [];
   try {
     // First, so every span goes to it; its shutdown is the last cleanup.
