@@ -29,8 +29,13 @@ function isResultList(value: unknown): value is SubProcessResult[] {
   );
 }
 
-/** Parses and checks the envelope fields of a worker message; the input itself is checked by the worker. */
-export function readWorkerMessage(message: unknown): ReadMessage {
+/** The message as an object with the fields a failure report needs, or why it cannot be reported. */
+type Envelope =
+  | { ok: true; m: Record<string, unknown>; processId: string; workerType: WorkerType; tenant: string | null }
+  | { ok: false; read: ReadMessage };
+
+/** Parses the message and reads the process id, worker type and tenant a failure is reported with. */
+function readEnvelope(message: unknown): Envelope {
   let raw = message;
   if (typeof raw === 'string') {
     try {
@@ -38,16 +43,26 @@ export function readWorkerMessage(message: unknown): ReadMessage {
     } catch (err) {
       return {
         ok: false,
-        tenant: null,
-        failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message is not valid JSON', cause: err },
+        read: {
+          ok: false,
+          tenant: null,
+          failure: {
+            kind: WorkerFailureKinds.malformedPayload,
+            message: 'worker message is not valid JSON',
+            cause: err,
+          },
+        },
       };
     }
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
       ok: false,
-      tenant: null,
-      failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message must be a JSON object' },
+      read: {
+        ok: false,
+        tenant: null,
+        failure: { kind: WorkerFailureKinds.malformedPayload, message: 'worker message must be a JSON object' },
+      },
     };
   }
   const m = raw as Record<string, unknown>;
@@ -58,26 +73,40 @@ export function readWorkerMessage(message: unknown): ReadMessage {
   if (processId === undefined) {
     return {
       ok: false,
-      tenant,
-      failure: {
-        kind: WorkerFailureKinds.malformedPayload,
-        message: "worker message has no 'processId'",
-        field: 'processId',
+      read: {
+        ok: false,
+        tenant,
+        failure: {
+          kind: WorkerFailureKinds.malformedPayload,
+          message: "worker message has no 'processId'",
+          field: 'processId',
+        },
       },
     };
   }
   if (workerType === undefined) {
     return {
       ok: false,
-      processId,
-      tenant,
-      failure: {
-        kind: WorkerFailureKinds.missingPayloadType,
-        message: `worker message has no valid 'workerType' (got ${JSON.stringify(m.workerType)})`,
-        field: 'workerType',
+      read: {
+        ok: false,
+        processId,
+        tenant,
+        failure: {
+          kind: WorkerFailureKinds.missingPayloadType,
+          message: `worker message has no valid 'workerType' (got ${JSON.stringify(m.workerType)})`,
+          field: 'workerType',
+        },
       },
     };
   }
+  return { ok: true, m, processId, workerType, tenant };
+}
+
+/** Parses and checks the envelope fields of a worker message; the input itself is checked by the worker. */
+export function readWorkerMessage(message: unknown): ReadMessage {
+  const envelope = readEnvelope(message);
+  if (!envelope.ok) return envelope.read;
+  const { m, processId, workerType, tenant } = envelope;
   const fail = (kind: WorkerFailure['kind'], message: string, field: string): ReadMessage => ({
     ok: false,
     processId,

@@ -49,6 +49,69 @@ interface WorkerHandle {
   itemsCompleted?: number;
 }
 
+/** What the workers report to the run, shared by every worker handle. */
+interface RunState {
+  stopping: boolean;
+  splitDoneAt: number | undefined;
+  failRun: (reason: Error) => void;
+}
+
+/** Forks worker `index` and tracks its messages and exit; `ready` rejects if it fails before `stop`. */
+function forkWorker(index: number, databaseUrl: string, tuning: FanoutTuning, run: RunState): WorkerHandle {
+  const child = fork(WORKER_MAIN, [databaseUrl], {
+    cwd: WORKSPACE_ROOT,
+    // `node --import tsx` (not the tsx CLI, which would fork once more) so signals reach the worker itself.
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      ...fanoutTuningEnv(tuning),
+      TSX_TSCONFIG_PATH: path.join(WORKSPACE_ROOT, 'tsconfig.json'),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const name = `fan-out worker ${index + 1} (pid ${child.pid})`;
+  const handle: WorkerHandle = {
+    child,
+    exited: new Promise((resolve) => child.once('exit', () => resolve())),
+    ready: new Promise<void>((resolve, reject) => {
+      child.on('message', (message: WorkerMessage) => {
+        if (message.type === 'ready') resolve();
+        else if (message.type === 'split-done') run.splitDoneAt ??= message.atEpochMillis;
+        else if (message.type === 'stopped') handle.itemsCompleted = message.itemsCompleted;
+        else if (message.type === 'failed') {
+          const failure = new Error(`${name} failed: ${message.message}`);
+          reject(failure);
+          run.failRun(failure);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        if (run.stopping) return;
+        const failure = new Error(`${name} exited (${signal ?? `code ${code}`}) during the run`);
+        reject(failure);
+        run.failRun(failure);
+      });
+    }),
+  };
+  return handle;
+}
+
+/** Stops every worker gracefully (SIGKILL after the grace period); the work items each completed. */
+async function stopWorkers(handles: readonly WorkerHandle[]): Promise<number[]> {
+  await Promise.all(
+    handles.map(async ({ child, exited }) => {
+      if (child.connected) child.send({ type: 'stop' } satisfies CoordinatorMessage);
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MILLIS);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+  const unclean = handles
+    .filter((h) => h.child.exitCode !== 0)
+    .map((h) => `pid ${h.child.pid}: ${h.child.signalCode ?? `code ${h.child.exitCode}`}`);
+  if (unclean.length > 0) throw new Error(`fan-out workers did not stop cleanly (${unclean.join(', ')})`);
+  return handles.map((h) => h.itemsCompleted ?? 0);
+}
+
 /**
  * Forks `count` workers on `databaseUrl` with `tuning` (each its own pool of `tuning.pool`) and
  * resolves once all are ready; if one fails to start, all are killed and the failure is thrown.
@@ -58,54 +121,16 @@ export async function startFanoutWorkerProcesses(
   databaseUrl: string,
   tuning: FanoutTuning,
 ): Promise<FanoutWorkerProcesses> {
-  let stopping = false;
-  let splitDoneAt: number | undefined;
-  let failRun: (reason: Error) => void = () => undefined;
-  const crashed = new Promise<never>((_resolve, reject) => (failRun = reject));
+  const run: RunState = { stopping: false, splitDoneAt: undefined, failRun: () => undefined };
+  const crashed = new Promise<never>((_resolve, reject) => (run.failRun = reject));
   // Handled here so an unraced crash (e.g. during stop) is no unhandled rejection; racers still see it.
   crashed.catch(() => undefined);
 
   const handles: WorkerHandle[] = [];
-  for (let index = 0; index < count; index++) {
-    const child = fork(WORKER_MAIN, [databaseUrl], {
-      cwd: WORKSPACE_ROOT,
-      // `node --import tsx` (not the tsx CLI, which would fork once more) so signals reach the worker itself.
-      execArgv: ['--import', 'tsx'],
-      env: {
-        ...process.env,
-        ...fanoutTuningEnv(tuning),
-        TSX_TSCONFIG_PATH: path.join(WORKSPACE_ROOT, 'tsconfig.json'),
-      },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const name = `fan-out worker ${index + 1} (pid ${child.pid})`;
-    const handle: WorkerHandle = {
-      child,
-      exited: new Promise((resolve) => child.once('exit', () => resolve())),
-      ready: new Promise<void>((resolve, reject) => {
-        child.on('message', (message: WorkerMessage) => {
-          if (message.type === 'ready') resolve();
-          else if (message.type === 'split-done') splitDoneAt ??= message.atEpochMillis;
-          else if (message.type === 'stopped') handle.itemsCompleted = message.itemsCompleted;
-          else if (message.type === 'failed') {
-            const failure = new Error(`${name} failed: ${message.message}`);
-            reject(failure);
-            failRun(failure);
-          }
-        });
-        child.once('exit', (code, signal) => {
-          if (stopping) return;
-          const failure = new Error(`${name} exited (${signal ?? `code ${code}`}) during the run`);
-          reject(failure);
-          failRun(failure);
-        });
-      }),
-    };
-    handles.push(handle);
-  }
+  for (let index = 0; index < count; index++) handles.push(forkWorker(index, databaseUrl, tuning, run));
 
   const kill = () => {
-    stopping = true;
+    run.stopping = true;
     for (const { child } of handles) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
   try {
@@ -118,25 +143,13 @@ export async function startFanoutWorkerProcesses(
   return {
     pids: handles.map((h) => h.child.pid ?? 0),
     crashed,
-    splitDoneAtEpochMillis: () => splitDoneAt,
+    splitDoneAtEpochMillis: () => run.splitDoneAt,
     wakeAll() {
       for (const { child } of handles) if (child.connected) child.send({ type: 'wake' } satisfies CoordinatorMessage);
     },
     async stop() {
-      stopping = true;
-      await Promise.all(
-        handles.map(async ({ child, exited }) => {
-          if (child.connected) child.send({ type: 'stop' } satisfies CoordinatorMessage);
-          const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MILLIS);
-          await exited;
-          clearTimeout(timer);
-        }),
-      );
-      const unclean = handles
-        .filter((h) => h.child.exitCode !== 0)
-        .map((h) => `pid ${h.child.pid}: ${h.child.signalCode ?? `code ${h.child.exitCode}`}`);
-      if (unclean.length > 0) throw new Error(`fan-out workers did not stop cleanly (${unclean.join(', ')})`);
-      return handles.map((h) => h.itemsCompleted ?? 0);
+      run.stopping = true;
+      return stopWorkers(handles);
     },
     kill,
   };
