@@ -27,7 +27,7 @@ import { createLogger, type Logger } from '@fw/core';
 import type { WorkerDto, WorkerStarter } from '@fw/process-api';
 import {
   extractTraceContext,
-  injectTraceContext,
+  formatSpanTraceContext,
   inMessagingSpan,
   parseTraceContext,
   type MessagingSpanOptions,
@@ -144,8 +144,9 @@ export function makeQueueProcessStarter(options: QueueProcessStarterOptions): Qu
   async function send(worker: WorkerDto, queue: string, message: EncodedWorkerMessage): Promise<void> {
     // The publish's `create` span continues the launch's context; the consumer's `process` span
     // continues it from the `traceparent` / `tracestate` headers.
-    await inMessagingSpan('create', publishSpanOptions(worker, queue), async () => {
-      Object.assign(message.properties.headers, injectTraceContext());
+    await inMessagingSpan('create', publishSpanOptions(worker, queue), async (span) => {
+      // The span's own context: without an SDK it is the launch's, which then still travels.
+      Object.assign(message.properties.headers, parseTraceContext(formatSpanTraceContext(span)));
       const publishing = publisher.publish(queue, message);
       running.add(publishing);
       try {
