@@ -8,7 +8,7 @@ import { useInfoQuery } from '../../api/use-info-query';
 import { ErrorMessage, Loading } from '../../components/query-state';
 import { HealthProbe } from '../health/health-probe';
 import { WorkflowPanel } from '../workflow/workflow-panel';
-import { OperationList } from './operation-list';
+import { ServiceDefinition } from './service-definition';
 
 export function ServicePage() {
   const { svc = '', tab = 'definition' } = useParams();
@@ -61,35 +61,7 @@ export function ServicePage() {
       ) : tab === 'workflow' && s.kind === 'workflow' ? (
         <WorkflowPanel service={s.name} />
       ) : (
-        <div className="panel">
-          <dl className="facts">
-            <dt>Interceptors</dt>
-            <dd>
-              {s.interceptors.length === 0 ? (
-                <span className="muted">none</span>
-              ) : (
-                <span className="chips">
-                  {s.interceptors.map((i) => (
-                    <span key={i} className="chip">
-                      {i}
-                    </span>
-                  ))}
-                </span>
-              )}
-            </dd>
-            <dt>Health check</dt>
-            <dd>{s.healthCheck ? 'declared' : 'none'}</dd>
-            {s.details &&
-              Object.entries(s.details).map(([k, v]) => (
-                <div key={k} className="fact">
-                  <dt>{k}</dt>
-                  <dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
-                </div>
-              ))}
-          </dl>
-          <h2>Operations ({s.operations.length})</h2>
-          <OperationList operations={s.operations} />
-        </div>
+        <ServiceDefinition service={s} />
       )}
     </section>
   );

@@ -3,14 +3,13 @@
  * filter in the URL (`?q=…&kind=…`) so a filtered list can be shared and survives a reload.
  */
 import { useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { infoApi } from '../../api/info-client';
 import type { ServiceKind } from '../../api/info-types';
 import { useInfoQuery } from '../../api/use-info-query';
 import { ErrorMessage, Loading } from '../../components/query-state';
-import { HealthBadge } from '../health/health-badge';
 import { countByKind, filterServices, KINDS } from './filter-services';
-import { TableHead } from '../../components/table-head';
+import { ServicesTable } from './services-table';
 
 export function ServicesPage() {
   const info = useInfoQuery(['host-info'], (c) => infoApi.hostInfo(c));
@@ -68,30 +67,7 @@ export function ServicesPage() {
           {shown.length} of {info.data.services.length} shown
         </span>
       </div>
-      {shown.length === 0 ? (
-        <p className="empty">No service matches.</p>
-      ) : (
-        <table className="services">
-          <TableHead columns={['Name', 'Kind', 'Version', 'Health', 'Description']} />
-          <tbody>
-            {shown.map((s) => (
-              <tr key={s.name}>
-                <td>
-                  <Link to={`/services/${encodeURIComponent(s.name)}`}>{s.name}</Link>
-                </td>
-                <td>
-                  <span className={`kind kind-${s.kind}`}>{s.kind}</span>
-                </td>
-                <td>{s.version}</td>
-                <td>
-                  <HealthBadge service={s} />
-                </td>
-                <td className="description">{s.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {shown.length === 0 ? <p className="empty">No service matches.</p> : <ServicesTable services={shown} />}
     </section>
   );
 }
