@@ -90,13 +90,67 @@ function isEnvelope(value: unknown): value is Envelope {
   );
 }
 
-/** Makes the client. Nothing is sent until the first call. */
-export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDelegate {
+/** Sends one request to the process service and resolves the payload of its envelope. */
+type DelegateCall = <T>(
+  method: string,
+  path: string,
+  body: unknown,
+  tenant: string | null | undefined,
+  extra?: Record<string, string>,
+) => Promise<T>;
+
+type FailFactory = (
+  code: number,
+  subErrorCode: string,
+  description: string,
+  status: number,
+  cause?: unknown,
+) => ProcessDelegateError;
+
+/** Reads the answer's envelope: its payload on success, else the envelope's error (or why it is no envelope). */
+async function unwrapEnvelope<T>(response: Response, fail: FailFactory, method: string, url: string): Promise<T> {
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch (err) {
+    throw fail(
+      response.ok ? 502 : response.status,
+      DelegateErrorCodes.invalidResponse,
+      `Answer is not JSON (HTTP ${response.status})`,
+      response.status,
+      err,
+    );
+  }
+  if (!isEnvelope(parsed))
+    throw fail(
+      response.ok ? 502 : response.status,
+      DelegateErrorCodes.invalidResponse,
+      `Answer is not a framework envelope (HTTP ${response.status})`,
+      response.status,
+    );
+  if (!parsed.success) {
+    throw new ProcessDelegateError({
+      code: parsed.code,
+      subErrorCode: parsed.subErrorCode ?? '',
+      description: parsed.description ?? `HTTP ${response.status}`,
+      severity: parsed.severity,
+      errors: parsed.errors,
+      status: response.status,
+      method,
+      url,
+    });
+  }
+  return parsed.payload as T;
+}
+
+/** The HTTP call of the client: headers (tenant, content type), timeout, transport errors, envelope. */
+function makeDelegateCall(options: ProcessDelegateOptions): DelegateCall {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 30000;
 
-  async function call<T>(
+  return async function call<T>(
     method: string,
     path: string,
     body: unknown,
@@ -108,7 +162,7 @@ export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDel
     const effectiveTenant = tenant !== undefined ? tenant : options.tenant;
     if (effectiveTenant !== undefined && effectiveTenant !== null) headers[TENANT_HEADER] = effectiveTenant;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const fail = (code: number, subErrorCode: string, description: string, status: number, cause?: unknown) =>
+    const fail: FailFactory = (code, subErrorCode, description, status, cause) =>
       new ProcessDelegateError({ code, subErrorCode, description, status, method, url, cause });
 
     let response: Response;
@@ -131,41 +185,13 @@ export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDel
         err,
       );
     }
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : (JSON.parse(text) as unknown);
-    } catch (err) {
-      throw fail(
-        response.ok ? 502 : response.status,
-        DelegateErrorCodes.invalidResponse,
-        `Answer is not JSON (HTTP ${response.status})`,
-        response.status,
-        err,
-      );
-    }
-    if (!isEnvelope(parsed))
-      throw fail(
-        response.ok ? 502 : response.status,
-        DelegateErrorCodes.invalidResponse,
-        `Answer is not a framework envelope (HTTP ${response.status})`,
-        response.status,
-      );
-    if (!parsed.success) {
-      throw new ProcessDelegateError({
-        code: parsed.code,
-        subErrorCode: parsed.subErrorCode ?? '',
-        description: parsed.description ?? `HTTP ${response.status}`,
-        severity: parsed.severity,
-        errors: parsed.errors,
-        status: response.status,
-        method,
-        url,
-      });
-    }
-    return parsed.payload as T;
-  }
+    return unwrapEnvelope<T>(response, fail, method, url);
+  };
+}
 
+/** Makes the client. Nothing is sent until the first call. */
+export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDelegate {
+  const call = makeDelegateCall(options);
   const id = (value: string) => encodeURIComponent(value);
 
   const delegate: ProcessDelegate = {
