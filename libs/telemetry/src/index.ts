@@ -33,7 +33,7 @@ export {
 export type { TraceCarrier } from './tracing/trace-context';
 export { FW_TRACER_NAME, inMessagingSpan, messagingAttributes, startMessagingSpan } from './tracing/messaging-spans';
 export type { FwSpanAttributes, MessagingOperation, MessagingSpanOptions } from './tracing/messaging-spans';
-export { endSpan, inFwSpan, inSpanContext } from './tracing/fw-span';
+export { endSpan, inFwSpan, inSpanContext, isTracingStarted } from './tracing/fw-span';
 export type { TracedSpan } from './tracing/fw-span';
 export {
   CHILDREN_INLINE_ENV,

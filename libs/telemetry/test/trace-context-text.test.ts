@@ -2,6 +2,7 @@ import {
   formatSpanTraceContext,
   formatTraceContext,
   inFwSpan,
+  isTracingStarted,
   parseTraceContext,
   startMessagingSpan,
 } from '@fw/telemetry';
@@ -26,6 +27,7 @@ describe('a trace context as one text', () => {
   });
 
   it('stores nothing for the no-op spans of a process without an SDK', async () => {
+    expect(isTracingStarted()).toBe(false);
     expect(formatSpanTraceContext(startMessagingSpan('create', { destination: 'fw_process' }))).toBeNull();
     await expect(inFwSpan('fw.trigger', { triggerId: 't' }, () => 42)).resolves.toBe(42);
     await expect(

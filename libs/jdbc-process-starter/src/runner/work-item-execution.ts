@@ -110,7 +110,7 @@ export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExec
     }
     const succeeded: ClaimedWorkItem[] = [];
     const others: Array<Promise<void>> = [];
-    const settling = live.map((_, i) => startSettleSpan(workers[i], spans[i]));
+    const settling = spans.map((span, i) => startSettleSpan(workers[i], span));
     live.forEach(({ item }, i) => {
       let attempt: AttemptResult;
       try {

@@ -7,6 +7,7 @@ import { WorkerType, type WorkerDto } from '@fw/process-api';
 import {
   extractTraceContext,
   inSpanContext,
+  isTracingStarted,
   parseTraceContext,
   startMessagingSpan,
   type MessagingSpanOptions,
@@ -35,8 +36,9 @@ export function launchContextOf(worker: WorkerDto) {
   return extractTraceContext(parseTraceContext(worker.traceContext));
 }
 
-/** Starts the `process` span of each item of a batch (the caller ends them). */
+/** Starts the `process` span of each item of a batch (the caller ends them); none without an SDK. */
 export function startProcessSpans(workers: readonly WorkerDto[]): TracedSpan[] {
+  if (!isTracingStarted()) return [];
   return workers.map((w) => startMessagingSpan('process', { ...workItemSpanOptions(w), parent: launchContextOf(w) }));
 }
 
@@ -57,6 +59,7 @@ export async function runManyInSpans(
   workers: readonly WorkerDto[],
   spans: readonly TracedSpan[],
 ): Promise<BatchOutcomeLike[]> {
+  if (spans.length === 0) return runMany(requests as Parameters<RunMany>[0]);
   const executors = workers.flatMap((w, i) => (w.workerType === WorkerType.EXECUTOR ? [i] : []));
   if (executors.length === workers.length && workers.length > 1) return runMany(requests as Parameters<RunMany>[0]);
   const outcomes: BatchOutcomeLike[] = new Array<BatchOutcomeLike>(workers.length);

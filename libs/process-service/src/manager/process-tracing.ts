@@ -2,13 +2,16 @@
  * The spans of the engine: a `create` span per new process (a split's children through
  * `startSplitChildSpan`, so a fan-out above `FW_TRACE_CHILDREN_INLINE` children starts linked
  * traces) and per launched worker, whose W3C context is kept with the process row and handed to
- * the worker. Without a started OpenTelemetry SDK the spans are no-ops and nothing is stored.
+ * the worker. Without a started OpenTelemetry SDK nothing is recorded or stored (a split of
+ * thousands of children then skips even the no-op spans).
  */
 import type { Process, WorkerDto } from '@fw/process-api';
 import {
+  childrenInlineThreshold,
   extractTraceContext,
   formatSpanTraceContext,
   injectTraceContext,
+  isTracingStarted,
   parseTraceContext,
   startMessagingSpan,
   startSplitChildSpan,
@@ -33,6 +36,7 @@ const storedContextOf = (process: Process) => extractTraceContext(parseTraceCont
  * remembers its context with the process (written to `fw_process.trace_context`).
  */
 export function traceProcessesCreated(processes: readonly Process[]): void {
+  if (!isTracingStarted()) return;
   for (const p of processes) {
     const span = startMessagingSpan('create', { destination: PROCESS_DESTINATION, ...spanAttributes(p) });
     rememberTraceContext(p, formatSpanTraceContext(span));
@@ -46,12 +50,14 @@ export function traceProcessesCreated(processes: readonly Process[]): void {
  * threshold, in new traces linked to it above.
  */
 export function traceChildrenCreated(parent: Process, children: readonly Process[]): void {
-  if (children.length === 0) return;
+  if (children.length === 0 || !isTracingStarted()) return;
   const splitContext = injectTraceContext().traceparent === undefined ? storedContextOf(parent) : undefined;
+  const threshold = childrenInlineThreshold(); // read once per split, not per child
   for (const child of children) {
     const span = startSplitChildSpan(children.length, {
       destination: PROCESS_DESTINATION,
       parent: splitContext,
+      threshold,
       ...spanAttributes(child),
     });
     rememberTraceContext(child, formatSpanTraceContext(span));
@@ -65,6 +71,7 @@ export function traceChildrenCreated(parent: Process, children: readonly Process
  * active one) and sets the worker's carrier.
  */
 export function traceWorkerLaunch(process: Process, worker: WorkerDto, destination: string): void {
+  if (!isTracingStarted()) return;
   const span = startMessagingSpan('create', {
     destination,
     parent: storedContextOf(process),

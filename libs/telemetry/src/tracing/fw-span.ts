@@ -1,4 +1,12 @@
-import { SpanKind, SpanStatusCode, context, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  ProxyTracerProvider,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace,
+  type Attributes,
+  type Span,
+} from '@opentelemetry/api';
 import { FW_TRACER_NAME, type FwSpanAttributes } from './messaging-spans';
 
 const FW_ATTRIBUTE_NAMES: Record<keyof FwSpanAttributes, string> = {
@@ -57,4 +65,14 @@ export function endSpan(span: Span, failure?: unknown): void {
     });
   }
   span.end();
+}
+
+/**
+ * True when a host registered an OpenTelemetry SDK (spans are recorded). Hot paths (a split of
+ * thousands of children, a claimed batch) ask once and skip their spans without one, where even
+ * no-op spans would cost some microseconds each.
+ */
+export function isTracingStarted(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(FW_TRACER_NAME) !== undefined;
 }
