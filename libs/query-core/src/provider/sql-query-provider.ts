@@ -95,6 +95,71 @@ async function openStatementStream(
   };
 }
 
+/** The total count of a request: planned, the explicit `<id>-count` statement, or `count(*)` of the statement. */
+async function countRows(
+  statements: StatementLookup,
+  statement: MappedStatement,
+  request: QueryExecutionRequest,
+  database: Database,
+): Promise<number> {
+  const timeout = effectiveTimeoutMillis(request, statement);
+  const parameters = { ...request.parameters, orderby: '', pagination: '' };
+  if (request.countMode === 'planned') {
+    const bound = unorderedStatement(statement, request);
+    return plannedRowCount(database, bound.sql, bound.values, timeout);
+  }
+  const explicit = statements.getStatement(`${request.definition.id}${COUNT_STATEMENT_SUFFIX}`);
+  if (explicit) {
+    const bound = explicit.render(parameters);
+    const result = await runStatement(database, bound.sql, bound.values, timeout);
+    const first = result[0];
+    if (!first) throw new Error('count statement returned no row');
+    return toCount(Object.values(first)[0]);
+  }
+  const bound = statement.render(parameters);
+  const result = await runStatement(database, `select count(*) as total from (${bound.sql}) q`, bound.values, timeout);
+  return toCount(result[0]?.total);
+}
+
+type FailureCode = typeof QueryErrorCodes.queryFailed | typeof QueryErrorCodes.countFailed;
+
+/** Turns a failure of a request's statement into the FwError it answers with, and logs it. */
+function makeFailureReport(
+  options: SqlQueryProviderOptions,
+  logger: Logger,
+): (code: FailureCode, request: QueryExecutionRequest, err: unknown) => FwError {
+  return (code, request, err) => {
+    const name = request.definition.name;
+    if (isStatementTimeout(err)) {
+      const limit = effectiveTimeoutMillis(request, options.statements.getStatement(request.definition.id));
+      logger.warn(
+        { query: name, statement: request.definition.id, tenantId: request.tenantId, timeoutMillis: limit },
+        'statement timeout',
+      );
+      return queryError(
+        QueryErrorCodes.statementTimeout,
+        `Query '${name}' ran longer than its time limit of ${limit ?? '?'} ms and was cancelled`,
+        [name, limit],
+      );
+    }
+    // A value of the request the database refuses (a fraction for an integer column) is the client's mistake: 400, not Q721.
+    const refused = databaseInputError(err);
+    if (refused) {
+      logger.warn(
+        { err, query: name, statement: request.definition.id, tenantId: request.tenantId },
+        'the database refused a value of the request',
+      );
+      return refused;
+    }
+    logger.error(
+      { err, query: name, statement: request.definition.id, tenantId: request.tenantId },
+      code === QueryErrorCodes.countFailed ? 'count query failed' : 'query failed',
+    );
+    const what = code === QueryErrorCodes.countFailed ? 'The count for query' : 'Query';
+    return queryError(code, `${what} '${name}' failed`, [name]);
+  };
+}
+
 /**
  * The SQL provider: renders the definition's mapper statement with the request parameters and
  * runs it on the tenant's database.
@@ -128,66 +193,10 @@ export function makeSqlQueryProvider(options: SqlQueryProviderOptions): QueryExe
     );
   }
 
-  async function count(request: QueryExecutionRequest, database: Database): Promise<number> {
-    const statement = statementOf(request.definition.id);
-    const timeout = effectiveTimeoutMillis(request, statement);
-    const parameters = { ...request.parameters, orderby: '', pagination: '' };
-    if (request.countMode === 'planned') {
-      const bound = unorderedStatement(statement, request);
-      return plannedRowCount(database, bound.sql, bound.values, timeout);
-    }
-    const explicit = options.statements.getStatement(`${request.definition.id}${COUNT_STATEMENT_SUFFIX}`);
-    if (explicit) {
-      const bound = explicit.render(parameters);
-      const result = await runStatement(database, bound.sql, bound.values, timeout);
-      const first = result[0];
-      if (!first) throw new Error('count statement returned no row');
-      return toCount(Object.values(first)[0]);
-    }
-    const bound = statement.render(parameters);
-    const result = await runStatement(
-      database,
-      `select count(*) as total from (${bound.sql}) q`,
-      bound.values,
-      timeout,
-    );
-    return toCount(result[0]?.total);
-  }
-
-  const fail = (
-    code: typeof QueryErrorCodes.queryFailed | typeof QueryErrorCodes.countFailed,
-    request: QueryExecutionRequest,
-    err: unknown,
-  ) => {
-    const name = request.definition.name;
-    if (isStatementTimeout(err)) {
-      const limit = effectiveTimeoutMillis(request, options.statements.getStatement(request.definition.id));
-      logger.warn(
-        { query: name, statement: request.definition.id, tenantId: request.tenantId, timeoutMillis: limit },
-        'statement timeout',
-      );
-      return queryError(
-        QueryErrorCodes.statementTimeout,
-        `Query '${name}' ran longer than its time limit of ${limit ?? '?'} ms and was cancelled`,
-        [name, limit],
-      );
-    }
-    // A value of the request the database refuses (a fraction for an integer column) is the client's mistake: 400, not Q721.
-    const refused = databaseInputError(err);
-    if (refused) {
-      logger.warn(
-        { err, query: name, statement: request.definition.id, tenantId: request.tenantId },
-        'the database refused a value of the request',
-      );
-      return refused;
-    }
-    logger.error(
-      { err, query: name, statement: request.definition.id, tenantId: request.tenantId },
-      code === QueryErrorCodes.countFailed ? 'count query failed' : 'query failed',
-    );
-    const what = code === QueryErrorCodes.countFailed ? 'The count for query' : 'Query';
-    return queryError(code, `${what} '${name}' failed`, [name]);
-  };
+  // async, so a statement that is not loaded rejects (reported as Q722) instead of throwing.
+  const count = async (request: QueryExecutionRequest, database: Database) =>
+    countRows(options.statements, statementOf(request.definition.id), request, database);
+  const fail = makeFailureReport(options, logger);
 
   const stream = (request: QueryExecutionRequest) =>
     openStatementStream(statementOf(request.definition.id), request, options, (err) =>

@@ -1,9 +1,9 @@
 import { ConfigError, createDatabase, createLogger, currentTenantId, type DatabaseOptions } from '@fw/core';
 import { ResultCache } from '../cache/result-cache';
-import { loadQuerySources } from '../catalog/query-source-loader';
+import { loadQuerySources, type QuerySources } from '../catalog/query-source-loader';
 import { parseQueryConfig } from '../config/query-config-parser';
 import { QUERY_CONFIG_DEFAULTS } from '../config/query-config-types';
-import { makeQueryDefinitionStore } from '../definition/query-definition-store';
+import { makeQueryDefinitionStore, type QueryDefinitionStore } from '../definition/query-definition-store';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import { makeSqlQueryProvider } from '../provider/sql-query-provider';
 import type { QueryExecutionProvider } from '../provider/query-provider-types';
@@ -13,7 +13,12 @@ import { makeSearchRequestParser } from '../search/search-request-parser';
 import { makeTenantRouter } from '../tenant/tenant-router';
 import { makeCannedReportHandler } from './canned-report-handler';
 import { openCannedReportStore } from './canned-report-store-setup';
-import { type QueryService, type QueryServiceOptions, type QuerySummary, type SearchContext } from './query-service-types';
+import {
+  type QueryService,
+  type QueryServiceOptions,
+  type QuerySummary,
+  type SearchContext,
+} from './query-service-types';
 
 /** Default bound of the answer cache's JSON text over every query and tenant. */
 const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
@@ -27,6 +32,53 @@ function summary(definition: QueryDefinition): QuerySummary {
     tenantSpecific: definition.tenantId !== undefined,
     columns: Object.values(definition.columnMetadata).map((c) => ({ ...c })),
   };
+}
+
+/** The extra providers by name; the configured provider must be `sql` or one of them. */
+function customProviders(
+  providers: readonly QueryExecutionProvider[],
+  providerName: string,
+): Map<string, QueryExecutionProvider> {
+  const custom = new Map<string, QueryExecutionProvider>();
+  for (const provider of providers) {
+    if (custom.has(provider.name)) throw new ConfigError(`Two QueryExecutionProviders are named '${provider.name}'`);
+    custom.set(provider.name, provider);
+  }
+  if (providerName !== 'sql' && !custom.has(providerName)) {
+    throw new ConfigError(
+      `query.provider '${providerName}' is not a registered QueryExecutionProvider (registered: ${['sql', ...custom.keys()].join(', ')})`,
+    );
+  }
+  return custom;
+}
+
+/** Every definition's statement must be one the provider can run. */
+function checkStatements(provider: QueryExecutionProvider, definitions: QuerySources['definitions']): void {
+  for (const { definition, source } of definitions) {
+    if (provider.supportsStatement && !provider.supportsStatement(definition.id)) {
+      const scope = definition.tenantId === undefined ? '' : ` (tenant '${definition.tenantId}')`;
+      throw new ConfigError(
+        `${source}: query '${definition.name}'${scope} references statement '${definition.id}', which is not defined by any loaded mapper`,
+      );
+    }
+  }
+}
+
+/** Finds a query by name for a tenant; an unknown name is a Q-error naming it (cut to 200 characters). */
+function definitionLookup(store: QueryDefinitionStore): (name: string, tenantId: string) => QueryDefinition {
+  return (name, tenantId) => {
+    const definition = store.lookup(name, tenantId);
+    if (!definition)
+      throw queryError(QueryErrorCodes.unknownQuery, `Query '${name.slice(0, 200)}' does not exist`, [
+        name.slice(0, 200),
+      ]);
+    return definition;
+  };
+}
+
+/** The canned-report store named in the startup log: `supplied`, else the configured (or default) one. */
+function cannedReportStoreName(options: QueryServiceOptions, configured: string | undefined): string {
+  return options.cannedReportStore ? 'supplied' : (configured ?? QUERY_CONFIG_DEFAULTS.cannedReportStore);
 }
 
 /**
@@ -58,16 +110,7 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
   });
 
   const providerName = config.provider ?? QUERY_CONFIG_DEFAULTS.provider;
-  const custom = new Map<string, QueryExecutionProvider>();
-  for (const provider of options.providers ?? []) {
-    if (custom.has(provider.name)) throw new ConfigError(`Two QueryExecutionProviders are named '${provider.name}'`);
-    custom.set(provider.name, provider);
-  }
-  if (providerName !== 'sql' && !custom.has(providerName)) {
-    throw new ConfigError(
-      `query.provider '${providerName}' is not a registered QueryExecutionProvider (registered: ${['sql', ...custom.keys()].join(', ')})`,
-    );
-  }
+  const custom = customProviders(options.providers ?? [], providerName);
 
   const sources = await loadQuerySources({
     config,
@@ -79,14 +122,7 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
   const provider =
     custom.get(providerName) ??
     makeSqlQueryProvider({ statements: sources.mappers, databaseFor: (t) => router.database(t), logger });
-  for (const { definition, source } of sources.definitions) {
-    if (provider.supportsStatement && !provider.supportsStatement(definition.id)) {
-      const scope = definition.tenantId === undefined ? '' : ` (tenant '${definition.tenantId}')`;
-      throw new ConfigError(
-        `${source}: query '${definition.name}'${scope} references statement '${definition.id}', which is not defined by any loaded mapper`,
-      );
-    }
-  }
+  checkStatements(provider, sources.definitions);
   const store = makeQueryDefinitionStore(sources.definitions);
   const maxRowsInPage = config.pagination?.maxRowsInPage ?? QUERY_CONFIG_DEFAULTS.maxRowsInPage;
   const globalCount = config.pagination?.countQueryEnabled ?? QUERY_CONFIG_DEFAULTS.countQueryEnabled;
@@ -106,22 +142,13 @@ export async function makeQueryService(options: QueryServiceOptions): Promise<Qu
       queries: store.all().length,
       mappers: sources.mappers.namespaces().length,
       tenants: router.tenantIds(),
-      cannedReportStore: options.cannedReportStore
-        ? 'supplied'
-        : (config.cannedReports?.store ?? QUERY_CONFIG_DEFAULTS.cannedReportStore),
+      cannedReportStore: cannedReportStoreName(options, config.cannedReports?.store),
     },
     'query service ready',
   );
 
   const tenantOf = (context: SearchContext) => router.resolveTenant(context.tenantId ?? currentTenantId());
-  const definitionOf = (name: string, tenantId: string) => {
-    const definition = store.lookup(name, tenantId);
-    if (!definition)
-      throw queryError(QueryErrorCodes.unknownQuery, `Query '${name.slice(0, 200)}' does not exist`, [
-        name.slice(0, 200),
-      ]);
-    return definition;
-  };
+  const definitionOf = definitionLookup(store);
   const runner = makeSearchRunner({
     provider,
     statements: sources.mappers,
