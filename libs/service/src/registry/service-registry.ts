@@ -99,6 +99,73 @@ function compileSchemas(service: ServiceDefinition): void {
   }
 }
 
+/** One in-process call: input check, interceptors around the handler, output check. */
+async function invokeOperation(
+  service: ServiceDefinition,
+  operationName: string,
+  input: unknown,
+  invokeOptions: InvokeOptions,
+  logger: Logger,
+  outputValidation: 'error' | 'log',
+): Promise<unknown> {
+  const serviceName = service.name;
+  const operation = service.operations.find((op) => op.name === operationName);
+  if (operation === undefined) throw operationNotFound(serviceName, operationName);
+  const where = `${serviceName}.${operationName}`;
+  assertValidInput(operation.input, input, invokeOptions.inputLabel ?? 'input', where);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(invokeOptions.headers ?? {})) headers[k.toLowerCase()] = v;
+  const context: CallContext = {
+    service: serviceName,
+    operation: operationName,
+    tenant: invokeOptions.tenant,
+    headers,
+    principal: undefined,
+    attributes: new Map(),
+    logger,
+  };
+  const interceptors = [...service.interceptors, ...(operation.interceptors ?? [])];
+  const handler = operation.handler;
+  if (handler === undefined)
+    throw new FwError({
+      code: 501,
+      subErrorCode: ServiceErrorCodes.notInvocable,
+      description: `${where} is served over HTTP by the host (${operation.method ?? ''} ${operation.path ?? ''}); it cannot be invoked in-process`,
+      params: [where],
+    });
+  const output = await runChain(interceptors, { input, context }, async () => handler(input, context));
+  const problems = outputProblems(operation.output, output);
+  if (problems !== undefined) {
+    logger.error({ service: serviceName, operation: operationName, problems }, 'operation output breaks its schema');
+    if (outputValidation === 'error')
+      throw new FwError({
+        code: 500,
+        subErrorCode: ServiceErrorCodes.invalidOutput,
+        description: `The output of ${where} breaks its schema: ${problems}`,
+        params: [where],
+      });
+  }
+  return output;
+}
+
+/** Runs a service's own health check; one that throws is reported unhealthy, not rethrown. */
+async function runHealthCheck(service: ServiceDefinition, name: string, logger: Logger): Promise<HealthReport> {
+  if (service.healthCheck === undefined)
+    throw new FwError({
+      code: 404,
+      subErrorCode: ServiceErrorCodes.notFound,
+      description: `Service '${name}' has no health check`,
+      params: [name],
+    });
+  try {
+    const result = await service.healthCheck();
+    return { healthy: result.healthy, checks: result.checks ?? [{ name, healthy: result.healthy }] };
+  } catch (err) {
+    logger.warn({ err, service: name }, 'health check threw');
+    return { healthy: false, checks: [{ name, healthy: false, message: 'the health check failed' }] };
+  }
+}
+
 export function makeServiceRegistry(options: ServiceRegistryOptions): ServiceRegistry {
   const logger = options.logger ?? createLogger({ name: 'service-registry' });
   const outputValidation = options.outputValidation ?? (process.env.NODE_ENV === 'production' ? 'log' : 'error');
@@ -134,47 +201,7 @@ export function makeServiceRegistry(options: ServiceRegistryOptions): ServiceReg
     }),
     describe: (name) => describeService(find(name)),
     async invoke(serviceName, operationName, input, invokeOptions = {}) {
-      const service = find(serviceName);
-      const operation = service.operations.find((op) => op.name === operationName);
-      if (operation === undefined) throw operationNotFound(serviceName, operationName);
-      const where = `${serviceName}.${operationName}`;
-      assertValidInput(operation.input, input, invokeOptions.inputLabel ?? 'input', where);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(invokeOptions.headers ?? {})) headers[k.toLowerCase()] = v;
-      const context: CallContext = {
-        service: serviceName,
-        operation: operationName,
-        tenant: invokeOptions.tenant,
-        headers,
-        principal: undefined,
-        attributes: new Map(),
-        logger,
-      };
-      const interceptors = [...service.interceptors, ...(operation.interceptors ?? [])];
-      const handler = operation.handler;
-      if (handler === undefined)
-        throw new FwError({
-          code: 501,
-          subErrorCode: ServiceErrorCodes.notInvocable,
-          description: `${where} is served over HTTP by the host (${operation.method ?? ''} ${operation.path ?? ''}); it cannot be invoked in-process`,
-          params: [where],
-        });
-      const output = await runChain(interceptors, { input, context }, async () => handler(input, context));
-      const problems = outputProblems(operation.output, output);
-      if (problems !== undefined) {
-        logger.error(
-          { service: serviceName, operation: operationName, problems },
-          'operation output breaks its schema',
-        );
-        if (outputValidation === 'error')
-          throw new FwError({
-            code: 500,
-            subErrorCode: ServiceErrorCodes.invalidOutput,
-            description: `The output of ${where} breaks its schema: ${problems}`,
-            params: [where],
-          });
-      }
-      return output;
+      return invokeOperation(find(serviceName), operationName, input, invokeOptions, logger, outputValidation);
     },
     async healthAll() {
       const reports = await Promise.all(
@@ -194,20 +221,7 @@ export function makeServiceRegistry(options: ServiceRegistryOptions): ServiceReg
         return { healthy: checks.every((c) => c.healthy), checks };
       }
       const service = find(name);
-      if (service.healthCheck === undefined)
-        throw new FwError({
-          code: 404,
-          subErrorCode: ServiceErrorCodes.notFound,
-          description: `Service '${name}' has no health check`,
-          params: [name],
-        });
-      try {
-        const result = await service.healthCheck();
-        return { healthy: result.healthy, checks: result.checks ?? [{ name, healthy: result.healthy }] };
-      } catch (err) {
-        logger.warn({ err, service: name }, 'health check threw');
-        return { healthy: false, checks: [{ name, healthy: false, message: 'the health check failed' }] };
-      }
+      return runHealthCheck(service, name, logger);
     },
   };
   for (const service of options.services ?? []) registry.register(service);
