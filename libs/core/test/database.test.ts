@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { sql } from 'kysely';
 import {
   createDatabase,
@@ -195,7 +199,7 @@ describe('database URLs', () => {
   });
 
   it('keeps a file-backed PGlite database across reopen', async () => {
-    const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'fw-pglite-'));
+    const dir = mkdtempSync(path.join(tmpdir(), 'fw-pglite-'));
     const first = createDatabase({ url: `pglite:${dir}` });
     await sql`create table kept (v int); `.execute(first.db);
     await sql`insert into kept values (42)`.execute(first.db);
@@ -209,9 +213,7 @@ describe('database URLs', () => {
   it('closes PGlite even when the handle only ran query(): a process that reopened the folder exits', async () => {
     // Kysely only destroys a driver it has used; a PGlite left open keeps timers that hold the
     // process alive. Checked in a child process, since "the process can exit" is the behaviour.
-    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-    const path = require('node:path') as typeof import('node:path');
-    const dir = require('node:fs').mkdtempSync(path.join(require('node:os').tmpdir(), 'fw-pglite-exit-'));
+    const dir = mkdtempSync(path.join(tmpdir(), 'fw-pglite-exit-'));
     const script = [
       `const { createDatabase } = require(${JSON.stringify(path.resolve(__dirname, '../src'))});`,
       `(async () => { for (let i = 0; i < 2; i++) { const d = createDatabase({ url: ${JSON.stringify(`pglite:${dir}`)} }); await d.query('select 1'); await d.close(); } console.log('closed'); })();`,

@@ -205,8 +205,8 @@ describeEachDatabase('administration API: auth, tenant, info, OpenAPI', (getDb) 
       ['options', '/trace', 'GET, HEAD'],
     ];
     for (const [method, path, allow] of cases) {
-      const res = await request(app)
-        [method](`${API}${path}`)
+      const agent = request(app);
+      const res = await agent[method](`${API}${path}`)
         .set('X-Process-Management-Key', KEY)
         .set('Content-Type', 'text/plain')
         .send('not json');

@@ -65,7 +65,7 @@ if (postgresServerUrl()) {
       const exited = new Promise<NodeJS.Signals | null>((resolve) =>
         child.on('exit', (_code, signal) => resolve(signal)),
       );
-      let atKill = 0;
+      let atKill: number;
       try {
         await waitFor(
           async () => (await processedLeaves(database, root.id)) >= 20,

@@ -122,7 +122,7 @@ describe('payload schemas', () => {
       const flags: boolean[] = listOf('boolean').parse([true], 'f');
       const objects: Record<string, unknown>[] = listOf('object').parse([{}], 'o');
       expect([numbers, integers, words, flags, objects]).toEqual([[1], [1], ['a'], [true], [{}]]);
-      const input = shape({
+      const _input = shape({
         numbers: listOf('number'),
         items: listOf(item),
         nested: shape({ a: 'string' }),
@@ -131,7 +131,7 @@ describe('payload schemas', () => {
       });
       typeIs<
         Same<
-          PayloadType<typeof input>,
+          PayloadType<typeof _input>,
           {
             numbers: number[];
             items: Array<{ sku: string; qty: number }>;
@@ -141,10 +141,10 @@ describe('payload schemas', () => {
           }
         >
       >();
-      const numberList = listOf('number');
-      const itemList = listOf(item);
-      typeIs<Same<PayloadType<typeof numberList>, number[]>>();
-      typeIs<Same<PayloadType<typeof itemList>, Array<{ sku: string; qty: number }>>>();
+      const _numberList = listOf('number');
+      const _itemList = listOf(item);
+      typeIs<Same<PayloadType<typeof _numberList>, number[]>>();
+      typeIs<Same<PayloadType<typeof _itemList>, Array<{ sku: string; qty: number }>>>();
       // @ts-expect-error an optional kind is no list item kind
       expect(() => listOf('number?')).toThrow("unknown field kind 'number?' for listOf");
     });

@@ -267,7 +267,9 @@ describeEachDatabase('query service at scale', (getDb) => {
       expect(err.description).toMatch(/1000 ms/);
       expect(Date.now() - started).toBeLessThan(3000);
       const settings = await Promise.all(
-        Array.from({ length: 5 }, () => database.query?.<{ statement_timeout: string }>('show statement_timeout')),
+        Array.from({ length: 5 }, async () =>
+          database.query?.<{ statement_timeout: string }>('show statement_timeout'),
+        ),
       );
       expect(settings.map((r) => r?.[0].statement_timeout)).toEqual(['0', '0', '0', '0', '0']);
     });

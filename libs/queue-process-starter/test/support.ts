@@ -20,6 +20,7 @@ export async function connectBroker(): Promise<ChannelModel> {
     throw new Error(
       `RabbitMQ is not reachable at ${BROKER_URL.replace(/:[^:@/]*@/, ':***@')} (${(err as Error).message || String(err)}). ` +
         'The queue-process-starter tests need a real broker: start rabbitmq-server (CI runs one) or set FW_TEST_AMQP_URL.',
+      { cause: err },
     );
   }
 }
@@ -165,6 +166,7 @@ async function rabbitmqctl(args: readonly string[]): Promise<string> {
     throw new Error(
       `rabbitmqctl ${args.join(' ')} failed (${(err as Error).message}). These tests close connections from the broker's side with ` +
         'rabbitmqctl: run them where rabbitmqctl reaches the broker (the RabbitMQ host, as a user with its Erlang cookie).',
+      { cause: err },
     );
   }
 }

@@ -44,7 +44,7 @@ function orderMachine(config: StmConfig = {}): StateMachine<Order, Ctx> {
       notifyCustomer: tracing('notifyCustomer'),
       audit: tracing('audit'),
       charge: async (args) => {
-        tracing('charge')(args);
+        void tracing('charge')(args);
         await Promise.resolve();
         args.entity.paid = (args.payload as { amount: number }).amount;
       },

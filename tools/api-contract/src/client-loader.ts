@@ -34,6 +34,7 @@ export interface QueryClientModule {
 }
 
 function load(host: string, exported: string): Record<string, unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the client is chosen at run time and compiled by the test transform
   const loaded = require(path.join(CLIENTS_DIR, `${host}-client`)) as Record<string, unknown>;
   if (typeof loaded[exported] !== 'function')
     throw new Error(`clients/${host}-client.ts exports no function ${exported}`);

@@ -52,7 +52,7 @@ function typeCheck(config: string): void {
   try {
     execFileSync(process.execPath, [TSC, '-p', config], { encoding: 'utf8', stdio: 'pipe' });
   } catch (err) {
-    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
+    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`, { cause: err });
   }
 }
 

@@ -10,7 +10,7 @@ export function checkStrictConsumer(app, packages, tsc) {
   // Every code entry point: '.' and subpaths such as '@fw/core/http' (data files and package.json aside).
   const entries = packages.flatMap((p) =>
     Object.entries(p.manifest.exports ?? { '.': p.manifest.main })
-      .filter(([subpath, target]) => typeof target === 'object' || /\.js$/.test(String(target)))
+      .filter(([, target]) => typeof target === 'object' || /\.js$/.test(String(target)))
       .map(([subpath]) => (subpath === '.' ? p.name : `${p.name}/${subpath.replace(/^\.\//, '')}`)),
   );
   const lines = entries.map((entry, i) => `import * as entry${i} from '${entry}';`);

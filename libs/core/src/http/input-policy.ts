@@ -13,6 +13,7 @@
 import { CoreErrorCodes, FwError } from '../errors/fw-error';
 
 /** C0 controls except tab (U+0009), newline (U+000A) and carriage return (U+000D). */
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 
 export interface ControlCharacterHit {

@@ -172,5 +172,5 @@ export async function runExecutorBatch(
     }
   });
   for (const step of steps) if (step.failed) outcomes[step.index] = failedOutcome(step, step.error);
-  return Promise.all(outcomes);
+  return Promise.all(outcomes.map((outcome) => Promise.resolve(outcome)));
 }

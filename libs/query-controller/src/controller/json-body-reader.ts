@@ -54,7 +54,7 @@ export function isPlainJsonRequest(headers: IncomingHttpHeaders): boolean {
   );
 }
 
-const WHITESPACE = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d]|$)/;
+const WHITESPACE = /^[ \t\n\r]*([^ \t\n\r]|$)/;
 
 /** body-parser's strict JSON parse. */
 export function parseJsonText(text: string): unknown {

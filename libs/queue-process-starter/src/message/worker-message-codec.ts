@@ -43,6 +43,7 @@ export function encodeWorkerMessage(worker: WorkerDto): EncodedWorkerMessage {
   } catch (err) {
     throw new TypeError(
       `the ${worker.workerType} worker of process ${worker.processId} cannot be serialised to JSON: ${(err as Error).message}`,
+      { cause: err },
     );
   }
   const headers: Record<string, string> = {

@@ -143,8 +143,8 @@ export async function runBullmqFlow(
   const workers = startWorkers(connection, prefix, tuning, probe);
   const producer = new FlowProducer({ connection, prefix });
   let started = 0;
-  let splitDoneAt = 0;
-  let keysRemoved = 0;
+  let splitDoneAt: number;
+  let keysRemoved: number;
   const progress = setInterval(() => {
     const s = (performance.now() - started) / 1000;
     print(`  ${s.toFixed(1)} s: ${probe.leafRuns} leaves run (${(probe.leafRuns / s).toFixed(0)} leaves/s)`);

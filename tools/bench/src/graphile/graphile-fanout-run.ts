@@ -182,7 +182,7 @@ export async function runGraphileFanout(
   if (fanIn === 'counted') await resetFanInCounter(pgPool, leaves);
   const probe = new FanoutProbe();
   const runner = await run(runnerOptions(pgPool, tuning, taskList(fanIn, leaves, probe)));
-  let started = 0;
+  let started: number;
   let progress: NodeJS.Timeout | undefined;
   try {
     failOnErrors(runner, probe);

@@ -99,7 +99,7 @@ export function serveOverIpc(start: () => Promise<{ port: number; close(): Promi
           const { rss, heapUsed, heapTotal } = process.memoryUsage();
           send({ type: 'memory', rss, heapUsed, heapTotal, cpuMs: (cpu.user + cpu.system) / 1000 });
         } else if (message.type === 'stop') {
-          server.close().finally(() => process.exit(0));
+          void server.close().finally(() => process.exit(0));
         }
       });
       send({ type: 'ready', port: server.port });

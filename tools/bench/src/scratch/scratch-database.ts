@@ -23,6 +23,7 @@ export async function withClient<T>(url: string, fn: (client: pg.Client) => Prom
   } catch (err) {
     throw new Error(
       `cannot connect to ${redactUrl(url)}: ${(err as Error).message} (pass --database-url postgres://user@host:port/db)`,
+      { cause: err },
     );
   }
   try {

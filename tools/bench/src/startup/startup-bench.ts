@@ -229,6 +229,7 @@ function migrate(databaseUrl: string): void {
     const failed = e as { stderr?: Buffer };
     throw new Error(
       `migrating the scratch database failed: ${String(failed.stderr ?? (e as Error).message).slice(-1000)}`,
+      { cause: e },
     );
   }
 }

@@ -50,7 +50,7 @@ function build(project: string, folder: string): void {
   try {
     execFileSync(process.execPath, [TSC, '-p', config], { encoding: 'utf8', stdio: 'pipe' });
   } catch (err) {
-    throw new Error(`tsc ${folder} failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
+    throw new Error(`tsc ${folder} failed:\n${(err as { stdout?: string }).stdout ?? ''}`, { cause: err });
   }
 }
 

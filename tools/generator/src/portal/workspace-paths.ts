@@ -24,7 +24,7 @@ export function resolveInside(root: string, relative: string): string {
   const full = path.resolve(root, relative);
   if (!isInside(root, full))
     throw new GeneratorError(GeneratorErrorCodes.PATH_OUTSIDE, `${relative} leaves the workspace`);
-  let real = full;
+  let real: string;
   try {
     real = realpathSync(full);
   } catch {

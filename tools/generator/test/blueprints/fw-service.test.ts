@@ -58,7 +58,7 @@ function typeCheckWorkspaces(g: Generated, scope: string, packages: string[]): v
       stdio: 'pipe',
     });
   } catch (err) {
-    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
+    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`, { cause: err });
   }
 }
 

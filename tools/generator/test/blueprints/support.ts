@@ -120,7 +120,7 @@ export function typeCheckProject(project: string, include: string[], tsconfig = 
   try {
     execFileSync(process.execPath, [TSC, '-p', file], { encoding: 'utf8', stdio: 'pipe' });
   } catch (err) {
-    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
+    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`, { cause: err });
   }
 }
 
@@ -160,6 +160,6 @@ export function typeCheckWorkflowPackage(pkg: string): void {
       stdio: 'pipe',
     });
   } catch (err) {
-    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`);
+    throw new Error(`tsc failed:\n${(err as { stdout?: string }).stdout ?? ''}`, { cause: err });
   }
 }

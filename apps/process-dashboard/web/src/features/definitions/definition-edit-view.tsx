@@ -47,7 +47,7 @@ function Editor({ existing, writable }: { existing: ProcessDef | undefined; writ
   const [localError, setLocalError] = useState<string | undefined>();
   const done = async (def: ProcessDef | undefined) => {
     await queryClient.invalidateQueries({ queryKey: [api.tenant, 'definitions'] });
-    navigate(tenantPath(api.tenant, def ? `definitions/${encodeURIComponent(def.processType)}` : 'definitions'));
+    void navigate(tenantPath(api.tenant, def ? `definitions/${encodeURIComponent(def.processType)}` : 'definitions'));
   };
   const save = useMutation({
     mutationFn: (def: ProcessDefBody) =>
