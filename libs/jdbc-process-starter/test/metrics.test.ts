@@ -83,14 +83,17 @@ describeEachDatabase('fw_* metrics of the engine, the runner and the worker host
       expect((await finished('sum')) + (await finished('sum-part'))).toBe(numbers.length + 1);
       expect(await valueOf(registry, 'fw_processes_finished_total', { tenant: 'fan', outcome: 'errors' })).toBe(0);
       expect(await valueOf(registry, 'fw_process_duration_seconds_count', { tenant: 'fan' })).toBe(numbers.length + 1);
+      // The tree's work items: the split, one per leaf, the aggregation; each succeeded at its first
+      // attempt. An item is acknowledged after its step's event committed, so the last ones may lag.
+      const items = numbers.length + 2;
+      const successes = () => valueOf(registry, 'fw_work_item_attempts_total', { tenant: 'fan', result: 'success' });
+      await waitFor(async () => (await successes()) === items, 10_000, 'every work item acknowledged');
+      expect(await valueOf(registry, 'fw_work_item_wait_seconds_count', { tenant: 'fan' })).toBe(items);
+      expect(await valueOf(registry, 'fw_work_item_attempts_total', { tenant: 'fan', result: 'retry' })).toBe(0);
       expect(await valueOf(registry, 'fw_work_item_attempts_total', { ...leaves, result: 'success' })).toBe(
         numbers.length,
       );
       expect(await valueOf(registry, 'fw_work_item_wait_seconds_count', leaves)).toBe(numbers.length);
-      // Every work item of the tree (split, leaves, aggregation) succeeded at its first attempt.
-      const allAttempts = await valueOf(registry, 'fw_work_item_attempts_total', { tenant: 'fan' });
-      expect(allAttempts).toBe(await valueOf(registry, 'fw_work_item_wait_seconds_count', { tenant: 'fan' }));
-      expect(await valueOf(registry, 'fw_work_item_attempts_total', { tenant: 'fan', result: 'retry' })).toBe(0);
 
       const server = await host.metricsServer();
       if (!server) throw new Error('the host serves its metrics once started');
@@ -122,8 +125,10 @@ describeEachDatabase('fw_* metrics of the engine, the runner and the worker host
     });
     runners.push(runner);
     runner.start();
-    await waitFor(async () => (await itemOf(getDb().database, worker.processId)).status === 'DEAD', 10_000, 'DEAD');
     const labels = { tenant: 'r1', process_type: 'metered-retry', worker_type: 'EXECUTOR' };
+    const dead = () => valueOf(metrics.registry, 'fw_work_item_attempts_total', { ...labels, result: 'dead' });
+    await waitFor(async () => (await dead()) === 1, 10_000, 'the DEAD attempt');
+    expect((await itemOf(getDb().database, worker.processId)).status).toBe('DEAD');
     expect(await valueOf(metrics.registry, 'fw_work_item_attempts_total', { ...labels, result: 'retry' })).toBe(1);
     expect(await valueOf(metrics.registry, 'fw_work_item_attempts_total', { ...labels, result: 'dead' })).toBe(1);
     expect(await valueOf(metrics.registry, 'fw_work_item_attempts_total', { ...labels, result: 'success' })).toBe(0);
@@ -157,15 +162,13 @@ describeEachDatabase('fw_* metrics of the engine, the runner and the worker host
     const taking = makeWorkItemRunner({ ...common, handler: async () => undefined, metrics: second });
     runners.push(taking);
     taking.start();
-    await waitFor(
-      async () => (await itemOf(getDb().database, worker.processId)).status === 'SUCCESS',
-      10_000,
-      'taken over',
-    );
+    const labels = { tenant: 'l1', process_type: 'metered-lease', worker_type: 'EXECUTOR' };
+    const succeeded = () => valueOf(second.registry, 'fw_work_item_attempts_total', { ...labels, result: 'success' });
+    await waitFor(async () => (await succeeded()) === 1, 10_000, 'the take-over to succeed');
+    expect((await itemOf(getDb().database, worker.processId)).status).toBe('SUCCESS');
     release();
     await waitFor(() => stalled.stats().staleAcks === 1, 10_000, 'the stale acknowledgement');
 
-    const labels = { tenant: 'l1', process_type: 'metered-lease', worker_type: 'EXECUTOR' };
     expect(await valueOf(second.registry, 'fw_lease_expiries_total', labels)).toBe(1);
     expect(await valueOf(second.registry, 'fw_work_item_attempts_total', { ...labels, result: 'success' })).toBe(1);
     // The take-over is an expiry, not a wait from due to claim.
