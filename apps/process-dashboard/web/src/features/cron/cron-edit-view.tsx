@@ -16,11 +16,10 @@ import { useDefinitions } from '../definitions/use-definitions';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { checkArgs } from '../triggers/args';
-import { formatIn, previewCron, timeZones } from './cron-preview';
+import { formatIn, previewCron } from './cron-preview';
+import { CronPayloadFields, CronScheduleFields, type CronFieldName } from './cron-form-fields';
 
-type FieldName = 'name' | 'cronExpression' | 'timezone' | 'definition' | 'args';
-
-function apiFieldOf(error: unknown): FieldName | undefined {
+function apiFieldOf(error: unknown): CronFieldName | undefined {
   if (!isApiError(error)) return undefined;
   if (error.status === 409) return 'name';
   const f = error.field ?? '';
@@ -76,13 +75,38 @@ function CronActions({ pending, existing }: { pending: boolean; existing: Cronta
   );
 }
 
-function CronForm({ existing }: { existing: Crontab | undefined }) {
+/** A failure of the save that belongs to no field, above the form (503: no scheduler on this server). */
+function SaveError({ error, besideField }: { error: Error | null; besideField: boolean }) {
+  return (
+    <>
+      {error && !besideField && <ErrorMessage error={error} />}
+      {isApiError(error) && error.status === 503 && (
+        <p className="error">This server runs no cron scheduler: schedules cannot be changed here.</p>
+      )}
+    </>
+  );
+}
+
+/** Saves the schedule (create or update) and goes back to the list; which field a failure concerns. */
+function useSaveCrontab(existing: Crontab | undefined) {
   const api = useApi();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (input: CrontabInput) => (existing ? api.updateCrontab(existing.id, input) : api.createCrontab(input)),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: [api.tenant, 'crontabs'] });
+      void navigate(tenantPath(api.tenant, 'cron'));
+    },
+  });
+  const field = apiFieldOf(save.error);
+  const errorFor = (f: CronFieldName) => (field === f ? describeError(save.error) : undefined);
+  return { save, field, errorFor };
+}
+
+function CronForm({ existing }: { existing: Crontab | undefined }) {
   const definitions = useDefinitions();
   const roots = useMemo(() => (definitions.data ?? []).filter((d) => !d.parentProcessType), [definitions.data]);
-  const zones = useMemo(() => timeZones(), []);
   const [name, setName] = useState(existing?.name ?? '');
   const [expression, setExpression] = useState(existing?.cronExpression ?? '0 */5 * * * *');
   const [timezone, setTimezone] = useState(
@@ -96,15 +120,7 @@ function CronForm({ existing }: { existing: Crontab | undefined }) {
     if (!definition && roots.length > 0) setDefinition(roots[0].processType);
   }, [roots, definition]);
 
-  const save = useMutation({
-    mutationFn: (input: CrontabInput) => (existing ? api.updateCrontab(existing.id, input) : api.createCrontab(input)),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: [api.tenant, 'crontabs'] });
-      navigate(tenantPath(api.tenant, 'cron'));
-    },
-  });
-  const field = apiFieldOf(save.error);
-  const errorFor = (f: FieldName) => (field === f ? describeError(save.error) : undefined);
+  const { save, field, errorFor } = useSaveCrontab(existing);
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -134,10 +150,7 @@ function CronForm({ existing }: { existing: Crontab | undefined }) {
         noValidate
         aria-label={existing ? `Edit ${existing.name}` : 'New schedule'}
       >
-        {save.error && !field && <ErrorMessage error={save.error} />}
-        {isApiError(save.error) && save.error.status === 503 && (
-          <p className="error">This server runs no cron scheduler: schedules cannot be changed here.</p>
-        )}
+        <SaveError error={save.error} besideField={field !== undefined} />
         <Field id="cron-name" label="Name" error={errorFor('name')}>
           <input
             id="cron-name"
@@ -148,62 +161,25 @@ function CronForm({ existing }: { existing: Crontab | undefined }) {
             {...describedBy('cron-name', errorFor('name'), false)}
           />
         </Field>
-        <Field
-          id="cron-expression"
-          label="Cron expression (six fields, seconds first)"
-          error={errorFor('cronExpression')}
-          hint="sec min hour day-of-month month day-of-week, e.g. 0 0 6 * * 1-5"
-        >
-          <input
-            id="cron-expression"
-            className="code"
-            value={expression}
-            onChange={(e) => setExpression(e.target.value)}
-            spellCheck={false}
-            {...describedBy('cron-expression', errorFor('cronExpression'), true)}
-          />
-        </Field>
-        <Field id="cron-timezone" label="Time zone (IANA)" error={errorFor('timezone')}>
-          <input
-            id="cron-timezone"
-            list="cron-zones"
-            value={timezone}
-            onChange={(e) => setTimezone(e.target.value)}
-            spellCheck={false}
-            {...describedBy('cron-timezone', errorFor('timezone'), false)}
-          />
-          <datalist id="cron-zones">
-            {zones.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-        </Field>
+        <CronScheduleFields
+          expression={expression}
+          setExpression={setExpression}
+          timezone={timezone}
+          setTimezone={setTimezone}
+          errorFor={errorFor}
+        />
         <label className="checkbox">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
         </label>
-        <Field id="cron-definition" label="Definition to start" error={errorFor('definition')}>
-          <select
-            id="cron-definition"
-            value={definition}
-            onChange={(e) => setDefinition(e.target.value)}
-            {...describedBy('cron-definition', errorFor('definition'), false)}
-          >
-            {roots.map((d) => (
-              <option key={d.processType}>{d.processType}</option>
-            ))}
-          </select>
-        </Field>
-        <Field id="cron-args" label="Args (JSON object)" error={argsError ?? errorFor('args')}>
-          <textarea
-            id="cron-args"
-            className="code"
-            rows={6}
-            value={argsText}
-            onChange={(e) => setArgsText(e.target.value)}
-            spellCheck={false}
-            {...describedBy('cron-args', argsError ?? errorFor('args'), false)}
-          />
-        </Field>
+        <CronPayloadFields
+          roots={roots}
+          definition={definition}
+          setDefinition={setDefinition}
+          argsText={argsText}
+          setArgsText={setArgsText}
+          argsError={argsError}
+          errorFor={errorFor}
+        />
         <CronActions pending={save.isPending} existing={existing} />
       </form>
       <Preview expression={expression} timezone={timezone} />

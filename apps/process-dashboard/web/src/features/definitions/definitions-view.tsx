@@ -8,7 +8,7 @@ import { Empty, ErrorMessage, Loading } from '../../components/feedback';
 import { Pagination } from '../../components/pagination';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
-import { limitsText } from './definition-limits';
+import { DefinitionsTable } from './definitions-table';
 
 export function SourceNotice() {
   const api = useApi();
@@ -72,51 +72,7 @@ export function DefinitionsView() {
       {data && data.content.length === 0 && <Empty>No definition.</Empty>}
       {data && data.content.length > 0 && (
         <div className="table-wrap" ref={container}>
-          <table className="grid" aria-label="Definitions by process type">
-            <thead>
-              <tr>
-                <th scope="col">Process type</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Parent type</th>
-                <th scope="col">Successor of</th>
-                <th scope="col">Input schema</th>
-                <th scope="col">Limits</th>
-                <th scope="col">Config</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.content.map((d) => (
-                <tr key={d.processType}>
-                  <td>
-                    <Link
-                      to={tenantPath(api.tenant, `definitions/${encodeURIComponent(d.processType)}`)}
-                      data-row-link=""
-                    >
-                      {d.processType}
-                    </Link>
-                  </td>
-                  <td>{d.leaf ? 'leaf' : 'splits'}</td>
-                  <td>{d.parentProcessType ?? <span className="muted">any / root</span>}</td>
-                  <td>
-                    {d.predecessorProcessType ? (
-                      `${d.predecessorProcessType} (${d.predecessorArgs ?? 'BOTH'})`
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td>{d.inputSchema ? 'yes' : <span className="muted">no</span>}</td>
-                  <td className="small">{limitsText(d) ?? <span className="muted">—</span>}</td>
-                  <td className="mono small">
-                    {d.config && Object.keys(d.config).length > 0
-                      ? Object.entries(d.config)
-                          .map(([k, v]) => `${k}=${v}`)
-                          .join(', ')
-                      : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DefinitionsTable definitions={data.content} tenant={api.tenant} />
         </div>
       )}
       <Pagination label="Definitions" page={data} onPage={setPage} />

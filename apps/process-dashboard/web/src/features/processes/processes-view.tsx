@@ -17,6 +17,35 @@ import { useApi } from '../session/session';
 import { ProcessFilters, type ProcessFilterValues } from './process-filters';
 import { ProcessTable } from './process-table';
 
+/** The roots whose children are shown, and the toggle of one. */
+function useExpandedRows() {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const toggle = useCallback((id: string) => {
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  return { expanded, toggle };
+}
+
+/** The empty list; a role that may trigger gets a link to do so. */
+function NoProcessMatches({ tenant, canTrigger }: { tenant: string; canTrigger: boolean }) {
+  return (
+    <Empty>
+      No process matches.
+      {canTrigger && (
+        <>
+          {' '}
+          <Link to={tenantPath(tenant, 'trigger')}>Trigger one</Link>.
+        </>
+      )}
+    </Empty>
+  );
+}
+
 export function ProcessesView() {
   const api = useApi();
   const { can } = usePermissions();
@@ -43,15 +72,7 @@ export function ProcessesView() {
   const query = useLiveQuery([api.tenant, 'processes', filter, page, size], () =>
     api.listProcesses(filter, { page, size }),
   );
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const toggle = useCallback((id: string) => {
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  }, []);
+  const { expanded, toggle } = useExpandedRows();
   const container = useRef<HTMLDivElement>(null);
   const data = query.data;
   const goPage = (p: number) => update({ page: p }, { keepPage: true });
@@ -86,17 +107,7 @@ export function ProcessesView() {
       <ErrorMessage error={query.error} />
       <div ref={container} className="table-wrap">
         {!data && !query.error && <Loading what="processes" />}
-        {data && data.content.length === 0 && (
-          <Empty>
-            No process matches.
-            {can('trigger') && (
-              <>
-                {' '}
-                <Link to={tenantPath(api.tenant, 'trigger')}>Trigger one</Link>.
-              </>
-            )}
-          </Empty>
-        )}
+        {data && data.content.length === 0 && <NoProcessMatches tenant={api.tenant} canTrigger={can('trigger')} />}
         {data && data.content.length > 0 && (
           <ProcessTable
             rows={data.content}

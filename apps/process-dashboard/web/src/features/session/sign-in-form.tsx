@@ -33,6 +33,37 @@ function explain(error: unknown, kind: Credential['kind']): string {
   return 'Cannot reach the administration API at /process-management/api. Is the admin server running?';
 }
 
+/** Key or token: which credential the secret field takes. */
+function CredentialKindPicker({
+  kind,
+  onChange,
+}: {
+  kind: Credential['kind'];
+  onChange(kind: Credential['kind']): void;
+}) {
+  return (
+    <fieldset className="credential-kind">
+      <legend>Sign in with</legend>
+      {(['key', 'token'] as const).map((k) => (
+        <label key={k}>
+          <input type="radio" name="credential-kind" value={k} checked={kind === k} onChange={() => onChange(k)} />{' '}
+          {k === 'key' ? 'Key' : 'Token'}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Why the sign-in did not go through, announced as an alert (the form points at it). */
+function SignInError({ error }: { error: string | undefined }) {
+  if (!error) return null;
+  return (
+    <p id="signin-error" role="alert" className="error">
+      {error}
+    </p>
+  );
+}
+
 export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
   const { signIn, notice } = useSession();
   const [kind, setKind] = useState<Credential['kind']>('key');
@@ -82,15 +113,7 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
         reload asks for it again.
       </p>
       <form onSubmit={submit} method="post" autoComplete="off" aria-describedby={error ? 'signin-error' : undefined}>
-        <fieldset className="credential-kind">
-          <legend>Sign in with</legend>
-          {(['key', 'token'] as const).map((k) => (
-            <label key={k}>
-              <input type="radio" name="credential-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />{' '}
-              {k === 'key' ? 'Key' : 'Token'}
-            </label>
-          ))}
-        </fieldset>
+        <CredentialKindPicker kind={kind} onChange={setKind} />
         <label htmlFor="signin-key">{LABELS[kind]}</label>
         <input
           id="signin-key"
@@ -111,11 +134,7 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
           onChange={(e) => setTenant(e.target.value)}
           spellCheck={false}
         />
-        {error && (
-          <p id="signin-error" role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <SignInError error={error} />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Open the dashboard'}
         </button>

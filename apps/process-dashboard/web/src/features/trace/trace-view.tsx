@@ -56,7 +56,7 @@ function TraceForm({ by }: { by: By | undefined }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const v = value.trim();
-    if (v) navigate(tracePath(api.tenant, kind === 'processId' ? { processId: v } : { triggerId: v }));
+    if (v) void navigate(tracePath(api.tenant, kind === 'processId' ? { processId: v } : { triggerId: v }));
   };
   return (
     <form className="filters" onSubmit={submit} aria-label="Open a trace">
@@ -132,6 +132,31 @@ function NodeList({ graph, tenant }: { graph: TraceGraph; tenant: string }) {
   );
 }
 
+/** Graph or timeline, with the size of the trace; `undefined` is the graph (the default view). */
+function ViewTabs({
+  view,
+  graph,
+  onView,
+}: {
+  view: 'graph' | 'timeline';
+  graph: TraceGraph;
+  onView(view: 'timeline' | undefined): void;
+}) {
+  return (
+    <div className="tabs" role="group" aria-label="Trace view">
+      <button type="button" aria-pressed={view === 'graph'} onClick={() => onView(undefined)}>
+        Causal graph
+      </button>
+      <button type="button" aria-pressed={view === 'timeline'} onClick={() => onView('timeline')}>
+        Timeline
+      </button>
+      <span className="muted">
+        {graph.nodes.length} nodes, {graph.edges.length} edges
+      </span>
+    </div>
+  );
+}
+
 export function TraceView() {
   const api = useApi();
   const navigate = useNavigate();
@@ -180,25 +205,7 @@ export function TraceView() {
       {by && !graph && !query.error && <Loading what="the trace" />}
       {graph && !tooLarge && (
         <>
-          <div className="tabs" role="group" aria-label="Trace view">
-            <button
-              type="button"
-              aria-pressed={view === 'graph'}
-              onClick={() => update({ view: undefined }, { keepPage: true })}
-            >
-              Causal graph
-            </button>
-            <button
-              type="button"
-              aria-pressed={view === 'timeline'}
-              onClick={() => update({ view: 'timeline' }, { keepPage: true })}
-            >
-              Timeline
-            </button>
-            <span className="muted">
-              {graph.nodes.length} nodes, {graph.edges.length} edges
-            </span>
-          </div>
+          <ViewTabs view={view} graph={graph} onView={(v) => update({ view: v }, { keepPage: true })} />
           {view === 'graph' ? (
             <>
               <Suspense fallback={<Loading what="the graph" />}>

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '../../api/client';
-import type { TriggerResult } from '../../api/types';
+import type { ProcessDef, TriggerResult } from '../../api/types';
 import { executionsPath, tracePath } from '../../app/paths';
 import { useSearchState } from '../../app/search-state';
 import { describeError, ErrorMessage } from '../../components/feedback';
@@ -86,6 +86,72 @@ function KeyField({
   );
 }
 
+/** The root definition to start; the hint says when its args are checked against an input schema. */
+function DefinitionField(props: {
+  roots: readonly ProcessDef[];
+  value: string;
+  onChange(value: string): void;
+  error: string | undefined;
+  hasSchema: boolean;
+}) {
+  const { roots, value, onChange, error, hasSchema } = props;
+  return (
+    <Field
+      id="trigger-definition"
+      label="Definition"
+      error={error}
+      hint={hasSchema ? 'Has an input schema: the args are checked against it.' : undefined}
+    >
+      <select
+        id="trigger-definition"
+        data-filter=""
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...describedBy('trigger-definition', error, hasSchema)}
+      >
+        {roots.map((d) => (
+          <option key={d.processType}>{d.processType}</option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** The JSON args; a definition with an input schema offers a sample filled from it. */
+function ArgsField(props: {
+  def: ProcessDef | undefined;
+  value: string;
+  onChange(value: string): void;
+  onFill(value: string): void;
+  error: string | undefined;
+}) {
+  const { def, value, onChange, onFill, error } = props;
+  return (
+    <Field
+      id="trigger-args"
+      label="Args (JSON object)"
+      error={error}
+      hint={
+        def?.inputSchema ? (
+          <button type="button" onClick={() => onFill(sampleArgs(def))}>
+            Fill from the input schema
+          </button>
+        ) : undefined
+      }
+    >
+      <textarea
+        id="trigger-args"
+        className="code"
+        rows={8}
+        spellCheck={false}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...describedBy('trigger-args', error, Boolean(def?.inputSchema))}
+      />
+    </Field>
+  );
+}
+
 function TriggerActions({
   pending,
   canSend,
@@ -157,49 +223,23 @@ function ManualTriggerForm() {
         process.
       </p>
       <form className="form" onSubmit={submit} noValidate>
-        <Field
-          id="trigger-definition"
-          label="Definition"
+        <DefinitionField
+          roots={roots}
+          value={definition}
+          onChange={setDefinition}
           error={errorFor('definition')}
-          hint={def?.inputSchema ? 'Has an input schema: the args are checked against it.' : undefined}
-        >
-          <select
-            id="trigger-definition"
-            data-filter=""
-            value={definition}
-            onChange={(e) => setDefinition(e.target.value)}
-            {...describedBy('trigger-definition', errorFor('definition'), Boolean(def?.inputSchema))}
-          >
-            {roots.map((d) => (
-              <option key={d.processType}>{d.processType}</option>
-            ))}
-          </select>
-        </Field>
-        <Field
-          id="trigger-args"
-          label="Args (JSON object)"
+          hasSchema={Boolean(def?.inputSchema)}
+        />
+        <ArgsField
+          def={def}
+          value={argsText}
+          onChange={(text) => {
+            setArgsText(text);
+            setLocalError(undefined);
+          }}
+          onFill={setArgsText}
           error={argsError}
-          hint={
-            def?.inputSchema ? (
-              <button type="button" onClick={() => setArgsText(sampleArgs(def))}>
-                Fill from the input schema
-              </button>
-            ) : undefined
-          }
-        >
-          <textarea
-            id="trigger-args"
-            className="code"
-            rows={8}
-            spellCheck={false}
-            value={argsText}
-            onChange={(e) => {
-              setArgsText(e.target.value);
-              setLocalError(undefined);
-            }}
-            {...describedBy('trigger-args', argsError, Boolean(def?.inputSchema))}
-          />
-        </Field>
+        />
         <KeyField value={key} onChange={setKey} error={errorFor('key')} />
         {send.error && !apiField && <ErrorMessage error={send.error} />}
         <TriggerActions
