@@ -1,4 +1,10 @@
-import { buildSearchResponse, type QueryDefinition, type ResponseShape, type SearchResponse, serializeSearchResponse } from '../src';
+import {
+  buildSearchResponse,
+  type QueryDefinition,
+  type ResponseShape,
+  type SearchResponse,
+  serializeSearchResponse,
+} from '../src';
 
 const definition: QueryDefinition = {
   name: 'books',

@@ -1,7 +1,13 @@
 import { createLogger, type Database, isFwError } from '@fw/core';
 import type { CompiledQuery } from 'kysely';
 import { Writable } from 'node:stream';
-import { type BoundSql, makeSqlQueryProvider, type MappedStatement, type QueryDefinition, type QueryExecutionRequest } from '../src';
+import {
+  type BoundSql,
+  makeSqlQueryProvider,
+  type MappedStatement,
+  type QueryDefinition,
+  type QueryExecutionRequest,
+} from '../src';
 
 type Row = Record<string, unknown>;
 

@@ -1,7 +1,13 @@
 import type { QueryDefinition } from '../definition/query-definition-types';
 import { queryError, QueryErrorCodes } from '../errors/query-error-codes';
 import type { SearchRequest, SortSpec } from '../search/search-types';
-import { cursorValue, decodeKeysetCursor, encodeKeysetCursor, type KeysetCursor, searchFingerprint } from './keyset-cursor';
+import {
+  cursorValue,
+  decodeKeysetCursor,
+  encodeKeysetCursor,
+  type KeysetCursor,
+  searchFingerprint,
+} from './keyset-cursor';
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,11 @@
 import type { Database } from '@fw/core';
 import { sql } from 'kysely';
-import { type CannedReport, type CannedReportSettings, type CannedReportStore, compareCannedReportNames } from './canned-report-store';
+import {
+  type CannedReport,
+  type CannedReportSettings,
+  type CannedReportStore,
+  compareCannedReportNames,
+} from './canned-report-store';
 
 /** The table of {@link makeDatabaseCannedReportStore} (`migrations/0007_query_canned_report.sql`). */
 export const CANNED_REPORT_TABLE = 'fw_query_canned_report';

@@ -6,7 +6,13 @@ import { describeEachDatabase, fwRejection as rejection } from '@fw/test-support
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
-import { type QueryConfig, type QueryService, type SearchResponse, makeQueryService, parseQueryConfig } from '../../src';
+import {
+  type QueryConfig,
+  type QueryService,
+  type SearchResponse,
+  makeQueryService,
+  parseQueryConfig,
+} from '../../src';
 import { parseMapperXml } from '../../src/mapper/mapper-parser';
 import { fixedDatabaseFactory } from '../support/library-fixture';
 
