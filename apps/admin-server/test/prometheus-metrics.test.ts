@@ -11,10 +11,19 @@ import { API, eventually, headers, testConfig } from './support';
 
 const N = 200;
 const TOKEN = 'prometheus-scrape-token-7f3a';
-/** The example's splitter and counter with one word per chunk, and no successor: N leaves and their root. */
+/**
+ * The example's splitter and counter with one word per chunk, and no successor: N leaves and their
+ * root. The leaves start at most 25 a second (the definition's rate limit), so the backlog lasts
+ * about 8 s however fast the machine is: longer than the gauges' 5 s cache and the 1 s scrape.
+ */
 const FAN_OUT: readonly ProcessDef[] = [
   { processType: 'word-count', leaf: false, config: { chunkWords: '1' } },
-  { processType: 'word-count-chunk', leaf: true, parentProcessType: 'word-count' },
+  {
+    processType: 'word-count-chunk',
+    leaf: true,
+    parentProcessType: 'word-count',
+    rateLimit: { perSecond: 25, scope: 'global' },
+  },
 ];
 const TEXT = Array.from({ length: N }, (_, i) => `w${i}`).join(' ');
 const PENDING = 'sum(fw_work_items{status="PENDING"}) or vector(0)';

@@ -8,11 +8,12 @@ import type { Database, Logger } from '@fw/core';
 import {
   makeSinkFailureReporter,
   makeWorkItemRunner,
+  workLimitsOfConfigurator,
   makeWorkItemStarter,
   type WorkItemRunner,
   type WorkItemStarter,
 } from '@fw/jdbc-process-starter';
-import type { ProcessDef } from '@fw/process-api';
+import type { ProcessConfigurator, ProcessDef } from '@fw/process-api';
 import type { FwMetrics } from '@fw/telemetry';
 import {
   HISTORY_SWEEPER_LEASE,
@@ -101,11 +102,15 @@ function makeAdminHistorySweeper(
   });
 }
 
-/** The example workers' runner, woken whenever the starter enqueues a work item. */
+/**
+ * The example workers' runner, woken whenever the starter enqueues a work item; the definitions'
+ * concurrency and rate limits hold for it as for any worker host.
+ */
 function makeExampleRunner(
   deps: AdminComponentsDeps,
   manager: ProcessManager,
   starter: WorkItemStarter,
+  configurator: Pick<ProcessConfigurator, 'list'>,
 ): WorkItemRunner {
   const { database, logger } = deps;
   const sink = makeManagerEventSink(manager);
@@ -115,6 +120,7 @@ function makeExampleRunner(
     onDead: makeSinkFailureReporter(sink),
     concurrency: 4,
     pollIntervalMillis: 500,
+    limits: workLimitsOfConfigurator(configurator),
     logger,
     metrics: deps.metrics,
   });
@@ -158,6 +164,6 @@ export function makeAdminComponents(deps: AdminComponentsDeps): AdminComponents 
     ...(deps.schedulerRenewMillis === undefined ? {} : { renewIntervalMillis: deps.schedulerRenewMillis }),
   });
   const historySweeper = makeAdminHistorySweeper(deps, () => configurator.list());
-  const runner = deps.exampleWorkers ? makeExampleRunner(deps, manager, starter) : undefined;
+  const runner = deps.exampleWorkers ? makeExampleRunner(deps, manager, starter, configurator) : undefined;
   return { configurator, manager, triggerService, crontabs, scheduler, historySweeper, runner };
 }

@@ -113,7 +113,7 @@ describe('wfcustom', () => {
       try {
         await machine.send(claim, 'submit', {}, undefined);
       } catch (err) {
-        return (err as { code?: string }).code;
+        return (err as { subErrorCode?: string }).subErrorCode;
       }
       return claim.state?.stateId;
     }

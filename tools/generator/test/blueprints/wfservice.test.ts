@@ -137,7 +137,7 @@ describe('wfservice', () => {
       await machine.start(ticket, undefined);
       await machine.send(ticket, 'assign', {}, undefined);
       await expect(machine.send(ticket, 'resolve', {}, undefined)).rejects.toMatchObject({
-        code: 'STM_EVENT_NOT_ALLOWED',
+        subErrorCode: 'STM_EVENT_NOT_ALLOWED',
       });
       await machine.send(ticket, 'investigate', {}, undefined);
       await machine.send(ticket, 'resolve', {}, undefined);
