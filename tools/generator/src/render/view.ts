@@ -29,6 +29,7 @@ export const FW_PACKAGES = [
   'query-controller',
   'admin-ui',
   'generator',
+  'telemetry',
 ] as const;
 
 /**
