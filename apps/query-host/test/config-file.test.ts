@@ -1,6 +1,10 @@
 import { configFromObject, isConfigError, loadConfigFile } from '@fw/core';
+import { makeServiceRegistry, makeServiceRegistryService, makeServiceRouter, onListening } from '@fw/service';
 import { describeEachDatabase } from '@fw/test-support';
+import express from 'express';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createQueryHost, DEMO_DIR, parseHostArgs, parseHostConfig, SERVER_DEFAULTS, UsageError } from '../src';
@@ -171,6 +175,36 @@ describeEachDatabase(
         }
       } finally {
         await first.close();
+      }
+    });
+
+    it('registers the query service with a service registry at the URL it listens on', async () => {
+      const registry = makeServiceRegistry({
+        host: { name: 'registry', version: '1' },
+        services: [makeServiceRegistryService()],
+      });
+      const registryServer = createServer(express().use(makeServiceRouter(registry))).listen(0, '127.0.0.1');
+      await once(registryServer, 'listening');
+      const registryUrl = onListening(registryServer, { registry }).url;
+      const host = await createQueryHost({
+        config: loadConfigFile(path.join(dir, 'query-host.json'), { env: { FW_QH_TEST_PASSWORD: 'x' } }),
+        databaseFactory: tenantFactory(getDb().target, { t1: getDb() }),
+        serviceRegistry: { url: registryUrl },
+      });
+      try {
+        const { url } = await host.listen();
+        const until = Date.now() + 10_000;
+        let catalog: Array<{ baseUrl: string; services: Array<{ name: string }> }> = [];
+        while (catalog.length === 0 && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 50));
+          catalog = ((await (await fetch(`${registryUrl}/serviceregistry`)).json()) as { payload: typeof catalog })
+            .payload;
+        }
+        expect(catalog.map((e) => [e.baseUrl, e.services.map((s) => s.name)])).toEqual([[url, ['query']]]);
+      } finally {
+        await host.close();
+        registryServer.closeAllConnections();
+        await new Promise((resolve) => registryServer.close(resolve));
       }
     });
   },

@@ -47,5 +47,7 @@ export { makeServiceRegistryService } from './discovery/service-registry-service
 export type { CatalogEntry, ServiceRegistryServiceOptions } from './discovery/service-registry-service';
 export { makeRegistryDelegate } from './discovery/registry-delegate';
 export type { RegistryDelegate, RegistryDelegateOptions } from './discovery/registry-delegate';
+export { onListening } from './discovery/listening-host';
+export type { ListeningHost, OnListeningOptions } from './discovery/listening-host';
 export { makeServiceProxy } from './proxy/service-proxy';
 export type { ServiceProxy, ServiceProxyOptions } from './proxy/service-proxy';

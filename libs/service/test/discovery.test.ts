@@ -5,11 +5,12 @@ import {
   makeServiceRegistry,
   makeServiceRegistryService,
   makeServiceRouter,
+  onListening,
   type ServiceProxy,
 } from '@fw/service';
 import express from 'express';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { echoService, ticketService } from './fixtures';
 
@@ -123,6 +124,47 @@ describe('service registry service and delegate', () => {
     } finally {
       await delegate.stop();
     }
+  });
+});
+
+describe('onListening', () => {
+  it('gives the bound address and URL and announces the host there, or at the base URL it is told', async () => {
+    const registryServer = await listen(registryHost());
+    const local = makeServiceRegistry({ host: { name: 'shop', version: '3' }, services: [echoService] });
+    const shop = await listen(express().use(makeServiceRouter(local)));
+    const announced = onListening(shop.server, { registry: local, serviceRegistry: { url: registryServer.url } });
+    const behindProxy = onListening(shop.server, {
+      registry: local,
+      serviceRegistry: { url: registryServer.url, baseUrl: 'https://shop.example.com' },
+    });
+    try {
+      expect(announced).toMatchObject({ address: '127.0.0.1', port: shop.port, url: shop.url });
+      await Promise.all([announced.delegate?.registered(), behindProxy.delegate?.registered()]);
+      const catalog = (await request(registryServer.url).get('/serviceregistry')).body.payload as Array<{
+        baseUrl: string;
+      }>;
+      expect(catalog.map((entry) => entry.baseUrl).sort()).toEqual([shop.url, 'https://shop.example.com']);
+    } finally {
+      await announced.delegate?.stop();
+      await behindProxy.delegate?.stop();
+      await close(shop.server);
+      await close(registryServer.server);
+    }
+  });
+
+  it('starts no delegate without a service registry, brackets an IPv6 address, refuses a server not on a port', () => {
+    const registry = makeServiceRegistry({ host: { name: 'shop', version: '3' } });
+    const v6 = { address: (): AddressInfo => ({ address: '::1', family: 'IPv6', port: 8080 }) };
+    expect(onListening(v6, { registry })).toEqual({
+      address: '::1',
+      port: 8080,
+      url: 'http://[::1]:8080',
+      delegate: undefined,
+    });
+    expect(() => onListening(createServer(), { registry })).toThrow(/not listening/);
+    expect(() => onListening({ address: () => '/tmp/shop.sock' }, { registry })).toThrow(
+      /on the pipe \/tmp\/shop\.sock/,
+    );
   });
 });
 

@@ -7,11 +7,10 @@ import { ConfigError, type Database, type Logger } from '@fw/core';
 import type { WorkItemRunner } from '@fw/jdbc-process-starter';
 import type { HistorySweeper } from '@fw/process-management';
 import type { ProcessManager } from '@fw/process-service';
-import { makeRegistryDelegate, type RegistryDelegate, type ServiceRegistry } from '@fw/service';
+import { onListening, type RegistryDelegate, type ServiceRegistry } from '@fw/service';
 import type { CronScheduler } from '@fw/trigger';
 import type { Express } from 'express';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AdminServerConfig } from '../config/admin-config';
 
 export interface AdminLifecycleDeps {
@@ -57,26 +56,16 @@ export function makeAdminLifecycle(deps: AdminLifecycleDeps): AdminLifecycle {
   let delegate: RegistryDelegate | undefined;
   let started = false;
 
-  function onListening(candidate: Server): { address: string; port: number; url: string } {
+  function listening(candidate: Server): { address: string; port: number; url: string } {
     server = candidate;
     candidate.keepAliveTimeout = 65_000;
-    const address = candidate.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const bound = onListening(candidate, { registry: deps.registry, serviceRegistry: config.serviceRegistry, logger });
+    delegate = bound.delegate;
     logger.info(
-      { address: address.address, port: address.port, profile: config.profile, database: database.displayUrl },
+      { address: bound.address, port: bound.port, profile: config.profile, database: database.displayUrl },
       'admin server listening',
     );
-    const url = `http://${host}:${address.port}`;
-    if (config.serviceRegistry) {
-      delegate = makeRegistryDelegate({
-        registryUrl: config.serviceRegistry.url,
-        baseUrl: config.serviceRegistry.baseUrl ?? url,
-        registry: deps.registry,
-        logger,
-      });
-      delegate.start();
-    }
-    return { address: address.address, port: address.port, url };
+    return { address: bound.address, port: bound.port, url: bound.url };
   }
 
   return {
@@ -93,7 +82,7 @@ export function makeAdminLifecycle(deps: AdminLifecycleDeps): AdminLifecycle {
       return new Promise((resolve, reject) => {
         const candidate = app.listen(port, bindAddress);
         candidate.once('error', (err: NodeJS.ErrnoException) => reject(bindError(err, bindAddress, port)));
-        candidate.once('listening', () => resolve(onListening(candidate)));
+        candidate.once('listening', () => resolve(listening(candidate)));
       });
     },
     close() {

@@ -5,9 +5,8 @@
  */
 import { ConfigError, type Logger } from '@fw/core';
 import type { QueryService } from '@fw/query-core';
-import { makeRegistryDelegate, type RegistryDelegate, type ServiceRegistry } from '@fw/service';
+import { onListening, type RegistryDelegate, type ServiceRegistry } from '@fw/service';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { HostConfig } from '../config/host-config';
 import type { HostDatabases } from './host-databases';
 
@@ -48,24 +47,14 @@ export function makeQueryHostLifecycle(deps: QueryHostLifecycleDeps): QueryHostL
   let closing: Promise<void> | undefined;
   let delegate: RegistryDelegate | undefined;
 
-  function onListening(candidate: Server): { address: string; port: number; url: string } {
+  function listening(candidate: Server): { address: string; port: number; url: string } {
     server = candidate;
     // Keep-alive sockets idle longer than a typical load balancer's (60 s) timeout.
     candidate.keepAliveTimeout = 65_000;
-    const address = candidate.address() as AddressInfo;
-    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    logger.info({ address: address.address, port: address.port }, 'query host listening');
-    const url = `http://${host}:${address.port}`;
-    if (deps.serviceRegistry) {
-      delegate = makeRegistryDelegate({
-        registryUrl: deps.serviceRegistry.url,
-        baseUrl: deps.serviceRegistry.baseUrl ?? url,
-        registry: deps.registry,
-        logger,
-      });
-      delegate.start();
-    }
-    return { address: address.address, port: address.port, url };
+    const bound = onListening(candidate, { registry: deps.registry, serviceRegistry: deps.serviceRegistry, logger });
+    delegate = bound.delegate;
+    logger.info({ address: bound.address, port: bound.port }, 'query host listening');
+    return { address: bound.address, port: bound.port, url: bound.url };
   }
 
   return {
@@ -76,7 +65,7 @@ export function makeQueryHostLifecycle(deps: QueryHostLifecycleDeps): QueryHostL
       return new Promise((resolve, reject) => {
         const candidate = createServer(deps.listener).listen(port, bindAddress);
         candidate.once('error', (err: NodeJS.ErrnoException) => reject(bindError(err, config)));
-        candidate.once('listening', () => resolve(onListening(candidate)));
+        candidate.once('listening', () => resolve(listening(candidate)));
       });
     },
     close() {
