@@ -26,6 +26,7 @@ export type {
   Crontab,
   NewCrontab,
   CrontabUpdate,
+  WriteOptions,
   PageRequest,
   Page,
 } from './model/trigger-model';

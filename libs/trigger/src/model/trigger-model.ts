@@ -10,6 +10,7 @@
  */
 import type { FromJsonSchema } from '@fw/core';
 import type { ProcessDto } from '@fw/process-api';
+import type { TriggerDb } from '../schema/trigger-tables';
 import { TRIGGER_EXECUTION_STATUSES, TRIGGER_SOURCES, type TRIGGER_WIRE_SCHEMAS } from './trigger-wire-schemas';
 
 export { TRIGGER_EXECUTION_STATUSES, TRIGGER_SOURCES };
@@ -104,6 +105,22 @@ export interface NewCrontab {
 
 /** Input of `CrontabStore.update`: the fields to change. */
 export type CrontabUpdate = Partial<NewCrontab>;
+
+/**
+ * What a caller adds to a write of this layer (a trigger's claim, a crontab change).
+ *
+ * @example
+ * await crontabs.add('t1', input, { inTransaction: (trx) => audit.record(entry, trx) });
+ */
+export interface WriteOptions {
+  /**
+   * Runs inside the write's transaction, after its rows and before the commit, so a row of the
+   * caller's own (the administration API's audit entry) commits with the change or not at all: when
+   * it throws, the write rolls back and the error reaches the caller. Not called when the write
+   * changed nothing (a crontab not in the tenant, a trigger id logged for another tenant).
+   */
+  inTransaction?: (trx: TriggerDb) => Promise<void>;
+}
 
 /** A page request: zero-based `page`, `size` 1..{@link MAX_PAGE_SIZE}. */
 export interface PageRequest {

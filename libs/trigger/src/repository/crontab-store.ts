@@ -1,7 +1,8 @@
 /**
  * Durable crontabs (`fw_crontab`): ProcessCreate schedules per tenant, names unique per tenant.
  * Expressions are validated with croner (six fields, seconds first) in their IANA time zone.
- * After a change, call `CronScheduler.reload()` so the schedule takes effect.
+ * After a change, call `CronScheduler.reload()` so the schedule takes effect. A change's
+ * `inTransaction` option runs in its transaction (a row that must commit with it).
  *
  * @example
  * const crontabs = makeCrontabStore(database);
@@ -20,6 +21,5 @@ export interface CrontabStore extends CrontabReader, CrontabWriter {}
 /** Makes the store over the trigger tables of `database`. */
 export function makeCrontabStore(database: Pick<Database, 'db'>): CrontabStore {
   const db = triggerDb(database);
-  const reader = makeCrontabReader(db);
-  return { ...reader, ...makeCrontabWriter({ db, reader }) };
+  return { ...makeCrontabReader(db), ...makeCrontabWriter(db) };
 }

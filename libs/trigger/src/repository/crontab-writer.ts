@@ -1,10 +1,11 @@
 /**
  * The writing half of the crontab store: validates input (VALIDATION errors), keeps names unique
- * per tenant (DUPLICATE) and records firings.
+ * per tenant (DUPLICATE) and records firings. Each change runs in a transaction of its own, in
+ * which the caller's `inTransaction` (its audit row) runs too, so both commit or neither does.
  */
 import { randomUUID } from 'node:crypto';
 import { invalid } from '../errors/trigger-error';
-import type { Crontab, CrontabUpdate, NewCrontab } from '../model/trigger-model';
+import type { Crontab, CrontabUpdate, NewCrontab, WriteOptions } from '../model/trigger-model';
 import {
   isUuid,
   validateCronExpression,
@@ -14,17 +15,16 @@ import {
   validateTimezone,
 } from '../model/trigger-validation';
 import type { TriggerDb } from '../schema/trigger-tables';
-import type { CrontabReader } from './crontab-reader';
 import { crontabNotFound, duplicateCrontabName, isUniqueViolation, toCrontab, validateEnabled } from './crontab-row';
 
 /** The write methods of the crontab store. */
 export interface CrontabWriter {
   /** Adds a crontab (VALIDATION error for bad input, DUPLICATE when the tenant has one of that name). */
-  add(tenant: string, input: NewCrontab): Promise<Crontab>;
+  add(tenant: string, input: NewCrontab, options?: WriteOptions): Promise<Crontab>;
   /** Changes the given fields (NOT_FOUND outside the tenant, VALIDATION, DUPLICATE on a taken name). */
-  update(id: string, tenant: string, changes: CrontabUpdate): Promise<Crontab>;
+  update(id: string, tenant: string, changes: CrontabUpdate, options?: WriteOptions): Promise<Crontab>;
   /** Deletes the tenant's crontab; false when there is none with that id in the tenant. */
-  remove(id: string, tenant: string): Promise<boolean>;
+  remove(id: string, tenant: string, options?: WriteOptions): Promise<boolean>;
   /** Records a firing (`last_fired_at`, `last_scheduled_time`). */
   markFired(id: string, firedAt: Date, scheduledTime: Date): Promise<void>;
 }
@@ -54,77 +54,106 @@ function applyChanges(current: Crontab, changes: CrontabUpdate): CrontabFields {
   return { name, timezone, cronExpression, enabled, payload };
 }
 
-export interface CrontabWriterDeps {
-  db: TriggerDb;
-  /** Reads the current crontab an update starts from. */
-  reader: Pick<CrontabReader, 'get'>;
+async function nameTaken(trx: TriggerDb, tenant: string, name: string, exceptId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('fw_crontab')
+    .select('id')
+    .where('tenant', '=', tenant)
+    .where('name', '=', name)
+    .where('id', '<>', exceptId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The tenant's crontab, locked until the transaction ends (two partial updates cannot undo each other). */
+async function lockedCrontab(trx: TriggerDb, id: string, tenant: string): Promise<Crontab | undefined> {
+  if (!isUuid(id)) return undefined;
+  const row = await trx
+    .selectFrom('fw_crontab')
+    .selectAll()
+    .where('id', '=', id)
+    .where('tenant', '=', tenant)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? toCrontab(row) : undefined;
+}
+
+/** Changes the fields of crontab `id` inside `trx` (the update's transaction). */
+async function updateIn(trx: TriggerDb, id: string, tenant: string, changes: CrontabUpdate): Promise<Crontab> {
+  const current = await lockedCrontab(trx, id, tenant);
+  if (!current) throw crontabNotFound(id);
+  const { name, timezone, cronExpression, enabled, payload } = applyChanges(current, changes);
+  if (name !== current.name && (await nameTaken(trx, tenant, name, id))) throw duplicateCrontabName(name);
+  const row = await trx
+    .updateTable('fw_crontab')
+    .set({
+      name,
+      timezone,
+      cron_expression: cronExpression,
+      enabled,
+      payload: JSON.stringify(payload),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('tenant', '=', tenant)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw crontabNotFound(id);
+  return toCrontab(row);
 }
 
 /** Makes the writer over the trigger tables. */
-export function makeCrontabWriter({ db, reader }: CrontabWriterDeps): CrontabWriter {
-  async function nameTaken(tenant: string, name: string, exceptId?: string): Promise<boolean> {
-    let query = db.selectFrom('fw_crontab').select('id').where('tenant', '=', tenant).where('name', '=', name);
-    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-    return (await query.executeTakeFirst()) !== undefined;
-  }
-
+export function makeCrontabWriter(db: TriggerDb): CrontabWriter {
   return {
-    async remove(id, tenant) {
+    async remove(id, tenant, options) {
       if (!isUuid(id)) return false;
-      const result = await db
-        .deleteFrom('fw_crontab')
-        .where('id', '=', id)
-        .where('tenant', '=', tenant)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('fw_crontab')
+          .where('id', '=', id)
+          .where('tenant', '=', tenant)
+          .executeTakeFirst();
+        const removed = Number(result.numDeletedRows) === 1;
+        if (removed) await options?.inTransaction?.(trx);
+        return removed;
+      });
     },
-    async add(tenant, input) {
+    async add(tenant, input, options) {
       validateTenant(tenant);
       const { name, timezone, cronExpression, enabled, payload } = validateNewCrontab(input);
       const now = new Date();
-      const row = await db
-        .insertInto('fw_crontab')
-        .values({
-          id: randomUUID(),
-          tenant,
-          name,
-          cron_expression: cronExpression,
-          timezone,
-          enabled,
-          payload: JSON.stringify(payload),
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict((oc) => oc.columns(['tenant', 'name']).doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) throw duplicateCrontabName(name);
-      return toCrontab(row);
-    },
-    async update(id, tenant, changes) {
-      const current = await reader.get(id, tenant);
-      if (!current) throw crontabNotFound(id);
-      const { name, timezone, cronExpression, enabled, payload } = applyChanges(current, changes);
-      if (name !== current.name && (await nameTaken(tenant, name, id))) throw duplicateCrontabName(name);
-      try {
-        const row = await db
-          .updateTable('fw_crontab')
-          .set({
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('fw_crontab')
+          .values({
+            id: randomUUID(),
+            tenant,
             name,
-            timezone,
             cron_expression: cronExpression,
+            timezone,
             enabled,
             payload: JSON.stringify(payload),
-            updated_at: new Date(),
+            created_at: now,
+            updated_at: now,
           })
-          .where('id', '=', id)
-          .where('tenant', '=', tenant)
+          .onConflict((oc) => oc.columns(['tenant', 'name']).doNothing())
           .returningAll()
           .executeTakeFirst();
-        if (!row) throw crontabNotFound(id);
+        if (!row) throw duplicateCrontabName(name);
+        await options?.inTransaction?.(trx);
         return toCrontab(row);
+      });
+    },
+    async update(id, tenant, changes, options) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const updated = await updateIn(trx, id, tenant, changes);
+          await options?.inTransaction?.(trx);
+          return updated;
+        });
       } catch (error) {
-        if (isUniqueViolation(error)) throw duplicateCrontabName(name);
+        // A concurrent rename to the same name, caught by the unique index.
+        if (isUniqueViolation(error)) throw duplicateCrontabName(String(changes.name));
         throw error;
       }
     },

@@ -1,12 +1,15 @@
 /**
  * The first step of a trigger: in one transaction, claim (trigger id, event name) in the TriggerLog
- * and, when the claim wins, write the execution's RUNNING history row. A lost claim writes nothing.
+ * and, when the claim wins, write the execution's RUNNING history row. A lost claim writes nothing;
+ * one lost to a trigger of another tenant is refused (CONFLICT) before the caller's own row
+ * (`inTransaction`, run last in the same transaction, for a duplicate too) is written.
  *
  * @example
  * const { claimed, entry } = await claimTrigger(db, { input, tenant, payload, eventName, executionId, receivedTime, clock });
  */
 import { randomUUID } from 'node:crypto';
-import type { TriggerEventName, TriggerInput, TriggerPayload } from '../model/trigger-model';
+import { TriggerError } from '../errors/trigger-error';
+import type { TriggerEventName, TriggerInput, TriggerPayload, WriteOptions } from '../model/trigger-model';
 import { makeExecutionStore } from '../repository/execution-store';
 import { makeTriggerLogStore, type TriggerLogEntry } from '../repository/trigger-log-store';
 import type { TriggerDb } from '../schema/trigger-tables';
@@ -20,6 +23,7 @@ export interface TriggerClaim {
   executionId: string;
   receivedTime: Date;
   clock: () => Date;
+  inTransaction?: WriteOptions['inTransaction'];
 }
 
 /** `claimed: true` with the new log entry, or `claimed: false` with the entry logged first. */
@@ -51,7 +55,12 @@ export async function claimTrigger(
         logId: result.entry.logId,
         eventId: result.entry.eventId,
       });
+    } else if (result.entry.tenant !== tenant) {
+      throw new TriggerError('CONFLICT', `trigger id '${input.triggerId}' is already used by another tenant`, {
+        field: 'triggerId',
+      });
     }
+    await claim.inTransaction?.(trx);
     return result;
   });
 }

@@ -20,7 +20,7 @@
 import { createLogger, isFwError, type Database, type Logger } from '@fw/core';
 import type { FwMetrics } from '@fw/telemetry';
 import { randomUUID } from 'node:crypto';
-import { invalid, TriggerError } from '../errors/trigger-error';
+import { invalid } from '../errors/trigger-error';
 import {
   SUPPORTED_TRIGGER_EVENTS,
   TRIGGER_SOURCES,
@@ -31,6 +31,7 @@ import {
   type TriggerExecution,
   type TriggerInput,
   type TriggerResult,
+  type WriteOptions,
 } from '../model/trigger-model';
 import { validatePayload, validateTenant } from '../model/trigger-validation';
 import { makeExecutionStore } from '../repository/execution-store';
@@ -57,8 +58,12 @@ export interface TriggerServiceOptions {
 }
 
 export interface TriggerService {
-  /** Raises the input's event once per (triggerId, eventName); see the module comment. */
-  trigger(input: TriggerInput): Promise<TriggerResult>;
+  /**
+   * Raises the input's event once per (triggerId, eventName); see the module comment.
+   * `options.inTransaction` runs in the claim's transaction (for a duplicate too): a row of the
+   * caller's that commits with the trigger log entry and the RUNNING execution, or not at all.
+   */
+  trigger(input: TriggerInput, options?: WriteOptions): Promise<TriggerResult>;
   /** The tenant's execution history, filtered (exact matches, AND), newest first. */
   listExecutions(filter: ExecutionFilter, page: PageRequest): Promise<Page<TriggerExecution>>;
   /** One execution of the tenant, or undefined. */
@@ -104,7 +109,7 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
   const executions = makeExecutionStore(db);
 
   return {
-    async trigger(input) {
+    async trigger(input, writeOptions) {
       validateInput(input);
       const tenant = validateTenant(input.tenant);
       const payload = validatePayload(input.payload);
@@ -112,16 +117,20 @@ export function makeTriggerService(options: TriggerServiceOptions): TriggerServi
       const receivedTime = clock();
       const executionId = randomUUID();
 
-      const claim = await claimTrigger(db, { input, tenant, payload, eventName, executionId, receivedTime, clock });
+      const claim = await claimTrigger(db, {
+        input,
+        tenant,
+        payload,
+        eventName,
+        executionId,
+        receivedTime,
+        clock,
+        inTransaction: writeOptions?.inTransaction,
+      });
       const { entry } = claim;
       const ids = { triggerId: entry.triggerId, eventId: entry.eventId, logId: entry.logId };
 
       if (!claim.claimed) {
-        if (entry.tenant !== tenant) {
-          throw new TriggerError('CONFLICT', `trigger id '${input.triggerId}' is already used by another tenant`, {
-            field: 'triggerId',
-          });
-        }
         logger.debug({ triggerId: input.triggerId, eventName, tenant }, 'duplicate trigger ignored');
         return { ...ids, dispatched: false, duplicate: true };
       }
