@@ -48,7 +48,14 @@ describeEachDatabase('write hooks in the transaction of the change', (getDb) => 
   it('crontab add, update and remove: the hook row commits with the change, a failing hook undoes it', async () => {
     const store = makeCrontabStore(getDb().database);
     const tenant = freshTenant();
-    const kept = await store.add(tenant, crontab, { inTransaction: noting('add') });
+    const handed: string[] = [];
+    const kept = await store.add(tenant, crontab, {
+      inTransaction: async (trx, created) => {
+        handed.push(`${created.id} ${created.name}`);
+        await noting('add')(trx);
+      },
+    });
+    expect(handed).toEqual([`${kept.id} hooked`]);
     await expect(
       store.add(tenant, { ...crontab, name: 'undone' }, { inTransaction: failing('add-undone') }),
     ).rejects.toThrow('hook add-undone refused');

@@ -107,19 +107,20 @@ export interface NewCrontab {
 export type CrontabUpdate = Partial<NewCrontab>;
 
 /**
- * What a caller adds to a write of this layer (a trigger's claim, a crontab change).
+ * What a caller adds to a write of this layer (a trigger's claim, a crontab change); `Written` is
+ * what the write produced (the crontab added or updated), handed to the hook.
  *
  * @example
- * await crontabs.add('t1', input, { inTransaction: (trx) => audit.record(entry, trx) });
+ * await crontabs.add('t1', input, { inTransaction: (trx, created) => audit.record({ ...entry, target: created.id }, trx) });
  */
-export interface WriteOptions {
+export interface WriteOptions<Written = void> {
   /**
    * Runs inside the write's transaction, after its rows and before the commit, so a row of the
    * caller's own (the administration API's audit entry) commits with the change or not at all: when
    * it throws, the write rolls back and the error reaches the caller. Not called when the write
    * changed nothing (a crontab not in the tenant, a trigger id logged for another tenant).
    */
-  inTransaction?: (trx: TriggerDb) => Promise<void>;
+  inTransaction?: (trx: TriggerDb, written: Written) => Promise<void>;
 }
 
 /** A page request: zero-based `page`, `size` 1..{@link MAX_PAGE_SIZE}. */

@@ -20,9 +20,9 @@ import { crontabNotFound, duplicateCrontabName, isUniqueViolation, toCrontab, va
 /** The write methods of the crontab store. */
 export interface CrontabWriter {
   /** Adds a crontab (VALIDATION error for bad input, DUPLICATE when the tenant has one of that name). */
-  add(tenant: string, input: NewCrontab, options?: WriteOptions): Promise<Crontab>;
+  add(tenant: string, input: NewCrontab, options?: WriteOptions<Crontab>): Promise<Crontab>;
   /** Changes the given fields (NOT_FOUND outside the tenant, VALIDATION, DUPLICATE on a taken name). */
-  update(id: string, tenant: string, changes: CrontabUpdate, options?: WriteOptions): Promise<Crontab>;
+  update(id: string, tenant: string, changes: CrontabUpdate, options?: WriteOptions<Crontab>): Promise<Crontab>;
   /** Deletes the tenant's crontab; false when there is none with that id in the tenant. */
   remove(id: string, tenant: string, options?: WriteOptions): Promise<boolean>;
   /** Records a firing (`last_fired_at`, `last_scheduled_time`). */
@@ -140,15 +140,16 @@ export function makeCrontabWriter(db: TriggerDb): CrontabWriter {
           .returningAll()
           .executeTakeFirst();
         if (!row) throw duplicateCrontabName(name);
-        await options?.inTransaction?.(trx);
-        return toCrontab(row);
+        const created = toCrontab(row);
+        await options?.inTransaction?.(trx, created);
+        return created;
       });
     },
     async update(id, tenant, changes, options) {
       try {
         return await db.transaction().execute(async (trx) => {
           const updated = await updateIn(trx, id, tenant, changes);
-          await options?.inTransaction?.(trx);
+          await options?.inTransaction?.(trx, updated);
           return updated;
         });
       } catch (error) {
