@@ -19,6 +19,7 @@ module.exports = {
     '^@fw/process-dashboard$': path.join(root, 'apps/process-dashboard/src/index.ts'),
     '^@fw/([a-z0-9-]+)/http$': path.join(root, 'libs/$1/src/http.ts'),
     '^@fw/service/mcp$': path.join(root, 'libs/service/src/mcp.ts'),
+    '^@fw/([a-z0-9-]+)/testing$': path.join(root, 'libs/$1/src/testing.ts'),
     '^@fw/([a-z0-9-]+)$': path.join(root, 'libs/$1/src/index.ts'),
   },
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/src/**/*.test.ts'],

@@ -7,9 +7,9 @@
  * a body that passes here is what its types say. Also: the server-side helper finds the build.
  */
 import { buildOpenApiDocument, makeProcessManagementRouter } from '@fw/process-management';
-import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
+import { harnessHeaders, makeAdminHarness } from '@fw/process-management/testing';
+import { processDb, type ProcessManager } from '@fw/process-service';
 import { createTestDatabase, type TestDatabase } from '@fw/test-support';
-import { makeCrontabStore, makeTriggerService } from '@fw/trigger';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import express, { type Express } from 'express';
@@ -89,44 +89,6 @@ describe('processDashboardAssetsDir', () => {
 });
 
 const TENANT = 'acme';
-const DEFINITIONS = [
-  { processType: 'wordcount', leaf: false },
-  { processType: 'chunk', leaf: true, parentProcessType: 'wordcount' },
-];
-
-/** The administration API with every port real: processes, triggers and crontabs over a test database. */
-function adminApp(testDb: TestDatabase): { app: Express; manager: ProcessManager } {
-  const { database } = testDb;
-  const configurator = makeJsonProcessConfigurator({ definitions: DEFINITIONS });
-  const manager = makeProcessManager({
-    db: processDb(database),
-    configurator,
-    workerStarter: { startWorker: () => undefined },
-  });
-  const triggerService = makeTriggerService({
-    database,
-    dispatch: async (dto) => ({
-      processId: (
-        await manager.createProcess(
-          { processDefName: dto.processDefName, args: dto.args, triggerId: dto.triggerId },
-          { tenant: dto.tenant },
-        )
-      ).mutatedEntity.id,
-    }),
-  });
-  const app = express();
-  app.use(
-    makeProcessManagementRouter({
-      database,
-      apiKey: KEY,
-      definitions: { source: 'json', configurator },
-      triggerService,
-      crontabs: makeCrontabStore(database),
-      scheduler: { reload: () => undefined },
-    }),
-  );
-  return { app, manager };
-}
 
 describe('answer bodies of the GETs the client makes', () => {
   let testDb: TestDatabase;
@@ -136,12 +98,13 @@ describe('answer bodies of the GETs the client makes', () => {
   addFormats(ajv);
   /** Path parameters and queries filled from the data made in beforeAll. */
   const calls: Record<string, { params?: Record<string, string>; query?: Record<string, string> }> = {};
-  const headers = { 'X-Process-Management-Key': KEY, 'x-fw-tenant-id': TENANT };
+  const headers = harnessHeaders(TENANT);
 
   beforeAll(async () => {
     testDb = await createTestDatabase('pglite');
     let manager: ProcessManager;
-    ({ app, manager } = adminApp(testDb));
+    // Every port real: processes, triggers and crontabs over the test database.
+    ({ app, manager } = makeAdminHarness(testDb, { source: 'json' }));
     doc = (await request(app).get(`${API_BASE}/openapi.json`).set(headers)).body as Doc;
     ajv.addSchema(doc as object, 'openapi.json');
     const crontab = await request(app)

@@ -1,27 +1,20 @@
 import type { Database } from '@fw/core';
 import type { Process, ProcessDef } from '@fw/process-api';
-import {
-  makeDatabaseProcessConfigurator,
-  makeProcessManager,
-  processDb,
-  type ProcessManager,
-} from '@fw/process-service';
+import { makeDatabaseProcessConfigurator, processDb, type ProcessManager } from '@fw/process-service';
 import { describeEachDatabase } from '@fw/test-support';
-import { makeSchedulerLease, makeTriggerService } from '@fw/trigger';
-import express, { type Express } from 'express';
+import { makeSchedulerLease } from '@fw/trigger';
 import { sql, type Kysely } from 'kysely';
 import {
   HISTORY_SWEEPER_LEASE,
   makeAuditStore,
   makeHistoryRetentionStore,
   makeHistorySweeper,
-  makeProcessManagementRouter,
   retentionSettingsFromEnv,
   type HistorySweeper,
   type SweeperLease,
 } from '../src';
 import { request } from './contract';
-import { API, auth, KEY, seedDefinitions, T1, T2 } from './support';
+import { API, auth, makeAdminHarness, seedDefinitions, T1, T2, type AdminHarness } from './support';
 
 const DAY = 86_400_000;
 
@@ -47,41 +40,12 @@ const KEPT_TABLES: Record<string, string> = {
   fw_admin_audit: 'the audit trail names what was removed: it must outlive it',
 };
 
-interface Harness {
-  app: Express;
-  manager: ProcessManager;
+interface Harness extends AdminHarness {
   database: Database;
 }
 
 function makeHarness(database: Database, countExactLimit?: number): Harness {
-  const configurator = makeDatabaseProcessConfigurator({ db: processDb(database) });
-  const manager = makeProcessManager({
-    db: processDb(database),
-    configurator,
-    workerStarter: { startWorker: () => undefined },
-  });
-  const triggerService = makeTriggerService({
-    database,
-    dispatch: async (dto) => ({
-      processId: (
-        await manager.createProcess(
-          { processDefName: dto.processDefName, args: dto.args, triggerId: dto.triggerId },
-          { tenant: dto.tenant },
-        )
-      ).mutatedEntity.id,
-    }),
-  });
-  const app = express();
-  app.use(
-    makeProcessManagementRouter({
-      database,
-      apiKey: KEY,
-      definitions: { source: 'database', configurator },
-      triggerService,
-      countExactLimit,
-    }),
-  );
-  return { app, manager, database };
+  return { ...makeAdminHarness({ database }, { withCron: false, ports: { countExactLimit } }), database };
 }
 
 const always: SweeperLease = { acquire: async () => true, release: async () => undefined, isHeld: () => true };
