@@ -75,7 +75,13 @@ export class SessionCursor {
     if (!Number.isSafeInteger(count) || count < 1) throw new Error(`invalid fetch size ${count}`);
     this.fetching = this.session.query<Row>(`FETCH FORWARD ${count} FROM ${CURSOR_NAME}`);
     try {
-      return await this.fetching;
+      // The rows move to an array of our own and the driver's is left empty. node-postgres's
+      // result object, once its promise has settled, stays referenced from dead objects in V8's
+      // old generation, which young collections treat as live: through its rows array every row
+      // of every batch was promoted, and old space grew by all of them until a full collection
+      // (V8 waits until it is about four times the live heap: ~90 MB more RSS over a million
+      // rows). Emptied, the rows die young.
+      return (await this.fetching).splice(0);
     } finally {
       this.fetching = undefined;
     }
