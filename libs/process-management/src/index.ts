@@ -23,7 +23,7 @@ export type { ManagementAccessOptions, ResolvedAccess, AccessGuardOptions } from
 export { OPERATION_ACCESS, accessOf, accessKey, requiredRoleFor, isAudited } from './access/operation-access-table';
 export type { OperationAccess, NarrowerAccess } from './access/operation-access-table';
 export { makeAuditStore, AUDIT_TABLES } from './audit/audit-store';
-export type { AuditStore, AuditEntry, AuditRecord, AuditFilter } from './audit/audit-store';
+export type { AuditStore, AuditEntry, AuditRecord, AuditFilter, AuditHandle } from './audit/audit-store';
 export { AUDIT_OUTCOMES } from './audit/audit-schemas';
 export type { AuditOutcome } from './audit/audit-schemas';
 export { parsePageRequest, pageOf, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, MAX_PAGE_NUMBER } from './http/pagination';
@@ -37,6 +37,7 @@ export type {
   TriggerServicePort,
   CrontabStorePort,
   CronSchedulerPort,
+  ChangeOptions,
   TriggerRequest,
   TriggerResult,
   TriggerPayload,

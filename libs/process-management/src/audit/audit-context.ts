@@ -1,20 +1,23 @@
 /**
  * The audit row of the change a request makes, shared between the operation gate (which writes
- * it when the handler is done, failed or refused) and handlers that write it themselves inside
- * the transaction of their change, so both commit or neither does.
+ * it when the handler is done, failed or refused) and handlers that have it written inside the
+ * transaction of their change, so both commit or neither does.
  *
  * @example
- * setAuditTarget(res, created.id);
- * await store.insert(def, auditInTransaction(res));   // the row commits with the definition
+ * const created = await auditedChange(res, (inTransaction) => store.insert(def, inTransaction));
+ * // the row committed with the definition; the gate writes no second one
  */
 import type { Response } from 'express';
-import type { AuditRecord, AuditStore } from './audit-store';
+import type { AuditHandle, AuditRecord, AuditStore } from './audit-store';
+
+/** Writes the `ok` row of the request on the transaction of its change. */
+export type AuditInTransaction = (trx: AuditHandle) => Promise<void>;
 
 interface PendingAudit {
   store: AuditStore;
   entry: Omit<AuditRecord, 'outcome'>;
-  /** Set once the row was written with the change. */
-  written: boolean;
+  /** `written`: inserted in a transaction not known to have committed; `committed`: stored with the change. */
+  state: 'open' | 'written' | 'committed';
 }
 
 const AUDIT_LOCAL = 'fwManagementAudit';
@@ -22,7 +25,7 @@ const TARGET_LOCAL = 'fwManagementAuditTarget';
 
 /** Opens the pending row of an audited request. */
 export function openAudit(res: Response, store: AuditStore, entry: Omit<AuditRecord, 'outcome'>): void {
-  const pending: PendingAudit = { store, entry, written: false };
+  const pending: PendingAudit = { store, entry, state: 'open' };
   res.locals[AUDIT_LOCAL] = pending;
 }
 
@@ -45,27 +48,32 @@ export function auditTargetOf(res: Response): string | undefined {
 }
 
 /**
- * A callback writing the `ok` row on the transaction of the change (undefined when the request
- * is not audited): pass it to a store that runs the change in a transaction.
+ * Runs a change that takes the audit row's writer (undefined when the request is not audited) and
+ * calls it inside its transaction. Once `change` has resolved that transaction has committed, and
+ * the row with it; when `change` rejects, the transaction rolled back and the row is forgotten, so
+ * the gate writes the `failed` row in a transaction of its own.
  */
-export function auditInTransaction(
+export async function auditedChange<T>(
   res: Response,
-): ((trx: Parameters<AuditStore['record']>[1]) => Promise<void>) | undefined {
+  change: (inTransaction: AuditInTransaction | undefined) => Promise<T>,
+): Promise<T> {
   const pending = pendingOf(res);
-  if (pending === undefined) return undefined;
-  return async (trx) => {
+  if (pending === undefined) return change(undefined);
+  const inTransaction: AuditInTransaction = async (trx) => {
     await pending.store.record({ ...pending.entry, outcome: 'ok' }, trx);
-    pending.written = true;
+    pending.state = 'written';
   };
+  try {
+    const result = await change(inTransaction);
+    if (pending.state === 'written') pending.state = 'committed';
+    return result;
+  } catch (err) {
+    pending.state = 'open';
+    throw err;
+  }
 }
 
-/** Whether the row was written with the change; cleared when the change failed after all (its transaction rolled back). */
-export function auditWrittenWithChange(res: Response): boolean {
-  return pendingOf(res)?.written === true;
-}
-
-/** Forgets a row written in a transaction that rolled back. */
-export function auditRolledBack(res: Response): void {
-  const pending = pendingOf(res);
-  if (pending !== undefined) pending.written = false;
+/** Whether the `ok` row was stored with the change (the gate then writes none). */
+export function auditCommittedWithChange(res: Response): boolean {
+  return pendingOf(res)?.state === 'committed';
 }

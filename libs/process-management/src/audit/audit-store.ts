@@ -62,11 +62,11 @@ export interface AuditFilter {
 }
 
 /** Any Kysely handle (the pool or a transaction), seen with the audit table. */
-type AnyKysely = { transaction: unknown; selectFrom: unknown };
+export type AuditHandle = { transaction: unknown; selectFrom: unknown };
 
 export interface AuditStore {
   /** Inserts one row, on `handle` when given (a transaction of the change). */
-  record(entry: AuditRecord, handle?: AnyKysely): Promise<void>;
+  record(entry: AuditRecord, handle?: AuditHandle): Promise<void>;
   /** A page of the tenant's entries, newest first. */
   list(filter: AuditFilter, page: PageRequest): Promise<Page<AuditEntry>>;
   /**
@@ -76,11 +76,11 @@ export interface AuditStore {
   purgeBefore(cutoff: Date, limit: number): Promise<number>;
 }
 
-function auditDb(handle: AnyKysely): Kysely<AuditTables> {
+function auditDb(handle: AuditHandle): Kysely<AuditTables> {
   return handle as unknown as Kysely<AuditTables>;
 }
 
-export function makeAuditStore(db: AnyKysely): AuditStore {
+export function makeAuditStore(db: AuditHandle): AuditStore {
   const base = auditDb(db);
   return {
     async record(entry, handle) {

@@ -12,6 +12,7 @@
  */
 import type { Database, Logger } from '@fw/core';
 import type { ManagementAccessOptions, ResolvedAccess } from '../access/access-guard';
+import type { AuditHandle } from '../audit/audit-store';
 import type { ProcessConfigurator } from '@fw/process-api';
 import { TRIGGER_EXECUTION_STATUSES } from '@fw/trigger';
 import type { Page, PageRequest } from '../http/pagination';
@@ -66,9 +67,20 @@ export type ExecutionView = ExecutionWire;
  */
 export type ExecutionRecord = ExecutionView & { failureStack?: string | null };
 
+/**
+ * What the API hands a write of a port: `inTransaction` runs inside the write's transaction, after
+ * its rows and before the commit, and writes the audit row there, so the change and its row commit
+ * together (when it throws, the write must roll back). `written` is what the write produced. A port
+ * that cannot run it may ignore it: the row is then written right after the change.
+ */
+export interface ChangeOptions<Written = void> {
+  inTransaction?: (trx: AuditHandle, written: Written) => Promise<void>;
+}
+
 /** The trigger ingress and its history (`@fw/trigger`'s TriggerService). */
 export interface TriggerServicePort {
-  trigger(input: TriggerRequest): Promise<TriggerResult>;
+  /** `options.inTransaction` runs in the transaction that claims the trigger id (for a duplicate too). */
+  trigger(input: TriggerRequest, options?: ChangeOptions): Promise<TriggerResult>;
   listExecutions(filter: ExecutionFilter, page: PageRequest): Promise<Page<ExecutionRecord>>;
 }
 
@@ -88,10 +100,15 @@ export type CrontabRecord = CrontabWire;
 export interface CrontabStorePort {
   list(tenant: string, page: PageRequest): Promise<Page<CrontabRecord>>;
   get(id: string, tenant: string): Promise<CrontabRecord | undefined | null>;
-  add(tenant: string, input: CrontabInput): Promise<CrontabRecord>;
-  update(id: string, tenant: string, changes: Partial<CrontabInput>): Promise<CrontabRecord | undefined | null>;
+  add(tenant: string, input: CrontabInput, options?: ChangeOptions<CrontabRecord>): Promise<CrontabRecord>;
+  update(
+    id: string,
+    tenant: string,
+    changes: Partial<CrontabInput>,
+    options?: ChangeOptions<CrontabRecord>,
+  ): Promise<CrontabRecord | undefined | null>;
   /** Deletes; false when the tenant has no crontab with that id. */
-  remove(id: string, tenant: string): Promise<boolean>;
+  remove(id: string, tenant: string, options?: ChangeOptions): Promise<boolean>;
   /** Crontabs of every tenant starting `processDefName` (a definition in use cannot be deleted). */
   countUsing(processDefName: string): Promise<number>;
 }

@@ -11,6 +11,7 @@
 import type { Database } from '@fw/core';
 import { TERMINAL_STATES } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
+import type { ChangeOptions } from '../ports/management-ports';
 import type { RetentionRule, RetentionRules } from './retention-settings';
 import { lockFinishedRoots, noRowsRemoved, removeIdleTrees, type RemovedRows } from './tree-removal-statements';
 
@@ -45,8 +46,15 @@ export interface HistoryRetentionStore {
   expiredRoots(rules: RetentionRules, after: SweepCursor | undefined, limit: number): Promise<ExpiredRoot[]>;
   /** Removes the trees of `ids` that are finished and idle, in one transaction. */
   removeRoots(ids: readonly string[]): Promise<GroupRemoval>;
-  /** Removes the finished tree of root `id` in `tenant` now, whatever its age. */
-  removeOne(tenant: string, id: string): Promise<{ outcome: RemoveOneOutcome; removed: RemovedRows }>;
+  /**
+   * Removes the finished tree of root `id` in `tenant` now, whatever its age. `inTransaction` runs
+   * in the removal's transaction once the tree is gone (the audit row of the removal).
+   */
+  removeOne(
+    tenant: string,
+    id: string,
+    options?: ChangeOptions,
+  ): Promise<{ outcome: RemoveOneOutcome; removed: RemovedRows }>;
 }
 
 /** How long a removal waits for a row lock before it gives up (it never needs to: finished trees are idle). */
@@ -110,7 +118,7 @@ export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): Histo
       });
     },
 
-    async removeOne(tenant, id) {
+    async removeOne(tenant, id, options) {
       const row = await sql<{ parent_id: string | null; state_id: string }>`
         select parent_id, state_id from fw_process where id = ${id}::uuid and tenant = ${tenant}`.execute(db);
       const found = row.rows[0];
@@ -118,6 +126,7 @@ export function makeHistoryRetentionStore(database: Pick<Database, 'db'>): Histo
       if (found.parent_id !== null) return { outcome: 'not-root', removed: noRowsRemoved() };
       return inTransaction(async (trx) => {
         const { removed, roots } = await removeIdleTrees(trx, await lockFinishedRoots(trx, [id]));
+        if (roots === 1) await options?.inTransaction?.(trx);
         return { outcome: roots === 1 ? ('removed' as const) : ('running' as const), removed };
       });
     },

@@ -11,11 +11,12 @@
  * | DELETE | /crontabs/{id} | 204; 404 outside the tenant |
  */
 import { isFwError } from '@fw/core';
-import { setAuditTarget } from '../audit/audit-context';
+import type { Response } from 'express';
+import { auditedChange, setAuditTarget, type AuditInTransaction } from '../audit/audit-context';
 import { crontabView, mapPage } from '../http/answer-views';
 import { badRequest, conflict, notFound, unavailable } from '../http/management-errors';
 import { parsePageRequest } from '../http/pagination';
-import type { CrontabInput, ManagementPorts } from '../ports/management-ports';
+import type { ChangeOptions, CrontabInput, CrontabRecord, ManagementPorts } from '../ports/management-ports';
 import type { OperationBinder } from './operation-binding';
 import { tenantOf, triggerPayloadOf, type CrontabBody, type TriggerPayloadBody } from './request-values';
 import { makeDefinitionCheck } from './trigger-routes';
@@ -74,6 +75,18 @@ async function checkCrontabFields(
   return fields;
 }
 
+/** The audit row of a new crontab names its id, known only inside the insert's transaction. */
+function namingNewCrontab(
+  res: Response,
+  inTransaction: AuditInTransaction | undefined,
+): ChangeOptions<CrontabRecord>['inTransaction'] {
+  if (inTransaction === undefined) return undefined;
+  return async (trx, crontab) => {
+    setAuditTarget(res, crontab.id);
+    await inTransaction(trx);
+  };
+}
+
 export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts): void {
   const classify = ports.classifyCrontabError ?? defaultCrontabErrorClassifier;
   const assertDefinition = makeDefinitionCheck(ports.definitions.configurator);
@@ -124,7 +137,9 @@ export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts):
       enabled: body.enabled ?? true,
       payload: triggerPayloadOf(body.payload),
     };
-    const created = await storeCall(() => store.add(tenant, input));
+    const created = await auditedChange(res, (inTransaction) =>
+      storeCall(() => store.add(tenant, input, { inTransaction: namingNewCrontab(res, inTransaction) })),
+    );
     setAuditTarget(res, created.id);
     await cron.reload();
     res.status(201).json(crontabView(created));
@@ -136,7 +151,9 @@ export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts):
     const store = crontabStore();
     const cron = scheduler();
     const changes = await checkCrontabFields(req.body as CrontabBody, assertDefinition);
-    const updated = await storeCall(() => store.update(id, tenant, changes));
+    const updated = await auditedChange(res, (inTransaction) =>
+      storeCall(() => store.update(id, tenant, changes, { inTransaction })),
+    );
     if (!updated) throw notFound(`No crontab ${id} in tenant ${tenant}`);
     await cron.reload();
     res.json(crontabView(updated));
@@ -147,7 +164,8 @@ export function addCrontabRoutes(bind: OperationBinder, ports: ManagementPorts):
     const id = String(req.params.id);
     const store = crontabStore();
     const cron = scheduler();
-    if (!(await store.remove(id, tenant))) throw notFound(`No crontab ${id} in tenant ${tenant}`);
+    if (!(await auditedChange(res, (inTransaction) => store.remove(id, tenant, { inTransaction }))))
+      throw notFound(`No crontab ${id} in tenant ${tenant}`);
     await cron.reload();
     res.status(204).end();
   });

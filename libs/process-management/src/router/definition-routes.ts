@@ -12,7 +12,7 @@
  * | DELETE | /definitions/{name} | 204; 404; 409 naming what still uses it (crontabs, definitions naming it as parent or predecessor, unfinished processes) |
  */
 import { processDb } from '@fw/process-service';
-import { auditInTransaction } from '../audit/audit-context';
+import { auditedChange } from '../audit/audit-context';
 import { badRequest, conflict, notFound } from '../http/management-errors';
 import { pageOfList, parsePageRequest } from '../http/pagination';
 import type { ManagementPorts } from '../ports/management-ports';
@@ -56,7 +56,7 @@ export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPort
     assertWritable();
     const def = parseDefinitionBody(req.body as DefinitionBody);
     // The audit row commits with the definition (or neither does).
-    if (!(await store.insert(def, auditInTransaction(res))))
+    if (!(await auditedChange(res, (inTransaction) => store.insert(def, inTransaction))))
       throw conflict(`Definition '${def.processType}' already exists: use PUT /definitions/${def.processType}`);
     configurator.invalidate?.();
     res.status(201).json(def);
@@ -77,7 +77,8 @@ export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPort
     if (unfinished > 0) uses.push(`${unfinished} unfinished process(es)`);
     if (uses.length > 0)
       throw conflict(`Definition '${name}' is still used by ${uses.join(', ')}: remove or finish those first`);
-    if (!(await store.remove(name, auditInTransaction(res)))) throw notFound(`No definition '${name}'`);
+    if (!(await auditedChange(res, (inTransaction) => store.remove(name, inTransaction))))
+      throw notFound(`No definition '${name}'`);
     configurator.invalidate?.();
     res.status(204).end();
   });
@@ -91,7 +92,7 @@ export function addDefinitionRoutes(bind: OperationBinder, ports: ManagementPort
     if (body.processType !== name)
       throw badRequest(`'processType' (${body.processType}) must equal the name in the path (${name})`);
     const def = parseDefinitionBody(body);
-    if (!(await store.update(def, auditInTransaction(res))))
+    if (!(await auditedChange(res, (inTransaction) => store.update(def, inTransaction))))
       throw notFound(`No definition '${name}': create it with POST /definitions`);
     configurator.invalidate?.();
     res.json(def);

@@ -3,8 +3,11 @@
  * caller's role against the operation table and the tenant against the caller's scope (403),
  * then the request against the operation's schemas (400), then the handler — and, for changes,
  * the audit row: `refused` for a 403, `failed` for any other error, `ok` when the handler is done.
- * The answer of a change leaves only after its row is stored (the handler's `end` is held back
- * until then), so a client reading the trail after an answer finds the change in it.
+ * A handler whose change runs in a transaction has the `ok` row written in it (`auditedChange`),
+ * so the change and its row commit together; the gate then writes none, and after a change that
+ * rolled back it writes the `failed` row in a transaction of its own. The answer of a change
+ * leaves only after its row is stored (the handler's `end` is held back until then), so a client
+ * reading the trail after an answer finds the change in it.
  *
  * @example
  * const gate = makeOperationGate({ audit: makeAuditStore(db), logger });
@@ -15,7 +18,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { authorizationProblem } from '../access/access-guard';
 import { callerOf } from '../access/caller';
 import { isAudited, requiredRoleFor } from '../access/operation-access-table';
-import { auditRolledBack, auditTargetOf, auditWrittenWithChange, openAudit } from '../audit/audit-context';
+import { auditCommittedWithChange, auditTargetOf, openAudit } from '../audit/audit-context';
 import type { AuditOutcome } from '../audit/audit-schemas';
 import type { AuditStore } from '../audit/audit-store';
 import { forbidden } from '../http/management-errors';
@@ -50,17 +53,22 @@ function targetOf(req: Request, res: Response): string | null {
   return null;
 }
 
-/** Holds the answer back: `end` is recorded, and replayed by the returned function. */
-function holdAnswer(res: Response): () => void {
+/** Holds the answer back: `end` is recorded, then replayed by `release` or dropped by `discard` (an error answer follows). */
+function holdAnswer(res: Response): { release(): void; discard(): void } {
   const end = res.end.bind(res);
   let held: unknown[] | undefined;
   res.end = ((...args: unknown[]) => {
     held = args;
     return res;
   }) as Response['end'];
-  return () => {
-    res.end = end;
-    if (held !== undefined) (end as (...args: unknown[]) => Response)(...held);
+  return {
+    release: () => {
+      res.end = end;
+      if (held !== undefined) (end as (...args: unknown[]) => Response)(...held);
+    },
+    discard: () => {
+      res.end = end;
+    },
   };
 }
 
@@ -112,20 +120,24 @@ export function makeOperationGate(options: OperationGateOptions): OperationGate 
         target: targetOf(req, res),
         requestId: requestIdOf(res),
       });
-      const release = holdAnswer(res);
+      const answer = holdAnswer(res);
       try {
         await handler(req, res, next);
       } catch (err) {
-        release();
-        auditRolledBack(res);
-        await record('failed');
+        answer.release();
+        // A change that committed with its row stays `ok`: what failed came after it (a scheduler reload).
+        if (!auditCommittedWithChange(res)) await record('failed');
         throw err;
       }
+      if (auditCommittedWithChange(res)) return answer.release();
       try {
-        if (!auditWrittenWithChange(res)) await record('ok');
-      } finally {
-        release();
+        await record('ok');
+      } catch (err) {
+        // No answer without its row: the error middleware answers 500 instead of the held one.
+        answer.discard();
+        throw err;
       }
+      answer.release();
     };
   };
 }

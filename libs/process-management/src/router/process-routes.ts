@@ -10,6 +10,7 @@
  * | GET | /trace?processId= or ?triggerId= | `{ nodes, edges }`; 400 unless exactly one; 413 above 1,000 |
  */
 import { processDb } from '@fw/process-service';
+import { auditedChange } from '../audit/audit-context';
 import { badRequest, conflict, notFound } from '../http/management-errors';
 import { parsePageRequest } from '../http/pagination';
 import type { ManagementPorts } from '../ports/management-ports';
@@ -50,8 +51,9 @@ export function addProcessRoutes(bind: OperationBinder, ports: ManagementPorts, 
   bind('deleteProcess', async (req, res) => {
     const tenant = tenantOf(res);
     const id = String(req.params.id);
+    // The audit row commits with the removal (or neither does).
     const { outcome } = isUuid(id)
-      ? await retention.removeOne(tenant, id.toLowerCase())
+      ? await auditedChange(res, (inTransaction) => retention.removeOne(tenant, id.toLowerCase(), { inTransaction }))
       : { outcome: 'not-found' as const };
     if (outcome === 'not-found') throw notFound(`No process ${id} in tenant ${tenant}`);
     if (outcome === 'not-root')

@@ -11,7 +11,7 @@ import { isFwError } from '@fw/core';
 import type { ProcessConfigurator } from '@fw/process-api';
 import { assertInputMatches, assertRootType } from '@fw/process-service';
 import { randomUUID } from 'node:crypto';
-import { setAuditTarget } from '../audit/audit-context';
+import { auditedChange, setAuditTarget } from '../audit/audit-context';
 import { executionView, mapPage } from '../http/answer-views';
 import { badRequest, unavailable } from '../http/management-errors';
 import { parsePageRequest } from '../http/pagination';
@@ -55,12 +55,13 @@ export function addTriggerRoutes(bind: OperationBinder, ports: ManagementPorts):
     setAuditTarget(res, manualTriggerId(tenant, key));
     const service = triggerService();
     await assertDefinition(payload.processDefName, payload.args);
-    const result = await service.trigger({
-      source: 'MANUAL',
-      triggerId: manualTriggerId(tenant, key),
-      tenant,
-      payload,
-    });
+    // The audit row commits with the trigger's claim (its log entry and RUNNING execution).
+    const result = await auditedChange(res, (inTransaction) =>
+      service.trigger(
+        { source: 'MANUAL', triggerId: manualTriggerId(tenant, key), tenant, payload },
+        { inTransaction },
+      ),
+    );
     const answer: TriggerResult = {
       triggerId: result.triggerId,
       eventId: result.eventId,
