@@ -13,6 +13,7 @@ import { dashboardBench } from './dashboard/dashboard-bench';
 import { generatorBench } from './generator/generator-bench';
 import { bullmqBench } from './bullmq/bullmq-flow-bench';
 import { compareBench } from './compare/compare-bench';
+import { telemetryBench } from './telemetry/telemetry-bench';
 
 /**
  * Every benchmark of `npm run bench -- <name>`. Later ones (`engine`, `fanout`) are added here
@@ -28,6 +29,7 @@ export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   history: historyBench,
   bullmq: bullmqBench,
   compare: compareBench,
+  telemetry: telemetryBench,
   startup: startupBench,
   service: serviceBench,
   'admin-ui': adminUiBench,

@@ -31,6 +31,11 @@ export interface BenchOptions {
    * built JavaScript (what npm users run; the default, built first through Nx).
    */
   source?: boolean;
+  /**
+   * `fanout --telemetry`: metrics recorded, served and scraped every second, spans exported over
+   * OTLP to a local receiver, as a worker host with both turned on.
+   */
+  telemetry?: boolean;
   /** Measured runs per shape of the `startup` benchmark (`--runs N`, default 5). */
   runs?: number;
   /** Write a V8 CPU profile of the system under test into this folder. */

@@ -32,7 +32,7 @@ function workerCount(flag: string, value: string): number {
 }
 
 /**
- * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--processes N] [--leaves N] [--workers K] [--runs N] [--rounds N] [--source] [--cpu-prof [DIR]]`.
+ * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--processes N] [--leaves N] [--workers K] [--runs N] [--rounds N] [--source] [--telemetry] [--cpu-prof [DIR]]`.
  *
  * @example
  * parseBenchArgs(['query', '--requests', '100000']); // { name: 'query', options: { requests: 100000, ... } }
@@ -86,6 +86,10 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
       case '--source':
         if (inline !== undefined) throw new BenchUsageError('--source takes no value');
         options.source = true;
+        break;
+      case '--telemetry':
+        if (inline !== undefined) throw new BenchUsageError('--telemetry takes no value');
+        options.telemetry = true;
         break;
       case '--cpu-prof': {
         const next = inline ?? (rest[i + 1] !== undefined && !rest[i + 1].startsWith('--') ? rest[++i] : undefined);

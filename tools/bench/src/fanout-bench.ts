@@ -11,6 +11,7 @@
  * Prints the phases, leaves/s and transitions/s, and on its LAST line `leaves_per_s=<number>`.
  */
 import { migrateDatabase, type Database } from '@fw/core';
+import type { FwMetrics } from '@fw/telemetry';
 import { fwMigrations } from '@fw/migrate';
 import type { BenchIo, BenchOptions, BenchRunner } from './bench-types';
 import { COORDINATOR_POOL, runFanoutAcrossWorkers } from './fanout/fanout-across-processes';
@@ -25,6 +26,8 @@ import {
 import { fanoutResultOf, type FanoutResult } from './fanout/fanout-result';
 import { openScratchDatabase } from './scratch/scratch-database';
 import { formatCpuSplit, startCpuSplit } from './cpu/cpu-split';
+import { benchSamplerEnv, describeSampler, startFanoutTelemetry } from './telemetry/fanout-telemetry';
+import { startTelemetryCollector } from './telemetry/telemetry-collector';
 
 export { fanoutTuningFromEnv, type FanoutTuning } from './fanout/fanout-node';
 export type { FanoutResult } from './fanout/fanout-result';
@@ -35,9 +38,11 @@ export async function runFanout(
   leaves: number,
   print: (line: string) => void,
   tuning: FanoutTuning = fanoutTuningFromEnv(),
+  metrics?: FwMetrics,
 ): Promise<FanoutResult> {
   let splitDoneAt = 0;
   const node = startFanoutNode(database, tuning, {
+    ...(metrics ? { metrics } : {}),
     onOutcome: (outcome) => {
       if (outcome.workerType === 'SPLITTER') splitDoneAt = performance.now();
     },
@@ -54,7 +59,8 @@ export async function runFanout(
   const progress = startFanoutProgress(database, rootId, started, print);
   await finished;
   const ended = performance.now();
-  print(`  ${formatCpuSplit(cpu.stop())}`);
+  const cpuSplit = cpu.stop();
+  print(`  ${formatCpuSplit(cpuSplit)}`);
   progress.stop();
   await node.stop();
   const verified = await verifyFanout(database, rootId, leaves);
@@ -62,6 +68,7 @@ export async function runFanout(
     leaves,
     seconds: (ended - started) / 1000,
     splitSeconds: (splitDoneAt - started) / 1000,
+    cpu: cpuSplit,
     ...verified,
   });
 }
@@ -81,24 +88,43 @@ export async function openFanoutDatabase(
   return scratch;
 }
 
+/** How {@link fanoutBenchOn} runs besides its size. */
+export interface FanoutRunSettings {
+  /** Worker OS processes (default 0: everything in this process). */
+  workers?: number;
+  /**
+   * Metrics and tracing on, as a worker host with both turned on (single-process mode only): the
+   * spans go to `OTEL_EXPORTER_OTLP_ENDPOINT`; `onMetricsServed` gets the URL to scrape.
+   */
+  telemetry?: { onMetricsServed(url: string): void };
+}
+
 /** Runs the benchmark on a scratch database of `serverUrl`, in this process or across `workers` processes. */
 export async function fanoutBenchOn(
   serverUrl: string,
   leaves: number,
   io: BenchIo,
-  workers = 0,
+  settings: FanoutRunSettings = {},
 ): Promise<FanoutResult> {
   process.env.FW_LOG_LEVEL ??= 'error';
+  const workers = settings.workers ?? 0;
+  if (settings.telemetry && workers > 0)
+    throw new Error('fanout: telemetry is measured in the single-process mode (--workers 0)');
   const tuning = fanoutTuningFromEnv(workers);
   const scratch = await openFanoutDatabase(serverUrl, workers === 0 ? tuning.pool : COORDINATOR_POOL);
+  const telemetry = settings.telemetry ? await startFanoutTelemetry(scratch.database) : undefined;
   try {
     io.out(`fanout: ${leaves} leaves through the outbox and the JDBC work-item queue (PostgreSQL)`);
     io.out(
       `  batch=${tuning.batch} lanes=${tuning.lanes} pool=${tuning.pool} batching=${tuning.batching} leaf_cpu_ms=${tuning.leafCpuMillis}`,
     );
     let r: FanoutResult;
+    if (telemetry) {
+      io.out(`  telemetry on: metrics at ${telemetry.metricsUrl}, spans to ${telemetry.tracesUrl}`);
+      settings.telemetry?.onMetricsServed(telemetry.metricsUrl);
+    }
     if (workers === 0) {
-      r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning);
+      r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning, telemetry?.metrics);
     } else {
       io.out(
         `  workers=${workers}: each worker process runs manager + outbox dispatcher + work-item runner with its own pool of ${tuning.pool}; this process (pool ${COORDINATOR_POOL}) creates the root and polls its state`,
@@ -114,20 +140,35 @@ export async function fanoutBenchOn(
     io.out(`leaves_per_s=${r.leavesPerSecond.toFixed(0)}`);
     return r;
   } finally {
+    await telemetry?.stop();
     await scratch.drop();
   }
 }
 
-/** The `fanout` runner of `npm run bench` (`--leaves`, default 10000; `--workers`, default 0; `--database-url`). */
+/** One run with metrics and tracing on, exported to and scraped by a collector in this process. */
+async function fanoutWithTelemetry(serverUrl: string, leaves: number, io: BenchIo): Promise<void> {
+  const collector = await startTelemetryCollector();
+  const sampler = benchSamplerEnv();
+  Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, ...sampler });
+  io.out(`  tracing with sampler ${describeSampler(sampler)}, metrics scraped every second`);
+  try {
+    await fanoutBenchOn(serverUrl, leaves, io, { telemetry: { onMetricsServed: (url) => collector.scrape(url) } });
+  } finally {
+    const got = await collector.stop();
+    io.out(
+      `  telemetry: ${got.exports} OTLP exports (${(got.exportedBytes / 1024 / 1024).toFixed(1)} MB), ${got.scrapes} scrapes of /metrics`,
+    );
+  }
+}
+
+/** The `fanout` runner of `npm run bench` (`--leaves`, default 10000; `--workers`, default 0; `--telemetry`; `--database-url`). */
 export const fanoutBench: BenchRunner = {
   description:
-    'durable fan-out of N leaves (--leaves N, default 10000; --workers K worker processes, default 0): outbox + JDBC work items on PostgreSQL; last line leaves_per_s=',
+    'durable fan-out of N leaves (--leaves N, default 10000; --workers K worker processes, default 0; --telemetry: metrics scraped and spans exported): outbox + JDBC work items on PostgreSQL; last line leaves_per_s=',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
-    await fanoutBenchOn(
-      process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
-      options.leaves ?? 10_000,
-      io,
-      options.workers ?? 0,
-    );
+    const serverUrl = process.env.FW_BENCH_DATABASE_URL || options.databaseUrl;
+    const leaves = options.leaves ?? 10_000;
+    if (options.telemetry) await fanoutWithTelemetry(serverUrl, leaves, io);
+    else await fanoutBenchOn(serverUrl, leaves, io, { workers: options.workers ?? 0 });
   },
 };

@@ -1,6 +1,8 @@
 import {
   context,
+  isSpanContextValid,
   SpanKind,
+  TraceFlags,
   SpanStatusCode,
   trace,
   type Attributes,
@@ -50,20 +52,18 @@ export interface MessagingSpanOptions extends FwSpanAttributes {
 
 /** The span attributes of `options`: messaging.* and the fw.* that are set. */
 export function messagingAttributes(operation: MessagingOperation, options: MessagingSpanOptions): Attributes {
+  // Written out rather than looped over a table: this runs for several spans of every leaf.
   const attributes: Attributes = {
     'messaging.operation.type': operation,
     'messaging.operation.name': operation,
     'messaging.system': options.system ?? 'fw',
     'messaging.destination.name': options.destination,
   };
-  const fw: [string, string | null | undefined][] = [
-    ['fw.tenant', options.tenant],
-    ['fw.process.id', options.processId],
-    ['fw.process.type', options.processType],
-    ['fw.worker.type', options.workerType],
-    ['fw.trigger.id', options.triggerId],
-  ];
-  for (const [key, value] of fw) if (value !== undefined && value !== null) attributes[key] = value;
+  if (options.tenant != null) attributes['fw.tenant'] = options.tenant;
+  if (options.processId != null) attributes['fw.process.id'] = options.processId;
+  if (options.processType != null) attributes['fw.process.type'] = options.processType;
+  if (options.workerType != null) attributes['fw.worker.type'] = options.workerType;
+  if (options.triggerId != null) attributes['fw.trigger.id'] = options.triggerId;
   return attributes;
 }
 
@@ -71,8 +71,25 @@ export function messagingAttributes(operation: MessagingOperation, options: Mess
  * Starts a messaging span named `<operation> <destination>` with the kind the conventions give
  * (create: PRODUCER, process: CONSUMER, settle: CLIENT). The caller ends it; {@link inMessagingSpan}
  * does that for a function.
+ *
+ * Under a parent that was not sampled, no span is started: the answer is a non-recording span
+ * carrying the parent's own context, so what is stored or sent downstream keeps the parent's
+ * "not sampled" decision. That is what the parent-based samplers (the default) would decide for
+ * the child anyway, without the sampler call, the attributes and a new span id for every leaf of
+ * a large fan-out whose trace is not kept. A span with `root: true` (a split's child above the
+ * inline threshold) always asks the sampler.
  */
 export function startMessagingSpan(operation: MessagingOperation, options: MessagingSpanOptions): Span {
+  const parent = options.parent ?? context.active();
+  if (options.root !== true) {
+    const parentSpan = trace.getSpanContext(parent);
+    if (
+      parentSpan !== undefined &&
+      (parentSpan.traceFlags & TraceFlags.SAMPLED) === 0 &&
+      isSpanContextValid(parentSpan)
+    )
+      return trace.wrapSpanContext(parentSpan);
+  }
   return trace.getTracer(FW_TRACER_NAME).startSpan(
     `${operation} ${options.destination}`,
     {
@@ -81,7 +98,7 @@ export function startMessagingSpan(operation: MessagingOperation, options: Messa
       links: options.links,
       root: options.root,
     },
-    options.parent ?? context.active(),
+    parent,
   );
 }
 

@@ -12,13 +12,12 @@ import * as path from 'node:path';
 import { buildPackages } from '../build/build-packages';
 import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
-import type { CompareChildMessage } from './compare-child-main';
+import type { ChildMeasured, ChildRunner, CompareChildMessage } from './compare-child-main';
 import {
   formatCompareSummary,
   roundOrder,
   summarizeCompare,
   type CompareRecord,
-  type CompareRunner,
   type CompareSummary,
 } from './compare-stats';
 
@@ -26,7 +25,7 @@ const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
 const CHILD_MAIN = path.join(__dirname, 'compare-child-main.ts');
 
 /** The packages the fanout runner loads (built before the rounds in `dist` mode). */
-const FANOUT_PACKAGES = [
+export const FANOUT_PACKAGES = [
   '@fw/core',
   '@fw/process-api',
   '@fw/stm',
@@ -35,6 +34,9 @@ const FANOUT_PACKAGES = [
   '@fw/process-service',
   '@fw/process-utils',
   '@fw/jdbc-process-starter',
+  '@fw/telemetry',
+  '@fw/telemetry-node',
+  '@fw/migrate',
 ];
 
 export interface CompareSettings {
@@ -57,12 +59,22 @@ function childTsconfig(code: CompareSettings['code']): string {
     : path.join(WORKSPACE_ROOT, 'tools/bench/tsconfig.dist.json');
 }
 
+/** What a child measured, with its peak RSS. */
+export type ChildRecord = ChildMeasured & { maxRssBytes: number };
+
+/** Extra wiring of a child: environment on top of this process's, and its metrics URL once served. */
+export interface ChildHooks {
+  env?: Record<string, string>;
+  onMetricsServed?(url: string): void;
+}
+
 /** Runs one runner in its own OS process; each line it prints goes to `print`. */
 export function runCompareChild(
-  runner: CompareRunner,
+  runner: ChildRunner,
   settings: CompareSettings,
   print: (line: string) => void,
-): Promise<Omit<CompareRecord, 'round' | 'runner'>> {
+  hooks: ChildHooks = {},
+): Promise<ChildRecord> {
   const child = fork(CHILD_MAIN, [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl], {
     cwd: WORKSPACE_ROOT,
     execArgv: ['--import', 'tsx'],
@@ -70,6 +82,7 @@ export function runCompareChild(
       ...process.env,
       FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error',
       TSX_TSCONFIG_PATH: childTsconfig(settings.code),
+      ...hooks.env,
     },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -81,17 +94,17 @@ export function runCompareChild(
   });
   return new Promise((resolve, reject) => {
     let message: CompareChildMessage | undefined;
-    child.on('message', (m: CompareChildMessage) => (message = m));
+    child.on('message', (m: CompareChildMessage) => {
+      if (m.type === 'metrics-served') hooks.onMetricsServed?.(m.url);
+      else message = m;
+    });
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       if (pending !== '') print(pending);
-      if (message?.type === 'result')
-        return resolve({
-          rates: message.rates,
-          seconds: message.seconds,
-          splitSeconds: message.splitSeconds,
-          maxRssBytes: message.maxRssBytes,
-        });
+      if (message?.type === 'result') {
+        const { type: _type, ...record } = message;
+        return resolve(record);
+      }
       reject(
         new Error(
           `${runner} failed (${signal ?? `exit code ${code}`}): ${message?.type === 'failed' ? message.message : 'no result'}`,

@@ -30,6 +30,7 @@ import {
   type ChildSpec,
   type WorkerOutcome,
 } from '@fw/process-utils';
+import type { FwMetrics } from '@fw/telemetry';
 
 /** Process type of the root that splits. */
 export const FANOUT_ROOT_TYPE = 'fanout-root';
@@ -134,8 +135,10 @@ export function makeFanoutManager(
   database: Database,
   workerStarter: WorkItemStarter,
   outbox: { runDispatcher: boolean },
+  metrics?: FwMetrics,
 ): ProcessManager {
   return makeProcessManager({
+    ...(metrics ? { metrics } : {}),
     db: processDb(database),
     configurator: makeJsonProcessConfigurator({
       definitions: [
@@ -175,12 +178,14 @@ export interface FanoutNode {
 export interface FanoutNodeHooks {
   /** Called with the outcome of every work item this node ran (e.g. to time the end of the split). */
   onOutcome?(outcome: WorkerOutcome): void;
+  /** Where the manager and the runner record the fw_* series, as in a worker host with metrics on. */
+  metrics?: FwMetrics;
 }
 
 /** Starts a node on `database` (claiming at once); `stop()` ends it. The pool stays the caller's. */
 export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks: FanoutNodeHooks = {}): FanoutNode {
   const starter = makeWorkItemStarter();
-  const manager = makeFanoutManager(database, starter, { runDispatcher: true });
+  const manager = makeFanoutManager(database, starter, { runDispatcher: true }, hooks.metrics);
   const sink = tuning.batching
     ? makeBatchingEventSink(manager, { maxBatch: tuning.batch, concurrency: tuning.lanes })
     : makeManagerEventSink(manager);
@@ -205,6 +210,7 @@ export function startFanoutNode(database: Database, tuning: FanoutTuning, hooks:
     minClaim: tuning.batch,
     pollIntervalMillis: 200,
     fair: tuning.fair,
+    ...(hooks.metrics ? { metrics: hooks.metrics } : {}),
   });
   // Coalesced wake-ups: one claim for the items of many commits.
   let wakeTimer: NodeJS.Timeout | undefined;

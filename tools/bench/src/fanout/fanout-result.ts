@@ -6,6 +6,7 @@
  * const result = fanoutResultOf({ leaves: 10_000, seconds: 4.6, splitSeconds: 1.7, rootState: 'PROCESSED', outboxCommands: 10_001 });
  * result.leavesPerSecond; // ≈ 2174
  */
+import type { CpuSplit } from '../cpu/cpu-split';
 import { FANOUT_SPLIT_BATCH } from './fanout-node';
 
 export interface FanoutResult {
@@ -18,11 +19,13 @@ export interface FanoutResult {
   transitionsPerSecond: number;
   rootState: string;
   outboxCommands: number;
+  /** Where the run's CPU went (single-process mode only). */
+  cpu?: CpuSplit;
 }
 
 /** Derives the rates of a run from what was measured and verified. */
 export function fanoutResultOf(
-  run: Pick<FanoutResult, 'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands'>,
+  run: Pick<FanoutResult, 'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands' | 'cpu'>,
 ): FanoutResult {
   // Leaves: create → EXECUTING → PROCESSED; root: SPLIT_PENDING, one per split batch, one per child
   // report, AGGREGATION_PENDING, PROCESSED.

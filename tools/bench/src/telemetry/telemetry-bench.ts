@@ -1,0 +1,86 @@
+/**
+ * `npm run bench -- telemetry [--leaves N] [--rounds R] [--source]`: the cost of turning on what
+ * operators need. R rounds (default 3), each running `fanout` once with telemetry off and once
+ * with it on (metrics recorded and scraped every second, every span exported over OTLP to a
+ * receiver in this process), in an order that alternates each round, each run in an OS process of
+ * its own on the built packages. Prints each run, the medians, the loss of leaves/s and the node
+ * CPU per leaf of both.
+ */
+import * as os from 'node:os';
+import { buildPackages } from '../build/build-packages';
+import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
+import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
+import { FANOUT_PACKAGES, runCompareChild, type ChildRecord, type CompareSettings } from '../compare/compare-bench';
+import { benchSamplerEnv, describeSampler } from './fanout-telemetry';
+import { startTelemetryCollector } from './telemetry-collector';
+import { formatTelemetryOverhead, summarizeTelemetryOverhead, type TelemetryRound } from './telemetry-overhead';
+
+/** One run in a child process, with the collector it exports to when telemetry is on. */
+async function runOnce(
+  settings: CompareSettings,
+  telemetry: boolean,
+  io: BenchIo,
+  label: string,
+): Promise<ChildRecord> {
+  const print = (line: string) => io.out(`  [${label}] ${line}`);
+  if (!telemetry) return runCompareChild('fanout', settings, print);
+  const collector = await startTelemetryCollector();
+  try {
+    return await runCompareChild('fanout-telemetry', settings, print, {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, ...benchSamplerEnv() },
+      onMetricsServed: (url) => collector.scrape(url),
+    });
+  } finally {
+    const got = await collector.stop();
+    print(
+      `telemetry: ${got.exports} OTLP exports (${(got.exportedBytes / 1024 / 1024).toFixed(1)} MB), ${got.scrapes} scrapes`,
+    );
+  }
+}
+
+/** Runs the rounds and prints the summary; returns the rounds. */
+export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo): Promise<TelemetryRound[]> {
+  if (settings.code === 'dist') buildPackages([...FANOUT_PACKAGES]);
+  io.out(
+    `telemetry: fanout of ${settings.leaves} leaves with metrics and tracing off and on (sampler ${describeSampler(benchSamplerEnv())}; metrics scraped every second), ${settings.rounds} round(s); load average ${os.loadavg()[0].toFixed(1)}`,
+  );
+  const rounds: TelemetryRound[] = [];
+  for (let round = 1; round <= settings.rounds; round++) {
+    const order = round % 2 === 1 ? [false, true] : [true, false];
+    for (const telemetry of order) {
+      const label = `${telemetry ? 'on' : 'off'} ${round}`;
+      const record = await runOnce(settings, telemetry, io, label);
+      const leavesPerSecond = Object.values(record.rates)[0];
+      rounds.push({
+        telemetry,
+        leaves: settings.leaves,
+        leavesPerSecond,
+        nodeCpuSeconds: record.cpu?.processSeconds,
+      });
+      io.out(
+        `round ${round} telemetry ${telemetry ? 'on ' : 'off'}: ${leavesPerSecond.toFixed(0)} leaves/s (${record.seconds.toFixed(2)} s, node CPU ${record.cpu?.processSeconds.toFixed(2) ?? '?'} s, peak RSS ${(record.maxRssBytes / 1024 / 1024).toFixed(0)} MB, load ${os.loadavg()[0].toFixed(1)})`,
+      );
+    }
+  }
+  io.out(`telemetry: ${settings.leaves} leaves, medians of ${settings.rounds} round(s)`);
+  for (const line of formatTelemetryOverhead(summarizeTelemetryOverhead(rounds))) io.out(line);
+  return rounds;
+}
+
+/** The `telemetry` runner of `npm run bench`. */
+export const telemetryBench: BenchRunner = {
+  description:
+    'fanout with metrics and tracing off vs on, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --source): loss of leaves/s, node CPU per leaf',
+  async run(options: BenchOptions, io: BenchIo): Promise<void> {
+    await telemetryOverheadOn(
+      {
+        leaves: options.leaves ?? 10_000,
+        rounds: options.rounds ?? 3,
+        databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
+        redisUrl: benchRedisUrl(),
+        code: options.source === true ? 'source' : 'dist',
+      },
+      io,
+    );
+  },
+};

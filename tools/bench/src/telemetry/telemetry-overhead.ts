@@ -1,0 +1,65 @@
+/**
+ * The arithmetic of `npm run bench -- telemetry`: medians of the rounds with telemetry off and on,
+ * the loss of leaves per second and the added CPU per leaf, and the lines that print them.
+ *
+ * @example
+ * const s = summarizeTelemetryOverhead([{ telemetry: false, leavesPerSecond: 5000, nodeCpuSeconds: 2, leaves: 10_000 }, …]);
+ * s.lossPercent; // e.g. 3.1
+ */
+import { median } from '../compare/compare-stats';
+
+/** The most leaves per second telemetry may cost, in percent of the run without it. */
+export const TELEMETRY_LOSS_LIMIT_PERCENT = 5;
+
+/** One fan-out run of the comparison. */
+export interface TelemetryRound {
+  telemetry: boolean;
+  leaves: number;
+  leavesPerSecond: number;
+  /** CPU seconds of the node process during the run (undefined: not measured). */
+  nodeCpuSeconds: number | undefined;
+}
+
+export interface TelemetryOverhead {
+  off: { median: number; rates: number[]; cpuMillisPerLeaf: number };
+  on: { median: number; rates: number[]; cpuMillisPerLeaf: number };
+  /** 100 × (1 − on / off) of the medians; negative when the runs with telemetry were faster. */
+  lossPercent: number;
+  /** 100 × (on / off − 1) of the median node CPU per leaf. */
+  cpuAddedPercent: number;
+  withinLimit: boolean;
+}
+
+function side(rounds: readonly TelemetryRound[], telemetry: boolean): TelemetryOverhead['off'] {
+  const mine = rounds.filter((r) => r.telemetry === telemetry);
+  const rates = mine.map((r) => r.leavesPerSecond);
+  const cpu = mine.flatMap((r) => (r.nodeCpuSeconds === undefined ? [] : [(1000 * r.nodeCpuSeconds) / r.leaves]));
+  return { median: median(rates), rates, cpuMillisPerLeaf: median(cpu) };
+}
+
+/** Medians, loss and added CPU of `rounds` (both sides must have at least one run). */
+export function summarizeTelemetryOverhead(rounds: readonly TelemetryRound[]): TelemetryOverhead {
+  const off = side(rounds, false);
+  const on = side(rounds, true);
+  if (off.rates.length === 0 || on.rates.length === 0)
+    throw new Error('telemetry overhead needs runs with telemetry off and on');
+  const lossPercent = 100 * (1 - on.median / off.median);
+  return {
+    off,
+    on,
+    lossPercent,
+    cpuAddedPercent: 100 * (on.cpuMillisPerLeaf / off.cpuMillisPerLeaf - 1),
+    withinLimit: lossPercent <= TELEMETRY_LOSS_LIMIT_PERCENT,
+  };
+}
+
+/** The summary lines; the last is `telemetry_loss_pct=<number>`. */
+export function formatTelemetryOverhead(s: TelemetryOverhead): string[] {
+  const rates = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  return [
+    `  off: ${rates(s.off.rates)} leaves/s → median ${s.off.median.toFixed(0)}; node CPU ${s.off.cpuMillisPerLeaf.toFixed(3)} ms per leaf`,
+    `  on:  ${rates(s.on.rates)} leaves/s → median ${s.on.median.toFixed(0)}; node CPU ${s.on.cpuMillisPerLeaf.toFixed(3)} ms per leaf (${s.cpuAddedPercent >= 0 ? '+' : ''}${s.cpuAddedPercent.toFixed(1)} %)`,
+    `  loss with metrics and tracing on: ${s.lossPercent.toFixed(1)} % of leaves/s (limit ${TELEMETRY_LOSS_LIMIT_PERCENT} %): ${s.withinLimit ? 'within' : 'OVER'} the limit`,
+    `telemetry_loss_pct=${s.lossPercent.toFixed(1)}`,
+  ];
+}
