@@ -1,5 +1,4 @@
 import { currentContext, currentTenantId, FwError } from '@fw/core';
-import type { WorkerDto } from '@fw/process-api';
 import {
   AggregatorBase,
   deterministicChildId,
@@ -12,6 +11,7 @@ import {
   type ProcessEventSink,
   type WorkerContext,
 } from '@fw/process-utils';
+import { childResults, messageBuilder } from './worker-messages';
 
 interface Delivered {
   processId: string;
@@ -34,24 +34,7 @@ function recordingSink(refuse?: (eventId: string) => unknown): ProcessEventSink 
 
 const PID = '5b0c7a52-3a39-4a8e-9b55-8e6f1a3c0d11';
 
-function message(
-  processType: string,
-  workerType: WorkerDto['workerType'],
-  input: unknown,
-  extra: Partial<WorkerDto> = {},
-): WorkerDto {
-  return {
-    processId: PID,
-    processType,
-    workerType,
-    tenant: 't1',
-    triggerId: 'trg-1',
-    parentId: null,
-    input,
-    config: { size: '2' },
-    ...extra,
-  };
-}
+const message = messageBuilder({ processId: PID, tenant: 't1', triggerId: 'trg-1', config: { size: '2' } });
 
 class Numbers extends SplitterBase<{ n: number }, { i: number }> {
   readonly processType = 'numbers';
@@ -97,15 +80,6 @@ class Total extends AggregatorBase<unknown, { v: number }, { total: number }> {
     return { total: children.reduce((s, c) => s + (c.output?.v ?? 0), 0) };
   }
 }
-
-const results = (outputs: unknown[]) =>
-  outputs.map((output, i) => ({
-    processId: `c${i}`,
-    processType: 'x',
-    stateId: 'PROCESSED',
-    successful: true,
-    output,
-  }));
 
 describe('batch service', () => {
   it('cuts a split into batches: splitPartiallyDone for all but the last, then splitDone', async () => {
@@ -224,9 +198,10 @@ describe('batch service', () => {
     const service = makeBatchService({
       workers: [new Total()],
       sink,
-      loadChildResults: async (id, tenant) => (id === PID && tenant === 't1' ? results([{ v: 10 }, { v: 5 }]) : []),
+      loadChildResults: async (id, tenant) =>
+        id === PID && tenant === 't1' ? childResults([{ v: 10 }, { v: 5 }]) : [],
     });
-    await service.run(message('total', 'AGGREGATOR', null, { subProcessResults: results([{ v: 1 }, { v: 2 }]) }));
+    await service.run(message('total', 'AGGREGATOR', null, { subProcessResults: childResults([{ v: 1 }, { v: 2 }]) }));
     await service.run(message('total', 'AGGREGATOR', null));
     expect(sink.delivered.map((d) => d.payload)).toEqual([{ output: { total: 3 } }, { output: { total: 15 } }]);
   });
@@ -235,7 +210,7 @@ describe('batch service', () => {
     const sink = recordingSink();
     const service = makeBatchService({ workers: [new Total()], sink });
     const bad = await service.run(
-      message('total', 'AGGREGATOR', null, { subProcessResults: results([{ v: 1 }, { v: 'two' }]) }),
+      message('total', 'AGGREGATOR', null, { subProcessResults: childResults([{ v: 1 }, { v: 'two' }]) }),
     );
     expect(bad).toMatchObject({
       status: 'failed',

@@ -16,6 +16,7 @@ import {
   type PayloadType,
   type ProcessEventSink,
 } from '@fw/process-utils';
+import { childResults, messageBuilder } from './worker-messages';
 
 interface Delivered {
   eventId: string;
@@ -34,24 +35,7 @@ function recordingSink(): ProcessEventSink & { delivered: Delivered[] } {
 
 const PID = '0f4b2d0e-6c1a-4e55-9d77-2b9a3c4d5e6f';
 
-function message(
-  processType: string,
-  workerType: WorkerDto['workerType'],
-  input: unknown,
-  extra: Partial<WorkerDto> = {},
-): WorkerDto {
-  return {
-    processId: PID,
-    processType,
-    workerType,
-    tenant: null,
-    triggerId: null,
-    parentId: null,
-    input,
-    config: {},
-    ...extra,
-  };
-}
+const message = messageBuilder({ processId: PID });
 
 const statsInput = shape({
   numbers: listOf('number'),
@@ -112,15 +96,6 @@ class SumValues extends AggregatorBase<unknown, { values: number[] }, { total: n
     return { total: children.reduce((s, c) => s + (c.output?.values.reduce((a, b) => a + b, 0) ?? 0), 0) };
   }
 }
-
-const results = (outputs: unknown[]) =>
-  outputs.map((output, i) => ({
-    processId: `c${i}`,
-    processType: 'x',
-    stateId: 'PROCESSED',
-    successful: true,
-    output,
-  }));
 
 /** Runs one message and returns the outcome with the error event the process received. */
 async function runOne(worker: Stats | SplitNumbers | SumValues, dto: WorkerDto) {
@@ -229,13 +204,15 @@ describe('typed input fields through the batch service', () => {
   it("aggregators check each child's output list and name the child and the item", async () => {
     const ok = await runOne(
       new SumValues(),
-      message('sum-values', 'AGGREGATOR', null, { subProcessResults: results([{ values: [1, 2] }, { values: [3] }]) }),
+      message('sum-values', 'AGGREGATOR', null, {
+        subProcessResults: childResults([{ values: [1, 2] }, { values: [3] }]),
+      }),
     );
     expect(ok.delivered).toEqual([{ eventId: 'aggregationDone', payload: { output: { total: 6 } } }]);
     const bad = await runOne(
       new SumValues(),
       message('sum-values', 'AGGREGATOR', null, {
-        subProcessResults: results([{ values: [1] }, { values: [2, 'x'] }]),
+        subProcessResults: childResults([{ values: [1] }, { values: [2, 'x'] }]),
       }),
     );
     expect(bad.delivered).toEqual([
@@ -246,7 +223,7 @@ describe('typed input fields through the batch service', () => {
     ]);
     const missing = await runOne(
       new SumValues(),
-      message('sum-values', 'AGGREGATOR', null, { subProcessResults: results([{}]) }),
+      message('sum-values', 'AGGREGATOR', null, { subProcessResults: childResults([{}]) }),
     );
     expect(missing.delivered).toEqual([
       errorEvent('aggregationDoneWithErrors', "MALFORMED_PAYLOAD: 'subProcessResults[0].output.values' is required"),
