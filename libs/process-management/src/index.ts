@@ -14,15 +14,28 @@ export type { Role } from './access/access-roles';
 export type { Caller, TenantScope } from './access/caller';
 export { makeKeyCredentials, keyFingerprint } from './access/key-credentials';
 export type { KeyCredential, KeyCredentials } from './access/key-credentials';
-export { makeJwtVerifier, ASYMMETRIC_ALGORITHMS, ROLES_CLAIM, TENANTS_CLAIM } from './access/jwt-verifier';
+export {
+  makeJwtVerifier,
+  refusedTokenSubject,
+  ASYMMETRIC_ALGORITHMS,
+  ROLES_CLAIM,
+  TENANTS_CLAIM,
+} from './access/jwt-verifier';
 export type { JwtVerifier, JwtVerifierOptions, JsonWebKeySetInput } from './access/jwt-verifier';
 export { makeAuthFailureLimiter } from './access/auth-failure-limiter';
 export type { AuthFailureLimiter, AuthFailureLimitOptions } from './access/auth-failure-limiter';
 export { makeAccessGuard, resolveManagementAccess, authorizationProblem } from './access/access-guard';
-export type { ManagementAccessOptions, ResolvedAccess, AccessGuardOptions } from './access/access-guard';
+export type {
+  ManagementAccessOptions,
+  ResolvedAccess,
+  AccessGuardOptions,
+  CredentialRefusal,
+} from './access/access-guard';
 export { OPERATION_ACCESS, accessOf, accessKey, requiredRoleFor, isAudited } from './access/operation-access-table';
 export type { OperationAccess, NarrowerAccess } from './access/operation-access-table';
 export { makeAuditStore, AUDIT_TABLES } from './audit/audit-store';
+export { makeRefusalAudit, ANONYMOUS_ACTOR } from './audit/refusal-audit';
+export type { RefusalAuditOptions, RefusableOperation } from './audit/refusal-audit';
 export type { AuditStore, AuditEntry, AuditRecord, AuditFilter, AuditHandle } from './audit/audit-store';
 export { AUDIT_OUTCOMES } from './audit/audit-schemas';
 export type { AuditOutcome } from './audit/audit-schemas';

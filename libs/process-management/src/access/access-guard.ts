@@ -4,8 +4,9 @@
  * `makeAccessGuard` accepts a request that carries either an administration key
  * (`X-Process-Management-Key`, one of several during a rotation) or `Authorization: Bearer <JWT>`
  * (when a key set is configured), stores the caller and lets it through; a missing or refused
- * credential answers 401 (the error envelope; its `message` says why). Refused credentials are counted per source address: past
- * the limit the address gets 429 until its window ends.
+ * credential answers 401 (the error envelope; its `message` says why). Refused credentials, and
+ * writes without any, are counted per source address: past the limit the address gets 429 until
+ * its window ends.
  *
  * `authorizationProblem` is the per-operation decision the router takes once it knows the
  * operation and the tenant: the role from the operation table, and the tenant within the caller's
@@ -17,14 +18,14 @@
  * router.use(makeAccessGuard(access, { logger }));
  */
 import { ConfigError, type Logger } from '@fw/core';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { managementErrorBody } from '../http/management-errors';
 import { MANAGEMENT_KEY_HEADER } from '../auth/key-guard';
 import { roleAllows, type Role } from './access-roles';
 import { makeAuthFailureLimiter, type AuthFailureLimitOptions, type AuthFailureLimiter } from './auth-failure-limiter';
 import { scopeIncludes, setCaller, type Caller } from './caller';
 import { makeKeyCredentials, type KeyCredential, type KeyCredentials } from './key-credentials';
-import { makeJwtVerifier, type JwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
+import { makeJwtVerifier, refusedTokenSubject, type JwtVerifier, type JwtVerifierOptions } from './jwt-verifier';
 
 /** Who may use the administration API. */
 export interface ManagementAccessOptions {
@@ -83,9 +84,28 @@ export interface AccessGuardOptions {
    * per operation instead.
    */
   require?: { role: Role; allTenants: boolean };
+  /**
+   * Runs before a 401 is answered (the administration API records refused writes in its audit
+   * trail); it must not throw. Not called for the 429 of a blocked address.
+   */
+  onRefused?: (req: Request, res: Response, refusal: CredentialRefusal) => Promise<void>;
 }
 
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9\-_.~+/]+=*)[ \t]*$/i;
+
+/** A credential refused with 401, as the audit trail records it. */
+export interface CredentialRefusal {
+  /** The kind of credential presented; null when none was. */
+  credential: 'key' | 'jwt' | null;
+  /** `jwt:<sub>` of a token the identity provider signed but whose claims were refused (expired, another audience); else undefined. */
+  actor: string | undefined;
+}
+
+/** Why a request has no caller: the 401's message, whether it counts against the address, what was presented. */
+interface Refusal extends CredentialRefusal {
+  message: string;
+  counted: boolean;
+}
 
 function headerValue(req: Request, name: string): string | undefined {
   const raw = req.headers[name];
@@ -98,7 +118,81 @@ function sourceOf(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
-/** Middleware: 429 for a blocked source, 401 without an accepted credential, else the caller is stored and the request goes on. */
+/** Reads are not counted without a credential (a browser opening the dashboard); writes are. */
+function isRead(method: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
+async function tokenCaller(token: string, access: ResolvedAccess, logger: Logger): Promise<Caller | Refusal> {
+  if (access.jwt === undefined)
+    return {
+      message: 'Bearer tokens are not accepted by this server: use X-Process-Management-Key',
+      counted: true,
+      credential: 'jwt',
+      actor: undefined,
+    };
+  try {
+    return await access.jwt.verify(token);
+  } catch (err) {
+    // The reason is the verifier's own wording (expired, issuer, signature…), never the token.
+    const reason = (err as { description?: unknown }).description;
+    // Anything but the verifier's own refusal is a fault of this server: logged (never the token).
+    if (typeof reason !== 'string') logger.error({ err }, 'a bearer token could not be checked');
+    const subject = refusedTokenSubject(err);
+    return {
+      message: typeof reason === 'string' ? reason : 'The bearer token is invalid',
+      counted: true,
+      credential: 'jwt',
+      actor: subject === undefined ? undefined : `jwt:${subject}`,
+    };
+  }
+}
+
+/** The caller of the request's credential, or why there is none. */
+async function callerOrRefusal(req: Request, access: ResolvedAccess, logger: Logger): Promise<Caller | Refusal> {
+  const key = headerValue(req, MANAGEMENT_KEY_HEADER);
+  if (key !== undefined)
+    return (
+      access.keys.match(key) ?? {
+        message: 'Invalid X-Process-Management-Key',
+        counted: true,
+        credential: 'key',
+        actor: undefined,
+      }
+    );
+  const authorization = headerValue(req, 'authorization');
+  if (authorization === undefined)
+    return {
+      message: 'Missing header X-Process-Management-Key (or Authorization: Bearer <token>)',
+      counted: !isRead(req.method),
+      credential: null,
+      actor: undefined,
+    };
+  const token = BEARER.exec(authorization)?.[1];
+  if (token === undefined)
+    return {
+      message: 'The Authorization header must be "Bearer <token>"',
+      counted: true,
+      credential: 'jwt',
+      actor: undefined,
+    };
+  return tokenCaller(token, access, logger);
+}
+
+/** The 403 of routes that need one role and perhaps every tenant, or undefined. */
+function requirementProblem(caller: Caller, require: AccessGuardOptions['require']): string | undefined {
+  if (require === undefined) return undefined;
+  return (
+    authorizationProblem(caller, require.role, undefined) ??
+    (require.allTenants && caller.tenants !== '*' ? 'These routes need a credential for every tenant' : undefined)
+  );
+}
+
+/**
+ * Middleware: 429 for a blocked source, 401 without an accepted credential (counted against the
+ * source, except a read without any credential; `onRefused` runs before the answer), else the
+ * caller is stored and the request goes on.
+ */
 export function makeAccessGuard(access: ResolvedAccess, options: AccessGuardOptions): RequestHandler {
   const body = options.errorBody ?? managementErrorBody;
   return async (req, res, next) => {
@@ -109,45 +203,19 @@ export function makeAccessGuard(access: ResolvedAccess, options: AccessGuardOpti
       res.status(429).json(body(429, 'Too many failed authentications from this address: try again later'));
       return;
     }
-    const refuse = (message: string, counted: boolean): void => {
-      if (counted) access.limiter.recordFailure(source);
-      res.status(401).json(body(401, message));
-    };
-    const key = headerValue(req, MANAGEMENT_KEY_HEADER);
-    const authorization = headerValue(req, 'authorization');
-    let caller: Caller | undefined;
-    if (key !== undefined) {
-      caller = access.keys.match(key);
-      if (caller === undefined) return refuse('Invalid X-Process-Management-Key', true);
-    } else if (authorization !== undefined) {
-      const token = BEARER.exec(authorization)?.[1];
-      if (token === undefined) return refuse('The Authorization header must be "Bearer <token>"', true);
-      if (access.jwt === undefined)
-        return refuse('Bearer tokens are not accepted by this server: use X-Process-Management-Key', true);
-      try {
-        caller = await access.jwt.verify(token);
-      } catch (err) {
-        // The reason is the verifier's own wording (expired, issuer, signature…), never the token.
-        const reason = (err as { description?: unknown }).description;
-        // Anything but the verifier's own refusal is a fault of this server: logged (never the token).
-        if (typeof reason !== 'string') options.logger.error({ err }, 'a bearer token could not be checked');
-        return refuse(typeof reason === 'string' ? reason : 'The bearer token is invalid', true);
-      }
-    } else {
-      return refuse('Missing header X-Process-Management-Key (or Authorization: Bearer <token>)', false);
+    const found = await callerOrRefusal(req, access, options.logger);
+    if ('message' in found) {
+      if (found.counted) access.limiter.recordFailure(source);
+      await options.onRefused?.(req, res, { credential: found.credential, actor: found.actor });
+      res.status(401).json(body(401, found.message));
+      return;
     }
-    if (options.require !== undefined) {
-      const problem =
-        authorizationProblem(caller, options.require.role, undefined) ??
-        (options.require.allTenants && caller.tenants !== '*'
-          ? 'These routes need a credential for every tenant'
-          : undefined);
-      if (problem !== undefined) {
-        res.status(403).json(body(403, problem));
-        return;
-      }
+    const problem = requirementProblem(found, options.require);
+    if (problem !== undefined) {
+      res.status(403).json(body(403, problem));
+      return;
     }
-    setCaller(res, caller);
+    setCaller(res, found);
     next();
   };
 }

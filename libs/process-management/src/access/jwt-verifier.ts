@@ -171,6 +171,25 @@ function reasonOf(err: unknown): string {
   }
 }
 
+/** jose's refusals raised after the signature was verified: only the claims were wrong. */
+const CLAIM_REFUSALS = new Set(['ERR_JWT_EXPIRED', 'ERR_JWT_CLAIM_VALIDATION_FAILED']);
+
+/**
+ * The subject of a refused token whose signature was verified (it expired, is not valid yet, or is
+ * meant for another audience): the identity provider did vouch for it, so the audit trail can name
+ * the actor of the refused request. Undefined for any other refusal (a bad signature, an unknown
+ * key, a malformed token), whose claims nobody vouched for.
+ *
+ * @example
+ * try { await verifier.verify(token); } catch (err) { refusedTokenSubject(err); } // 'alice' for an expired token of alice
+ */
+export function refusedTokenSubject(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown; payload?: { sub?: unknown } } } | undefined)?.cause;
+  if (cause === undefined || !CLAIM_REFUSALS.has(String(cause.code))) return undefined;
+  const sub = cause.payload?.sub;
+  return typeof sub === 'string' && sub !== '' ? sub : undefined;
+}
+
 /**
  * Makes the verifier.
  * @throws ConfigError for a missing issuer or audience, no (or more than one) key set, or a symmetric algorithm.

@@ -42,8 +42,13 @@ export const ACCESS_SCHEMAS = {
     {
       id: text({ description: 'Entry id (UUID)' }),
       time: { ...instant, description: 'When the change was answered' },
-      actor: text({ description: '`key:<fingerprint>` for a key (never the key), `jwt:<sub>` for a token' }),
-      credential: enumOf(CREDENTIAL_KINDS),
+      actor: text({
+        description:
+          '`key:<fingerprint>` for a key (never the key), `jwt:<sub>` for a token, `anonymous` for a refused request whose caller is not known',
+      }),
+      credential: orNull(
+        enumOf(CREDENTIAL_KINDS, 'The kind of credential presented; null when a refused request presented none'),
+      ),
       tenant: orNull(text({ description: 'The tenant of the request' })),
       action: text({ description: 'The operationId of the change' }),
       target: orNull(

@@ -18,7 +18,7 @@ interface FwAdminAuditTable {
   seq: Generated<string>;
   occurred_at: Generated<Date>;
   actor: string;
-  credential: string;
+  credential: string | null;
   tenant: string | null;
   action: string;
   target: string | null;
@@ -36,8 +36,10 @@ export const AUDIT_TABLES: readonly string[] = ['fw_admin_audit'];
 
 /** What is recorded for one change. */
 export interface AuditRecord {
+  /** `key:<fingerprint>`, `jwt:<sub>`, or `anonymous` for a refused request whose caller is unknown. */
   actor: string;
-  credential: 'key' | 'jwt';
+  /** The kind of credential; null for a request that presented none (refused). */
+  credential: 'key' | 'jwt' | null;
   tenant: string | null;
   action: string;
   target: string | null;
@@ -118,7 +120,7 @@ export function makeAuditStore(db: AuditHandle): AuditStore {
         id: r.id,
         time: new Date(r.occurred_at).toISOString(),
         actor: r.actor,
-        credential: r.credential === 'jwt' ? 'jwt' : 'key',
+        credential: r.credential === null ? null : r.credential === 'jwt' ? 'jwt' : 'key',
         tenant: r.tenant,
         action: r.action,
         target: r.target,

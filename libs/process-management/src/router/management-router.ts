@@ -21,6 +21,7 @@ import { rejectControlCharacters } from '@fw/core/http';
 import express, { type Router } from 'express';
 import { makeAccessGuard, resolveManagementAccess } from '../access/access-guard';
 import { makeAuditStore } from '../audit/audit-store';
+import { makeRefusalAudit } from '../audit/refusal-audit';
 import { makeManagementErrorMiddleware, makeManagementNotFound, requireJsonContent } from '../http/management-errors';
 import { makeMethodNotAllowed } from '../http/method-not-allowed';
 import { ADMIN_API_SCHEMAS, buildOpenApiDocument } from '../openapi/admin-api-document';
@@ -79,7 +80,13 @@ export function makeProcessManagementRouter(ports: ManagementPorts, internals: M
   // request check, and the audit row of every change.
   const bind = makeOperationBinder(api, sharedValidators(), makeOperationGate({ audit, logger }));
   api.use(assignRequestId());
-  api.use(makeAccessGuard(access, { logger }));
+  // A write refused for want of an accepted credential is recorded too (reads are not).
+  api.use(
+    makeAccessGuard(access, {
+      logger,
+      onRefused: makeRefusalAudit({ audit, logger, operations: ADMIN_API_OPERATIONS }),
+    }),
+  );
   // Decided by the request line alone, so a wrong method is a 405 whatever the headers and body.
   api.use(makeMethodNotAllowed(ADMIN_API_OPERATIONS));
   // The OpenAPI document describes the API itself: the key is enough, no tenant needed.
