@@ -63,7 +63,12 @@ export function resolveManagementAccess(input: {
   const listed = input.access?.keys ?? [];
   const keys = makeKeyCredentials([...(input.apiKey === undefined ? [] : [{ key: input.apiKey }]), ...listed]);
   const jwtOption = input.access?.jwt;
-  const jwt = jwtOption === undefined ? undefined : 'verify' in jwtOption ? jwtOption : makeJwtVerifier(jwtOption);
+  const jwt =
+    jwtOption === undefined
+      ? undefined
+      : 'verify' in jwtOption
+        ? jwtOption
+        : makeJwtVerifier({ logger: input.logger, ...jwtOption });
   if (keys.size === 0 && jwt === undefined)
     throw new ConfigError(
       'The administration API needs a credential: an administration key of at least 32 characters, or a JWT key set',

@@ -1,10 +1,11 @@
 /**
  * Bearer tokens (JWT) of the administration API, verified with `jose` against the identity
  * provider's key set: a JWKS URL (fetched on first use, cached, fetched again when a token names a
- * key id it does not hold — at most once per cool-down — and then refused) or a JWKS file read at
- * start-up. The issuer, the audience, `exp` (required) and `nbf` are checked with a clock
- * tolerance; only asymmetric algorithms are accepted, so neither `alg: none` nor an HMAC token
- * signed with a published public key (the HS/RS confusion) can pass.
+ * key id it does not hold — at most once per cool-down — and then refused) or a JWKS file (read at
+ * start-up, and again when it changes or a token names a key id it does not hold). The issuer, the
+ * audience, `exp` (required) and `nbf` are checked with a clock tolerance; only asymmetric
+ * algorithms are accepted, so neither `alg: none` nor an HMAC token signed with a published public
+ * key (the HS/RS confusion) can pass.
  *
  * Claims: `fw_roles` (array; the strongest known role counts, other values are ignored) and
  * `fw_tenants` (array of tenant ids, or `*` for every tenant). The actor is `jwt:<sub>`.
@@ -13,10 +14,10 @@
  * const verifier = makeJwtVerifier({ jwksUrl: 'https://idp.example.com/.well-known/jwks.json', issuer: 'https://idp.example.com/', audience: 'fw-admin' });
  * const caller = await verifier.verify(token);   // { actor: 'jwt:alice', credential: 'jwt', role: 'operator', tenants: ['acme'] }
  */
-import { ConfigError, FwError, TENANT_ID_PATTERN } from '@fw/core';
-import { readFileSync } from 'node:fs';
+import { ConfigError, FwError, TENANT_ID_PATTERN, type Logger } from '@fw/core';
 import { highestRole, ROLES, type Role } from './access-roles';
 import type { Caller, TenantScope } from './caller';
+import { makeFileKeySet, readKeySetFile } from './jwks-file';
 import { loadJose, type Jose } from './jose-loader';
 
 /** The algorithms accepted by default: every asymmetric JWS algorithm, nothing else. */
@@ -50,8 +51,14 @@ export interface JsonWebKeySetInput {
 export interface JwtVerifierOptions {
   /** The identity provider's JWKS URL (one of `jwksUrl`, `jwksFile`, `jwks`). */
   jwksUrl?: string;
-  /** A file holding a JWKS, read once at start-up. */
+  /**
+   * A file holding a JWKS: read at start-up, then again when it changes (looked at, at most, every
+   * `jwksFileCheckMillis`) or when a token names a key id it does not hold (at most once per
+   * `jwksCooldownMillis`), so a rotation needs no restart.
+   */
   jwksFile?: string;
+  /** Shortest time between two looks at the JWKS file's modification (default 5 s). */
+  jwksFileCheckMillis?: number;
   /** A JWKS given inline. */
   jwks?: JsonWebKeySetInput;
   /** The expected `iss`. */
@@ -64,12 +71,14 @@ export interface JwtVerifierOptions {
   algorithms?: readonly string[];
   /** The claim value meaning each role (default the role's own name). */
   roleNames?: Partial<Record<Role, string>>;
-  /** Shortest time between two fetches of the JWKS URL (default 30 s). */
+  /** Shortest time between two fetches of the JWKS URL, or two reads of the file for an unknown key id (default 30 s). */
   jwksCooldownMillis?: number;
   /** How long a fetched key set is trusted without a fetch (default 10 minutes). */
   jwksCacheMaxAgeMillis?: number;
   /** Timeout of one JWKS fetch (default 5 s). */
   jwksTimeoutMillis?: number;
+  /** Where a JWKS file that cannot be read again is reported (the keys read before stay in use). */
+  logger?: Logger;
 }
 
 export interface JwtVerifier {
@@ -118,17 +127,22 @@ function keySource(options: JwtVerifierOptions): (jose: Jose) => KeyResolver {
         timeoutDuration: options.jwksTimeoutMillis ?? 5_000,
       });
   }
-  const set = options.jwks ?? readJwksFile(options.jwksFile as string);
+  if (options.jwksFile !== undefined) {
+    const file = options.jwksFile;
+    const initial = readKeySetFile(file);
+    return (jose) =>
+      makeFileKeySet({
+        file,
+        initial,
+        jose,
+        checkMillis: options.jwksFileCheckMillis,
+        cooldownMillis: options.jwksCooldownMillis,
+        logger: options.logger,
+      }).resolve;
+  }
+  const set = options.jwks as JsonWebKeySetInput;
   if (!Array.isArray(set.keys)) throw new ConfigError('The JWKS has no "keys" array');
   return (jose) => jose.createLocalJWKSet(set as Parameters<Jose['createLocalJWKSet']>[0]);
-}
-
-function readJwksFile(file: string): JsonWebKeySetInput {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as JsonWebKeySetInput;
-  } catch (err) {
-    throw new ConfigError(`Cannot read the JWKS file ${file}: ${(err as Error).message}`, { cause: err });
-  }
 }
 
 /** Reads `fw_roles` through the configured names. */
