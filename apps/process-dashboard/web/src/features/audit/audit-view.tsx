@@ -8,9 +8,9 @@ import { useMemo, useState, type FormEvent } from 'react';
 import type { AuditEntry, AuditFilter } from '../../api/types';
 import { useLiveQuery } from '../../app/preferences';
 import { useSearchState } from '../../app/search-state';
-import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorMessage } from '../../components/feedback';
 import { LiveStatus } from '../../components/live-status';
-import { Pagination } from '../../components/pagination';
 import { TimeText } from '../../components/time';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
@@ -37,23 +37,18 @@ export function instantOf(local: string | undefined): string | undefined {
 
 const OUTCOME_TONE: Record<AuditEntry['outcome'], string> = { ok: 'ok', refused: 'bad', failed: 'bad' };
 
-function AuditRow({ entry }: { entry: AuditEntry }) {
-  return (
-    <tr>
-      <td>
-        <TimeText iso={entry.time} />
-      </td>
-      <td className="mono">{entry.actor}</td>
-      <td>{entry.credential === 'key' ? 'key' : 'token'}</td>
-      <td className="mono">{entry.action}</td>
-      <td className="mono">{entry.target ?? <span className="muted">—</span>}</td>
-      <td>
-        <span className={`badge badge-${OUTCOME_TONE[entry.outcome]}`}>{entry.outcome}</span>
-      </td>
-      <td className="mono">{entry.requestId}</td>
-    </tr>
-  );
-}
+const AUDIT_COLUMNS: Column<AuditEntry>[] = [
+  { header: 'Time', cell: (entry) => <TimeText iso={entry.time} /> },
+  { header: 'Actor', cell: (entry) => entry.actor, className: 'mono' },
+  { header: 'Credential', cell: (entry) => (entry.credential === 'key' ? 'key' : 'token') },
+  { header: 'Action', cell: (entry) => entry.action, className: 'mono' },
+  { header: 'Target', cell: (entry) => entry.target ?? <span className="muted">—</span>, className: 'mono' },
+  {
+    header: 'Outcome',
+    cell: (entry) => <span className={`badge badge-${OUTCOME_TONE[entry.outcome]}`}>{entry.outcome}</span>,
+  },
+  { header: 'Request id', cell: (entry) => entry.requestId, className: 'mono' },
+];
 
 function AuditFilters({
   get,
@@ -124,35 +119,20 @@ function AuditTable() {
       </div>
       <AuditFilters get={get} update={update} />
       <ErrorMessage error={query.error} />
-      <div className="table-wrap">
-        {!data && !query.error && <Loading what="the audit trail" />}
-        {data && data.content.length === 0 && <Empty>No change matches.</Empty>}
-        {data && data.content.length > 0 && (
-          <table className="grid" aria-label="Audit trail, newest first">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Credential</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Request id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.content.map((entry) => (
-                <AuditRow key={entry.id} entry={entry} />
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
-      <Pagination
-        label="Audit"
-        page={data}
-        onPage={(p) => update({ page: String(p) }, { keepPage: true })}
-        onSize={(s) => update({ size: String(s) })}
+      <DataTable
+        label="Audit trail, newest first"
+        columns={AUDIT_COLUMNS}
+        rows={data?.content}
+        rowKey={(entry) => entry.id}
+        loading="the audit trail"
+        error={query.error}
+        empty="No change matches."
+        pagination={{
+          label: 'Audit',
+          page: data,
+          onPage: (p) => update({ page: String(p) }, { keepPage: true }),
+          onSize: (s) => update({ size: String(s) }),
+        }}
       />
     </>
   );

@@ -8,62 +8,88 @@ import { Link } from 'react-router';
 import type { Crontab } from '../../api/types';
 import { executionsPath, tenantPath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
-import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorMessage } from '../../components/feedback';
 import { LiveStatus } from '../../components/live-status';
-import { Pagination } from '../../components/pagination';
 import { TimeText } from '../../components/time';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { previewCron } from './cron-preview';
 
-function CronRow({ c, onToggle, onDelete, busy }: { c: Crontab; onToggle(): void; onDelete(): void; busy: boolean }) {
-  const api = useApi();
-  const { can } = usePermissions();
+/** What the actions column needs: the tenant, what the role may do, and the writes. */
+interface CronActions {
+  tenant: string;
+  can(operation: string): boolean;
+  busy: boolean;
+  onToggle(c: Crontab): void;
+  onDelete(c: Crontab): void;
+}
+
+function ActionsCell({ c, actions }: { c: Crontab; actions: CronActions }) {
+  return (
+    <>
+      {actions.can('updateCrontab') && (
+        <button
+          type="button"
+          onClick={() => actions.onToggle(c)}
+          disabled={actions.busy}
+          aria-label={`${c.enabled ? 'Disable' : 'Enable'} ${c.name}`}
+        >
+          {c.enabled ? 'Disable' : 'Enable'}
+        </button>
+      )}
+      <Link to={executionsPath(actions.tenant, { crontabId: c.id })} aria-label={`Executions of ${c.name}`}>
+        executions
+      </Link>
+      {actions.can('deleteCrontab') && (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => actions.onDelete(c)}
+          disabled={actions.busy}
+          aria-label={`Delete ${c.name}`}
+        >
+          Delete
+        </button>
+      )}
+    </>
+  );
+}
+
+function ExpressionCell({ c }: { c: Crontab }) {
   const preview = previewCron(c.cronExpression, c.timezone, 1);
   return (
-    <tr>
-      <td>
-        <Link to={tenantPath(api.tenant, `cron/${c.id}`)} data-row-link="">
+    <>
+      <code>{c.cronExpression}</code>
+      <div className="small muted">{preview.ok ? `${preview.words} (${c.timezone})` : preview.error}</div>
+    </>
+  );
+}
+
+function cronColumns(actions: CronActions): Column<Crontab>[] {
+  return [
+    {
+      header: 'Name',
+      cell: (c) => (
+        <Link to={tenantPath(actions.tenant, `cron/${c.id}`)} data-row-link="">
           {c.name}
         </Link>
-      </td>
-      <td>
-        <code>{c.cronExpression}</code>
-        <div className="small muted">{preview.ok ? `${preview.words} (${c.timezone})` : preview.error}</div>
-      </td>
-      <td>{c.payload.processDefName}</td>
-      <td>
-        {c.enabled ? (
+      ),
+    },
+    { header: 'Expression', cell: (c) => <ExpressionCell c={c} /> },
+    { header: 'Starts', cell: (c) => c.payload.processDefName },
+    {
+      header: 'State',
+      cell: (c) =>
+        c.enabled ? (
           <span className="badge badge-ok">enabled</span>
         ) : (
           <span className="badge badge-none">disabled</span>
-        )}
-      </td>
-      <td>
-        <TimeText iso={c.lastFiredAt} />
-      </td>
-      <td className="actions">
-        {can('updateCrontab') && (
-          <button
-            type="button"
-            onClick={onToggle}
-            disabled={busy}
-            aria-label={`${c.enabled ? 'Disable' : 'Enable'} ${c.name}`}
-          >
-            {c.enabled ? 'Disable' : 'Enable'}
-          </button>
-        )}
-        <Link to={executionsPath(api.tenant, { crontabId: c.id })} aria-label={`Executions of ${c.name}`}>
-          executions
-        </Link>
-        {can('deleteCrontab') && (
-          <button type="button" className="danger" onClick={onDelete} disabled={busy} aria-label={`Delete ${c.name}`}>
-            Delete
-          </button>
-        )}
-      </td>
-    </tr>
-  );
+        ),
+    },
+    { header: 'Last fired', cell: (c) => <TimeText iso={c.lastFiredAt} /> },
+    { header: 'Actions', className: 'actions', cell: (c) => <ActionsCell c={c} actions={actions} /> },
+  ];
 }
 
 export function CronListView() {
@@ -104,36 +130,22 @@ export function CronListView() {
       )}
       <ErrorMessage error={toggle.error ?? remove.error} />
       <ErrorMessage error={query.error} />
-      {!data && !query.error && <Loading what="schedules" />}
-      {data && data.content.length === 0 && <Empty>No schedule in this tenant yet.</Empty>}
-      {data && data.content.length > 0 && (
-        <div className="table-wrap">
-          <table className="grid" aria-label="Cron schedules">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Expression</th>
-                <th scope="col">Starts</th>
-                <th scope="col">State</th>
-                <th scope="col">Last fired</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.content.map((c) => (
-                <CronRow
-                  key={c.id}
-                  c={c}
-                  busy={toggle.isPending || remove.isPending}
-                  onToggle={() => toggle.mutate(c)}
-                  onDelete={() => window.confirm(`Delete the schedule ${c.name}?`) && remove.mutate(c)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pagination label="Schedules" page={data} onPage={setPage} />
+      <DataTable
+        label="Cron schedules"
+        columns={cronColumns({
+          tenant: api.tenant,
+          can,
+          busy: toggle.isPending || remove.isPending,
+          onToggle: (c) => toggle.mutate(c),
+          onDelete: (c) => window.confirm(`Delete the schedule ${c.name}?`) && remove.mutate(c),
+        })}
+        rows={data?.content}
+        rowKey={(c) => c.id}
+        loading="schedules"
+        error={query.error}
+        empty="No schedule in this tenant yet."
+        pagination={{ label: 'Schedules', page: data, onPage: setPage }}
+      />
     </section>
   );
 }

@@ -4,11 +4,11 @@ import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useListKeys } from '../../app/list-keys';
 import { tenantPath } from '../../app/paths';
-import { Empty, ErrorMessage, Loading } from '../../components/feedback';
-import { Pagination } from '../../components/pagination';
+import { DataTable } from '../../components/data-table';
+import { ErrorMessage } from '../../components/feedback';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
-import { DefinitionsTable } from './definitions-table';
+import { definitionColumns } from './definitions-table';
 
 export function SourceNotice() {
   const api = useApi();
@@ -68,14 +68,17 @@ export function DefinitionsView() {
       <SourceNotice />
       {refresh.data && <p role="status">Cache cleared: {refresh.data.definitions} definitions.</p>}
       <ErrorMessage error={query.error ?? refresh.error} />
-      {!data && !query.error && <Loading what="definitions" />}
-      {data && data.content.length === 0 && <Empty>No definition.</Empty>}
-      {data && data.content.length > 0 && (
-        <div className="table-wrap" ref={container}>
-          <DefinitionsTable definitions={data.content} tenant={api.tenant} />
-        </div>
-      )}
-      <Pagination label="Definitions" page={data} onPage={setPage} />
+      <DataTable
+        label="Definitions by process type"
+        columns={definitionColumns(api.tenant)}
+        rows={data?.content}
+        rowKey={(d) => d.processType}
+        loading="definitions"
+        error={query.error}
+        empty="No definition."
+        wrapRef={container}
+        pagination={{ label: 'Definitions', page: data, onPage: setPage }}
+      />
     </section>
   );
 }

@@ -7,7 +7,8 @@
  */
 import type { HealthBacklog, HealthRow } from '../../api/types';
 import { useLiveQuery } from '../../app/preferences';
-import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorMessage } from '../../components/feedback';
 import { LiveStatus } from '../../components/live-status';
 import { formatDuration } from '../../components/time';
 import { useApi } from '../session/session';
@@ -38,26 +39,28 @@ function BacklogCell({ backlog }: { backlog: readonly HealthBacklog[] }) {
   );
 }
 
-function HealthTableRow({ row, bucketMinutes }: { row: HealthRow; bucketMinutes: number }) {
-  return (
-    <tr>
-      <th scope="row" className="mono">
-        {row.processType}
-      </th>
-      <td className="num">{row.succeeded}</td>
-      <td className="num">{row.failed > 0 ? <span className="badge badge-bad">{row.failed}</span> : 0}</td>
-      <td>
-        <ThroughputSparkline buckets={row.throughput} bucketMinutes={bucketMinutes} />
-      </td>
-      <td>
-        <BacklogCell backlog={row.backlog} />
-      </td>
-      <td className="num">{formatSeconds(row.oldestDueSeconds)}</td>
-      <td className="num" title={`${row.waitSamples} work items finished in the last hour`}>
-        {formatSeconds(row.waitP50Seconds)} / {formatSeconds(row.waitP95Seconds)}
-      </td>
-    </tr>
-  );
+function healthColumns(bucketMinutes: number): Column<HealthRow>[] {
+  return [
+    { header: 'Process type', rowHeader: true, className: 'mono', cell: (row) => row.processType },
+    { header: 'Succeeded', className: 'num', cell: (row) => row.succeeded },
+    {
+      header: 'Failed',
+      className: 'num',
+      cell: (row) => (row.failed > 0 ? <span className="badge badge-bad">{row.failed}</span> : 0),
+    },
+    {
+      header: `Finished per ${bucketMinutes} min`,
+      cell: (row) => <ThroughputSparkline buckets={row.throughput} bucketMinutes={bucketMinutes} />,
+    },
+    { header: 'Work items now', cell: (row) => <BacklogCell backlog={row.backlog} /> },
+    { header: 'Oldest due', className: 'num', cell: (row) => formatSeconds(row.oldestDueSeconds) },
+    {
+      header: 'Wait p50 / p95',
+      className: 'num',
+      cell: (row) => `${formatSeconds(row.waitP50Seconds)} / ${formatSeconds(row.waitP95Seconds)}`,
+      cellProps: (row) => ({ title: `${row.waitSamples} work items finished in the last hour` }),
+    },
+  ];
 }
 
 export function HealthView() {
@@ -80,30 +83,15 @@ export function HealthView() {
         being due to it finishing (the claim time is not kept once an item is done).
       </p>
       <ErrorMessage error={query.error} />
-      <div className="table-wrap">
-        {!data && !query.error && <Loading what="the health figures" />}
-        {data && data.processTypes.length === 0 && <Empty>Nothing finished or waiting in the last hour.</Empty>}
-        {data && data.processTypes.length > 0 && (
-          <table className="grid" aria-label="Health per process type, last hour">
-            <thead>
-              <tr>
-                <th scope="col">Process type</th>
-                <th scope="col">Succeeded</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Finished per {bucketMinutes} min</th>
-                <th scope="col">Work items now</th>
-                <th scope="col">Oldest due</th>
-                <th scope="col">Wait p50 / p95</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.processTypes.map((row) => (
-                <HealthTableRow key={row.processType} row={row} bucketMinutes={bucketMinutes} />
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
+      <DataTable
+        label="Health per process type, last hour"
+        columns={healthColumns(bucketMinutes)}
+        rows={data?.processTypes}
+        rowKey={(row) => row.processType}
+        loading="the health figures"
+        error={query.error}
+        empty="Nothing finished or waiting in the last hour."
+      />
     </section>
   );
 }

@@ -1,12 +1,12 @@
 /** Sections of the process detail: errors (stack traces folded), completion events, children, lineage. */
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { CompletionEvent, ProcessDetail, ProcessErrorRecord } from '../../api/types';
+import type { CompletionEvent, ProcessDetail, ProcessErrorRecord, ProcessSummary } from '../../api/types';
 import { executionsPath, processPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
+import { DataTable, type Column } from '../../components/data-table';
 import { Empty } from '../../components/feedback';
 import { JsonBlock } from '../../components/json-block';
-import { Pagination } from '../../components/pagination';
 import { ProgressBar, StatusBadge } from '../../components/status';
 import { TimeText, shortId } from '../../components/time';
 import { useApi } from '../session/session';
@@ -55,37 +55,62 @@ export function ErrorList({
   );
 }
 
+function completionColumns(tenant: string): Column<CompletionEvent>[] {
+  return [
+    { header: 'Generated', cell: (e) => <TimeText iso={e.generatedTime} /> },
+    { header: 'State', cell: (e) => <StatusBadge status={e.state} /> },
+    { header: 'Successful', cell: (e) => (e.successful ? 'yes' : 'no') },
+    {
+      header: 'Payload',
+      cell: (e) => (
+        <>
+          <JsonBlock value={e.payload} label={`Payload of event ${shortId(e.id)}`} />
+          {e.triggerId && <Link to={tracePath(tenant, { triggerId: e.triggerId })}>trace of the trigger</Link>}
+        </>
+      ),
+    },
+  ];
+}
+
 export function CompletionEvents({ events, tenant }: { events: CompletionEvent[]; tenant: string }) {
-  if (events.length === 0) return <Empty>No completion event stored (the process has not completed).</Empty>;
   return (
-    <table className="grid" aria-label="Completion events">
-      <thead>
-        <tr>
-          <th scope="col">Generated</th>
-          <th scope="col">State</th>
-          <th scope="col">Successful</th>
-          <th scope="col">Payload</th>
-        </tr>
-      </thead>
-      <tbody>
-        {events.map((e) => (
-          <tr key={e.id}>
-            <td>
-              <TimeText iso={e.generatedTime} />
-            </td>
-            <td>
-              <StatusBadge status={e.state} />
-            </td>
-            <td>{e.successful ? 'yes' : 'no'}</td>
-            <td>
-              <JsonBlock value={e.payload} label={`Payload of event ${shortId(e.id)}`} />
-              {e.triggerId && <Link to={tracePath(tenant, { triggerId: e.triggerId })}>trace of the trigger</Link>}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      label="Completion events"
+      columns={completionColumns(tenant)}
+      rows={events}
+      rowKey={(e) => e.id}
+      empty="No completion event stored (the process has not completed)."
+    />
   );
+}
+
+function childColumns(tenant: string): Column<ProcessSummary>[] {
+  return [
+    {
+      header: 'Type',
+      cell: (c) => (
+        <Link to={processPath(tenant, c.id)} data-row-link="">
+          {c.processType}
+        </Link>
+      ),
+    },
+    { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
+    {
+      header: 'Progress',
+      cell: (c) =>
+        c.leaf ? (
+          <span className="muted">leaf</span>
+        ) : (
+          <ProgressBar
+            done={c.numCompletedSubProcesses}
+            total={c.numSubProcesses}
+            label={`Progress of child ${shortId(c.id)}`}
+          />
+        ),
+    },
+    { header: 'Created', cell: (c) => <TimeText iso={c.createdTime} /> },
+    { header: 'Id', className: 'mono', cell: (c) => shortId(c.id) },
+  ];
 }
 
 export function Children({ process, tenant }: { process: ProcessDetail; tenant: string }) {
@@ -107,50 +132,14 @@ export function Children({ process, tenant }: { process: ProcessDetail; tenant: 
         percent={process.completedPercent}
         label="Children completed"
       />
-      {data && data.content.length === 0 && <Empty>No children yet.</Empty>}
-      {data && data.content.length > 0 && (
-        <table className="grid" aria-label="Children">
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Progress</th>
-              <th scope="col">Created</th>
-              <th scope="col">Id</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.content.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <Link to={processPath(tenant, c.id)} data-row-link="">
-                    {c.processType}
-                  </Link>
-                </td>
-                <td>
-                  <StatusBadge status={c.status} />
-                </td>
-                <td>
-                  {c.leaf ? (
-                    <span className="muted">leaf</span>
-                  ) : (
-                    <ProgressBar
-                      done={c.numCompletedSubProcesses}
-                      total={c.numSubProcesses}
-                      label={`Progress of child ${shortId(c.id)}`}
-                    />
-                  )}
-                </td>
-                <td>
-                  <TimeText iso={c.createdTime} />
-                </td>
-                <td className="mono">{shortId(c.id)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <Pagination label="Children" page={data} onPage={setPage} onSize={(s) => (setSize(s), setPage(0))} />
+      <DataTable
+        label="Children"
+        columns={childColumns(tenant)}
+        rows={data?.content}
+        rowKey={(c) => c.id}
+        empty="No children yet."
+        pagination={{ label: 'Children', page: data, onPage: setPage, onSize: (s) => (setSize(s), setPage(0)) }}
+      />
     </>
   );
 }

@@ -9,9 +9,8 @@ import { useListKeys } from '../../app/list-keys';
 import { tenantPath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
 import { useSearchState } from '../../app/search-state';
-import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { ErrorMessage } from '../../components/feedback';
 import { LiveStatus } from '../../components/live-status';
-import { Pagination } from '../../components/pagination';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
 import { ProcessFilters, type ProcessFilterValues } from './process-filters';
@@ -34,7 +33,7 @@ function useExpandedRows() {
 /** The empty list; a role that may trigger gets a link to do so. */
 function NoProcessMatches({ tenant, canTrigger }: { tenant: string; canTrigger: boolean }) {
   return (
-    <Empty>
+    <>
       No process matches.
       {canTrigger && (
         <>
@@ -42,7 +41,7 @@ function NoProcessMatches({ tenant, canTrigger }: { tenant: string; canTrigger: 
           <Link to={tenantPath(tenant, 'trigger')}>Trigger one</Link>.
         </>
       )}
-    </Empty>
+    </>
   );
 }
 
@@ -105,21 +104,19 @@ export function ProcessesView() {
         }
       />
       <ErrorMessage error={query.error} />
-      <div ref={container} className="table-wrap">
-        {!data && !query.error && <Loading what="processes" />}
-        {data && data.content.length === 0 && <NoProcessMatches tenant={api.tenant} canTrigger={can('trigger')} />}
-        {data && data.content.length > 0 && (
-          <ProcessTable
-            rows={data.content}
-            tenant={api.tenant}
-            expandable={values.roots}
-            expanded={expanded}
-            onToggle={toggle}
-            caption="Processes, newest first"
-          />
-        )}
-      </div>
-      <Pagination label="Processes" page={data} onPage={goPage} onSize={(s) => update({ size: s })} />
+      <ProcessTable
+        rows={data?.content}
+        tenant={api.tenant}
+        expandable={values.roots}
+        expanded={expanded}
+        onToggle={toggle}
+        caption="Processes, newest first"
+        loading="processes"
+        error={query.error}
+        empty={<NoProcessMatches tenant={api.tenant} canTrigger={can('trigger')} />}
+        wrapRef={container}
+        pagination={{ label: 'Processes', page: data, onPage: goPage, onSize: (s) => update({ size: s }) }}
+      />
     </section>
   );
 }

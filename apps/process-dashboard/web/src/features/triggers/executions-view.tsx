@@ -17,9 +17,9 @@ import { useListKeys } from '../../app/list-keys';
 import { processPath, tenantPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
 import { useSearchState } from '../../app/search-state';
-import { Empty, ErrorMessage, Loading } from '../../components/feedback';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorMessage } from '../../components/feedback';
 import { LiveStatus } from '../../components/live-status';
-import { Pagination } from '../../components/pagination';
 import { StatusBadge } from '../../components/status';
 import { formatDuration, shortId, TimeText } from '../../components/time';
 import { useDefinitions } from '../definitions/use-definitions';
@@ -30,21 +30,27 @@ function pick<T extends string>(value: string | undefined, allowed: readonly T[]
   return allowed.includes(value as T) ? (value as T) : undefined;
 }
 
-function ExecutionRow({ e, tenant }: { e: Execution; tenant: string }) {
-  return (
-    <tr>
-      <td>
-        <TimeText iso={e.receivedTime} />
-        {e.scheduledTime && (
-          <div className="muted small">
-            scheduled <TimeText iso={e.scheduledTime} />
-          </div>
-        )}
-      </td>
-      <td>
-        <span className={`source source-${e.source.toLowerCase()}`}>{e.source}</span>
-      </td>
-      <td className="mono">
+/** The columns of the executions table; links stay in `tenant`. */
+function executionColumns(tenant: string): Column<Execution>[] {
+  return [
+    {
+      header: 'Received',
+      cell: (e) => (
+        <>
+          <TimeText iso={e.receivedTime} />
+          {e.scheduledTime && (
+            <div className="muted small">
+              scheduled <TimeText iso={e.scheduledTime} />
+            </div>
+          )}
+        </>
+      ),
+    },
+    { header: 'Source', cell: (e) => <span className={`source source-${e.source.toLowerCase()}`}>{e.source}</span> },
+    {
+      header: 'Trigger',
+      className: 'mono',
+      cell: (e) => (
         <Link
           to={tracePath(tenant, { triggerId: e.triggerId })}
           data-row-link=""
@@ -52,32 +58,58 @@ function ExecutionRow({ e, tenant }: { e: Execution; tenant: string }) {
         >
           {e.triggerId}
         </Link>
-      </td>
-      <td>{e.payload.processDefName}</td>
-      <td>
-        <StatusBadge status={e.status} />
-        {e.failureMessage && (
-          <details>
-            <summary>Failure</summary>
-            <p>{e.failureMessage}</p>
-          </details>
-        )}
-      </td>
-      <td className="mono">
-        {e.processId ? (
+      ),
+    },
+    { header: 'Process type', cell: (e) => e.payload.processDefName },
+    {
+      header: 'Status',
+      cell: (e) => (
+        <>
+          <StatusBadge status={e.status} />
+          {e.failureMessage && (
+            <details>
+              <summary>Failure</summary>
+              <p>{e.failureMessage}</p>
+            </details>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Process',
+      className: 'mono',
+      cell: (e) =>
+        e.processId ? (
           <Link to={processPath(tenant, e.processId)}>{shortId(e.processId)}</Link>
         ) : (
           <span className="muted">—</span>
-        )}
-      </td>
-      <td>
-        {e.startTime && e.finishTime ? (
+        ),
+    },
+    {
+      header: 'Took',
+      cell: (e) =>
+        e.startTime && e.finishTime ? (
           formatDuration(Date.parse(e.finishTime) - Date.parse(e.startTime))
         ) : (
           <span className="muted">—</span>
-        )}
-      </td>
-    </tr>
+        ),
+    },
+  ];
+}
+
+/** The empty list; a role that may trigger gets links to do so. */
+function NoExecutionMatches({ tenant, canTrigger }: { tenant: string; canTrigger: boolean }) {
+  return (
+    <>
+      No execution matches.
+      {canTrigger && (
+        <>
+          {' '}
+          <Link to={tenantPath(tenant, 'trigger')}>Trigger a process</Link> or{' '}
+          <Link to={tenantPath(tenant, 'cron')}>schedule one</Link>.
+        </>
+      )}
+    </>
   );
 }
 
@@ -170,42 +202,17 @@ export function ExecutionsView() {
       </div>
       <ExecutionFilters filter={filter} update={update} />
       <ErrorMessage error={query.error} />
-      <div ref={container} className="table-wrap">
-        {!data && !query.error && <Loading what="executions" />}
-        {data && data.content.length === 0 && (
-          <Empty>
-            No execution matches.
-            {can('trigger') && (
-              <>
-                {' '}
-                <Link to={tenantPath(api.tenant, 'trigger')}>Trigger a process</Link> or{' '}
-                <Link to={tenantPath(api.tenant, 'cron')}>schedule one</Link>.
-              </>
-            )}
-          </Empty>
-        )}
-        {data && data.content.length > 0 && (
-          <table className="grid" aria-label="Executions, newest first">
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Source</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Process type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Process</th>
-                <th scope="col">Took</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.content.map((e) => (
-                <ExecutionRow key={e.id} e={e} tenant={api.tenant} />
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
-      <Pagination label="Executions" page={data} onPage={goPage} onSize={(s) => update({ size: s })} />
+      <DataTable
+        label="Executions, newest first"
+        columns={executionColumns(api.tenant)}
+        rows={data?.content}
+        rowKey={(e) => e.id}
+        loading="executions"
+        error={query.error}
+        empty={<NoExecutionMatches tenant={api.tenant} canTrigger={can('trigger')} />}
+        wrapRef={container}
+        pagination={{ label: 'Executions', page: data, onPage: goPage, onSize: (s) => update({ size: s }) }}
+      />
     </section>
   );
 }
