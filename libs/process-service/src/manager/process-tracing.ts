@@ -47,14 +47,19 @@ export function traceProcessesCreated(processes: readonly Process[]): void {
 /**
  * Records the `create` span of each child of `parent`'s split: inside the split's trace (the active
  * span, e.g. the splitter's `process` span, else the parent's stored context) up to the inline
- * threshold, in new traces linked to it above.
+ * threshold, in new traces linked to it above. A split delivered in batches is judged by the
+ * children it has so far, this batch included (`numSubProcesses` as the parent was read, which
+ * may miss the one batch delivered beside this one): a split that ends at or under the threshold
+ * is one trace, and once above it every further batch starts traces of their own, so the split's
+ * trace holds at most the threshold plus one batch of children.
  */
 export function traceChildrenCreated(parent: Process, children: readonly Process[]): void {
   if (children.length === 0 || !isTracingStarted()) return;
   const splitContext = injectTraceContext().traceparent === undefined ? storedContextOf(parent) : undefined;
   const threshold = childrenInlineThreshold(); // read once per split, not per child
+  const childrenSoFar = parent.numSubProcesses + children.length;
   for (const child of children) {
-    const span = startSplitChildSpan(children.length, {
+    const span = startSplitChildSpan(childrenSoFar, {
       destination: PROCESS_DESTINATION,
       parent: splitContext,
       threshold,
