@@ -50,6 +50,14 @@ describe('serveSpa', () => {
     const inline = await request(host({ inlineStyles: true })).get('/');
     expect(inline.headers['content-security-policy']).toContain("style-src 'self' 'unsafe-inline'");
     expect(inline.headers['content-security-policy']).toContain("script-src 'self';");
+    const withIdp = await request(
+      host({ connectSources: ['https://idp.example.com', 'http://127.0.0.1:9000/', 'https://idp.example.com'] }),
+    ).get('/');
+    expect(withIdp.headers['content-security-policy']).toContain(
+      "; connect-src 'self' https://idp.example.com http://127.0.0.1:9000; ",
+    );
+    for (const bad of ['https://idp.example.com/realms/x', '*', "https://a.example 'unsafe-eval'", 'javascript:x'])
+      expect(() => host({ connectSources: [bad] })).toThrow(/must be an http\(s\) origin/);
   });
 
   it('answers browser navigations to deep links with the index; API clients and the host paths go on', async () => {

@@ -44,6 +44,11 @@ export interface ServeSpaOptions {
   baseHref?: boolean;
   /** Allows inline `style` attributes in the page (React style props, Mermaid's SVG). Default false. */
   inlineStyles?: boolean;
+  /**
+   * Origins besides its own the page may call (`connect-src`), such as an identity provider's
+   * for a sign-in in the browser. Each must be an http(s) origin. Default none.
+   */
+  connectSources?: readonly string[];
 }
 
 const ASSETS = '/assets/';
@@ -63,7 +68,9 @@ function redirectToSlash(req: Request, res: Response): void {
 }
 
 function makePageAnswer(index: SpaIndex, options: ServeSpaOptions): (req: Request, res: Response) => void {
-  const headers = spaPageHeaders(spaContentSecurityPolicy({ inlineStyles: options.inlineStyles === true }));
+  const headers = spaPageHeaders(
+    spaContentSecurityPolicy({ inlineStyles: options.inlineStyles === true, connectSources: options.connectSources }),
+  );
   const notBuilt = spaNotBuiltPage({
     appName: options.appName,
     buildCommand: options.buildCommand,
