@@ -130,3 +130,80 @@ describe('PROCESS_ADMIN_DASHBOARD', () => {
     );
   });
 });
+
+describe('single sign-on of the dashboard (FW_ADMIN_OIDC_*)', () => {
+  const env = {
+    PROCESS_DATABASE_URL: 'postgres://db/x',
+    PROCESS_DATABASE_USERNAME: 'u',
+    PROCESS_DATABASE_PASSWORD: '',
+    PROCESS_MANAGEMENT_API_KEY: 'k'.repeat(40),
+    PROCESS_MANAGEMENT_JWKS_URL: 'https://idp.example.com/realms/ops/certs',
+    PROCESS_MANAGEMENT_JWT_ISSUER: 'https://idp.example.com/realms/ops',
+    PROCESS_MANAGEMENT_JWT_AUDIENCE: 'fw-admin',
+  };
+  const oidc = { FW_ADMIN_OIDC_ISSUER: 'https://idp.example.com/realms/ops', FW_ADMIN_OIDC_CLIENT_ID: 'fw-dashboard' };
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'fw-dashboard-oidc-'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads the issuer, client id, scope and further origins; refuses what cannot work', () => {
+    expect(adminConfigFromEnv('production', env, '/tmp').signIn).toEqual({});
+    expect(
+      adminConfigFromEnv(
+        'production',
+        {
+          ...env,
+          ...oidc,
+          FW_ADMIN_OIDC_SCOPE: ' openid   profile ',
+          FW_ADMIN_OIDC_CONNECT_ORIGINS: 'https://tokens.example.com, https://idp.example.com',
+        },
+        '/tmp',
+      ).signIn,
+    ).toEqual({
+      oidc: {
+        issuer: 'https://idp.example.com/realms/ops',
+        clientId: 'fw-dashboard',
+        scope: 'openid profile',
+        connectOrigins: ['https://idp.example.com', 'https://tokens.example.com'],
+      },
+    });
+    const local = { ...env, FW_ADMIN_OIDC_ISSUER: 'http://127.0.0.1:9000/', FW_ADMIN_OIDC_CLIENT_ID: 'x' };
+    expect(adminConfigFromEnv('production', local, '/tmp').signIn?.oidc?.connectOrigins).toEqual([
+      'http://127.0.0.1:9000',
+    ]);
+    const refused: Array<[Record<string, string>, RegExp]> = [
+      [{ ...env, FW_ADMIN_OIDC_ISSUER: oidc.FW_ADMIN_OIDC_ISSUER }, /without FW_ADMIN_OIDC_CLIENT_ID/],
+      [{ ...env, FW_ADMIN_OIDC_CLIENT_ID: 'fw-dashboard' }, /without FW_ADMIN_OIDC_ISSUER/],
+      [{ ...env, ...oidc, FW_ADMIN_OIDC_ISSUER: 'http://idp.example.com/' }, /must be https/],
+      [{ ...env, ...oidc, FW_ADMIN_OIDC_ISSUER: 'idp.example.com' }, /must be a URL/],
+      [{ ...env, ...oidc, FW_ADMIN_OIDC_CONNECT_ORIGINS: 'https://t.example.com/token' }, /takes origins/],
+      [{ ...env, ...oidc, PROCESS_MANAGEMENT_JWKS_URL: '' }, /needs bearer tokens/],
+    ];
+    for (const [given, message] of refused)
+      expect(() => adminConfigFromEnv('production', given, '/tmp')).toThrow(message);
+  });
+
+  it('answers /dashboard-config.json and lets the page call the identity provider, nothing more', async () => {
+    const signIn = adminConfigFromEnv('production', { ...env, ...oidc }, '/tmp').signIn;
+    const app = express();
+    app.use(makeDashboardRouter({ assetsDir: dir, signIn }));
+    const config = await request(app).get('/dashboard-config.json');
+    expect(config.status).toBe(200);
+    expect(config.headers['cache-control']).toBe('no-cache');
+    expect(config.body).toEqual({
+      oidc: { issuer: 'https://idp.example.com/realms/ops', clientId: 'fw-dashboard', scope: 'openid' },
+    });
+    const page = await request(app).get('/').set(HTML);
+    expect(page.headers['content-security-policy']).toContain("connect-src 'self' https://idp.example.com;");
+
+    const without = express();
+    without.use(makeDashboardRouter({ assetsDir: dir }));
+    expect((await request(without).get('/dashboard-config.json')).body).toEqual({ oidc: null });
+    expect((await request(without).get('/').set(HTML)).headers['content-security-policy']).toContain(
+      "connect-src 'self';",
+    );
+  });
+});

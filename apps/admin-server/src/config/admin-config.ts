@@ -17,6 +17,7 @@
  * | `PROCESS_HISTORY_SWEEP_INTERVAL` | `PT1M` | time between two sweeps of the history sweeper (`off`: no sweeper in this server) |
  * | `FW_COUNT_EXACT_LIMIT` | 100000 | list totals above it are the planner's estimate (`totalElementsEstimated: true`) |
  * | `FW_METRICS_TOKEN` | — | `GET /metrics` needs `Authorization: Bearer <it>`; unset: 404 in production, open in dev |
+ * | `FW_ADMIN_OIDC_ISSUER`, `_CLIENT_ID`, `_SCOPE`, `_CONNECT_ORIGINS` | — | the dashboard's single sign-on at an identity provider (`sign-in-config.ts`) |
  *
  * @example
  * const config = readAdminServerConfig(['--profile', 'dev'], process.env, process.cwd());
@@ -33,6 +34,7 @@ import {
 } from '@fw/process-management';
 import * as path from 'node:path';
 import { accessConfigFromEnv, type AdminAccessConfig } from './access-config';
+import { signInConfigFromEnv, type DashboardSignInConfig } from './sign-in-config';
 
 export type AdminProfile = 'dev' | 'production';
 
@@ -65,6 +67,8 @@ export interface AdminServerConfig {
   access?: AdminAccessConfig;
   /** `FW_METRICS_TOKEN`: the bearer token `GET /metrics` needs. Unset: `/metrics` is 404 in production, open in dev. */
   metricsToken?: string;
+  /** `FW_ADMIN_OIDC_*`: the dashboard's single sign-on at an identity provider. Default: none. */
+  signIn?: DashboardSignInConfig;
 }
 
 /** Raised for bad command-line arguments (exit 2 with the usage). */
@@ -90,7 +94,8 @@ PROCESS_DATABASE_POOLER (none; transaction behind PgBouncer's transaction poolin
 PROCESS_MANAGEMENT_API_KEY (at least 32 characters; required outside dev), PROCESS_MANAGEMENT_API_KEYS
 (more keys, comma-separated), PROCESS_MANAGEMENT_KEY_ROLE (admin), PROCESS_MANAGEMENT_KEY_TENANTS (*),
 PROCESS_MANAGEMENT_JWKS_URL or _JWKS_FILE with PROCESS_MANAGEMENT_JWT_ISSUER and _JWT_AUDIENCE (bearer tokens),
-PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off),
+PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off), FW_ADMIN_OIDC_ISSUER with
+FW_ADMIN_OIDC_CLIENT_ID (the dashboard's single sign-on; _SCOPE openid, _CONNECT_ORIGINS),
 PROCESS_HISTORY_RETENTION (P30D), PROCESS_FAILED_RETENTION (P90D), PROCESS_HISTORY_RETENTION_TENANTS,
 PROCESS_AUDIT_RETENTION (the failed retention),
 PROCESS_HISTORY_SWEEP_INTERVAL (PT1M; off), FW_COUNT_EXACT_LIMIT (100000).`;
@@ -158,6 +163,7 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
   const baseUrl = httpUrlOf(env.FW_SERVICE_BASE_URL, 'FW_SERVICE_BASE_URL');
   const proxyOrigins = originsOf(env.FW_ADMIN_UI_PROXY_ORIGINS, 'FW_ADMIN_UI_PROXY_ORIGINS');
   const metricsToken = env.FW_METRICS_TOKEN?.trim() || undefined;
+  const access = accessConfigFromEnv(env, cwd);
   return {
     ...configFor(profile, env, cwd),
     ...(infoAccessKey === undefined ? {} : { infoAccessKey }),
@@ -172,8 +178,9 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
       sweepIntervalMillis: sweepIntervalOf(env.PROCESS_HISTORY_SWEEP_INTERVAL),
     },
     countExactLimit: countLimitOf(env.FW_COUNT_EXACT_LIMIT),
-    access: accessConfigFromEnv(env, cwd),
+    access,
     ...(metricsToken === undefined ? {} : { metricsToken }),
+    signIn: signInConfigFromEnv(env, access.jwt !== undefined),
   };
 }
 

@@ -108,7 +108,7 @@ export function makeAdminApp(deps: AdminAppDeps): AdminApp {
   // The process dashboard at / in both profiles (PROCESS_ADMIN_DASHBOARD=off turns it off): static files
   // holding no data; it asks for the key and every call carries it. Deep links answer its index.
   if (config.dashboardEnabled !== false)
-    app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()) }));
+    app.use(makeDashboardRouter({ reservedPrefixes: servicePathPrefixes(registry.list()), signIn: config.signIn }));
   // The /process routes, the registry's services and MCP are not scoped per tenant or operation:
   // they take a credential that is admin over every tenant (the workers' key).
   app.use(makeAccessGuard(access, { logger, require: { role: 'admin', allTenants: true } }));
