@@ -25,6 +25,7 @@ import {
 } from './fanout/fanout-node';
 import { fanoutResultOf, type FanoutResult } from './fanout/fanout-result';
 import { openScratchDatabase } from './scratch/scratch-database';
+import { formatLeafCost, startLeafCost } from './fanout/leaf-cost';
 import { formatCpuSplit, startCpuSplit } from './cpu/cpu-split';
 import { benchSamplerEnv, describeSampler, startFanoutTelemetry } from './telemetry/fanout-telemetry';
 import { startTelemetryCollector } from './telemetry/telemetry-collector';
@@ -124,7 +125,13 @@ export async function fanoutBenchOn(
       settings.telemetry?.onMetricsServed(telemetry.metricsUrl);
     }
     if (workers === 0) {
+      const cost = await startLeafCost(scratch.url);
       r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning, telemetry?.metrics);
+      await telemetry?.stop();
+      // Closing the pool makes its backends report their last figures as they exit.
+      await scratch.database.close();
+      r = { ...r, leafCost: await cost.stop(leaves) };
+      for (const line of formatLeafCost(r.leafCost!)) io.out(line);
     } else {
       io.out(
         `  workers=${workers}: each worker process runs manager + outbox dispatcher + work-item runner with its own pool of ${tuning.pool}; this process (pool ${COORDINATOR_POOL}) creates the root and polls its state`,

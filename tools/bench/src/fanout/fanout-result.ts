@@ -7,6 +7,7 @@
  * result.leavesPerSecond; // ≈ 2174
  */
 import type { CpuSplit } from '../cpu/cpu-split';
+import type { LeafCost } from './leaf-cost';
 import { FANOUT_SPLIT_BATCH } from './fanout-node';
 
 export interface FanoutResult {
@@ -21,6 +22,8 @@ export interface FanoutResult {
   outboxCommands: number;
   /** Where the run's CPU went (single-process mode only). */
   cpu?: CpuSplit;
+  /** What each leaf cost PostgreSQL (single-process mode only). */
+  leafCost?: LeafCost;
 }
 
 /** Derives the rates of a run from what was measured and verified. */

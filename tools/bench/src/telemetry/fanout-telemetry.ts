@@ -45,7 +45,7 @@ export interface FanoutTelemetry {
   readonly metricsUrl: string;
   /** Where spans go (`OTEL_EXPORTER_OTLP_ENDPOINT`). */
   readonly tracesUrl: string;
-  /** Flushes and stops tracing, stops serving metrics. */
+  /** Flushes and stops tracing, stops serving metrics (idempotent). */
   stop(): Promise<void>;
 }
 
@@ -60,13 +60,15 @@ export async function startFanoutTelemetry(database: Database): Promise<FanoutTe
     gaugeSource: makeCachedGaugeSource(makeQueueFiguresReader(database)),
   });
   const server = await serveMetrics({ registry: metrics.registry, profile: 'dev', port: 0, bindAddress: '127.0.0.1' });
+  let stopped: Promise<void> | undefined;
   return {
     metrics,
     metricsUrl: server.url,
     tracesUrl: tracing.url ?? '',
-    async stop() {
-      await server.close();
-      await tracing.shutdown();
-    },
+    stop: () =>
+      (stopped ??= (async () => {
+        await server.close();
+        await tracing.shutdown();
+      })()),
   };
 }
