@@ -1,8 +1,8 @@
 /**
  * Vite build of the process dashboard: `web/` is the root, the output goes to `../dist/web` with
  * relative asset URLs (`base: './'`; the `<base href>` of index.html anchors them). The dev server
- * forwards only `/process-management/api` to an admin server (FW_DASHBOARD_PROXY_TARGET, default
- * http://127.0.0.1:8080).
+ * forwards only `/process-management/api` and `/dashboard-config.json` to an admin server
+ * (FW_DASHBOARD_PROXY_TARGET, default http://127.0.0.1:8080).
  */
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ export default defineConfig({
     strictPort: false,
     proxy: {
       '/process-management/api': { target, changeOrigin: false },
+      // Whether the admin server offers single sign-on (its FW_ADMIN_OIDC_* settings).
+      '/dashboard-config.json': { target, changeOrigin: false },
     },
   },
 });

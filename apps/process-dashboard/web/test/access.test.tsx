@@ -85,7 +85,8 @@ describe('signing in with a bearer token', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This credential may not open tenant “acme”. Its tenants: demo.',
     );
-    expect(api.calls.map((c) => c.path)).toEqual(['/me']);
+    // The page's own settings, then the credential's check; no call for the tenant refused.
+    expect(api.calls.map((c) => c.path)).toEqual(['/dashboard-config.json', '/me']);
   });
 });
 

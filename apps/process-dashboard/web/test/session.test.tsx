@@ -49,7 +49,31 @@ describe('sign-in', () => {
     fireEvent.change(screen.getByLabelText('Tenant'), { target: { value: 'a b' } });
     fireEvent.click(screen.getByRole('button', { name: 'Open the dashboard' }));
     expect((await screen.findByRole('alert')).textContent).toMatch(/1 to 128 letters/);
-    expect(api.calls).toEqual([]);
+    // Only the page's own settings were read; the API was not called.
+    expect(api.calls.map((c) => c.path)).toEqual(['/dashboard-config.json']);
+  });
+
+  it('offers single sign-on only when the admin server names an identity provider, and checks the tenant first', async () => {
+    fakeApi({ 'GET /dashboard-config.json': { body: { oidc: null } } });
+    const first = renderAt('/', null);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Open the dashboard' })).toBeTruthy());
+    expect(screen.queryByRole('heading', { name: 'Single sign-on' })).toBeNull();
+    first.unmount();
+
+    const api = fakeApi({
+      'GET /dashboard-config.json': {
+        body: { oidc: { issuer: 'https://idp.example.com/realms/ops', clientId: 'fw-dashboard', scope: 'openid' } },
+      },
+    });
+    sessionStorage.setItem('fw-dashboard-oidc-pending', '{"abandoned":true}');
+    renderAt('/t/acme/cron', null);
+    const button = await screen.findByRole('button', { name: 'Sign in with idp.example.com' });
+    // A round trip left over from before is forgotten once the form shows again.
+    expect(sessionStorage.length).toBe(0);
+    fireEvent.change(screen.getByLabelText('Tenant'), { target: { value: 'not a tenant' } });
+    fireEvent.click(button);
+    expect((await screen.findByRole('alert')).textContent).toMatch(/1 to 128 letters/);
+    expect(api.calls.map((c) => c.path)).toEqual(['/dashboard-config.json']);
   });
 
   it('ends the session on a 401 from any view (the key changed on the server)', async () => {

@@ -15,6 +15,8 @@ import { DefinitionsView } from '../features/definitions/definitions-view';
 import { HealthView } from '../features/health/health-view';
 import { ProcessDetailView } from '../features/processes/process-detail-view';
 import { ProcessesView } from '../features/processes/processes-view';
+import { OidcCallbackView } from '../features/session/oidc-callback-view';
+import { OIDC_CALLBACK_PATH } from '../features/session/oidc-sign-in';
 import { usePermissions } from '../features/session/permissions';
 import { ApiProvider, SessionProvider, TENANT_PATTERN, useSession } from '../features/session/session';
 import { SignInForm } from '../features/session/sign-in-form';
@@ -130,6 +132,7 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/" element={<Landing />} />
+      <Route path={`/${OIDC_CALLBACK_PATH}`} element={<OidcCallbackView />} />
       <Route path="/t/:tenant" element={<TenantShell />}>
         <Route index element={<Navigate to="processes" replace />} />
         <Route path="processes" element={<ProcessesView />} />

@@ -1,13 +1,18 @@
 /**
  * The sign-in form: an administration key or a bearer token (JWT) pasted from the identity
- * provider, and the tenant. The credential is checked with `GET /me` (who the server takes it for:
- * role, tenants) and `GET /info` for the tenant before the session starts; a refused credential or
- * a tenant outside its scope keeps the user here with a clear message.
+ * provider, and the tenant; and, when the admin server names an identity provider, single sign-on
+ * there (OpenID Connect, see `oidc-sign-in.ts`). The credential is checked with `GET /me` (who the
+ * server takes it for: role, tenants) and `GET /info` for the tenant before the session starts; a
+ * refused credential or a tenant outside its scope keeps the user here with a clear message.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
 import { createApiClient, isApiError, type Credential } from '../../api/client';
+import { switchTenantPath, tenantPath } from '../../app/paths';
+import { forgetPendingSignIn, startOidcSignIn, type OidcSettings } from './oidc-sign-in';
 import { permissionsOf } from './permissions';
 import { TENANT_PATTERN, useSession } from './session';
+import { useOidcSettings } from './sign-in-options';
 
 export interface SignInFormProps {
   /** The tenant of the URL (deep link), else a default. */
@@ -64,6 +69,51 @@ function SignInError({ error }: { error: string | undefined }) {
   );
 }
 
+/** The view to open once signed in at the identity provider: the one shown, in the tenant typed. */
+function returnPathFor(pathname: string, search: string, tenant: string): string {
+  const shown = /^\/t\/([^/]+)/.exec(pathname);
+  if (shown === null) return tenantPath(tenant);
+  return decodeURIComponent(shown[1]) === tenant ? `${pathname}${search}` : switchTenantPath(pathname, search, tenant);
+}
+
+/** "Sign in with <identity provider>": the browser goes there and comes back signed in. */
+function SingleSignOn({
+  settings,
+  tenant,
+  onProblem,
+}: {
+  settings: OidcSettings;
+  tenant: string;
+  onProblem(message: string | undefined): void;
+}) {
+  const location = useLocation();
+  const [leaving, setLeaving] = useState(false);
+  const provider = new URL(settings.issuer).host;
+  async function start() {
+    if (!TENANT_PATTERN.test(tenant)) {
+      onProblem('The tenant must be 1 to 128 letters, digits, dots, dashes or underscores.');
+      return;
+    }
+    onProblem(undefined);
+    setLeaving(true);
+    try {
+      await startOidcSignIn(settings, { tenant, returnTo: returnPathFor(location.pathname, location.search, tenant) });
+    } catch (err) {
+      setLeaving(false);
+      onProblem(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return (
+    <section className="single-sign-on" aria-labelledby="sso-heading">
+      <h2 id="sso-heading">Single sign-on</h2>
+      <p className="muted">Sign in with your account at {provider}; the tenant above opens afterwards.</p>
+      <button type="button" onClick={() => void start()} disabled={leaving}>
+        {leaving ? `Going to ${provider}…` : `Sign in with ${provider}`}
+      </button>
+    </section>
+  );
+}
+
 export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
   const { signIn, notice } = useSession();
   const [kind, setKind] = useState<Credential['kind']>('key');
@@ -71,6 +121,9 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
   const [tenant, setTenant] = useState(initialTenant);
   const [error, setError] = useState<string | undefined>(notice);
   const [busy, setBusy] = useState(false);
+  const oidc = useOidcSettings();
+  // Showing the form again means a round trip to the identity provider, if any, was abandoned.
+  useEffect(forgetPendingSignIn, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -139,6 +192,7 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
           {busy ? 'Checking…' : 'Open the dashboard'}
         </button>
       </form>
+      {oidc ? <SingleSignOn settings={oidc} tenant={tenant} onProblem={setError} /> : null}
     </main>
   );
 }
