@@ -36,7 +36,7 @@ export interface QueryScaleRun {
   /**
    * `built`: the built `@fw/query-host` on plain node, what `npx fw-query-host` runs (built through
    * Nx first). `sources`: its TypeScript sources through tsx, which needs no build but costs the
-   * host ~60 MB more RSS for the compiler.
+   * host ~40 MB more RSS for the compiler.
    */
   host: 'built' | 'sources';
 }
@@ -154,7 +154,7 @@ async function caching(io: BenchIo, base: string, run: QueryScaleRun): Promise<Q
 /** Starts the host of `run` on `configFile` in its own process. */
 function startHost(run: QueryScaleRun, configFile: string): Promise<ServerProcess> {
   if (run.host === 'sources') return startServerProcess(path.join(__dirname, '../query/host-server.ts'), [configFile]);
-  // The TypeScript loader alone would add ~60 MB of RSS, so the command measures the built host.
+  // The TypeScript loader alone adds ~40 MB of RSS, so the command measures the built host.
   buildPackages(['@fw/query-host']);
   return startServerProcess(path.join(__dirname, 'built-host-server.cjs'), [configFile], [], 'node');
 }
