@@ -42,10 +42,15 @@ export async function runFanout(
   metrics?: FwMetrics,
 ): Promise<FanoutResult> {
   let splitDoneAt = 0;
+  // The end of the last-but-one batch of leaves: all but the last batch have run.
+  let leavesRun = 0;
+  let lastButOneBatchAt: number | undefined;
   const node = startFanoutNode(database, tuning, {
     ...(metrics ? { metrics } : {}),
     onOutcome: (outcome) => {
       if (outcome.workerType === 'SPLITTER') splitDoneAt = performance.now();
+      else if (outcome.workerType === 'EXECUTOR' && ++leavesRun === Math.max(1, leaves - tuning.batch))
+        lastButOneBatchAt = performance.now();
     },
   });
   let rootDone: () => void = () => undefined;
@@ -69,6 +74,7 @@ export async function runFanout(
     leaves,
     seconds: (ended - started) / 1000,
     splitSeconds: (splitDoneAt - started) / 1000,
+    tailSeconds: lastButOneBatchAt === undefined ? undefined : (ended - lastButOneBatchAt) / 1000,
     cpu: cpuSplit,
     ...verified,
   });
@@ -143,7 +149,13 @@ export async function fanoutBenchOn(
     io.out(
       `  root ${r.rootState} in ${r.seconds.toFixed(2)} s (split done after ${r.splitSeconds.toFixed(2)} s); ${r.outboxCommands} outbox commands`,
     );
-    io.out(`  elapsed_s=${r.seconds.toFixed(3)} transitions_per_s=${r.transitionsPerSecond.toFixed(0)}`);
+    if (r.tailSeconds !== undefined)
+      io.out(
+        `  tail: ${r.tailSeconds.toFixed(2)} s from the end of the last-but-one batch of ${tuning.batch} leaves to the root's PROCESSED`,
+      );
+    io.out(
+      `  elapsed_s=${r.seconds.toFixed(3)} transitions_per_s=${r.transitionsPerSecond.toFixed(0)} peak_rss_mb=${(process.resourceUsage().maxRSS / 1024).toFixed(0)}`,
+    );
     io.out(`leaves_per_s=${r.leavesPerSecond.toFixed(0)}`);
     return r;
   } finally {

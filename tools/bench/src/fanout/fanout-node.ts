@@ -98,11 +98,18 @@ export function fanoutTuningFromEnv(workerProcesses = 0): FanoutTuning {
   };
 }
 
+/**
+ * Yields the children batch by batch, as a splitter of a million children should: a list of them
+ * all would be held in memory until the split is done.
+ */
 class Split extends SplitterBase<{ leaves: number }, null> {
   readonly processType = FANOUT_ROOT_TYPE;
   override readonly batchSize = FANOUT_SPLIT_BATCH;
-  split(input: { leaves: number }): ChildSpec<null>[] {
-    return Array.from({ length: input.leaves }, () => ({ processType: FANOUT_LEAF_TYPE, args: null }));
+  async *split(input: { leaves: number }): AsyncGenerator<ChildSpec<null>[]> {
+    for (let from = 0; from < input.leaves; from += FANOUT_SPLIT_BATCH) {
+      const size = Math.min(FANOUT_SPLIT_BATCH, input.leaves - from);
+      yield Array.from({ length: size }, () => ({ processType: FANOUT_LEAF_TYPE, args: null }));
+    }
   }
 }
 

@@ -20,6 +20,11 @@ export interface FanoutResult {
   transitionsPerSecond: number;
   rootState: string;
   outboxCommands: number;
+  /**
+   * From the moment all but the last batch of leaves had run to the root's end: the last batch,
+   * the last reports and the aggregation (single-process mode only).
+   */
+  tailSeconds?: number;
   /** Where the run's CPU went (single-process mode only). */
   cpu?: CpuSplit;
   /** What each leaf cost PostgreSQL (single-process mode only). */
@@ -28,7 +33,10 @@ export interface FanoutResult {
 
 /** Derives the rates of a run from what was measured and verified. */
 export function fanoutResultOf(
-  run: Pick<FanoutResult, 'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands' | 'cpu'>,
+  run: Pick<
+    FanoutResult,
+    'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands' | 'cpu' | 'tailSeconds'
+  >,
 ): FanoutResult {
   // Leaves: create → EXECUTING → PROCESSED; root: SPLIT_PENDING, one per split batch, one per child
   // report, AGGREGATION_PENDING, PROCESSED.
