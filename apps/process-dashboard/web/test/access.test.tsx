@@ -37,7 +37,12 @@ function readApi() {
     'GET /definitions': { body: page(DEFINITIONS) },
     'GET /crontabs': { body: page([CRONTAB]) },
     'GET /executions': { body: page([]) },
-    'GET /audit': { body: page([AUDIT_ROW]) },
+    'GET /audit': {
+      body: page([
+        AUDIT_ROW,
+        { ...AUDIT_ROW, id: 'a2', actor: 'anonymous', credential: null, target: null, requestId: 'req-2' },
+      ]),
+    },
   });
 }
 
@@ -131,8 +136,12 @@ describe('what each role sees', () => {
     renderAt('/t/demo/audit', 'admin-key-0123456789abcdef0123456789', CALLERS.admin);
     const table = await screen.findByRole('table', { name: 'Audit trail, newest first' });
     expect(within(table).getByText('jwt:otto')).toBeTruthy();
-    expect(within(table).getByText('refused')).toBeTruthy();
+    expect(within(table).getAllByText('refused')).toHaveLength(2);
     expect(within(table).getByText('manual:demo:run-1')).toBeTruthy();
+    // A write refused before any credential: anonymous, no credential.
+    const anonymous = within(table).getByText('anonymous').closest('tr') as HTMLElement;
+    expect(within(anonymous).getByText('none')).toBeTruthy();
+    expect(within(table).getByText('jwt:otto').closest('tr')?.textContent).toContain('token');
     expect(navLabels()).toEqual(['Processes', 'Executions', 'Trigger', 'Cron', 'Definitions', 'Health', 'Audit']);
     fireEvent.change(screen.getByLabelText('Action'), { target: { value: 'addCrontab' } });
     await waitFor(() =>

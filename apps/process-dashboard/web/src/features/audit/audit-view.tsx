@@ -36,11 +36,17 @@ export function instantOf(local: string | undefined): string | undefined {
 }
 
 const OUTCOME_TONE: Record<AuditEntry['outcome'], string> = { ok: 'ok', refused: 'bad', failed: 'bad' };
+const CREDENTIAL_LABELS: Record<NonNullable<AuditEntry['credential']> | 'none', string> = {
+  key: 'key',
+  jwt: 'token',
+  none: 'none',
+};
 
 const AUDIT_COLUMNS: Column<AuditEntry>[] = [
   { header: 'Time', cell: (entry) => <TimeText iso={entry.time} /> },
   { header: 'Actor', cell: (entry) => entry.actor, className: 'mono' },
-  { header: 'Credential', cell: (entry) => (entry.credential === 'key' ? 'key' : 'token') },
+  // null: a write refused before any credential was presented.
+  { header: 'Credential', cell: (entry) => CREDENTIAL_LABELS[entry.credential ?? 'none'] },
   { header: 'Action', cell: (entry) => entry.action, className: 'mono' },
   { header: 'Target', cell: (entry) => entry.target ?? <span className="muted">—</span>, className: 'mono' },
   {
