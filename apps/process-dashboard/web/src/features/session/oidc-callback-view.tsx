@@ -2,7 +2,7 @@
  * `/oidc-callback`, where the identity provider sends the browser back: finishes the sign-in
  * (state, code exchange), checks the token with `GET /me` and the tenant with `GET /info` like the
  * form does, starts the session with the access token (memory only) and opens the view the user
- * came from. Any failure ends on the sign-in form with the reason.
+ * came from. Any failure ends on the sign-in form, the reason shown in its single sign-on part.
  */
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
@@ -43,7 +43,7 @@ async function finish(
 }
 
 export function OidcCallbackView() {
-  const { signIn, signOut } = useSession();
+  const { signIn } = useSession();
   const navigate = useNavigate();
   // Once per page: the code and the verifier serve one exchange (React may run an effect twice in development).
   const started = useRef(false);
@@ -51,11 +51,11 @@ export function OidcCallbackView() {
     if (started.current) return;
     started.current = true;
     void finish(signIn).then(({ to, problem }) => {
-      if (problem !== undefined) signOut(problem);
-      // Replaces the callback URL, so the code leaves the address bar and the history.
-      void navigate(to, { replace: true });
+      // Replaces the callback URL, so the code leaves the address bar and the history; a problem
+      // travels in the entry's state to the sign-in form's single sign-on section.
+      void navigate(to, { replace: true, state: problem === undefined ? null : { singleSignOnProblem: problem } });
     });
-  }, [signIn, signOut, navigate]);
+  }, [signIn, navigate]);
   return (
     <main id="main" className="signin">
       <h1>Process dashboard</h1>

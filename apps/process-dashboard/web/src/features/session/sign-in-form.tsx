@@ -76,18 +76,17 @@ function returnPathFor(pathname: string, search: string, tenant: string): string
   return decodeURIComponent(shown[1]) === tenant ? `${pathname}${search}` : switchTenantPath(pathname, search, tenant);
 }
 
+/** Why the last single sign-on did not go through: handed over by `/oidc-callback` in the history entry's state. */
+export function singleSignOnProblemOf(state: unknown): string | undefined {
+  const problem = (state as { singleSignOnProblem?: unknown } | null)?.singleSignOnProblem;
+  return typeof problem === 'string' ? problem : undefined;
+}
+
 /** "Sign in with <identity provider>": the browser goes there and comes back signed in. */
-function SingleSignOn({
-  settings,
-  tenant,
-  onProblem,
-}: {
-  settings: OidcSettings;
-  tenant: string;
-  onProblem(message: string | undefined): void;
-}) {
+function SingleSignOn({ settings, tenant }: { settings: OidcSettings; tenant: string }) {
   const location = useLocation();
   const [leaving, setLeaving] = useState(false);
+  const [problem, onProblem] = useState<string | undefined>(singleSignOnProblemOf(location.state));
   const provider = new URL(settings.issuer).host;
   async function start() {
     if (!TENANT_PATTERN.test(tenant)) {
@@ -107,7 +106,17 @@ function SingleSignOn({
     <section className="single-sign-on" aria-labelledby="sso-heading">
       <h2 id="sso-heading">Single sign-on</h2>
       <p className="muted">Sign in with your account at {provider}; the tenant above opens afterwards.</p>
-      <button type="button" onClick={() => void start()} disabled={leaving}>
+      {problem ? (
+        <p id="sso-error" role="alert" className="error">
+          {problem}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        onClick={() => void start()}
+        disabled={leaving}
+        aria-describedby={problem ? 'sso-error' : undefined}
+      >
         {leaving ? `Going to ${provider}…` : `Sign in with ${provider}`}
       </button>
     </section>
@@ -122,6 +131,7 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
   const [error, setError] = useState<string | undefined>(notice);
   const [busy, setBusy] = useState(false);
   const oidc = useOidcSettings();
+  const ssoProblem = singleSignOnProblemOf(useLocation().state);
   // Showing the form again means a round trip to the identity provider, if any, was abandoned.
   useEffect(forgetPendingSignIn, []);
 
@@ -187,12 +197,12 @@ export function SignInForm({ initialTenant, onSignedIn }: SignInFormProps) {
           onChange={(e) => setTenant(e.target.value)}
           spellCheck={false}
         />
-        <SignInError error={error} />
+        <SignInError error={error ?? (oidc === null ? ssoProblem : undefined)} />
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Open the dashboard'}
         </button>
       </form>
-      {oidc ? <SingleSignOn settings={oidc} tenant={tenant} onProblem={setError} /> : null}
+      {oidc ? <SingleSignOn settings={oidc} tenant={tenant} /> : null}
     </main>
   );
 }
