@@ -74,7 +74,7 @@ export type {
   CompletionEventRecord,
 } from './repository/process-queries';
 export { boundedCount, DEFAULT_COUNT_EXACT_LIMIT } from './repository/bounded-count';
-export type { BoundedCount } from './repository/bounded-count';
+export type { BoundedCount, ResidualFilter } from './repository/bounded-count';
 export {
   DEFAULT_SUCCEEDED_RETENTION,
   DEFAULT_FAILED_RETENTION,

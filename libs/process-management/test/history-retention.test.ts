@@ -413,4 +413,51 @@ describeEachDatabase('history retention: totals above the exact-count limit', (g
     expect(filtered.body.totalElements).toBe(0);
     expect(filtered.body.totalElementsEstimated).toBeUndefined();
   });
+
+  it('bounds a filtered total the same way: a rare state read past the limit is estimated, under it exact', async () => {
+    const database = getDb().database;
+    await seedDefinitions(database, RETENTION_DEFINITIONS);
+    const h = makeHarness(database, 5);
+    // T1: 52 processes, 12 of them failed; 'mid': 8 processes, 3 failed; T2: 4 processes, 2 failed.
+    const seed = async (tenant: string, processed: number, failed: number) =>
+      sql`insert into fw_process (id, process_type, leaf, tenant, flow_id, state_id, created_time, last_modified_time, state_entry_time)
+        select gen_random_uuid(), 'single', true, ${tenant}, 'process-flow', case when g <= ${failed} then 'PROCESSED_WITH_ERRORS' else 'PROCESSED' end,
+          now() - g * interval '1 second', now(), now() from generate_series(1, ${processed + failed}) g`.execute(
+        database.db,
+      );
+    await seed(T1, 40, 12);
+    await seed('mid', 5, 3);
+    await seed(T2, 2, 2);
+    await sql`analyze fw_process`.execute(database.db);
+    const list = (tenant: string, query: Record<string, string | number>) =>
+      request(h.app).get(`${API}/processes`).set(auth(tenant)).query(query);
+
+    // Beyond the limit: estimated, and the page itself still answers its rows.
+    const failedBig = await list(T1, { status: 'PROCESSED_WITH_ERRORS', size: 5 });
+    expect(failedBig.status).toBe(200);
+    expect(failedBig.body.totalElementsEstimated).toBe(true);
+    expect(failedBig.body.totalElements).toBeGreaterThan(0);
+    expect(failedBig.body.content.map((p: { status: string }) => p.status)).toEqual(
+      Array(5).fill('PROCESSED_WITH_ERRORS'),
+    );
+    // Rows read past the limit without reaching the end (between the limit and four times it): estimated too.
+    const failedMid = await list('mid', { status: 'PROCESSED_WITH_ERRORS', size: 1 });
+    expect(failedMid.body.totalElementsEstimated).toBe(true);
+    expect(failedMid.body.content).toHaveLength(1);
+    // Under the limit: exact, though the page shows one row of them.
+    const failedSmall = await list(T2, { status: 'PROCESSED_WITH_ERRORS', size: 1 });
+    expect(failedSmall.body).toMatchObject({ totalElements: 2, totalPages: 2 });
+    expect(failedSmall.body.totalElementsEstimated).toBeUndefined();
+    const typeSmall = await list(T2, { processType: 'single', q: 'sin', size: 1 });
+    expect(typeSmall.body).toMatchObject({ totalElements: 4 });
+    expect(typeSmall.body.totalElementsEstimated).toBeUndefined();
+    // A page that is not full ends the list, so its total is exact whatever the tenant's size.
+    const lastPage = await list(T1, { status: 'PROCESSED_WITH_ERRORS', size: 5, page: 2 });
+    expect(lastPage.body).toMatchObject({ totalElements: 12, totalPages: 3 });
+    expect(lastPage.body.content).toHaveLength(2);
+    expect(lastPage.body.totalElementsEstimated).toBeUndefined();
+    const none = await list(T1, { status: 'EXECUTING' });
+    expect(none.body).toMatchObject({ totalElements: 0, content: [] });
+    expect(none.body.totalElementsEstimated).toBeUndefined();
+  });
 });

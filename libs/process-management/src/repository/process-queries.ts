@@ -8,11 +8,11 @@
  * const page = await queries.listProcesses('acme', { status: 'PROCESSED' }, { page: 0, size: 25 });
  */
 import { makeProcessRepository, type ProcessDb } from '@fw/process-service';
-import { type Kysely, type Selectable } from 'kysely';
-import type { FwProcessTable } from '@fw/process-service';
+import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
+import type { FwProcessTable, ProcessTables } from '@fw/process-service';
 import { pageOf, type Page, type PageRequest } from '../http/pagination';
 import type { CompletionEventWire, ProcessDetailWire, ProcessSummaryWire } from '../openapi/admin-api-wire-types';
-import { boundedCount, DEFAULT_COUNT_EXACT_LIMIT } from './bounded-count';
+import { boundedCount, DEFAULT_COUNT_EXACT_LIMIT, type ResidualFilter } from './bounded-count';
 
 /** Exact-match filters of GET /processes (ANDed). */
 export interface ProcessFilter {
@@ -76,10 +76,48 @@ export function toSummary(row: Selectable<FwProcessTable>): ProcessSummary {
 /** Tuning of {@link makeProcessQueries}. */
 export interface ProcessQueryOptions {
   /**
-   * Totals are exact up to this many rows; above it the page carries the planner's estimate and
-   * `totalElementsEstimated: true` (default 100,000, `FW_COUNT_EXACT_LIMIT` in the admin server).
+   * A total reads at most this many rows (+ 1), chosen by the filters an index serves: exact when
+   * that reaches every candidate, else the planner's estimate and `totalElementsEstimated: true`
+   * (default 100,000, `FW_COUNT_EXACT_LIMIT` in the admin server).
    */
   countExactLimit?: number;
+}
+
+/** The tenant's processes narrowed by the filters an index serves (parent, predecessor, trigger, roots). */
+function indexedPart(db: ProcessDb, tenant: string, filter: ProcessFilter) {
+  let where = db.selectFrom('fw_process').where('tenant', '=', tenant);
+  if (filter.triggerId !== undefined) where = where.where('trigger_id', '=', filter.triggerId);
+  if (filter.parentId !== undefined) where = where.where('parent_id', '=', filter.parentId.toLowerCase());
+  if (filter.predecessorId !== undefined)
+    where = where.where('predecessor_id', '=', filter.predecessorId.toLowerCase());
+  if (filter.rootsOnly) where = where.where('parent_id', 'is', null);
+  return where;
+}
+
+/**
+ * The filters no index serves: the state (an index on it would cost every leaf's state change its
+ * heap-only update), the type and the free text. Undefined when none is given.
+ */
+function residualPart(filter: ProcessFilter): ResidualFilter<ProcessTables, 'fw_process'> | undefined {
+  const text = filter.text?.trim();
+  const { processType, status } = filter;
+  if (processType === undefined && status === undefined && !text) return undefined;
+  const like = text ? `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '';
+  return (eb) => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (processType !== undefined) conditions.push(eb('process_type', '=', processType));
+    if (status !== undefined) conditions.push(eb('state_id', '=', status));
+    if (text)
+      conditions.push(
+        eb.or([
+          ...(isUuid(text) ? [eb('id', '=', text.toLowerCase())] : []),
+          eb('process_type', 'ilike', like),
+          eb('description', 'ilike', like),
+          eb('trigger_id', 'ilike', like),
+        ]),
+      );
+    return eb.and(conditions);
+  };
 }
 
 /** Makes the queries over `db` (a Kysely handle over the process tables). */
@@ -88,29 +126,12 @@ export function makeProcessQueries(db: ProcessDb, options: ProcessQueryOptions =
   const repo = makeProcessRepository();
   return {
     async listProcesses(tenant, filter, request) {
-      let where = db.selectFrom('fw_process').where('tenant', '=', tenant);
-      if (filter.processType !== undefined) where = where.where('process_type', '=', filter.processType);
-      if (filter.status !== undefined) where = where.where('state_id', '=', filter.status);
-      if (filter.triggerId !== undefined) where = where.where('trigger_id', '=', filter.triggerId);
-      if (filter.parentId !== undefined) where = where.where('parent_id', '=', filter.parentId.toLowerCase());
-      if (filter.predecessorId !== undefined)
-        where = where.where('predecessor_id', '=', filter.predecessorId.toLowerCase());
-      if (filter.rootsOnly) where = where.where('parent_id', 'is', null);
-      const text = filter.text?.trim();
-      if (text) {
-        const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        where = where.where((eb) =>
-          eb.or([
-            ...(isUuid(text) ? [eb('id', '=', text.toLowerCase())] : []),
-            eb('process_type', 'ilike', like),
-            eb('description', 'ilike', like),
-            eb('trigger_id', 'ilike', like),
-          ]),
-        );
-      }
+      const candidates = indexedPart(db, tenant, filter);
+      const residual = residualPart(filter);
+      const filtered = residual ? candidates.where(residual) : candidates;
       const [total, rows] = await Promise.all([
-        boundedCount(db as Kysely<unknown>, where, countLimit),
-        where
+        boundedCount(db as Kysely<unknown>, candidates, countLimit, residual),
+        filtered
           .selectAll()
           .orderBy('created_time', 'desc')
           .orderBy('seq', 'desc')
@@ -118,6 +139,10 @@ export function makeProcessQueries(db: ProcessDb, options: ProcessQueryOptions =
           .offset(request.page * request.size)
           .execute(),
       ]);
+      // A page that is not full is the end of the list: the total is known exactly, whatever the count said.
+      const offset = request.page * request.size;
+      if (rows.length < request.size && (rows.length > 0 || offset === 0))
+        return pageOf(rows.map(toSummary), offset + rows.length, request);
       return pageOf(rows.map(toSummary), total.count, request, total.estimated);
     },
 
