@@ -118,7 +118,7 @@ describeEachDatabase('admin server: history retention', (getDb) => {
     expect((await request(servers[0].app).get(`${API}/processes/${finished}`).set(headers())).status).toBe(404);
   });
 
-  it('reads the retention, the sweep interval and the exact-count limit from the environment', () => {
+  it('reads the retention, the sweep interval and duty cycle, and the exact-count limit from the environment', () => {
     const env = {
       PROCESS_DATABASE_URL: 'postgres://h/db',
       PROCESS_DATABASE_USERNAME: '',
@@ -134,6 +134,7 @@ describeEachDatabase('admin server: history retention', (getDb) => {
         auditMillis: 90 * 86_400_000,
       },
       sweepIntervalMillis: 60_000,
+      sweepDutyCycle: 0.25,
     });
     expect(defaults.countExactLimit).toBe(100_000);
     const set = adminConfigFromEnv(
@@ -145,6 +146,7 @@ describeEachDatabase('admin server: history retention', (getDb) => {
         PROCESS_HISTORY_RETENTION_TENANTS: 'acme=P1D/,beta=/P2W',
         PROCESS_AUDIT_RETENTION: 'P1Y',
         PROCESS_HISTORY_SWEEP_INTERVAL: 'off',
+        PROCESS_HISTORY_SWEEP_DUTY_CYCLE: '50%',
         FW_COUNT_EXACT_LIMIT: '5000',
       },
       '/',
@@ -157,10 +159,14 @@ describeEachDatabase('admin server: history retention', (getDb) => {
         auditMillis: 365 * 86_400_000,
       },
       sweepIntervalMillis: undefined,
+      sweepDutyCycle: 0.5,
     });
     expect(set.countExactLimit).toBe(5000);
     expect(() => adminConfigFromEnv('production', { ...env, PROCESS_HISTORY_RETENTION: '30 days' }, '/')).toThrow(
       /PROCESS_HISTORY_RETENTION must be an ISO-8601 duration/,
+    );
+    expect(() => adminConfigFromEnv('production', { ...env, PROCESS_HISTORY_SWEEP_DUTY_CYCLE: '0' }, '/')).toThrow(
+      /PROCESS_HISTORY_SWEEP_DUTY_CYCLE must be a share of the time above 0 and at most 1/,
     );
     expect(() => adminConfigFromEnv('production', { ...env, FW_COUNT_EXACT_LIMIT: '-1' }, '/')).toThrow(
       /FW_COUNT_EXACT_LIMIT/,

@@ -51,6 +51,62 @@ describeEachDatabase('fair claims', (getDb) => {
     expect(count(tenantsOf(oldest), 'small')).toBe(0);
   });
 
+  it('claims early only for tenants without a backlog, leaving the backlogged tenant to its next batch', async () => {
+    await enqueue(database(), many(300, { tenant: 'big' }));
+    const claimer = makeFairClaimer();
+    // Big fills its share of a batch: it has a backlog.
+    expect(count(tenantsOf(await claimer.claim(db(), claimOf('w1', 10))), 'big')).toBe(10);
+    expect(await claimer.claimEarly(db(), claimOf('w1', 3))).toEqual([]);
+
+    await enqueue(database(), many(3, { tenant: 'small' }));
+    expect(tenantsOf(await claimer.claimEarly(db(), claimOf('w1', 2)))).toEqual(['small', 'small']);
+    expect(tenantsOf(await claimer.claimEarly(db(), claimOf('w1', 5)))).toEqual(['small']);
+    expect(await claimer.claimEarly(db(), claimOf('w1', 5))).toEqual([]);
+    const pending = await sql<{
+      n: string;
+    }>`select count(*) as n from fw_process_work_item where status = 'PENDING'`.execute(db());
+    expect(Number(pending.rows[0]!.n)).toBe(290);
+  });
+
+  it('gives a runner’s few free slots to a tenant without a backlog while big waits for a whole batch (minClaim)', async () => {
+    await enqueue(database(), many(40, { tenant: 'big' }));
+    const held: Array<() => void> = [];
+    const done: string[] = [];
+    const handler = async (worker: WorkerDto) => {
+      if (worker.tenant === 'big') await new Promise<void>((resolve) => held.push(resolve));
+      done.push(worker.tenant ?? '');
+    };
+    // A long poll interval: only wake-ups (a slot freed, runner.wake()) make it claim.
+    const runner = makeWorkItemRunner({
+      database: database(),
+      handler,
+      concurrency: 8,
+      batchSize: 4,
+      minClaim: 4,
+      pollIntervalMillis: 60_000,
+    });
+    runners.push(runner);
+    runner.start();
+    await waitFor(() => held.length === 8, 10_000, 'two batches of big running');
+
+    held[0]!();
+    await waitFor(() => done.length === 1, 10_000, 'one of big’s items done');
+    await sleep(200);
+    expect(held).toHaveLength(8); // one slot free: big waits for a batch of 4
+
+    await enqueue(database(), many(1, { tenant: 'small' }));
+    runner.wake();
+    await waitFor(() => done.includes('small'), 10_000, 'small served through the free slot');
+    expect(held).toHaveLength(8);
+
+    // Three more of big's finish: four slots, big's next batch of four at once.
+    for (const release of held.slice(1, 4)) release();
+    await waitFor(() => held.length === 12, 10_000, 'big’s next batch');
+    await sleep(200);
+    expect(held).toHaveLength(12);
+    for (const release of held) release();
+  });
+
   it('visits every tenant in turn when there are more tenants than a batch', async () => {
     const tenants = ['t1', 't2', 't3', 't4', 't5', 't6', 't7'];
     for (const tenant of tenants) await enqueue(database(), many(4, { tenant }));

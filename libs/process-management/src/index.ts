@@ -92,6 +92,7 @@ export type {
   RemoveOneOutcome,
 } from './retention/history-retention-store';
 export { makeHistorySweeper, groupRoots, HISTORY_SWEEPER_LEASE } from './retention/history-sweeper';
+export { DEFAULT_SWEEP_DUTY_CYCLE, pauseAfterTransaction, sweepDutyCycleFromEnv } from './retention/sweep-pacing';
 export type {
   HistorySweeper,
   HistorySweeperOptions,

@@ -15,6 +15,7 @@
  * | `PROCESS_HISTORY_RETENTION_TENANTS` | — | per tenant: `acme=P7D/P30D,beta=/P365D` (succeeded/failed, either may be empty) |
  * | `PROCESS_AUDIT_RETENTION` | the failed retention | how long the administration API's audit trail is kept |
  * | `PROCESS_HISTORY_SWEEP_INTERVAL` | `PT1M` | time between two sweeps of the history sweeper (`off`: no sweeper in this server) |
+ * | `PROCESS_HISTORY_SWEEP_DUTY_CYCLE` | `0.25` | share of the time the sweeper spends removing: after each removal transaction it pauses in proportion (`1`: no pause) |
  * | `FW_COUNT_EXACT_LIMIT` | 100000 | list totals above it are the planner's estimate (`totalElementsEstimated: true`) |
  * | `FW_METRICS_TOKEN` | — | `GET /metrics` needs `Authorization: Bearer <it>`; unset: 404 in production, open in dev |
  * | `FW_ADMIN_OIDC_ISSUER`, `_CLIENT_ID`, `_SCOPE`, `_CONNECT_ORIGINS` | — | the dashboard's single sign-on at an identity provider (`sign-in-config.ts`) |
@@ -30,6 +31,7 @@ import {
   DEFAULT_COUNT_EXACT_LIMIT,
   parseIsoDuration,
   retentionSettingsFromEnv,
+  sweepDutyCycleFromEnv,
   type RetentionSettings,
 } from '@fw/process-management';
 import * as path from 'node:path';
@@ -59,8 +61,11 @@ export interface AdminServerConfig {
   dashboardEnabled?: boolean;
   /** `FW_ADMIN_UI_PROXY_ORIGINS` (comma-separated origins): other hosts the admin UI at /fw/admin may read through this one. */
   adminUiProxyOrigins?: string[];
-  /** Retention of finished trees and the sweeper's interval (undefined interval: no sweeper). Default: env defaults, every minute. */
-  history?: { retention: RetentionSettings; sweepIntervalMillis: number | undefined };
+  /**
+   * Retention of finished trees, the sweeper's interval (undefined: no sweeper) and its duty cycle.
+   * Default: env defaults, every minute, removing at most a quarter of the time.
+   */
+  history?: { retention: RetentionSettings; sweepIntervalMillis: number | undefined; sweepDutyCycle?: number };
   /** `FW_COUNT_EXACT_LIMIT`: list totals are exact up to it, estimates above (default 100,000). */
   countExactLimit?: number;
   /** More keys, the role and tenants of the keys, bearer tokens. Default: the key alone, admin over every tenant. */
@@ -98,7 +103,8 @@ PROCESS_ADMIN_DASHBOARD (on: the process dashboard at /; off), FW_ADMIN_OIDC_ISS
 FW_ADMIN_OIDC_CLIENT_ID (the dashboard's single sign-on; _SCOPE openid, _CONNECT_ORIGINS),
 PROCESS_HISTORY_RETENTION (P30D), PROCESS_FAILED_RETENTION (P90D), PROCESS_HISTORY_RETENTION_TENANTS,
 PROCESS_AUDIT_RETENTION (the failed retention),
-PROCESS_HISTORY_SWEEP_INTERVAL (PT1M; off), FW_COUNT_EXACT_LIMIT (100000).`;
+PROCESS_HISTORY_SWEEP_INTERVAL (PT1M; off), PROCESS_HISTORY_SWEEP_DUTY_CYCLE (0.25),
+FW_COUNT_EXACT_LIMIT (100000).`;
 
 /** What the command line asks for: run with a profile, or print the usage or the version. */
 export interface AdminArgs {
@@ -176,6 +182,7 @@ export function adminConfigFromEnv(profile: AdminProfile, env: NodeJS.ProcessEnv
     history: {
       retention: retentionSettingsFromEnv(env),
       sweepIntervalMillis: sweepIntervalOf(env.PROCESS_HISTORY_SWEEP_INTERVAL),
+      sweepDutyCycle: sweepDutyCycleFromEnv(env),
     },
     countExactLimit: countLimitOf(env.FW_COUNT_EXACT_LIMIT),
     access,

@@ -98,6 +98,7 @@ function makeAdminHistorySweeper(
     settings: history.retention,
     definitions,
     intervalMillis: history.sweepIntervalMillis,
+    ...(history.sweepDutyCycle === undefined ? {} : { dutyCycle: history.sweepDutyCycle }),
     logger,
   });
 }

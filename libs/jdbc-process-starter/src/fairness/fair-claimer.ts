@@ -32,6 +32,14 @@ import { hasLimits, type WorkLimits, type WorkLimitsByType, type WorkLimitsSourc
 export interface FairClaimer {
   /** Claims up to `limit` items (expired leases first, then due items, tenants in turn). */
   claim(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
+  /**
+   * Claims up to `limit` items for the tenants WITHOUT a backlog: those that did not fill their
+   * share of the last {@link claim} (or were not in it). A runner that waits for a whole batch of
+   * free slots calls it with the few slots it has: a tenant with a handful of due items then starts
+   * at once instead of waiting for a backlogged tenant's next batch, whose batches stay whole.
+   * Answers `[]` without a claim statement when no such tenant has due work.
+   */
+  claimEarly(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
 }
 
 export interface FairClaimerOptions {
@@ -145,71 +153,100 @@ function lastServed(groups: readonly WorkGroup[], items: readonly ClaimedWorkIte
   return undefined;
 }
 
-/** Makes a claimer; it keeps the round-robin cursor of its runner. */
+/**
+ * The tenants that took at least their share of a claim (leases taken over not counted): they had
+ * more due work than the batch gave them.
+ */
+function backloggedTenants(plan: readonly GroupPlan[], items: readonly ClaimedWorkItem[]): Set<string> {
+  const share = plan[0]?.share ?? Number.POSITIVE_INFINITY;
+  const took = new Map<string, number>();
+  for (const item of items) {
+    if (item.leaseExpired) continue;
+    const tenant = item.tenant ?? '';
+    took.set(tenant, (took.get(tenant) ?? 0) + 1);
+  }
+  return new Set([...took].filter(([, n]) => n >= share).map(([tenant]) => tenant));
+}
+
+/** Rate-limited groups: their budgets from the buckets, and the buckets to write back once the claim is known. */
+async function applyRates(trx: Kysely<WorkItemTables>, plan: GroupPlan[], byType: WorkLimitsByType) {
+  const keys = new Map<string, BucketKey>();
+  for (const g of plan) {
+    const key = bucketKeyOf(g, byType.get(g.processType) ?? {});
+    if (key !== undefined) keys.set(bucketId(key), key);
+  }
+  if (keys.size === 0) return async () => undefined;
+  const states = await readBuckets(trx, [...keys.values()]);
+  const tokens = new Map(
+    states.map((s) => [
+      bucketId(s),
+      { state: s, tokens: tokensNow(s, byType.get(s.processType)?.rateLimit?.perSecond ?? 1) },
+    ]),
+  );
+  for (const g of plan) {
+    const key = bucketKeyOf(g, byType.get(g.processType) ?? {});
+    const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
+    if (key === undefined || bucket === undefined) continue;
+    if (key.scope === 'tenant') g.tenantRate = Math.floor(bucket.tokens);
+    else g.globalRate = Math.floor(bucket.tokens);
+  }
+  return async (claimed: readonly ClaimedWorkItem[]) => {
+    for (const item of claimed) {
+      const key = bucketKeyOf(
+        { processType: item.processType, tenantKey: item.tenant ?? '' },
+        byType.get(item.processType) ?? {},
+      );
+      const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
+      if (bucket !== undefined) bucket.tokens -= 1;
+    }
+    await writeBuckets(
+      trx,
+      [...tokens.values()].map(({ state, tokens: left }) => ({ ...state, tokens: left, refilledAt: state.readAt })),
+    );
+  };
+}
+
+/** The claim of limited groups: locks, budgets, the claim statement, the buckets — one transaction. */
+async function claimLimited(
+  db: Kysely<WorkItemTables>,
+  options: ClaimOptions,
+  plan: GroupPlan[],
+  byType: WorkLimitsByType,
+): Promise<ClaimedWorkItem[]> {
+  const locks = new Set<string>();
+  for (const g of plan) {
+    const limits = byType.get(g.processType);
+    if (!hasLimits(limits)) continue;
+    if (g.tenantCap !== null || limits.rateLimit?.scope === 'tenant') locks.add(tenantLock(g));
+    if (g.globalCap !== null || limits.rateLimit?.scope === 'global') locks.add(typeLock(g.processType));
+  }
+  return db.transaction().execute(async (trx) => {
+    // The locks are taken by a statement of their own: the claim's snapshot then starts after
+    // every earlier holder committed, so its RUNNING counts include their claims.
+    await lockGroups(trx, [...locks]);
+    const spend = await applyRates(trx, plan, byType);
+    const items = await claimInRounds(trx, options, plan);
+    await spend(items);
+    return items;
+  });
+}
+
+/** Makes a claimer; it keeps the round-robin cursors of its runner and who had a backlog. */
 export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer {
   let cursor: WorkGroup | undefined;
+  let earlyCursor: WorkGroup | undefined;
+  let backlogged = new Set<string>();
 
-  /** Rate-limited groups: their budgets from the buckets, and the buckets to write back once the claim is known. */
-  async function applyRates(trx: Kysely<WorkItemTables>, plan: GroupPlan[], byType: WorkLimitsByType) {
-    const keys = new Map<string, BucketKey>();
-    for (const g of plan) {
-      const key = bucketKeyOf(g, byType.get(g.processType) ?? {});
-      if (key !== undefined) keys.set(bucketId(key), key);
-    }
-    if (keys.size === 0) return async () => undefined;
-    const states = await readBuckets(trx, [...keys.values()]);
-    const tokens = new Map(
-      states.map((s) => [
-        bucketId(s),
-        { state: s, tokens: tokensNow(s, byType.get(s.processType)?.rateLimit?.perSecond ?? 1) },
-      ]),
-    );
-    for (const g of plan) {
-      const key = bucketKeyOf(g, byType.get(g.processType) ?? {});
-      const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
-      if (key === undefined || bucket === undefined) continue;
-      if (key.scope === 'tenant') g.tenantRate = Math.floor(bucket.tokens);
-      else g.globalRate = Math.floor(bucket.tokens);
-    }
-    return async (claimed: readonly ClaimedWorkItem[]) => {
-      for (const item of claimed) {
-        const key = bucketKeyOf(
-          { processType: item.processType, tenantKey: item.tenant ?? '' },
-          byType.get(item.processType) ?? {},
-        );
-        const bucket = key === undefined ? undefined : tokens.get(bucketId(key));
-        if (bucket !== undefined) bucket.tokens -= 1;
-      }
-      await writeBuckets(
-        trx,
-        [...tokens.values()].map(({ state, tokens: left }) => ({ ...state, tokens: left, refilledAt: state.readAt })),
-      );
-    };
-  }
-
-  /** The claim of limited groups: locks, budgets, the claim statement, the buckets — one transaction. */
-  async function claimLimited(
+  /** Claims for `groups` (walked, with due work): in a transaction with their locks when a limit applies. */
+  async function claimPlanned(
     db: Kysely<WorkItemTables>,
     options: ClaimOptions,
     plan: GroupPlan[],
     byType: WorkLimitsByType,
   ): Promise<ClaimedWorkItem[]> {
-    const locks = new Set<string>();
-    for (const g of plan) {
-      const limits = byType.get(g.processType);
-      if (!hasLimits(limits)) continue;
-      if (g.tenantCap !== null || limits.rateLimit?.scope === 'tenant') locks.add(tenantLock(g));
-      if (g.globalCap !== null || limits.rateLimit?.scope === 'global') locks.add(typeLock(g.processType));
-    }
-    return db.transaction().execute(async (trx) => {
-      // The locks are taken by a statement of their own: the claim's snapshot then starts after
-      // every earlier holder committed, so its RUNNING counts include their claims.
-      await lockGroups(trx, [...locks]);
-      const spend = await applyRates(trx, plan, byType);
-      const items = await claimInRounds(trx, options, plan);
-      await spend(items);
-      return items;
-    });
+    return plan.some((g) => hasLimits(byType.get(g.processType)))
+      ? claimLimited(db, options, plan, byType)
+      : claimInRounds(db, options, plan);
   }
 
   return {
@@ -218,10 +255,20 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
       const walk = Math.max(options.limit, MIN_GROUPS_WALKED);
       const groups = await walkGroups(db, { after: cursor, limit: walk, partitions: options.processTypes });
       const plan = planOf(groups, options.limit, byType);
-      const items = plan.some((g) => hasLimits(byType.get(g.processType)))
-        ? await claimLimited(db, options, plan, byType)
-        : await claimInRounds(db, options, plan);
+      const items = await claimPlanned(db, options, plan, byType);
       cursor = lastServed(groups, items);
+      backlogged = backloggedTenants(plan, items);
+      return items;
+    },
+    async claimEarly(db, options) {
+      const byType: WorkLimitsByType = (await settings.limits?.current()) ?? new Map();
+      const walk = Math.max(options.limit, MIN_GROUPS_WALKED);
+      // Its own cursor: early claims go round the light tenants without moving the batches' turn.
+      const walked = await walkGroups(db, { after: earlyCursor, limit: walk, partitions: options.processTypes });
+      const groups = walked.filter((g) => !backlogged.has(g.tenantKey));
+      if (groups.length === 0) return [];
+      const items = await claimPlanned(db, options, planOf(groups, options.limit, byType), byType);
+      earlyCursor = lastServed(groups, items);
       return items;
     },
   };

@@ -21,6 +21,8 @@ export type RunMany = NonNullable<BatchServiceLike['runMany']>;
 /** Claims due items (fairly, or oldest first). */
 export interface WorkItemClaimer {
   claim(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
+  /** Claims for tenants without a backlog while fewer than `minClaim` slots are free (fair claims only). */
+  claimEarly?(db: Kysely<WorkItemTables>, options: ClaimOptions): Promise<ClaimedWorkItem[]>;
 }
 
 /** A runner's settings, resolved from its options. */

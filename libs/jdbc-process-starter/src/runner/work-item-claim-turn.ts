@@ -1,8 +1,10 @@
 /**
  * One turn of the runner's poll loop: when enough slots are free, claim a batch and launch it
  * (by tenant batch with `runMany`, else item by item); when the batch came back short, report the
- * DEAD items no runner has reported yet (at most once per poll interval). A failed claim rejects:
- * the lifecycle counts it into the outage or logs it.
+ * DEAD items no runner has reported yet (at most once per poll interval). While fewer than
+ * `minClaim` slots are free, the free ones go to tenants without a backlog (an early claim), so
+ * their few items do not wait for a whole batch of slots. A failed claim rejects: the lifecycle
+ * counts it into the outage or logs it.
  */
 import type { OutageTracker } from '@fw/leased-queue';
 import type { Kysely } from 'kysely';
@@ -59,17 +61,28 @@ export function makeWorkItemClaimTurn(deps: WorkItemClaimTurnDeps): () => Promis
     }
   }
 
-  return async function turn(): Promise<boolean> {
-    const free = concurrency - running.size;
-    if (!(free >= minClaim || (free > 0 && running.size === 0))) return false;
-    const want = Math.min(batchSize, free);
-    const items = await deps.claimer.claim(db, { ...deps.claimOptions, limit: want });
+  function launch(items: readonly ClaimedWorkItem[]): void {
     deps.outage.succeeded();
     deps.counters.claimed += items.length;
     for (const item of items) deps.itemEvent('claimed', item);
     if (deps.runMany !== undefined && items.length > 0)
       for (const batch of batchesByTenant(items)) running.launchBatch(batch, deps.runMany);
     else for (const item of items) running.launch(item);
+  }
+
+  return async function turn(): Promise<boolean> {
+    const free = concurrency - running.size;
+    if (free <= 0) return false;
+    const want = Math.min(batchSize, free);
+    if (free < minClaim && running.size > 0) {
+      // Not enough for a batch: the free slots, if any tenant without a backlog has due work.
+      // Never a claim again at once: the next batch comes when its slots are free (a wake-up).
+      if (deps.claimer.claimEarly !== undefined)
+        launch(await deps.claimer.claimEarly(db, { ...deps.claimOptions, limit: want }));
+      return false;
+    }
+    const items = await deps.claimer.claim(db, { ...deps.claimOptions, limit: want });
+    launch(items);
     const full = items.length === want;
     if (!full) await sweepUnreported();
     return full;

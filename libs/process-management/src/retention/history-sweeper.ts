@@ -5,7 +5,8 @@
  * sweeps. A pass walks the expired roots oldest first and removes them in groups of about
  * `batchRows` processes, each group its own short transaction that skips (never waits for) a row
  * another transaction holds; a tree is never split across transactions, so a tree larger than
- * `batchRows` goes alone.
+ * `batchRows` goes alone. After each transaction the sweeper pauses in proportion to the time it
+ * took (`dutyCycle`, `sweep-pacing.ts`), so a long pass leaves the database to the work beside it.
  *
  * @example
  * const sweeper = makeHistorySweeper({
@@ -13,6 +14,7 @@
  *   lease: makeSchedulerLease({ database, name: HISTORY_SWEEPER_LEASE, ownerId, leaseSeconds: 60 }),
  *   settings: retentionSettingsFromEnv(process.env),
  *   definitions: () => configurator.list(),
+ *   dutyCycle: sweepDutyCycleFromEnv(process.env),   // removing at most a quarter of the time by default
  * });
  * sweeper.start();
  * await sweeper.stop();
@@ -21,6 +23,7 @@ import { createLogger, type Logger } from '@fw/core';
 import type { ProcessDef } from '@fw/process-api';
 import type { ExpiredRoot, HistoryRetentionStore, SweepCursor } from './history-retention-store';
 import { retentionRulesOf, type RetentionSettings } from './retention-settings';
+import { DEFAULT_SWEEP_DUTY_CYCLE, pause, pauseAfterTransaction } from './sweep-pacing';
 import { addRemoved, noRowsRemoved, totalRows, type RemovedRows } from './tree-removal-statements';
 
 /** Name of the sweeper's lease row. */
@@ -53,7 +56,13 @@ export interface HistorySweeperOptions {
   batchRows?: number;
   /** Roots read per look-up (default 1,000). */
   readRoots?: number;
-  /** Pause between two transactions of a pass, so a long pass leaves the database room (default 0). */
+  /**
+   * Share of the time spent in removal transactions, above 0 and at most 1 (default 0.25,
+   * `PROCESS_HISTORY_SWEEP_DUTY_CYCLE` in the admin server): after a transaction of t ms the
+   * sweeper pauses t × (1 − dutyCycle) / dutyCycle ms; 1 never pauses.
+   */
+  dutyCycle?: number;
+  /** A fixed pause after each transaction, added to the duty cycle's (default 0). */
   pauseMillis?: number;
   logger?: Logger;
 }
@@ -68,6 +77,8 @@ export interface SweepPass {
   /** Audit entries removed. */
   auditEntries: number;
   millis: number;
+  /** Of `millis`, the time spent pausing between transactions (the pacing). */
+  pausedMillis: number;
 }
 
 export interface HistorySweeper {
@@ -100,21 +111,35 @@ export function groupRoots(roots: readonly ExpiredRoot[], budget: number): strin
   return groups;
 }
 
-/** Removes `roots` in groups of about `batchRows` processes, one transaction each, adding to `pass`. */
+/** What a pass needs besides its options: the stop signal and the lease's renewal. */
+interface PassControl {
+  signal: AbortSignal;
+  /** Renews the lease when due; false when this instance no longer owns it. */
+  keepLease(): Promise<boolean>;
+}
+
+/**
+ * Removes `roots` in groups of about `batchRows` processes, one transaction each, adding to `pass`;
+ * after each, the pause of the duty cycle (cut short by a stop).
+ */
 async function sweepGroups(
   options: HistorySweeperOptions,
   pass: SweepPass,
   roots: ExpiredRoot[],
-  stopped: () => boolean,
+  control: PassControl,
 ): Promise<void> {
+  const dutyCycle = options.dutyCycle ?? DEFAULT_SWEEP_DUTY_CYCLE;
   for (const group of groupRoots(roots, options.batchRows ?? 5_000)) {
-    if (stopped() || !options.lease.isHeld()) return;
+    if (control.signal.aborted || !(await control.keepLease())) return;
+    const started = performance.now();
     const outcome = await options.store.removeRoots(group);
     addRemoved(pass.removed, outcome.removed);
     pass.roots += outcome.roots;
     pass.skipped += outcome.skipped;
     pass.transactions += 1;
-    if (options.pauseMillis) await new Promise((resolve) => setTimeout(resolve, options.pauseMillis));
+    const paused = performance.now();
+    await pause(pauseAfterTransaction(paused - started, dutyCycle) + (options.pauseMillis ?? 0), control.signal);
+    pass.pausedMillis += performance.now() - paused;
   }
 }
 
@@ -122,7 +147,7 @@ async function sweepGroups(
 async function sweepPass(
   options: HistorySweeperOptions,
   intervalMillis: number,
-  stopped: () => boolean,
+  signal: AbortSignal,
 ): Promise<SweepPass> {
   const { store, lease } = options;
   const readRoots = options.readRoots ?? 1_000;
@@ -135,26 +160,31 @@ async function sweepPass(
     removed: noRowsRemoved(),
     auditEntries: 0,
     millis: 0,
+    pausedMillis: 0,
   };
   result.owner = await lease.acquire();
   if (!result.owner) return result;
   const rules = retentionRulesOf(options.settings, await options.definitions());
-  let cursor: SweepCursor | undefined;
   let renewedAt = Date.now();
-  while (!stopped()) {
+  const control: PassControl = {
+    signal,
+    // Renewed well within the lease (pauses included), so a long pass is never swept by a second owner as well.
+    async keepLease() {
+      if (Date.now() - renewedAt <= intervalMillis / 3 && lease.isHeld()) return true;
+      renewedAt = Date.now();
+      return lease.acquire();
+    },
+  };
+  let cursor: SweepCursor | undefined;
+  while (!signal.aborted && (await control.keepLease())) {
     const roots = await store.expiredRoots(rules, cursor, readRoots);
     if (roots.length === 0) break;
-    await sweepGroups(options, result, roots, stopped);
+    await sweepGroups(options, result, roots, control);
     const last = roots[roots.length - 1];
     cursor = { createdTime: last.createdTime, id: last.id };
-    // Renew well within the lease, so a long pass is never swept by a second owner as well.
-    if (Date.now() - renewedAt > intervalMillis / 3 || !lease.isHeld()) {
-      renewedAt = Date.now();
-      if (!(await lease.acquire())) break;
-    }
     if (roots.length < readRoots) break;
   }
-  result.auditEntries = await sweepAudit(options, readRoots, stopped);
+  result.auditEntries = await sweepAudit(options, readRoots, () => signal.aborted);
   result.millis = performance.now() - started;
   return result;
 }
@@ -179,10 +209,11 @@ export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweep
   const intervalMillis = options.intervalMillis ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<SweepPass> | undefined;
-  let stopped = false;
+  const stopping = new AbortController();
+  const stopped = () => stopping.signal.aborted;
 
   async function pass(): Promise<SweepPass> {
-    const result = await sweepPass(options, intervalMillis, () => stopped);
+    const result = await sweepPass(options, intervalMillis, stopping.signal);
     if (result.roots > 0 || result.auditEntries > 0) {
       logger.info(
         {
@@ -191,6 +222,7 @@ export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweep
           skipped: result.skipped,
           auditEntries: result.auditEntries,
           millis: Math.round(result.millis),
+          pausedMillis: Math.round(result.pausedMillis),
         },
         'history sweep removed finished trees',
       );
@@ -199,7 +231,7 @@ export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweep
   }
 
   function schedule(delay: number): void {
-    if (stopped) return;
+    if (stopped()) return;
     timer = setTimeout(() => {
       timer = undefined;
       running = pass();
@@ -220,7 +252,7 @@ export function makeHistorySweeper(options: HistorySweeperOptions): HistorySweep
       if (timer === undefined && running === undefined) schedule(0);
     },
     async stop() {
-      stopped = true;
+      stopping.abort();
       clearTimeout(timer);
       timer = undefined;
       await running?.catch(() => undefined);
