@@ -3,3 +3,10 @@ export { startTelemetry } from './tracing/start-telemetry';
 export type { StartTelemetryOptions, Telemetry } from './tracing/start-telemetry';
 export { readTraceExportSettings } from './tracing/trace-export-settings';
 export type { OtlpProtocol, TraceExportSettings } from './tracing/trace-export-settings';
+export { readEnabledInstrumentations, SUPPORTED_INSTRUMENTATIONS } from './instrumentation/enabled-instrumentations';
+export type { InstrumentationName } from './instrumentation/enabled-instrumentations';
+export { registerInstrumentationsFromEnv } from './instrumentation/register-instrumentations';
+export type {
+  RegisteredInstrumentations,
+  RegisterInstrumentationsOptions,
+} from './instrumentation/register-instrumentations';

@@ -1,5 +1,7 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
+import { readEnabledInstrumentations, type InstrumentationName } from '../instrumentation/enabled-instrumentations';
+import { registeredInstrumentations } from '../instrumentation/register-instrumentations';
 import { readTraceExportSettings, type OtlpProtocol } from './trace-export-settings';
 
 /** Options of {@link startTelemetry}. */
@@ -16,6 +18,8 @@ export interface Telemetry {
   readonly reason?: string;
   /** Where spans go, when exporting. */
   readonly url?: string;
+  /** The instrumentations recording besides fw's own spans (`['pg']`), empty when none or not exporting. */
+  readonly instrumentations: readonly InstrumentationName[];
   /** Sends the spans ended so far. */
   forceFlush(): Promise<void>;
   /** Sends what is left and stops; the global tracer is a no-op again afterwards. Idempotent. */
@@ -41,7 +45,9 @@ async function makeExporter(protocol: OtlpProtocol, url: string): Promise<SpanEx
  * `@opentelemetry/api` (and so every library) uses; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`
  * describe the service, `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` choose the sampler.
  * Without an endpoint, or with `OTEL_SDK_DISABLED=true`, nothing is started or exported and
- * the answer says why. One running instance per process: a second start is an error.
+ * the answer says why. One running instance per process: a second start is an error. The
+ * instrumentations `OTEL_NODE_ENABLED_INSTRUMENTATIONS` names must have been registered before
+ * (`registerInstrumentationsFromEnv`, first thing in the entry point): their spans go to this SDK.
  *
  * @example
  * const telemetry = await startTelemetry({ serviceName: 'fw-worker-host' });
@@ -51,11 +57,21 @@ async function makeExporter(protocol: OtlpProtocol, url: string): Promise<SpanEx
  */
 export async function startTelemetry(options: StartTelemetryOptions = {}): Promise<Telemetry> {
   const settings = readTraceExportSettings(process.env);
+  const wanted = readEnabledInstrumentations(process.env);
   if (!settings.export) {
     const done = async (): Promise<void> => undefined;
-    return { exporting: false, reason: settings.reason, forceFlush: done, shutdown: done };
+    return { exporting: false, reason: settings.reason, instrumentations: [], forceFlush: done, shutdown: done };
   }
   if (running) throw new Error('startTelemetry: tracing is already started in this process (shut it down first)');
+  const instrumentations = registeredInstrumentations();
+  const missing = wanted.filter((name) => !instrumentations.includes(name));
+  // Registering them now would be too late for modules already loaded: say so rather than
+  // export traces silently missing what the variable asked for.
+  if (missing.length > 0)
+    throw new Error(
+      `OTEL_NODE_ENABLED_INSTRUMENTATIONS turns on ${missing.join(', ')}, but registerInstrumentationsFromEnv() ` +
+        'was not called: call it first in the entry point and load the rest of the host with import() after it',
+    );
   running = true;
   try {
     const [{ NodeTracerProvider, BatchSpanProcessor }, resources] = await Promise.all([
@@ -80,6 +96,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     return {
       exporting: true,
       url: settings.url,
+      instrumentations,
       forceFlush: () => provider.forceFlush(),
       shutdown: () => (stopping ??= stop()),
     };
