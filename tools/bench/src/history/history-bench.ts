@@ -6,8 +6,9 @@
  * 2. N finished processes seeded in their real shape (`history-seed.ts`), ~90 % past retention;
  * 3. the same fan-out with that history present;
  * 4. the processes page and its total (p50/p95) as `GET /processes` computes them;
- * 5. a retention pass of the history sweeper over the expired trees while a fan-out runs:
- *    duration, rows/s, the fan-out's rate meanwhile; sizes before and after (and after VACUUM);
+ * 5. the retention pass beside fan-outs: rounds (`--rounds`, default 3) of a fan-out alone and
+ *    beside a sweep at each duty cycle compared (`history-pacing.ts`), the rest of the pass alone;
+ *    rows/s, the fan-out's share of its rate alone; sizes before and after (and after VACUUM);
  * 6. a reader holding a snapshot for 60 s while a fan-out runs (held xmin), then a fan-out right
  *    after it ends: rates, dead tuples, how long until autovacuum has cleaned up.
  *
@@ -19,7 +20,6 @@ import {
   makeHistorySweeper,
   retentionSettingsFromEnv,
   totalRows,
-  type SweepPass,
 } from '@fw/process-management';
 import { sql } from 'kysely';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
@@ -27,6 +27,7 @@ import { openFanoutDatabase, runFanout } from '../fanout-bench';
 import { fanoutTuningFromEnv } from '../fanout/fanout-node';
 import type { FanoutResult } from '../fanout/fanout-result';
 import { churnDeadTuples, holdSnapshot, pageLatency, printSizes, tableSizes } from './history-measures';
+import { comparedDutyCycles, pacingRounds, printPacing } from './history-pacing';
 import { HISTORY_ROOT_TYPE, seedHistory } from './history-seed';
 
 /** Default history size (`--processes`). */
@@ -47,36 +48,32 @@ async function fanout(database: Database, leaves: number, label: string, io: Ben
   return result;
 }
 
-/** The sweeper's pass over the expired trees while a fan-out runs; both timed. */
-async function retentionUnderLoad(database: Database, leaves: number, reference: number, io: BenchIo): Promise<void> {
+/**
+ * The retention pass beside fan-outs: rounds comparing a fan-out alone with one beside a sweep at
+ * each duty cycle (`history-pacing.ts`), then the rest of the pass alone and unpaced (its raw rate).
+ */
+async function retentionUnderLoad(database: Database, leaves: number, rounds: number, io: BenchIo): Promise<void> {
+  const dutyCycles = comparedDutyCycles(process.env.FW_HISTORY_DUTY_CYCLES);
+  io.out(
+    `  retention pass beside fan-outs: ${rounds} rounds of a fan-out alone and beside a sweep at duty cycles ${dutyCycles.join(', ')} (order turned each round)`,
+  );
+  const runs = await pacingRounds(database, { leaves, rounds, dutyCycles, fanout }, io);
+  printPacing(runs, dutyCycles, io);
   const sweeper = makeHistorySweeper({
     store: makeHistoryRetentionStore(database),
     lease: { acquire: async () => true, release: async () => undefined, isHeld: () => true },
     settings: retentionSettingsFromEnv({}),
     definitions: async () => [],
+    dutyCycle: 1,
   });
-  const passStarted = performance.now();
-  const passing: Promise<SweepPass> = sweeper.sweepOnce();
-  let passEnded = 0;
-  void passing.then(
-    () => (passEnded = performance.now()),
-    () => undefined,
-  );
-  const during = await fanout(database, leaves, 'during the retention pass', io);
-  const pass = await passing;
+  const pass = await sweeper.sweepOnce();
   const seconds = pass.millis / 1000;
   const rows = totalRows(pass.removed);
+  const inRounds = runs.reduce((n, r) => n + (r.sweep?.rows ?? 0), 0);
   io.out(
-    `  retention pass: ${pass.roots.toLocaleString('en')} trees, ${rows.toLocaleString('en')} rows (${pass.removed.processes.toLocaleString('en')} processes) in ${seconds.toFixed(1)} s = ${(rows / seconds).toFixed(0)} rows/s, ${pass.transactions} transactions, ${pass.skipped} skipped`,
+    `  rest of the pass, alone and unpaced: ${pass.roots.toLocaleString('en')} trees, ${rows.toLocaleString('en')} rows (${pass.removed.processes.toLocaleString('en')} processes) in ${seconds.toFixed(1)} s = ${(rows / seconds).toFixed(0)} rows/s, ${pass.transactions} transactions, ${pass.skipped} skipped; ${(rows + inRounds).toLocaleString('en')} rows removed in all`,
   );
   io.out(`    removed per table: ${JSON.stringify(pass.removed)}`);
-  const overlap =
-    passEnded === 0 || passEnded - passStarted > during.seconds * 1000
-      ? 'the whole fan-out ran during the pass'
-      : `the pass ended ${((passEnded - passStarted) / 1000).toFixed(1)} s into the fan-out`;
-  io.out(
-    `  fan-out during the pass: ${((100 * during.leavesPerSecond) / reference).toFixed(0)} % of the empty database's rate (${overlap})`,
-  );
   await sweeper.stop();
 }
 
@@ -148,7 +145,13 @@ async function upgradeCost(database: Database, io: BenchIo): Promise<void> {
   }
 }
 
-export async function historyBenchOn(serverUrl: string, processes: number, leaves: number, io: BenchIo): Promise<void> {
+export async function historyBenchOn(
+  serverUrl: string,
+  processes: number,
+  leaves: number,
+  io: BenchIo,
+  rounds = 3,
+): Promise<void> {
   process.env.FW_LOG_LEVEL ??= 'error';
   const scratch = await openFanoutDatabase(serverUrl, fanoutTuningFromEnv(0).pool);
   const { database } = scratch;
@@ -171,7 +174,7 @@ export async function historyBenchOn(serverUrl: string, processes: number, leave
       `  fan-out with the history present: ${((100 * loaded.leavesPerSecond) / empty.leavesPerSecond).toFixed(0)} % of the empty database's rate`,
     );
     await pageLatency(database, 40, io);
-    await retentionUnderLoad(database, leaves, empty.leavesPerSecond, io);
+    await retentionUnderLoad(database, leaves, rounds, io);
     await sql`analyze`.execute(database.db);
     printSizes(io, 'after the retention pass', await tableSizes(database));
     const vacuumStarted = performance.now();
@@ -195,13 +198,14 @@ export async function historyBenchOn(serverUrl: string, processes: number, leave
 /** The `history` runner of `npm run bench` (`--processes`, default 10,000,000; `--leaves`, default 100,000). */
 export const historyBench: BenchRunner = {
   description:
-    'history at scale (--processes N, default 10,000,000; --leaves L, default 100,000): fan-out vs an empty database, the processes page and total, a retention pass under load, sizes, a held snapshot',
+    'history at scale (--processes N, default 10,000,000; --leaves L, default 100,000; --rounds R, default 3): fan-out vs an empty database, the processes page and total, a retention pass beside fan-outs paced and unpaced, sizes, a held snapshot',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await historyBenchOn(
       process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
       options.processes ?? DEFAULT_HISTORY_PROCESSES,
       options.leaves ?? DEFAULT_HISTORY_LEAVES,
       io,
+      options.rounds ?? 3,
     );
   },
 };
