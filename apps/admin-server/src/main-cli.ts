@@ -29,9 +29,12 @@ export function exampleCurl(url: string, key: string, tenant = 'demo'): string {
   return `curl -s -X POST ${url}/process-management/api/triggers -H 'X-Process-Management-Key: ${key}' -H 'x-fw-tenant-id: ${tenant}' -H 'Content-Type: application/json' -d '${body}'`;
 }
 
-/** The start-up line saying whether traces are exported, and where to or why not. */
+/** The start-up line saying whether traces are exported, and where to or why not, and what is instrumented. */
 function logTraceExport(telemetry: Telemetry, logger: Logger): void {
-  if (telemetry.exporting) logger.info({ traces: telemetry.url }, `traces exported to ${telemetry.url}`);
+  const { instrumentations } = telemetry;
+  const instrumented = instrumentations.length > 0 ? ` (instrumented: ${instrumentations.join(', ')})` : '';
+  if (telemetry.exporting)
+    logger.info({ traces: telemetry.url, instrumentations }, `traces exported to ${telemetry.url}${instrumented}`);
   else logger.info({ traces: null }, `traces not exported: ${telemetry.reason}`);
 }
 
