@@ -8,9 +8,9 @@
  * const latency = await pageLatency(database, 50);
  */
 import type { Database } from '@fw/core';
-import { makeProcessQueries, type ProcessFilter } from '@fw/process-management';
+import { boundedCount, makeProcessQueries, type ProcessFilter } from '@fw/process-management';
 import { processDb } from '@fw/process-service';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { BenchIo } from '../bench-types';
 import { HISTORY_TENANT } from './history-seed';
@@ -103,7 +103,7 @@ export async function pageLatency(database: Database, runs: number, io: BenchIo)
       `  processes page (${label}): p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms; total ${last?.totalElementsEstimated ? 'about ' : ''}${last?.totalElements.toLocaleString('en')}`,
     );
   }
-  await formerFilteredCount(database, io);
+  await rareStatusParts(database, io);
   const started = performance.now();
   const exact = await sql<{ n: string }>`select count(*) as n from fw_process where tenant = ${HISTORY_TENANT}`.execute(
     database.db as Kysely<unknown>,
@@ -113,25 +113,60 @@ export async function pageLatency(database: Database, runs: number, io: BenchIo)
   );
 }
 
-/**
- * The total of the rare-status page as it was counted before the filters no index serves were
- * kept out of the scan: matches counted up to limit + 1, which reads the whole tenant when they
- * are fewer. Five runs, the median printed.
- */
-async function formerFilteredCount(database: Database, io: BenchIo): Promise<void> {
+/** Median milliseconds of `runs` calls of `fn`, and its last result. */
+async function timed<T>(runs: number, fn: () => Promise<T>): Promise<{ p50: number; last: T }> {
   const times: number[] = [];
-  let n = 0;
-  for (let i = 0; i < 5; i++) {
+  let last: T | undefined;
+  for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const result = await sql<{ n: string }>`select count(*) as n from (select 1 from fw_process
-      where tenant = ${HISTORY_TENANT} and state_id = 'PROCESSED_WITH_ERRORS' limit 100001) as bounded`.execute(
-      database.db as Kysely<unknown>,
-    );
+    last = await fn();
     times.push(performance.now() - started);
-    n = Number(result.rows[0].n);
   }
+  return { p50: percentiles(times).p50, last: last as T };
+}
+
+/** Rows an executed plan's nodes read (returned plus removed by their filters), summed over the plan's scans. */
+function rowsRead(node: Record<string, unknown>): number {
+  const own =
+    typeof node['Relation Name'] === 'string'
+      ? Number(node['Actual Rows'] ?? 0) + Number(node['Rows Removed by Filter'] ?? 0)
+      : 0;
+  const children = (node.Plans as Array<Record<string, unknown>> | undefined) ?? [];
+  return own + children.reduce((n, child) => n + rowsRead(child), 0);
+}
+
+/**
+ * The rare-status page in its parts: its total as the API counts it now (rows read bounded by the
+ * limit), the total as it was counted before (matches counted up to the limit, which reads the
+ * whole tenant when they are fewer), and the page of 25 rows alone with the rows it read to find
+ * them (newest first, until 25 match). Five runs each, the medians printed.
+ */
+async function rareStatusParts(database: Database, io: BenchIo): Promise<void> {
+  const db = processDb(database);
+  const status = 'PROCESSED_WITH_ERRORS';
+  const tenantRows = db.selectFrom('fw_process').where('tenant', '=', HISTORY_TENANT);
+  const total = await timed(5, () =>
+    boundedCount(db as Kysely<unknown>, tenantRows, 100_000, (eb) => eb('state_id', '=', status)),
+  );
+  const former = await timed(5, () =>
+    sql<{ n: string }>`select count(*) as n from (select 1 from fw_process
+      where tenant = ${HISTORY_TENANT} and state_id = ${status} limit 100001) as bounded`.execute(db),
+  );
+  const pageQuery = tenantRows
+    .where('state_id', '=', status)
+    .selectAll()
+    .orderBy('created_time', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(25);
+  const pageAlone = await timed(5, () => pageQuery.execute());
+  const compiled = pageQuery.compile();
+  const plan = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(`explain (analyze, format json) ${compiled.sql}`, [...compiled.parameters]),
+  );
+  const raw = plan.rows[0]['QUERY PLAN'];
+  const root = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: Record<string, unknown> }>;
   io.out(
-    `  for comparison, the former total of status PROCESSED_WITH_ERRORS (matches counted up to the limit): ${n.toLocaleString('en')} exact in p50 ${percentiles(times).p50.toFixed(0)} ms`,
+    `    status ${status} in parts: total ${total.last.estimated ? 'about ' : ''}${total.last.count.toLocaleString('en')} in p50 ${total.p50.toFixed(1)} ms (before: ${Number(former.last.rows[0].n).toLocaleString('en')} exact in p50 ${former.p50.toFixed(0)} ms); the page alone p50 ${pageAlone.p50.toFixed(1)} ms, reading ${rowsRead(root[0].Plan).toLocaleString('en')} rows newest first to find its 25`,
   );
 }
 
