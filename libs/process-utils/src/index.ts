@@ -18,7 +18,7 @@ export type {
   ShapeType,
   OptionalSchema,
 } from './payload/payload-schema';
-export type { ProcessEventSink, EventDelivery, ChildResultsLoader } from './ports/process-event-sink';
+export type { ProcessEventSink, EventDelivery, ChildResultsLoader, ChildResultPages } from './ports/process-event-sink';
 export { makeManagerEventSink } from './sinks/manager-event-sink';
 export type { ProcessEventReceiver } from './sinks/manager-event-sink';
 export { makeBatchingEventSink } from './sinks/batching-event-sink';
@@ -30,6 +30,7 @@ export type { ChildSpec, SplitResult } from './workers/splitter-base';
 export { ExecutorBase } from './workers/executor-base';
 export { AggregatorBase } from './workers/aggregator-base';
 export type { ChildResult } from './workers/aggregator-base';
+export { ReducingAggregatorBase } from './workers/reducing-aggregator-base';
 export { makeBatchService } from './batch/batch-service';
 export type { BatchService, BatchServiceOptions, StepAttempt, StepRequest, Worker } from './batch/batch-service';
 export type { WorkerOutcome, WorkerOutcomeStatus } from './batch/worker-outcome';

@@ -16,6 +16,7 @@ import type {
   ProcessCompletedEvent,
   ProcessConfigurator,
   ProcessDto,
+  SubProcessResult,
   ProcessResponse,
   WorkerDto,
   WorkerStarter,
@@ -84,6 +85,16 @@ export interface ProcessManager {
   getProcess(id: string, options?: ProcessCallOptions): Promise<ProcessResponse>;
   /** The process followed by its children (every descendant when `recursive`). */
   getProcessTree(id: string, options?: ProcessCallOptions & { recursive?: boolean }): Promise<Process[]>;
+  /**
+   * The results of the terminal direct children of `id` in creation order, a page of `pageSize`
+   * (default 1000) at a time, each page one short read: what an aggregator of a large split folds
+   * without holding every child at once. Reads the process database directly (no tenant check:
+   * for workers running the process's own message).
+   *
+   * @example
+   * for await (const page of manager.childResultPages(rootId)) count += page.length;
+   */
+  childResultPages(id: string, pageSize?: number): AsyncIterable<SubProcessResult[]>;
   /** ProcessCompleted ingress: starts the successors of the completed type; returns those created now. */
   processCompleted(event: ProcessCompletedEvent | unknown): Promise<Process[]>;
   /** The flow in use (loaded on first use). */
@@ -143,6 +154,15 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     async getProcessTree(id, o = {}) {
       const root = await loadProcess(repo, options.db, id, o, false);
       return (await repo.findWithChildren(options.db, root.id, o.recursive === true)) ?? [root];
+    },
+    async *childResultPages(id, pageSize = 1000) {
+      const limit = Math.max(1, Math.floor(pageSize));
+      let afterSeq: string | undefined;
+      do {
+        const page = await repo.childResultPage(options.db, id, { afterSeq, limit });
+        if (page.results.length > 0) yield page.results;
+        afterSeq = page.nextAfterSeq;
+      } while (afterSeq !== undefined);
     },
     async processCompleted(body) {
       const completed = validateCompletedEvent(body);

@@ -9,8 +9,11 @@ import type { ProcessDb, ProcessTransaction } from '../repository/process-tables
 import { ProcessCommandTypes, type BatchWorkerStarter, type TxContext } from './process-engine-types';
 import { traceWorkerLaunch } from './process-tracing';
 
+/** Most children whose results travel inside an aggregator's message (above, its step reads them). */
+export const EMBEDDED_CHILD_RESULTS = 1000;
+
 export interface WorkerLauncherDeps {
-  repo: Pick<ProcessRepository, 'childResults'>;
+  repo: Pick<ProcessRepository, 'childResultPage'>;
   workerStarter: WorkerStarter<ProcessTransaction>;
 }
 
@@ -105,11 +108,19 @@ export class WorkerLauncher {
     if (workers.length > 0) await this.startWorkersNow(ctx, workers, true);
   }
 
-  /** The worker as a starter gets it: its own copy, and an aggregator's children's results read with `db`. */
+  /**
+   * The worker as a starter gets it: its own copy, and an aggregator's children's results read with
+   * `db` when there are at most {@link EMBEDDED_CHILD_RESULTS} of them. Beyond, the message goes
+   * without them and the aggregator's step reads them page by page where it runs (its sink's
+   * `loadChildResults`): a message, a work-item row and a process's memory holding the results of a
+   * million children are what made the end of a large fan-out slow and its memory grow.
+   */
   private async handedWorker(db: ProcessDb, worker: WorkerDto): Promise<WorkerDto> {
     const dto: WorkerDto = { ...worker, config: { ...worker.config } };
-    if (dto.workerType === WorkerType.AGGREGATOR)
-      dto.subProcessResults = await this.deps.repo.childResults(db, dto.processId);
+    if (dto.workerType === WorkerType.AGGREGATOR) {
+      const page = await this.deps.repo.childResultPage(db, dto.processId, { limit: EMBEDDED_CHILD_RESULTS + 1 });
+      if (page.nextAfterSeq === undefined) dto.subProcessResults = page.results;
+    }
     return dto;
   }
 }

@@ -13,9 +13,16 @@ import { deleteChildReports, insertChildReport, insertChildReports, type ChildRe
 import { makeProcessBatchRepository } from './process-batch-repository';
 import { insertProcesses, updateProcess } from './process-row-writer';
 import type { ProcessDb } from './process-tables';
-import { childResults, findParents, findWithChildren } from './process-tree-reader';
+import {
+  childResultPage,
+  childResults,
+  findParents,
+  findWithChildren,
+  type ChildResultPage,
+} from './process-tree-reader';
 
 export type { ChildReport } from './child-report-store';
+export type { ChildResultPage } from './process-tree-reader';
 
 export interface FindOptions {
   /** Lock the row (`select … for no key update`: every other writer waits) until the transaction ends. */
@@ -42,6 +49,12 @@ export interface ProcessRepository {
   findWithChildren(db: ProcessDb, id: string, recursive: boolean): Promise<Process[] | undefined>;
   /** Results of the terminal direct children of `parentId`, in creation order. */
   childResults(db: ProcessDb, parentId: string): Promise<SubProcessResult[]>;
+  /** `limit` of those results from after `afterSeq`, and where the next page starts. */
+  childResultPage(
+    db: ProcessDb,
+    parentId: string,
+    page: { afterSeq?: string; limit: number },
+  ): Promise<ChildResultPage>;
 }
 
 /** Creates the Kysely-backed {@link ProcessRepository}. */
@@ -68,5 +81,6 @@ export function makeProcessRepository(): ProcessRepository {
     insertCompletionEvent: (db, id, event, time) => batch.insertCompletionEvents(db, [{ id, event, time }]),
     findWithChildren,
     childResults,
+    childResultPage,
   };
 }

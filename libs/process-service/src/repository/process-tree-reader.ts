@@ -37,6 +37,46 @@ export async function findWithChildren(db: ProcessDb, id: string, recursive: boo
   });
 }
 
+/** One page of {@link childResultPage}: the results, and where the next page starts (undefined: none). */
+export interface ChildResultPage {
+  results: SubProcessResult[];
+  nextAfterSeq: string | undefined;
+}
+
+/**
+ * The results of the terminal direct children of `parentId` in creation order, `limit` children
+ * at a time from after `afterSeq` (keyset over the parent index, so every page costs the same
+ * whatever its position).
+ */
+export async function childResultPage(
+  db: ProcessDb,
+  parentId: string,
+  page: { afterSeq?: string; limit: number },
+): Promise<ChildResultPage> {
+  let query = db
+    .selectFrom('fw_process')
+    .select(['id', 'seq', 'process_type', 'state_id', 'output'])
+    .where('parent_id', '=', parentId)
+    .orderBy('seq')
+    .limit(page.limit);
+  if (page.afterSeq !== undefined) query = query.where('seq', '>', page.afterSeq);
+  const rows = await query.execute();
+  return {
+    results: rows.filter((r) => isTerminalState(r.state_id)).map(toChildResult),
+    nextAfterSeq: rows.length === page.limit ? String(rows[rows.length - 1].seq) : undefined,
+  };
+}
+
+function toChildResult(r: Pick<Selectable<FwProcessTable>, 'id' | 'process_type' | 'state_id' | 'output'>) {
+  return {
+    processId: r.id,
+    processType: r.process_type,
+    stateId: r.state_id,
+    successful: r.state_id === ProcessStates.PROCESSED,
+    output: r.output ?? null,
+  };
+}
+
 /** Results of the terminal direct children of `parentId`, in creation order. */
 export async function childResults(db: ProcessDb, parentId: string): Promise<SubProcessResult[]> {
   const rows = await db
@@ -45,15 +85,7 @@ export async function childResults(db: ProcessDb, parentId: string): Promise<Sub
     .where('parent_id', '=', parentId)
     .orderBy('seq')
     .execute();
-  return rows
-    .filter((r) => isTerminalState(r.state_id))
-    .map((r) => ({
-      processId: r.id,
-      processType: r.process_type,
-      stateId: r.state_id,
-      successful: r.state_id === ProcessStates.PROCESSED,
-      output: r.output ?? null,
-    }));
+  return rows.filter((r) => isTerminalState(r.state_id)).map(toChildResult);
 }
 
 /** Parent ids of existing processes among `ids`. */

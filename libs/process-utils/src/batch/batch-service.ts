@@ -32,7 +32,10 @@ export interface BatchServiceOptions {
   workers: readonly Worker[];
   /** Where events go: `makeManagerEventSink(manager)` or a `@fw/process-delegate` client. */
   sink: ProcessEventSink;
-  /** For aggregator messages without `subProcessResults` (other launch modes). */
+  /**
+   * For aggregator messages without `subProcessResults` (other launch modes, and splits of more than
+   * a thousand children). Default: the sink's `loadChildResults`.
+   */
   loadChildResults?: ChildResultsLoader;
   /**
    * A message for a processType with no registered worker: `'fail'` (default) reports
@@ -75,7 +78,7 @@ export function makeBatchService(options: BatchServiceOptions): BatchService {
     sink,
     outcomes,
     logger,
-    loadChildResults: options.loadChildResults,
+    loadChildResults: options.loadChildResults ?? sink.loadChildResults,
     unknownWorkers: options.unknownWorkers,
   });
   return {

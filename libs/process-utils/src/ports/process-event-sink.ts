@@ -23,6 +23,13 @@ export interface ProcessEventSink {
    * is there (`BatchService.runMany`); {@link makeBatchingEventSink} has it.
    */
   deliverMany?(events: readonly EventDelivery[]): Promise<ReadonlyArray<{ ok: true } | { ok: false; error: unknown }>>;
+  /**
+   * Optional: the results of a process's direct children, for an aggregator whose message carries
+   * none (a split of more than a thousand children sends them without: the step reads them here).
+   * {@link makeManagerEventSink} and {@link makeBatchingEventSink} have it when their manager can
+   * page the results (`ProcessManager.childResultPages`); `BatchServiceOptions.loadChildResults` wins.
+   */
+  loadChildResults?: ChildResultsLoader;
 }
 
 /** One event of {@link ProcessEventSink.deliverMany}. */
@@ -34,7 +41,23 @@ export interface EventDelivery {
 }
 
 /**
- * Loads the results of a process's direct children, for aggregators whose worker message carries
- * no `subProcessResults` (messages from other launch modes). `@fw/process-delegate` has one.
+ * Loads the results of a process's direct children in creation order, for aggregators whose
+ * worker message carries no `subProcessResults`: all at once (`@fw/process-delegate` has one), or
+ * page by page as an async iterable, so a `ReducingAggregatorBase` folds a million children
+ * without holding them all.
  */
-export type ChildResultsLoader = (processId: string, tenant: string | null) => Promise<SubProcessResult[]>;
+export type ChildResultsLoader = (
+  processId: string,
+  tenant: string | null,
+) => Promise<SubProcessResult[]> | AsyncIterable<readonly SubProcessResult[]>;
+
+/** What a sink needs of its manager to page children's results (`ProcessManager` has it). */
+export interface ChildResultPages {
+  childResultPages(processId: string, pageSize?: number): AsyncIterable<readonly SubProcessResult[]>;
+}
+
+/** The page-by-page loader over `receiver`, when it can page; else undefined. */
+export function childResultsLoaderOf(receiver: object): ChildResultsLoader | undefined {
+  const pages = (receiver as Partial<ChildResultPages>).childResultPages;
+  return typeof pages === 'function' ? (processId) => pages.call(receiver, processId) : undefined;
+}

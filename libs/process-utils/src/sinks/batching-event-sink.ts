@@ -11,7 +11,7 @@
  * // a runner running 256 items at once now reports their doneSuccessfully in one transaction
  */
 import { ProcessEvents } from '@fw/process-api';
-import type { ProcessEventSink } from '../ports/process-event-sink';
+import { childResultsLoaderOf, type ProcessEventSink } from '../ports/process-event-sink';
 import { makeEventBatchQueue } from './event-batch-queue';
 
 /** What the batching sink needs from the manager (`ProcessManager` of `@fw/process-service` satisfies it). */
@@ -64,7 +64,9 @@ export function makeBatchingEventSink(
     batchedEvents: options.batchedEvents ?? DEFAULT_BATCHED,
   });
 
+  const loadChildResults = childResultsLoaderOf(receiver);
   return {
+    ...(loadChildResults ? { loadChildResults } : {}),
     deliver(processId, eventId, payload, tenant) {
       return new Promise<void>((resolve, reject) =>
         enqueue({ event: { id: processId, eventId, payload, tenant }, resolve, reject }),

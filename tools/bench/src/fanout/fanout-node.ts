@@ -20,13 +20,12 @@ import {
 } from '@fw/jdbc-process-starter';
 import { makeJsonProcessConfigurator, makeProcessManager, processDb, type ProcessManager } from '@fw/process-service';
 import {
-  AggregatorBase,
   ExecutorBase,
   makeBatchService,
   makeBatchingEventSink,
   makeManagerEventSink,
+  ReducingAggregatorBase,
   SplitterBase,
-  type ChildResult,
   type ChildSpec,
   type WorkerOutcome,
 } from '@fw/process-utils';
@@ -126,10 +125,17 @@ class Leaf extends ExecutorBase<unknown, null> {
   }
 }
 
-class Count extends AggregatorBase<unknown, null, { children: number }> {
+/** Counts the children page by page: its memory does not grow with the fan-out. */
+class Count extends ReducingAggregatorBase<unknown, null, number, { children: number }> {
   readonly processType = FANOUT_ROOT_TYPE;
-  aggregate(_input: unknown, children: ChildResult<null>[]): { children: number } {
-    return { children: children.length };
+  initial(): number {
+    return 0;
+  }
+  reduce(children: number): number {
+    return children + 1;
+  }
+  finish(children: number): { children: number } {
+    return { children };
   }
 }
 
