@@ -69,6 +69,11 @@ export interface ProcessDelegate {
   deliver(processId: string, eventId: string, payload: unknown, tenant: string | null): Promise<void>;
   /** ChildResultsLoader: the direct children's results, from GET /processChildren/:id. */
   childResults(processId: string, tenant: string | null): Promise<SubProcessResult[]>;
+  /**
+   * The same as the sink's loader: a batch service given this delegate as its sink reads an
+   * aggregator's children through it when the message carries none (a split of more than 1,000).
+   */
+  loadChildResults(processId: string, tenant: string | null): Promise<SubProcessResult[]>;
 }
 
 interface Envelope {
@@ -206,6 +211,7 @@ export function makeProcessDelegate(options: ProcessDelegateOptions): ProcessDel
     async deliver(processId, eventId, payload, tenant) {
       await call('PATCH', `/process/${id(processId)}/${id(eventId)}`, payload ?? {}, tenant);
     },
+    loadChildResults: (processId, tenant) => delegate.childResults(processId, tenant),
     async childResults(processId, tenant) {
       const [, ...children] = await delegate.processChildren(processId, { tenant });
       return children
