@@ -49,7 +49,12 @@ describeEachDatabase('fw_* metrics of the engine, the runner and the worker host
     const host = makeJdbcWorkerHost({
       database: getDb().database,
       closeDatabase: false,
-      configurator: makeJsonProcessConfigurator({ definitions: SUM_DEFINITIONS }),
+      // The leaves' definition limits them: the host's runner applies it, and its gauge shows it.
+      configurator: makeJsonProcessConfigurator({
+        definitions: SUM_DEFINITIONS.map((d) =>
+          d.processType === 'sum-part' ? { ...d, concurrency: { perTenant: 3 } } : d,
+        ),
+      }),
       workers: [new SplitSum(), new SumPart(0), new AddParts()],
       recoverySeconds: 30,
       runner: { pollIntervalMillis: 50 },
@@ -103,6 +108,7 @@ describeEachDatabase('fw_* metrics of the engine, the runner and the worker host
       expect(text).toContain(`fw_processes_created_total{tenant="fan",process_type="sum-part"} ${numbers.length}`);
       expect(text).toContain('# TYPE fw_work_items gauge');
       expect(text).toContain('# TYPE fw_outbox_lag_seconds gauge');
+      expect(text).toContain('fw_work_item_concurrency_limit{process_type="sum-part",scope="tenant"} 3\n');
     } finally {
       await host.stop({ drainMillis: 1_000 });
     }
@@ -176,6 +182,57 @@ describeEachDatabase('fw_* metrics of the engine, the runner and the worker host
     expect(await valueOf(first.registry, 'fw_stale_acks_total', labels)).toBe(1);
     expect(await valueOf(first.registry, 'fw_work_item_attempts_total', labels)).toBe(0);
     expect(await valueOf(first.registry, 'fw_lease_expiries_total', labels)).toBe(0);
+  });
+
+  it('shows the limits a runner applies and counts the claims they held back, by limit', async () => {
+    const database = getDb().database;
+    const metrics = freshMetrics();
+    const items = (processType: string, n: number) =>
+      Array.from({ length: n }, (_, i) => workerDto({ tenant: 'lim', processType, input: { i } }));
+    await enqueue(database, [...items('capped', 6), ...items('rated', 6), ...items('free', 3)]);
+    let running = 0;
+    let most = 0;
+    const runner = makeWorkItemRunner({
+      database,
+      metrics,
+      concurrency: 10,
+      pollIntervalMillis: 20,
+      limits: {
+        capped: { concurrency: { perTenant: 2 } },
+        rated: { rateLimit: { perSecond: 2, scope: 'global' } },
+      },
+      handler: async (worker) => {
+        if (worker.processType !== 'capped') return;
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        running--;
+      },
+    });
+    runners.push(runner);
+    runner.start();
+    await waitFor(() => runner.stats().completed === 15, 30_000, 'every item done');
+    expect(most).toBe(2);
+
+    const registry = metrics.registry;
+    const limited = (labels: Record<string, string>) =>
+      valueOf(registry, 'fw_work_item_claims_limited_total', { tenant: 'lim', ...labels });
+    expect(await valueOf(registry, 'fw_work_item_concurrency_limit', { process_type: 'capped', scope: 'tenant' })).toBe(
+      2,
+    );
+    expect(
+      await valueOf(registry, 'fw_work_item_rate_limit_per_second', { process_type: 'rated', scope: 'global' }),
+    ).toBe(2);
+    // Six items two at a time, six at two a second: claims found both limits reached.
+    expect(await limited({ process_type: 'capped', limit: 'concurrency' })).toBeGreaterThan(0);
+    expect(await limited({ process_type: 'rated', limit: 'rate' })).toBeGreaterThan(0);
+    expect(await limited({ process_type: 'capped', limit: 'rate' })).toBe(0);
+    expect(await limited({ process_type: 'rated', limit: 'concurrency' })).toBe(0);
+    expect(await limited({ process_type: 'free' })).toBe(0);
+    const text = await registry.metrics();
+    expect(text).toMatch(/^fw_work_item_wait_seconds_count\{[^}]*process_type="free"/m);
+    expect(text).not.toMatch(
+      /^fw_work_item_(concurrency_limit|rate_limit_per_second|claims_limited_total)\{[^}]*"free"/m,
+    );
   });
 
   it('reads the queue gauges in one grouped statement through the cached source', async () => {

@@ -8,6 +8,8 @@ export type {
   ProcessOutcome,
   AttemptResult,
   TriggerSource,
+  WorkLimitKind,
+  WorkLimitSample,
 } from './metrics/fw-metrics';
 export { makeCachedGaugeSource } from './metrics/cached-gauge-source';
 export type {

@@ -15,6 +15,9 @@ const SERIES = [
   ['fw_outbox_lag_seconds', 'gauge'],
   ['fw_triggers_fired_total', 'counter'],
   ['fw_query_duration_seconds', 'histogram'],
+  ['fw_work_item_concurrency_limit', 'gauge'],
+  ['fw_work_item_rate_limit_per_second', 'gauge'],
+  ['fw_work_item_claims_limited_total', 'counter'],
 ] as const;
 
 const FIGURES: QueueFigures = {
@@ -69,6 +72,32 @@ describe('makeFwMetrics', () => {
     expect(text).toContain('fw_stale_acks_total{tenant="acme",process_type="invoice",worker_type="mailer"} 1\n');
     expect(text).toContain('fw_triggers_fired_total{tenant="acme",process_type="invoice",source="CRON"} 1\n');
     expect(text).toContain('fw_query_duration_seconds_count{tenant="acme",query="books.by-author"} 1\n');
+  });
+
+  it('shows the limits declared now (a later declaration replaces them) and the claims they held back', async () => {
+    const metrics = makeFwMetrics(new Registry(), { defaultMetrics: false });
+    metrics.workLimitsDeclared([
+      { processType: 'call-partner', kind: 'concurrency', scope: 'tenant', value: 5 },
+      { processType: 'call-partner', kind: 'concurrency', scope: 'global', value: 20 },
+      { processType: 'call-partner', kind: 'rate', scope: 'tenant', value: 0.5 },
+    ]);
+    metrics.claimLimited({ tenant: 'acme', processType: 'call-partner', limit: 'concurrency' });
+    metrics.claimLimited({ tenant: 'acme', processType: 'call-partner', limit: 'concurrency' }, 2);
+    metrics.claimLimited({ tenant: null, processType: 'call-partner', limit: 'rate' });
+    let text = await metrics.registry.metrics();
+    expect(text).toContain('fw_work_item_concurrency_limit{process_type="call-partner",scope="tenant"} 5\n');
+    expect(text).toContain('fw_work_item_concurrency_limit{process_type="call-partner",scope="global"} 20\n');
+    expect(text).toContain('fw_work_item_rate_limit_per_second{process_type="call-partner",scope="tenant"} 0.5\n');
+    expect(text).toContain(
+      'fw_work_item_claims_limited_total{tenant="acme",process_type="call-partner",limit="concurrency"} 3\n',
+    );
+    expect(text).toContain('fw_work_item_claims_limited_total{tenant="",process_type="call-partner",limit="rate"} 1\n');
+
+    metrics.workLimitsDeclared([{ processType: 'import', kind: 'rate', scope: 'global', value: 10 }]);
+    text = await metrics.registry.metrics();
+    expect(text).not.toMatch(/^fw_work_item_concurrency_limit\{/m);
+    expect(text).not.toContain('process_type="call-partner",scope="tenant"} 0.5');
+    expect(text).toContain('fw_work_item_rate_limit_per_second{process_type="import",scope="global"} 10\n');
   });
 
   it('fills the database gauges from one read per scrape, whatever the number of series', async () => {

@@ -238,3 +238,21 @@ export async function claimGroups(
   );
   return result.rows;
 }
+
+/**
+ * Which of `groups` have due PENDING items now: one probe of the fair claim index per group (the
+ * claim's own condition, `rank` and `run_at` due), however many items each holds.
+ */
+export async function groupsWithDueWork(
+  db: Kysely<WorkItemTables>,
+  groups: readonly WorkGroup[],
+): Promise<WorkGroup[]> {
+  if (groups.length === 0) return [];
+  const result = await sql<{ process_type: string; tenant_key: string }>`
+    select g.process_type, g.tenant_key
+      from unnest(${groups.map((g) => g.processType)}::text[], ${groups.map((g) => g.tenantKey)}::text[]) as g(process_type, tenant_key)
+     where exists (select 1 from fw_process_work_item x
+                    where x.status = 'PENDING' and x.process_type = g.process_type and coalesce(x.tenant, '') = g.tenant_key
+                      and ${rankOf('x')} <= ${NOW_RANK} and x.run_at <= now())`.execute(db);
+  return result.rows.map((r) => ({ processType: r.process_type, tenantKey: r.tenant_key }));
+}

@@ -27,6 +27,7 @@ import {
   type GroupPlan,
   type WorkGroup,
 } from './fair-claim-statements';
+import { makeLimitRecorder, type LimitMetrics } from './limit-metrics';
 import { hasLimits, type WorkLimits, type WorkLimitsByType, type WorkLimitsSource } from './work-limits';
 
 export interface FairClaimer {
@@ -45,6 +46,12 @@ export interface FairClaimer {
 export interface FairClaimerOptions {
   /** The definitions' limits (none: only fairness and priorities). */
   limits?: WorkLimitsSource;
+  /**
+   * Where the limits show (an `FwMetrics` of `@fw/telemetry`): the limits applied, as gauges, and
+   * the claims that left due work PENDING because of one (counted after a claim of limited groups
+   * that may have been held back, by one index probe per such group).
+   */
+  metrics?: LimitMetrics;
 }
 
 /**
@@ -52,6 +59,9 @@ export interface FairClaimerOptions {
  * several types (each type is a group of its own).
  */
 const MIN_GROUPS_WALKED = 16;
+
+/** The limits of a claimer without a source (one map, so the gauges are set once). */
+const NO_LIMITS: WorkLimitsByType = new Map();
 
 /** The lock of a group's tenant-scoped limits, and of a type's global ones. */
 const tenantLock = (g: WorkGroup) => `fw-work:${g.processType}\u0001${g.tenantKey}`;
@@ -236,6 +246,13 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
   let cursor: WorkGroup | undefined;
   let earlyCursor: WorkGroup | undefined;
   let backlogged = new Set<string>();
+  const recorder = settings.metrics === undefined ? undefined : makeLimitRecorder(settings.metrics);
+
+  async function limitsNow(): Promise<WorkLimitsByType> {
+    const byType: WorkLimitsByType = (await settings.limits?.current()) ?? NO_LIMITS;
+    recorder?.limitsRead(byType);
+    return byType;
+  }
 
   /** Claims for `groups` (walked, with due work): in a transaction with their locks when a limit applies. */
   async function claimPlanned(
@@ -244,14 +261,15 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
     plan: GroupPlan[],
     byType: WorkLimitsByType,
   ): Promise<ClaimedWorkItem[]> {
-    return plan.some((g) => hasLimits(byType.get(g.processType)))
-      ? claimLimited(db, options, plan, byType)
-      : claimInRounds(db, options, plan);
+    if (!plan.some((g) => hasLimits(byType.get(g.processType)))) return claimInRounds(db, options, plan);
+    const items = await claimLimited(db, options, plan, byType);
+    await recorder?.claimed(db, { limit: options.limit, plan, items, byType });
+    return items;
   }
 
   return {
     async claim(db, options) {
-      const byType: WorkLimitsByType = (await settings.limits?.current()) ?? new Map();
+      const byType = await limitsNow();
       const walk = Math.max(options.limit, MIN_GROUPS_WALKED);
       const groups = await walkGroups(db, { after: cursor, limit: walk, partitions: options.processTypes });
       const plan = planOf(groups, options.limit, byType);
@@ -261,7 +279,7 @@ export function makeFairClaimer(settings: FairClaimerOptions = {}): FairClaimer 
       return items;
     },
     async claimEarly(db, options) {
-      const byType: WorkLimitsByType = (await settings.limits?.current()) ?? new Map();
+      const byType = await limitsNow();
       const walk = Math.max(options.limit, MIN_GROUPS_WALKED);
       // Its own cursor: early claims go round the light tenants without moving the batches' turn.
       const walked = await walkGroups(db, { after: earlyCursor, limit: walk, partitions: options.processTypes });

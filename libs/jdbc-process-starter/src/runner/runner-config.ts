@@ -82,6 +82,8 @@ export function resolveRunnerConfig<DB>(options: WorkItemRunnerOptions<DB>, repo
     minClaim: Math.min(concurrency, Math.max(1, Math.floor(options.minClaim ?? 1))),
     retentionMillis: Math.max(0, options.successRetentionMillis ?? DEFAULT_RETENTION_MILLIS),
     claimer:
-      options.fair !== false ? makeFairClaimer({ limits: limitsSourceOf(options.limits) }) : { claim: repo.claim },
+      options.fair !== false
+        ? makeFairClaimer({ limits: limitsSourceOf(options.limits), metrics: options.metrics })
+        : { claim: repo.claim },
   };
 }

@@ -19,6 +19,18 @@ export type ProcessOutcome = 'success' | 'errors';
 export type AttemptResult = 'success' | 'retry' | 'dead';
 /** What fired a trigger. */
 export type TriggerSource = 'CRON' | 'MANUAL' | 'EXTERNAL';
+/** Which limit of a process definition held work back: its `concurrency` or its `rateLimit`. */
+export type WorkLimitKind = 'concurrency' | 'rate';
+
+/** One declared limit of a process type (a definition's `concurrency.perTenant`, `concurrency.global` or `rateLimit`). */
+export interface WorkLimitSample {
+  processType: string;
+  /** `concurrency`: most RUNNING work items; `rate`: most starts per second. */
+  kind: WorkLimitKind;
+  /** Per tenant or over all tenants. */
+  scope: 'tenant' | 'global';
+  value: number;
+}
 
 /**
  * The fw_* series with typed recording functions. Every function only increments or observes in
@@ -39,6 +51,14 @@ export interface FwMetrics {
   leaseExpired(labels: WorkItemLabels, count?: number): void;
   /** Acknowledgements refused because the claim was no longer held: `fw_stale_acks_total`. */
   staleAck(labels: WorkItemLabels, count?: number): void;
+  /**
+   * The limits the work-item claims apply now, replacing those recorded before:
+   * `fw_work_item_concurrency_limit{process_type, scope}` and
+   * `fw_work_item_rate_limit_per_second{process_type, scope}`.
+   */
+  workLimitsDeclared(limits: readonly WorkLimitSample[]): void;
+  /** A claim left a group's due work PENDING because a limit was reached: `fw_work_item_claims_limited_total{limit}`. */
+  claimLimited(labels: ProcessLabels & { limit: WorkLimitKind }, count?: number): void;
   /** A trigger started a process: `fw_triggers_fired_total{source}`. */
   triggerFired(labels: ProcessLabels & { source: TriggerSource }): void;
   /** A named query ran: `fw_query_duration_seconds` (labels `tenant`, `query`: the query's name). */
@@ -135,7 +155,40 @@ function declareEventSeries(registry: Registry) {
     buckets: QUERY_BUCKETS,
     registers,
   });
-  return { created, finished, duration, wait, attempts, expiries, staleAcks, triggers, queries };
+  const limited = new Counter({
+    name: 'fw_work_item_claims_limited_total',
+    help: 'Claims that left due work items of a tenant and process type PENDING because a limit was reached, by limit (concurrency or rate).',
+    labelNames: [...PROCESS, 'limit'],
+    registers,
+  });
+  return { created, finished, duration, wait, attempts, expiries, staleAcks, triggers, queries, limited };
+}
+
+/**
+ * The declared limits as gauges (no tenant label: a per-tenant limit is the same number for every
+ * tenant). Set by the work-item runners from the limits they apply; compare the concurrency limit
+ * with `fw_work_items{status="RUNNING"}`.
+ */
+function declareLimitGauges(registry: Registry): (limits: readonly WorkLimitSample[]) => void {
+  const registers = [registry];
+  const concurrency = new Gauge({
+    name: 'fw_work_item_concurrency_limit',
+    help: 'Most RUNNING work items a process type may have, per tenant (scope="tenant") or over all tenants (scope="global").',
+    labelNames: ['process_type', 'scope'],
+    registers,
+  });
+  const rate = new Gauge({
+    name: 'fw_work_item_rate_limit_per_second',
+    help: 'Most work-item starts per second of a process type, per tenant (scope="tenant") or over all tenants (scope="global").',
+    labelNames: ['process_type', 'scope'],
+    registers,
+  });
+  return (limits) => {
+    concurrency.reset();
+    rate.reset();
+    for (const l of limits)
+      (l.kind === 'rate' ? rate : concurrency).set({ process_type: l.processType, scope: l.scope }, l.value);
+  };
 }
 
 /**
@@ -150,8 +203,9 @@ function declareEventSeries(registry: Registry) {
  * app.get('/metrics', makeMetricsHandler({ registry: metrics.registry, profile: 'production' }));
  */
 export function makeFwMetrics(registry: Registry = new Registry(), options: FwMetricsOptions = {}): FwMetrics {
-  const { created, finished, duration, wait, attempts, expiries, staleAcks, triggers, queries } =
+  const { created, finished, duration, wait, attempts, expiries, staleAcks, triggers, queries, limited } =
     declareEventSeries(registry);
+  const setLimits = declareLimitGauges(registry);
   declareQueueGauges(registry, options.gaugeSource);
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
 
@@ -166,6 +220,8 @@ export function makeFwMetrics(registry: Registry = new Registry(), options: FwMe
     workItemAttempt: (labels) => attempts.inc({ ...workItemLabels(labels), result: labels.result }),
     leaseExpired: (labels, count = 1) => expiries.inc(workItemLabels(labels), count),
     staleAck: (labels, count = 1) => staleAcks.inc(workItemLabels(labels), count),
+    workLimitsDeclared: setLimits,
+    claimLimited: (labels, count = 1) => limited.inc({ ...processLabels(labels), limit: labels.limit }, count),
     triggerFired: (labels) => triggers.inc({ ...processLabels(labels), source: labels.source }),
     queryExecuted: (labels) =>
       queries.observe({ tenant: tenantLabel(labels.tenant), query: labels.query }, labels.durationSeconds),
