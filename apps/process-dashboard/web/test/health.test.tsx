@@ -73,6 +73,24 @@ describe('health view', () => {
     expect(api.calls.find((c) => c.path === '/health')?.headers['x-fw-tenant-id']).toBe('demo');
   });
 
+  it('shows each type’s limits beside its work items, and when the tenant’s RUNNING items fill its per-tenant limit', async () => {
+    const definitions = [
+      { processType: 'word-count', leaf: false, rateLimit: { perSecond: 2, scope: 'global' } },
+      { processType: 'word-count-chunk', leaf: true, concurrency: { perTenant: 2, global: 10 } },
+    ];
+    fakeApi({
+      'GET /health': { body: HEALTH },
+      'GET /definitions': { body: { content: definitions, totalElements: 2, page: 0, size: 100, totalPages: 1 } },
+    });
+    renderAt('/t/demo/health');
+    const table = await screen.findByRole('table', { name: /Health per process type/ });
+    const [, wordCount, chunk] = within(table).getAllByRole('row');
+    expect((await within(chunk!).findByText(/limits: 2 running\/tenant, 10 running in all/)).textContent).toBe(
+      'limits: 2 running/tenant, 10 running in all · at its limit',
+    );
+    expect(within(wordCount!).getByText(/limits:/).textContent).toBe('limits: 2/s in all');
+  });
+
   it('says when nothing happened, and is in the navigation behind `g h`', async () => {
     fakeApi({
       'GET /health': { body: { ...HEALTH, processTypes: [] } },

@@ -270,6 +270,33 @@ describe('process dashboard on the dev admin server', () => {
     await expectAccessible(page, 'health');
   });
 
+  it('shows a definition’s limits in the definitions table and beside its work items in Health', async () => {
+    const chunk = await api<Record<string, unknown>>(host, '/definitions/word-count-chunk');
+    const limits = { concurrency: { perTenant: 2 }, rateLimit: { perSecond: 5, scope: 'tenant' } };
+    await api(host, '/definitions/word-count-chunk', { method: 'PUT', body: { ...chunk, ...limits } });
+    try {
+      // A fresh page: the views read the definitions anew (the key lives in memory only: sign in again).
+      await page.goto(`${host.url}/t/demo/definitions`);
+      await signIn(page, host.key);
+      const link = page.getByRole('link', { name: 'word-count-chunk', exact: true });
+      await page
+        .getByRole('table', { name: 'Definitions by process type' })
+        .locator('tbody tr')
+        .filter({ has: link })
+        .getByText('2 running/tenant · 5/s per tenant')
+        .waitFor();
+      await nav(page, 'Health');
+      const row = page
+        .getByRole('table', { name: 'Health per process type, last hour' })
+        .locator('tbody tr')
+        .filter({ has: page.getByRole('rowheader', { name: 'word-count-chunk', exact: true }) });
+      await row.getByText(/^limits: 2 running\/tenant · 5\/s per tenant/).waitFor();
+      await expectAccessible(page, 'health with limits');
+    } finally {
+      await api(host, '/definitions/word-count-chunk', { method: 'PUT', body: chunk });
+    }
+  });
+
   it('switches tenant (every view reloads) and back', async () => {
     await nav(page, 'Processes');
     await page.getByLabel('Tenant', { exact: true }).fill('other');

@@ -1,16 +1,19 @@
 /**
  * Health: per process type of the tenant, over the last hour — the processes finished (succeeded
  * and failed, in all and as a bar per 5 minutes), the work items pending, running and dead now by
- * worker type, how long the oldest due item has waited, and the due-to-finish time of the work
- * items finished (p50/p95). Read from `GET /health` (the server's own tables, no metrics backend);
- * refreshes every 10 s like the other views.
+ * worker type with the definition's limits beside them (marked when the tenant's RUNNING items
+ * fill its per-tenant limit), how long the oldest due item has waited, and the due-to-finish time
+ * of the work items finished (p50/p95). Read from `GET /health` (the server's own tables, no
+ * metrics backend) and the definitions; refreshes every 10 s like the other views.
  */
-import type { HealthBacklog, HealthRow } from '../../api/types';
+import type { HealthBacklog, HealthRow, ProcessDef } from '../../api/types';
 import { useLiveQuery } from '../../app/preferences';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorMessage } from '../../components/feedback';
 import { LiveStatus } from '../../components/live-status';
 import { formatDuration } from '../../components/time';
+import { atTenantLimit, limitsText } from '../definitions/definition-limits';
+import { useDefinitions } from '../definitions/use-definitions';
 import { useApi } from '../session/session';
 import { ThroughputSparkline } from './throughput-sparkline';
 
@@ -39,7 +42,24 @@ function BacklogCell({ backlog }: { backlog: readonly HealthBacklog[] }) {
   );
 }
 
-function healthColumns(bucketMinutes: number): Column<HealthRow>[] {
+/** The definition's limits under its backlog; "at its limit" when the tenant's RUNNING items fill the per-tenant one. */
+function LimitsLine({ def, running }: { def: ProcessDef | undefined; running: number }) {
+  const text = def === undefined ? undefined : limitsText(def);
+  if (def === undefined || text === undefined) return null;
+  return (
+    <div className="small muted">
+      limits: {text}
+      {atTenantLimit(def, running) ? (
+        <>
+          {' '}
+          · <span className="badge">at its limit</span>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function healthColumns(bucketMinutes: number, defs: ReadonlyMap<string, ProcessDef>): Column<HealthRow>[] {
   return [
     { header: 'Process type', rowHeader: true, className: 'mono', cell: (row) => row.processType },
     { header: 'Succeeded', className: 'num', cell: (row) => row.succeeded },
@@ -52,7 +72,15 @@ function healthColumns(bucketMinutes: number): Column<HealthRow>[] {
       header: `Finished per ${bucketMinutes} min`,
       cell: (row) => <ThroughputSparkline buckets={row.throughput} bucketMinutes={bucketMinutes} />,
     },
-    { header: 'Work items now', cell: (row) => <BacklogCell backlog={row.backlog} /> },
+    {
+      header: 'Work items now',
+      cell: (row) => (
+        <>
+          <BacklogCell backlog={row.backlog} />
+          <LimitsLine def={defs.get(row.processType)} running={row.backlog.reduce((sum, b) => sum + b.running, 0)} />
+        </>
+      ),
+    },
     { header: 'Oldest due', className: 'num', cell: (row) => formatSeconds(row.oldestDueSeconds) },
     {
       header: 'Wait p50 / p95',
@@ -66,6 +94,9 @@ function healthColumns(bucketMinutes: number): Column<HealthRow>[] {
 export function HealthView() {
   const api = useApi();
   const query = useLiveQuery([api.tenant, 'health'], () => api.health());
+  // Limits beside the backlog; without the definitions (an error, still loading) the rows show none.
+  const definitions = useDefinitions().data;
+  const defs = new Map((definitions ?? []).map((d) => [d.processType, d]));
   const data = query.data;
   const bucketMinutes = (data?.bucketSeconds ?? 300) / 60;
   return (
@@ -85,7 +116,7 @@ export function HealthView() {
       <ErrorMessage error={query.error} />
       <DataTable
         label="Health per process type, last hour"
-        columns={healthColumns(bucketMinutes)}
+        columns={healthColumns(bucketMinutes, defs)}
         rows={data?.processTypes}
         rowKey={(row) => row.processType}
         loading="the health figures"
