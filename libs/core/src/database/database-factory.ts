@@ -135,6 +135,16 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     application_name: options.applicationName,
     types: typeParsers,
+    // Awaited by the pool before the client is handed out (pg-pool's async hook; the type says
+    // void), so the statement it was checked out for already runs with the session settings and
+    // never queues behind them on a busy client; a failure fails that checkout.
+    ...(sessionSql
+      ? {
+          onConnect: (async (client: pg.PoolClient) => {
+            await client.query(sessionSql);
+          }) as unknown as (client: pg.ClientBase) => void,
+        }
+      : {}),
   });
   // An idle client losing its server (restart, network) must not crash the process; the pool
   // drops it and opens a new one on the next checkout.
@@ -144,9 +154,6 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
     // on the client, which would crash the process without a listener. The query running on it
     // rejects with the error anyway, so nothing is swallowed.
     client.on('error', () => undefined);
-    // Queued before the statement the client was checked out for, so that one already runs with
-    // them; a failure here means the connection is gone, which that statement reports.
-    if (sessionSql) client.query(sessionSql).catch(() => undefined);
   });
   let closed = false;
   const close = async () => {
