@@ -98,6 +98,17 @@ describeEachDatabase('aggregation of a split above the embedded results limit', 
       const created = await host.manager.createProcess({ processDefName: processType, args: { n } }, { tenant: 't1' });
       const rootId = created.mutatedEntity.id;
       await waitForTreeFinished(database, rootId, 120_000, () => '');
+      // The manager's pages, smaller than the default: every child once, in creation order.
+      const paged: string[] = [];
+      let pages = 0;
+      for await (const page of host.manager.childResultPages(rootId, 400)) {
+        pages++;
+        paged.push(...page.map((r) => r.processId));
+      }
+      const { rows: children } = await sql<{ id: string }>`
+        select id from fw_process where parent_id = ${rootId} order by seq`.execute(database.db);
+      expect(paged).toEqual(children.map((c) => c.id));
+      expect(pages).toBe(Math.ceil(n / 400));
       const { rows } = await sql<{ state_id: string; output: unknown; embedded: boolean | null }>`
         select p.state_id, p.output,
                (select w.payload ? 'subProcessResults' from fw_process_work_item w

@@ -11,7 +11,8 @@ import { serviceBench } from './service/service-bench';
 import { adminUiBench } from './admin-ui/admin-ui-bench';
 import { dashboardBench } from './dashboard/dashboard-bench';
 import { generatorBench } from './generator/generator-bench';
-import { bullmqBench } from './bullmq/bullmq-flow-bench';
+import { bullmqBench, bullmqPostgresBench } from './bullmq/bullmq-flow-bench';
+import { pgBossBench } from './pgboss/pgboss-flow-bench';
 import { compareBench } from './compare/compare-bench';
 import { telemetryBench } from './telemetry/telemetry-bench';
 
@@ -28,6 +29,8 @@ export const BENCHMARKS: Readonly<Record<string, BenchRunner>> = {
   graphile: graphileBench,
   history: historyBench,
   bullmq: bullmqBench,
+  'bullmq-pg': bullmqPostgresBench,
+  pgboss: pgBossBench,
   compare: compareBench,
   telemetry: telemetryBench,
   startup: startupBench,

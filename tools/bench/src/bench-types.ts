@@ -27,6 +27,11 @@ export interface BenchOptions {
   /** Rounds of the `compare` benchmark (`--rounds N`, default 3): each round runs every runner once. */
   rounds?: number;
   /**
+   * `compare`, `bullmq-pg`, `pgboss` (`--timeout S`): the longest one run of a peer may take, in
+   * seconds; a run still going then is reported as "did not finish within S s" (compare's default: 600).
+   */
+  timeout?: number;
+  /**
    * `compare --source`: run fanout on the TypeScript sources through tsx instead of the packages'
    * built JavaScript (what npm users run; the default, built first through Nx).
    */

@@ -87,7 +87,7 @@ export interface ProcessManager {
   getProcessTree(id: string, options?: ProcessCallOptions & { recursive?: boolean }): Promise<Process[]>;
   /**
    * The results of the terminal direct children of `id` in creation order, a page of `pageSize`
-   * (default 1000) at a time, each page one short read: what an aggregator of a large split folds
+   * (default 5000) at a time, each page one short read: what an aggregator of a large split folds
    * without holding every child at once. Reads the process database directly (no tenant check:
    * for workers running the process's own message).
    *
@@ -155,7 +155,7 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       const root = await loadProcess(repo, options.db, id, o, false);
       return (await repo.findWithChildren(options.db, root.id, o.recursive === true)) ?? [root];
     },
-    async *childResultPages(id, pageSize = 1000) {
+    async *childResultPages(id, pageSize = 5000) {
       const limit = Math.max(1, Math.floor(pageSize));
       let afterSeq: string | undefined;
       do {

@@ -1,10 +1,14 @@
 /**
- * `npm run bench -- compare --leaves N [--rounds R]`: `fanout`, the BullMQ flow (`bullmq`) and
- * graphile-worker (`graphile`, both fan-ins) on the same machine, interleaved: R rounds (default 3),
- * each running every runner once, in an order rotated each round, each runner in an OS process of
- * its own (`compare-child-main.ts`, so its peak RSS is its own and nothing it leaves in memory
- * slows the next). Every runner cleans up after itself (scratch databases, Redis keys). Prints
- * each round, then the medians, fanout's ratios to the others and each runner's peak RSS.
+ * `npm run bench -- compare --leaves N [--rounds R] [--timeout S]`: `fanout`, the BullMQ flow on
+ * Redis (`bullmq`) and on BullMQ's PostgreSQL backend (`bullmq-pg`), the pg-boss flow (`pgboss`)
+ * and graphile-worker (`graphile`: counted, bare and batched fan-ins) on the same machine,
+ * interleaved: R rounds (default 3), each running every runner once, in an order rotated each
+ * round, each runner in an OS process of its own (`compare-child-main.ts`, so its peak RSS is its
+ * own and nothing it leaves in memory slows the next). Every runner cleans up after itself (scratch
+ * databases, Redis keys). A peer's run still going after S seconds (default 600) ends as "did not
+ * finish within S s" in its round; a child still alive 120 s after that is killed. Prints each
+ * round, then the medians, fanout's ratios to the others, each runner's peak RSS and each series'
+ * cost per leaf.
  */
 import { fork } from 'node:child_process';
 import * as os from 'node:os';
@@ -12,11 +16,14 @@ import * as path from 'node:path';
 import { buildPackages } from '../build/build-packages';
 import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
-import type { ChildMeasured, ChildRunner, CompareChildMessage } from './compare-child-main';
+import { formatSeconds } from '../deadline/run-deadline';
+import type { ChildRunner, CompareChildMessage } from './compare-child-main';
 import {
+  COMPARE_RUNNERS,
   formatCompareSummary,
   roundOrder,
   summarizeCompare,
+  type ChildMeasured,
   type CompareRecord,
   type CompareSummary,
 } from './compare-stats';
@@ -50,7 +57,18 @@ export interface CompareSettings {
    * through tsx (whose keep-names helper wraps every closure the code creates).
    */
   code: 'dist' | 'source';
+  /**
+   * The longest one run of a peer may take, in seconds (default: no bound): past it the run ends as
+   * not finished; its child process is killed if still alive {@link KILL_GRACE_SECONDS} later.
+   */
+  timeoutSeconds?: number;
 }
+
+/** Default of `--timeout`: the issue's ten minutes. */
+export const DEFAULT_COMPARE_TIMEOUT_SECONDS = 600;
+
+/** How long after its bound a child may take to clean up (end its sessions, drop its database) before it is killed. */
+export const KILL_GRACE_SECONDS = 120;
 
 /** tsconfig of the children: the workspace's (`@fw/*` → sources) or one without paths (`@fw/*` → the packages' dist). */
 function childTsconfig(code: CompareSettings['code']): string {
@@ -75,7 +93,9 @@ export function runCompareChild(
   print: (line: string) => void,
   hooks: ChildHooks = {},
 ): Promise<ChildRecord> {
-  const child = fork(CHILD_MAIN, [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl], {
+  const timeout = settings.timeoutSeconds;
+  const args = [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl, timeout?.toString() ?? ''];
+  const child = fork(CHILD_MAIN, args, {
     cwd: WORKSPACE_ROOT,
     execArgv: ['--import', 'tsx'],
     env: {
@@ -94,16 +114,33 @@ export function runCompareChild(
   });
   return new Promise((resolve, reject) => {
     let message: CompareChildMessage | undefined;
+    let killed = false;
+    const killer =
+      timeout === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              killed = true;
+              child.kill('SIGKILL');
+            },
+            (timeout + KILL_GRACE_SECONDS) * 1000,
+          );
     child.on('message', (m: CompareChildMessage) => {
       if (m.type === 'metrics-served') hooks.onMetricsServed?.(m.url);
       else message = m;
     });
     child.once('error', reject);
     child.once('exit', (code, signal) => {
+      clearTimeout(killer);
       if (pending !== '') print(pending);
       if (message?.type === 'result') {
-        const { type: _type, ...record } = message;
-        return resolve(record);
+        // NaN crosses IPC as null.
+        const { type: _type, splitSeconds, ...record } = message;
+        return resolve({ ...record, splitSeconds: splitSeconds ?? Number.NaN });
+      }
+      if (killed && timeout !== undefined) {
+        print(`killed: did not finish within ${formatSeconds(timeout)} s, nor end ${KILL_GRACE_SECONDS} s after`);
+        return resolve(killedRecord(runner, timeout));
       }
       reject(
         new Error(
@@ -114,11 +151,29 @@ export function runCompareChild(
   });
 }
 
+/** What a child killed past its bound is recorded as: its runner did not finish. */
+function killedRecord(runner: ChildRunner, timeout: number): ChildRecord {
+  return { rates: {}, seconds: timeout, splitSeconds: Number.NaN, maxRssBytes: 0, unfinished: { [runner]: timeout } };
+}
+
+/** `fanout 5012/s (node 0.101 ms, rest 0.093 ms per leaf)`, or `bullmq-pg did not finish within 600 s`. */
+function seriesText(r: CompareRecord): string[] {
+  const ms = (v: number | undefined) => (v === undefined ? '?' : v.toFixed(3));
+  const finished = Object.entries(r.rates).map(([name, rate]) => {
+    const cost = r.costs?.[name];
+    const cpu = cost ? ` (node ${ms(cost.nodeCpuMs)} ms, rest ${ms(cost.restCpuMs)} ms CPU per leaf)` : '';
+    return `${name} ${rate.toFixed(0)}/s${cpu}`;
+  });
+  const unfinished = Object.entries(r.unfinished ?? {}).map(
+    ([name, within]) => `${name} did not finish within ${formatSeconds(within)} s`,
+  );
+  return [...finished, ...unfinished];
+}
+
 function roundLine(r: CompareRecord): string {
-  const rates = Object.entries(r.rates)
-    .map(([name, rate]) => `${name} ${rate.toFixed(0)}/s`)
-    .join(', ');
-  return `round ${r.round} ${r.runner}: ${rates} (${r.seconds.toFixed(2)} s, split ${r.splitSeconds.toFixed(2)} s, peak RSS ${(r.maxRssBytes / 1024 / 1024).toFixed(0)} MB, load ${os.loadavg()[0].toFixed(1)})`;
+  const split = Number.isFinite(r.splitSeconds) ? `, split ${r.splitSeconds.toFixed(2)} s` : '';
+  const rss = r.maxRssBytes > 0 ? `, peak RSS ${(r.maxRssBytes / 1024 / 1024).toFixed(0)} MB` : '';
+  return `round ${r.round} ${r.runner}: ${seriesText(r).join(', ')} (${r.seconds.toFixed(2)} s${split}${rss}, load ${os.loadavg()[0].toFixed(1)})`;
 }
 
 /** Runs every round and prints the summary; returns it. */
@@ -128,7 +183,7 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
     buildPackages(FANOUT_PACKAGES);
   }
   io.out(
-    `compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs BullMQ flow vs graphile-worker, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved; load average at start ${os
+    `compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs ${COMPARE_RUNNERS.slice(1).join(', ')}, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved, a peer's run bounded by ${settings.timeoutSeconds === undefined ? 'nothing' : `${formatSeconds(settings.timeoutSeconds)} s`}; load average at start ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
@@ -156,7 +211,7 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
 /** The `compare` runner of `npm run bench` (`--leaves`, default 10000; `--rounds`, default 3). */
 export const compareBench: BenchRunner = {
   description:
-    'fanout vs BullMQ flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS',
+    "fanout vs BullMQ flow (Redis and BullMQ's PostgreSQL backend) vs pg-boss flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --timeout S per peer run, default 600; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS, CPU and statements per leaf",
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await compareOn(
       {
@@ -165,6 +220,7 @@ export const compareBench: BenchRunner = {
         databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
         redisUrl: benchRedisUrl(),
         code: options.source === true ? 'source' : 'dist',
+        timeoutSeconds: options.timeout ?? DEFAULT_COMPARE_TIMEOUT_SECONDS,
       },
       io,
     );

@@ -4,23 +4,37 @@
  * plus one aggregate job on the same database". It creates a scratch database on the server of
  * `--database-url` (or FW_BENCH_DATABASE_URL), installs graphile-worker's schema there, runs the
  * `bare` and then the `counted` fan-in (src/graphile/graphile-fanout-run.ts) with the settings of
- * `FW_GRAPHILE_*` (src/graphile/graphile-tuning.ts), and drops the database again.
+ * `FW_GRAPHILE_*` (src/graphile/graphile-tuning.ts), then `batched`: the counted fan-in with the
+ * local queue and a completion window always on (`batchedGraphileTuning`), and drops the database
+ * again. Each variant's CPU split and cost per leaf (transactions, statements, rows and index
+ * entries, from the database's statistics) are measured on their own.
  *
- * Prints the settings and both variants' figures; the line before last is
- * `counted_jobs_per_s=<number>` and the LAST line `jobs_per_s=<number>` (bare variant), both leaf
- * jobs per second like the fanout bench's `leaves_per_s`.
+ * Prints the settings and every variant's figures; the last three lines are
+ * `batched_jobs_per_s=<number>`, `counted_jobs_per_s=<number>` and, LAST, `jobs_per_s=<number>`
+ * (bare variant), all leaf jobs per second like the fanout bench's `leaves_per_s`.
  */
 import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
+import { formatLeafCost, startLeafCost, type LeafCost } from '../fanout/leaf-cost';
 import { createScratchDatabase } from '../scratch/scratch-database';
+import { sessionsReported } from '../scratch/scratch-sessions';
 import { runGraphileFanout, SILENT_LOGGER, type GraphileFanIn, type GraphileFanoutResult } from './graphile-fanout-run';
-import { describeGraphileTuning, graphileTuningFromEnv, type GraphileTuning } from './graphile-tuning';
+import {
+  batchedGraphileTuning,
+  describeGraphileTuning,
+  graphileTuningFromEnv,
+  type GraphileTuning,
+} from './graphile-tuning';
 
-/** Both variants of one bench run, in the order they ran. */
+/** One variant's run with what each of its leaves cost the database. */
+export type GraphileVariantResult = GraphileFanoutResult & { leafCost: LeafCost };
+
+/** The variants of one bench run, in the order they ran. */
 export interface GraphileBenchResult {
-  bare: GraphileFanoutResult;
-  counted: GraphileFanoutResult;
+  bare: GraphileVariantResult;
+  counted: GraphileVariantResult;
+  batched: GraphileVariantResult;
 }
 
 function openPool(url: string, size: number): pg.Pool {
@@ -32,24 +46,47 @@ function openPool(url: string, size: number): pg.Pool {
   return pool;
 }
 
-function printVariant(r: GraphileFanoutResult, io: BenchIo): void {
+function printVariant(label: string, r: GraphileVariantResult, io: BenchIo): void {
   const counter = r.counter === null ? '' : `, counter ${r.counter}`;
   io.out(
-    `  ${r.fanIn}: ${r.leafRuns} leaves + ${r.aggregateRuns} aggregate in ${r.seconds.toFixed(2)} s (split added the leaves after ${r.splitSeconds.toFixed(2)} s${counter}, ${r.jobsLeft} jobs left)`,
+    `  ${label}: ${r.leafRuns} leaves + ${r.aggregateRuns} aggregate in ${r.seconds.toFixed(2)} s (split added the leaves after ${r.splitSeconds.toFixed(2)} s${counter}, ${r.jobsLeft} jobs left)`,
   );
-  io.out(`  ${r.fanIn}: elapsed_s=${r.seconds.toFixed(3)} leaves_per_s=${r.leavesPerSecond.toFixed(0)}`);
+  for (const line of formatLeafCost(r.leafCost)) io.out(line);
+  io.out(`  ${label}: elapsed_s=${r.seconds.toFixed(3)} leaves_per_s=${r.leavesPerSecond.toFixed(0)}`);
 }
 
+/** Opens every connection of `pool` before a run, so that no variant's clock includes connecting. */
+async function connectAll(pool: pg.Pool, size: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: size }, () => pool.connect()));
+  for (const client of clients) client.release();
+}
+
+/**
+ * One variant on a pool of its own, connected before the clock starts and closed after it, so that
+ * its sessions report their statistics as they end and its cost per leaf is its own.
+ */
 async function runVariant(
-  pool: pg.Pool,
+  label: string,
+  url: string,
   fanIn: GraphileFanIn,
   leaves: number,
   tuning: GraphileTuning,
   io: BenchIo,
-): Promise<GraphileFanoutResult> {
-  io.out(`${fanIn}:`);
-  const result = await runGraphileFanout(pool, fanIn, leaves, tuning, (line) => io.out(line));
-  printVariant(result, io);
+): Promise<GraphileVariantResult> {
+  io.out(`${label}:`);
+  const pool = openPool(url, tuning.pool);
+  let run: GraphileFanoutResult;
+  let cost: Awaited<ReturnType<typeof startLeafCost>>;
+  try {
+    await connectAll(pool, tuning.pool);
+    cost = await startLeafCost(url);
+    run = await runGraphileFanout(pool, fanIn, leaves, tuning, (line) => io.out(line));
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+  await sessionsReported();
+  const result = { ...run, leafCost: await cost.stop(leaves) };
+  printVariant(label, result, io);
   return result;
 }
 
@@ -61,23 +98,26 @@ export async function graphileBenchOn(
   tuning: GraphileTuning = graphileTuningFromEnv(),
 ): Promise<GraphileBenchResult> {
   const scratch = await createScratchDatabase(serverUrl, 'fw_graphile');
-  const pool = openPool(scratch.url, tuning.pool);
   try {
-    await runMigrations({ pgPool: pool, logger: SILENT_LOGGER });
+    const pool = openPool(scratch.url, 2);
+    await runMigrations({ pgPool: pool, logger: SILENT_LOGGER }).finally(() => pool.end().catch(() => undefined));
     io.out(
       `graphile: graphile-worker split job + ${leaves} leaf jobs (one addJobs batch) + 1 aggregate job (PostgreSQL)`,
     );
     io.out(`  ${describeGraphileTuning(tuning)}`);
     io.out(
-      '  bare: leaves do nothing, the bench counts job:success events and adds the aggregate; counted: each leaf bumps a counter row, the last one adds the aggregate',
+      '  bare: leaves do nothing, the bench counts job:success events and adds the aggregate; counted: each leaf bumps a counter row, the last one adds the aggregate; batched: counted with the settings below',
     );
-    const bare = await runVariant(pool, 'bare', leaves, tuning, io);
-    const counted = await runVariant(pool, 'counted', leaves, tuning, io);
+    const batchedTuning = batchedGraphileTuning(tuning);
+    io.out(`  batched: ${describeGraphileTuning(batchedTuning)}`);
+    const bare = await runVariant('bare', scratch.url, 'bare', leaves, tuning, io);
+    const counted = await runVariant('counted', scratch.url, 'counted', leaves, tuning, io);
+    const batched = await runVariant('batched', scratch.url, 'counted', leaves, batchedTuning, io);
+    io.out(`batched_jobs_per_s=${batched.leavesPerSecond.toFixed(0)}`);
     io.out(`counted_jobs_per_s=${counted.leavesPerSecond.toFixed(0)}`);
     io.out(`jobs_per_s=${bare.leavesPerSecond.toFixed(0)}`);
-    return { bare, counted };
+    return { bare, counted, batched };
   } finally {
-    await pool.end().catch(() => undefined);
     await scratch.drop();
   }
 }
@@ -85,7 +125,7 @@ export async function graphileBenchOn(
 /** The `graphile` runner of `npm run bench` (`--leaves`, default 10000; `--database-url`). */
 export const graphileBench: BenchRunner = {
   description:
-    'graphile-worker comparison for fanout: split + N leaf jobs + aggregate (--leaves N, default 10000), bare and counted fan-in; last line jobs_per_s=',
+    'graphile-worker comparison for fanout: split + N leaf jobs + aggregate (--leaves N, default 10000), bare, counted and batched fan-in; last line jobs_per_s=',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await graphileBenchOn(process.env.FW_BENCH_DATABASE_URL || options.databaseUrl, options.leaves ?? 10_000, io);
   },

@@ -20,6 +20,7 @@ import {
   type TaskList,
 } from 'graphile-worker';
 import type pg from 'pg';
+import { formatCpuSplit, startCpuSplit, type CpuSplit } from '../cpu/cpu-split';
 import type { GraphileTuning } from './graphile-tuning';
 
 /** How completion of all leaves is detected (see the top of this file). */
@@ -43,6 +44,8 @@ export interface GraphileFanoutResult {
   splitSeconds: number;
   /** Leaf jobs per second over `seconds` (the same measure as the fanout bench's leaves/s). */
   leavesPerSecond: number;
+  /** CPU of this process and of the rest of the machine over `seconds`. */
+  cpu: CpuSplit;
 }
 
 const FAN_IN_TABLE = 'bench_fan_in';
@@ -184,13 +187,17 @@ export async function runGraphileFanout(
   const runner = await run(runnerOptions(pgPool, tuning, taskList(fanIn, leaves, probe)));
   let started: number;
   let progress: NodeJS.Timeout | undefined;
+  let cpu: CpuSplit;
   try {
     failOnErrors(runner, probe);
     if (fanIn === 'bare') addAggregateOnLastLeafSuccess(runner, leaves, probe);
     started = performance.now();
+    const split = startCpuSplit();
     progress = printProgress(probe, started, print);
     await runner.addJob('split', {});
     await probe.finished;
+    cpu = split.stop();
+    print(`  ${formatCpuSplit(cpu)}`);
   } finally {
     clearInterval(progress);
     await runner.stop();
@@ -206,5 +213,6 @@ export async function runGraphileFanout(
     seconds,
     splitSeconds: (probe.splitDoneAt - started) / 1000,
     leavesPerSecond: leaves / seconds,
+    cpu,
   };
 }

@@ -11,6 +11,11 @@
  * | `FW_GRAPHILE_LOCAL_QUEUE`       | `localQueue.size` (-1 disables the local queue) | 500    |
  * | `FW_GRAPHILE_COMPLETE_DELAY`    | `completeJobBatchDelay` / `failJobBatchDelay` in ms (-1 disables) | 0 |
  * | `FW_GRAPHILE_POLL`              | `pollInterval` in ms                           | 200     |
+ * | `FW_GRAPHILE_BATCHED_DELAY`     | the `batched` run's `completeJobBatchDelay` / `failJobBatchDelay` in ms | 250 |
+ *
+ * The `batched` run is the counted fan-in with both batching options always on: the local queue
+ * (`FW_GRAPHILE_LOCAL_QUEUE` when that is on, else 500) and completions collected for
+ * `FW_GRAPHILE_BATCHED_DELAY` ms, the window graphile-worker's documentation suggests starting from.
  */
 
 /** One configuration of graphile-worker for a run. */
@@ -58,4 +63,16 @@ export function describeGraphileTuning(tuning: GraphileTuning): string {
     'noHandleSignals=true',
     'preparedStatements=true',
   ].join(' ');
+}
+
+/** Local queue of the `batched` run when `FW_GRAPHILE_LOCAL_QUEUE` turns it off. */
+const BATCHED_LOCAL_QUEUE = 500;
+
+/** The settings of the `batched` run: `tuning` with the local queue and a completion window of `FW_GRAPHILE_BATCHED_DELAY` ms. */
+export function batchedGraphileTuning(tuning: GraphileTuning): GraphileTuning {
+  return {
+    ...tuning,
+    localQueueSize: tuning.localQueueSize > 1 ? tuning.localQueueSize : BATCHED_LOCAL_QUEUE,
+    completionBatchDelayMillis: integerFromEnv('FW_GRAPHILE_BATCHED_DELAY', 0, 250),
+  };
 }
