@@ -57,6 +57,7 @@ export const ENDPOINTS = {
     query: ['processType', 'status', 'triggerId', 'parentId', 'predecessorId', 'roots', 'q', ...PAGING],
   },
   getProcess: { method: 'GET', path: '/processes/{id}' },
+  deleteProcess: { method: 'DELETE', path: '/processes/{id}' },
   trace: { method: 'GET', path: '/trace', query: ['processId', 'triggerId'] },
   listExecutions: {
     method: 'GET',
@@ -195,6 +196,8 @@ export function createApiClient(options: ApiClientOptions) {
     listProcesses: (filter: ProcessFilter, page: PageParams) =>
       call<Page<ProcessSummary>>('listProcesses', { query: { ...filter, ...paged(page) } }),
     getProcess: (id: string) => call<ProcessDetail>('getProcess', { params: { id } }),
+    /** Removes a finished root with its whole tree (204); 409 while any of it runs, 400 for a child, 404 elsewhere. */
+    deleteProcess: (id: string) => call<void>('deleteProcess', { params: { id } }),
     trace: (by: { processId: string } | { triggerId: string }) => call<TraceGraph>('trace', { query: by }),
     listExecutions: (filter: ExecutionFilter, page: PageParams) =>
       call<Page<Execution>>('listExecutions', { query: { ...filter, ...paged(page) } }),

@@ -43,6 +43,8 @@ export const PROCESS_STATUSES = [
   'PROCESSED_WITH_ERRORS',
 ] as const;
 export type ProcessStatus = (typeof PROCESS_STATUSES)[number];
+/** The states a process ends in: a root in one of them may be removed with its tree (once none of it runs). */
+export const FINISHED_STATUSES = ['PROCESSED', 'PROCESSED_WITH_ERRORS'] as const satisfies readonly ProcessStatus[];
 
 export type ProcessSummary = ProcessSummaryWire;
 export type ProcessErrorRecord = ProcessErrorWire;

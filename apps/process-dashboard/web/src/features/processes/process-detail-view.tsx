@@ -1,7 +1,7 @@
 /**
  * One process: facts, progress, lineage (parent, predecessor, successors, trigger), input and
- * output, errors with folded stack traces, completion events and its children page by page.
- * Refreshes every 10 s; open panels (details) stay open.
+ * output, errors with folded stack traces, completion events and its children page by page; a
+ * finished root can be deleted with its tree (admin). Refreshes every 10 s; open panels stay open.
  */
 import { Link, useParams } from 'react-router';
 import type { ProcessDetail } from '../../api/types';
@@ -13,6 +13,7 @@ import { LiveStatus } from '../../components/live-status';
 import { StatusBadge } from '../../components/status';
 import { formatDuration, TimeText } from '../../components/time';
 import { useApi } from '../session/session';
+import { DeleteTree } from './delete-tree';
 import { Children, CompletionEvents, ErrorList, Lineage } from './process-sections';
 
 function Facts({ p }: { p: ProcessDetail }) {
@@ -71,7 +72,7 @@ export function ProcessDetailView() {
       {!p && !query.error && <Loading what="the process" />}
       {p && (
         <>
-          <p className="actions">
+          <div className="actions detail-actions">
             <StatusBadge status={p.status} /> <Link to={tracePath(api.tenant, { processId: p.id })}>Causal graph</Link>{' '}
             · <Link to={tracePath(api.tenant, { processId: p.id }, 'timeline')}>Timeline</Link>
             {p.parentId && (
@@ -80,7 +81,8 @@ export function ProcessDetailView() {
                 · <Link to={processPath(api.tenant, p.parentId)}>Up to the parent</Link>
               </>
             )}
-          </p>
+            <DeleteTree process={p} />
+          </div>
           <div className="two-col">
             <Facts p={p} />
             <section aria-labelledby="lineage-title" className="card">

@@ -1,9 +1,10 @@
 /**
  * Processes: the tenant's processes newest first, a page of the API at a time, with filters in the
- * URL and a roots-only mode whose rows expand into their children. Refreshes every 10 s.
+ * URL and a roots-only mode whose rows expand into their children. Refreshes every 10 s; after a
+ * tree was deleted from its detail, says which.
  */
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import type { ProcessFilter } from '../../api/types';
 import { useListKeys } from '../../app/list-keys';
 import { tenantPath } from '../../app/paths';
@@ -13,6 +14,7 @@ import { ErrorMessage } from '../../components/feedback';
 import { LiveStatus } from '../../components/live-status';
 import { usePermissions } from '../session/permissions';
 import { useApi } from '../session/session';
+import type { RemovedNotice } from './delete-tree';
 import { ProcessFilters, type ProcessFilterValues } from './process-filters';
 import { ProcessTable } from './process-table';
 
@@ -45,8 +47,15 @@ function NoProcessMatches({ tenant, canTrigger }: { tenant: string; canTrigger: 
   );
 }
 
+/** What the process detail said it removed before coming back here (router state), if anything. */
+function useRemovedNotice(): string | undefined {
+  const state: unknown = useLocation().state;
+  return state !== null && typeof state === 'object' ? (state as Partial<RemovedNotice>).removed : undefined;
+}
+
 export function ProcessesView() {
   const api = useApi();
+  const removed = useRemovedNotice();
   const { can } = usePermissions();
   const { get, getInt, update } = useSearchState();
   const values: ProcessFilterValues = {
@@ -103,6 +112,11 @@ export function ProcessesView() {
           })
         }
       />
+      {removed && (
+        <p className="notice" role="status">
+          {removed}
+        </p>
+      )}
       <ErrorMessage error={query.error} />
       <ProcessTable
         rows={data?.content}
