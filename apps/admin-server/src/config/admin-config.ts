@@ -16,7 +16,7 @@
  * | `PROCESS_AUDIT_RETENTION` | the failed retention | how long the administration API's audit trail is kept |
  * | `PROCESS_HISTORY_SWEEP_INTERVAL` | `PT1M` | time between two sweeps of the history sweeper (`off`: no sweeper in this server) |
  * | `PROCESS_HISTORY_SWEEP_DUTY_CYCLE` | `0.25` | share of the time the sweeper spends removing: after each removal transaction it pauses in proportion (`1`: no pause) |
- * | `FW_COUNT_EXACT_LIMIT` | 100000 | list totals above it are the planner's estimate (`totalElementsEstimated: true`) |
+ * | `FW_COUNT_EXACT_LIMIT` | 100000 | a list total reads at most this many rows; beyond, the planner's estimate (`totalElementsEstimated: true`) |
  * | `FW_METRICS_TOKEN` | — | `GET /metrics` needs `Authorization: Bearer <it>`; unset: 404 in production, open in dev |
  * | `FW_ADMIN_OIDC_ISSUER`, `_CLIENT_ID`, `_SCOPE`, `_CONNECT_ORIGINS` | — | the dashboard's single sign-on at an identity provider (`sign-in-config.ts`) |
  *
@@ -66,7 +66,7 @@ export interface AdminServerConfig {
    * Default: env defaults, every minute, removing at most a quarter of the time.
    */
   history?: { retention: RetentionSettings; sweepIntervalMillis: number | undefined; sweepDutyCycle?: number };
-  /** `FW_COUNT_EXACT_LIMIT`: list totals are exact up to it, estimates above (default 100,000). */
+  /** `FW_COUNT_EXACT_LIMIT`: a list total reads at most this many rows, else it is an estimate (default 100,000). */
   countExactLimit?: number;
   /** More keys, the role and tenants of the keys, bearer tokens. Default: the key alone, admin over every tenant. */
   access?: AdminAccessConfig;
