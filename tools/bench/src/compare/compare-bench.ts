@@ -208,20 +208,27 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
   return summary;
 }
 
+/**
+ * The settings of runs in child processes from the command line (`--leaves`, default 10000;
+ * `--rounds`, default 3; `--source`), without a time bound; `compare` and `telemetry` share them.
+ */
+export function compareSettingsOf(options: BenchOptions): CompareSettings {
+  return {
+    leaves: options.leaves ?? 10_000,
+    rounds: options.rounds ?? 3,
+    databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
+    redisUrl: benchRedisUrl(),
+    code: options.source === true ? 'source' : 'dist',
+  };
+}
+
 /** The `compare` runner of `npm run bench` (`--leaves`, default 10000; `--rounds`, default 3). */
 export const compareBench: BenchRunner = {
   description:
     "fanout vs BullMQ flow (Redis and BullMQ's PostgreSQL backend) vs pg-boss flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --timeout S per peer run, default 600; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS, CPU and statements per leaf",
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await compareOn(
-      {
-        leaves: options.leaves ?? 10_000,
-        rounds: options.rounds ?? 3,
-        databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
-        redisUrl: benchRedisUrl(),
-        code: options.source === true ? 'source' : 'dist',
-        timeoutSeconds: options.timeout ?? DEFAULT_COMPARE_TIMEOUT_SECONDS,
-      },
+      { ...compareSettingsOf(options), timeoutSeconds: options.timeout ?? DEFAULT_COMPARE_TIMEOUT_SECONDS },
       io,
     );
   },

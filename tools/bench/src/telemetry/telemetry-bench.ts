@@ -8,9 +8,14 @@
  */
 import * as os from 'node:os';
 import { buildPackages } from '../build/build-packages';
-import { benchRedisUrl } from '../bullmq/bullmq-flow-bench';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
-import { FANOUT_PACKAGES, runCompareChild, type ChildRecord, type CompareSettings } from '../compare/compare-bench';
+import {
+  compareSettingsOf,
+  FANOUT_PACKAGES,
+  runCompareChild,
+  type ChildRecord,
+  type CompareSettings,
+} from '../compare/compare-bench';
 import { benchSamplerEnv, describeSampler } from './fanout-telemetry';
 import { startTelemetryCollector } from './telemetry-collector';
 import { formatTelemetryOverhead, summarizeTelemetryOverhead, type TelemetryRound } from './telemetry-overhead';
@@ -72,15 +77,6 @@ export const telemetryBench: BenchRunner = {
   description:
     'fanout with metrics and tracing off vs on, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --source): loss of leaves/s, node CPU per leaf',
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
-    await telemetryOverheadOn(
-      {
-        leaves: options.leaves ?? 10_000,
-        rounds: options.rounds ?? 3,
-        databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
-        redisUrl: benchRedisUrl(),
-        code: options.source === true ? 'source' : 'dist',
-      },
-      io,
-    );
+    await telemetryOverheadOn(compareSettingsOf(options), io);
   },
 };
