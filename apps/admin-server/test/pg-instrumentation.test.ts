@@ -8,11 +8,9 @@
  * this file (PGlite does not go through node-postgres).
  */
 import {
-  createTestDatabase,
+  createEmptyPostgresDatabase,
   exportedSpans,
-  postgresServerUrl,
   startOtlpReceiver,
-  startPrivatePostgres,
   type ExportedSpan,
   type OtlpReceiver,
 } from '@fw/test-support';
@@ -20,13 +18,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { API, eventually, headers, KEY, spawnHost, type Spawned } from './support';
-
-/** A PostgreSQL database for the dev profile (which applies its migrations itself). */
-async function postgresDatabase(): Promise<{ url: string; dispose(): Promise<void> }> {
-  if (postgresServerUrl()) return createTestDatabase('postgres');
-  const server = await startPrivatePostgres();
-  return { url: server.url, dispose: () => server.stop() };
-}
 
 /** The dev server on `databaseUrl` in an empty folder, exporting to `receiver`, with `env` added. */
 async function startHost(
@@ -99,7 +90,7 @@ describe('admin server with OTEL_NODE_ENABLED_INSTRUMENTATIONS (real process, Po
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    database = await postgresDatabase();
+    database = await createEmptyPostgresDatabase();
   }, 120_000);
   afterAll(async () => {
     await receiver?.close();

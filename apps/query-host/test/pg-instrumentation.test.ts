@@ -8,11 +8,9 @@
  */
 import { createDatabase } from '@fw/core';
 import {
-  createTestDatabase,
+  createEmptyPostgresDatabase,
   exportedSpans,
-  postgresServerUrl,
   startOtlpReceiver,
-  startPrivatePostgres,
   type ExportedSpan,
   type OtlpReceiver,
 } from '@fw/test-support';
@@ -72,16 +70,14 @@ function spawnHost(configFile: string, env: Record<string, string>): Host {
 
 /** A PostgreSQL database holding the demo tenant's rows. */
 async function demoDatabase(): Promise<{ url: string; dispose(): Promise<void> }> {
-  if (postgresServerUrl()) {
-    const testDb = await createTestDatabase('postgres', { migrate: false });
-    await seedTenant(testDb.database, 'demo');
-    return testDb;
+  const target = await createEmptyPostgresDatabase();
+  const database = createDatabase({ url: target.url, maxConnections: 1 });
+  try {
+    await seedTenant(database, 'demo');
+  } finally {
+    await database.close();
   }
-  const server = await startPrivatePostgres();
-  const database = createDatabase({ url: server.url, maxConnections: 1 });
-  await seedTenant(database, 'demo');
-  await database.close();
-  return { url: server.url, dispose: () => server.stop() };
+  return target;
 }
 
 const isQuery = (span: ExportedSpan): boolean => span.attributes['db.system.name'] !== undefined;

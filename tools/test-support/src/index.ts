@@ -12,7 +12,7 @@ export { stopMidTree, waitForTreeFinished, waitMidTree } from './process-tree-pr
 export type { FinishedTree, MidTreeStop } from './process-tree-probe';
 export { openTcpRelay } from './tcp-relay';
 export type { TcpRelay } from './tcp-relay';
-export { startPrivatePostgres } from './private-postgres';
+export { createEmptyPostgresDatabase, startPrivatePostgres } from './private-postgres';
 export type { PrivatePostgres } from './private-postgres';
 export { assertConforms, checkedSupertest } from './checked-supertest';
 export type { AnswerContract, CheckedAgent, CheckedAnswer } from './checked-supertest';

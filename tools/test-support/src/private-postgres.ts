@@ -15,6 +15,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort } from './local-port';
+import { createTestDatabase, postgresServerUrl } from './test-database';
 
 export interface PrivatePostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres`. */
@@ -74,4 +75,20 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       }
     },
   };
+}
+
+/**
+ * An empty PostgreSQL database for a test that needs node-postgres itself (PGlite does not go
+ * through it): a fresh one on the FW_TEST_DATABASE_URL server, else a private server started for
+ * the test (never a skip). `dispose()` drops the one or stops the other.
+ *
+ * @example
+ * const db = await createEmptyPostgresDatabase();
+ * // … spawn a host with PROCESS_DATABASE_URL=db.url …
+ * await db.dispose();
+ */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; dispose(): Promise<void> }> {
+  if (postgresServerUrl()) return createTestDatabase('postgres', { migrate: false });
+  const server = await startPrivatePostgres();
+  return { url: server.url, dispose: () => server.stop() };
 }
