@@ -15,10 +15,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
-// jose is an ECMAScript module only: loaded natively, past the test transform's require().
-const loadJose = new Function('s', 'return import(s)') as (specifier: string) => Promise<Jose>;
+import { loadJose, type Jose } from './jose-import';
 
 /** The user the next authorization signs in, with the claims the administration API reads. */
 export interface IssuerUser {
@@ -216,7 +213,7 @@ function route(state: IssuerState, req: IncomingMessage, res: ServerResponse): v
 }
 
 export async function startOidcIssuer(options: { clientId: string; audience: string }): Promise<OidcIssuer> {
-  const jose = await loadJose('jose');
+  const jose = await loadJose();
   const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
   const state: IssuerState = {
     url: '',

@@ -11,10 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../src/browser';
 import { startDevAdminServer, type DevAdminServer } from '../../src/hosts';
 import { api, dashboardPage, eventually, expectAccessible, shot, signIn, type DashboardPage } from './support';
-
-type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
-// jose is an ECMAScript module only: loaded natively, past the test transform's require().
-const loadJose = new Function('s', 'return import(s)') as (specifier: string) => Promise<Jose>;
+import { loadJose } from '../../src/jose-import';
 
 const ISSUER = 'https://idp.e2e.test/';
 const AUDIENCE = 'fw-dashboard-e2e';
@@ -59,7 +56,7 @@ describe('process dashboard: deleting a finished tree', () => {
   }
 
   beforeAll(async () => {
-    const jose = await loadJose('jose');
+    const jose = await loadJose();
     const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
     dir = mkdtempSync(path.join(tmpdir(), 'fw-e2e-removal-'));
     const jwksFile = path.join(dir, 'jwks.json');
