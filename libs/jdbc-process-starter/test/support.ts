@@ -41,12 +41,23 @@ export interface ItemState {
   claim_token: string | null;
   last_error: string | null;
   failure_reported_at: Date | null;
+  claimed_at: Date | null;
 }
 
 export async function itemOf(database: { db: Kysely<unknown> }, processId: string): Promise<ItemState> {
   return workItemDb(database)
     .selectFrom('fw_process_work_item')
-    .select(['id', 'process_id', 'status', 'attempts', 'locked_by', 'claim_token', 'last_error', 'failure_reported_at'])
+    .select([
+      'id',
+      'process_id',
+      'status',
+      'attempts',
+      'locked_by',
+      'claim_token',
+      'last_error',
+      'failure_reported_at',
+      'claimed_at',
+    ])
     .where('process_id', '=', processId)
     .executeTakeFirstOrThrow();
 }
@@ -54,7 +65,17 @@ export async function itemOf(database: { db: Kysely<unknown> }, processId: strin
 export async function itemsOf(database: { db: Kysely<unknown> }): Promise<ItemState[]> {
   return workItemDb(database)
     .selectFrom('fw_process_work_item')
-    .select(['id', 'process_id', 'status', 'attempts', 'locked_by', 'claim_token', 'last_error', 'failure_reported_at'])
+    .select([
+      'id',
+      'process_id',
+      'status',
+      'attempts',
+      'locked_by',
+      'claim_token',
+      'last_error',
+      'failure_reported_at',
+      'claimed_at',
+    ])
     .execute();
 }
 

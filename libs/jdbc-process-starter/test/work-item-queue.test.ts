@@ -85,9 +85,14 @@ describeEachDatabase('work-item queue', (getDb) => {
       const { database } = getDb();
       const db = database.db as never;
       await enqueue(database, [workerDto(), workerDto(), workerDto()]);
+      expect((await itemsOf(database)).map((i) => i.claimed_at)).toEqual([null, null, null]);
       const first = await repo.claim(db, { workerId: 'a', limit: 2, leaseMillis: 1000 });
       expect(first).toHaveLength(2);
       expect(first.every((i) => i.attempts === 1 && i.lockedBy === 'a')).toBe(true);
+      // The claim time is kept (the health view's due → claim wait): the lease's start.
+      const claimedAt = new Map((await itemsOf(database)).map((i) => [i.id, i.claimed_at]));
+      for (const item of first)
+        expect(new Date(claimedAt.get(item.id)!).getTime()).toBe(item.lockedUntil.getTime() - 1000);
       const rest = await repo.claim(db, { workerId: 'b', limit: 5, leaseMillis: 1000 });
       expect(rest.map((i) => i.id)).not.toContain(first[0]!.id);
       expect(rest).toHaveLength(1);
@@ -97,6 +102,9 @@ describeEachDatabase('work-item queue', (getDb) => {
       const again = await repo.claim(db, { workerId: 'b', limit: 5, leaseMillis: 10_000 });
       expect(again.map((i) => i.id).sort()).toEqual([...first, ...rest].map((i) => i.id).sort());
       expect(again.every((i) => i.attempts === 2 && i.lockedBy === 'b')).toBe(true);
+      const reclaimedAt = new Map((await itemsOf(database)).map((i) => [i.id, i.claimed_at]));
+      for (const item of again)
+        expect(new Date(reclaimedAt.get(item.id)!).getTime()).toBe(item.lockedUntil.getTime() - 10_000);
 
       // a late acknowledgement of the first claim is refused; the new claimant completes
       expect(await repo.complete(db, first[0]!.id, first[0]!.claimToken)).toBe(false);

@@ -15,6 +15,7 @@ const CREATE = sql`
     owner         text,
     lease_until   timestamptz,
     token         uuid,
+    taken_at      timestamptz,
     error         text,
     reported_at   timestamptz,
     created_at    timestamptz not null default now(),
@@ -106,6 +107,21 @@ describeEachDatabase('leased queue statements', (getDb) => {
     const [b] = await shared.claim(db(), { workerId: 'w2', limit: 10, leaseMillis: 60_000 });
     expect(b.row.kind).toBe('b');
     expect((await rows()).every((r) => r.state === 'BUSY' && r.tries === 1)).toBe(true);
+  });
+
+  it('sets the claimed-at column, when it names one, to the time of each claim', async () => {
+    const stamped = makeLeasedQueue<JobRow>({ ...spec, claimedAtColumn: 'taken_at' });
+    await insert(2);
+    const takenAt = async () =>
+      (
+        await sql<{ taken_at: Date | null }>`select taken_at from lq_test_job order by created_at`.execute(db())
+      ).rows.map((r) => r.taken_at);
+    await queue.claim(db(), { workerId: 'w', limit: 1, leaseMillis: 60_000 });
+    expect(await takenAt()).toEqual([null, null]);
+    const [claim] = await stamped.claim(db(), { workerId: 'w', limit: 1, leaseMillis: 60_000 });
+    const [, second] = await takenAt();
+    // The claim's now(): its lease ends exactly the lease after it.
+    expect(new Date(second!).getTime()).toBe(claim.lockedUntil.getTime() - 60_000);
   });
 
   it('gives the rows of one claim one token when tokens are per claim', async () => {

@@ -29,17 +29,19 @@ async function addWorkItem(
     tenant: string;
     status: 'PENDING' | 'RUNNING' | 'SUCCESS' | 'DEAD';
     runAt: number;
+    claimedAt?: number;
     finishedAt?: number;
     key: string;
   },
 ): Promise<void> {
-  const finished = item.finishedAt === undefined ? sql`null` : sql`now() + make_interval(secs => ${item.finishedAt})`;
+  const at = (seconds: number | undefined) =>
+    seconds === undefined ? sql`null` : sql`now() + make_interval(secs => ${seconds})`;
   await sql`
     insert into fw_process_work_item
-      (idempotency_key, process_id, process_type, worker_type, tenant, payload, status, run_at, finished_at,
-       locked_until)
+      (idempotency_key, process_id, process_type, worker_type, tenant, payload, status, run_at, claimed_at,
+       finished_at, locked_until)
     values (${item.key}, ${item.processId}, ${item.processType}, ${`${item.processType}-worker`}, ${item.tenant}, '{}',
-            ${item.status}, now() + make_interval(secs => ${item.runAt}), ${finished},
+            ${item.status}, now() + make_interval(secs => ${item.runAt}), ${at(item.claimedAt)}, ${at(item.finishedAt)},
             ${item.status === 'RUNNING' ? sql`now() + interval '1 minute'` : sql`null`})`.execute(
     processDb(h.database),
   );
@@ -69,15 +71,18 @@ describeEachDatabase('administration API: health', (getDb) => {
       processDb(database),
     );
     // The chunks' work items: two waiting (one due 120 s ago, one due later), one running, one
-    // dead, three finished 10, 20 and 30 s after they were due, one finished before the window.
+    // dead, three claimed 4, 8 and 12 s after they were due (and finished later), one finished
+    // 20 s after it was due without a claim time (written before the column: counted due →
+    // finished), one finished before the window.
     const items = [
       { status: 'PENDING', runAt: -120 },
       { status: 'PENDING', runAt: 600 },
       { status: 'RUNNING', runAt: -5 },
       { status: 'DEAD', runAt: -50, finishedAt: -40 },
-      { status: 'SUCCESS', runAt: -110, finishedAt: -100 },
-      { status: 'SUCCESS', runAt: -220, finishedAt: -200 },
-      { status: 'SUCCESS', runAt: -330, finishedAt: -300 },
+      { status: 'SUCCESS', runAt: -110, claimedAt: -106, finishedAt: -100 },
+      { status: 'SUCCESS', runAt: -220, claimedAt: -212, finishedAt: -200 },
+      { status: 'SUCCESS', runAt: -330, claimedAt: -318, finishedAt: -300 },
+      { status: 'SUCCESS', runAt: -400, finishedAt: -380 },
       { status: 'SUCCESS', runAt: -7300, finishedAt: -7200 },
     ] as const;
     for (const [i, item] of items.entries())
@@ -117,14 +122,15 @@ describeEachDatabase('administration API: health', (getDb) => {
     }
   });
 
-  it('shows the backlog now, the oldest due age and the due-to-finish percentiles of the last hour', async () => {
+  it('shows the backlog now, the oldest due age and the due-to-claim percentiles of the last hour', async () => {
     const chunk = (await health(T1)).processTypes.find((r) => r.processType === 'chunk') as HealthRow;
     expect(chunk.backlog).toEqual([{ workerType: 'chunk-worker', pending: 2, running: 1, dead: 1 }]);
     expect(chunk.oldestDueSeconds).toBeGreaterThanOrEqual(120);
     expect(chunk.oldestDueSeconds).toBeLessThan(180);
-    expect(chunk.waitSamples).toBe(3);
-    expect(chunk.waitP50Seconds).toBeCloseTo(20, 3);
-    expect(chunk.waitP95Seconds).toBeCloseTo(29, 3);
+    // Waits 4, 8, 12 (claimed) and 20 (due → finished): p50 between 8 and 12, p95 at 0.85 of 12 → 20.
+    expect(chunk.waitSamples).toBe(4);
+    expect(chunk.waitP50Seconds).toBeCloseTo(10, 3);
+    expect(chunk.waitP95Seconds).toBeCloseTo(18.8, 3);
     const single = (await health(T1)).processTypes.find((r) => r.processType === 'single') as HealthRow;
     expect(single).toMatchObject({ backlog: [], oldestDueSeconds: null, waitP50Seconds: null, waitSamples: 0 });
   });

@@ -30,17 +30,28 @@ export {
   extractTraceContext,
   formatSpanTraceContext,
   formatTraceContext,
+  isUnsampledTraceContext,
   parseTraceContext,
+  UNSAMPLED_TRACE_CONTEXT,
+  unsampledSpanOf,
 } from './tracing/trace-context';
 export type { TraceCarrier } from './tracing/trace-context';
-export { FW_TRACER_NAME, inMessagingSpan, messagingAttributes, startMessagingSpan } from './tracing/messaging-spans';
+export {
+  FW_TRACER_NAME,
+  inMessagingSpan,
+  messagingAttributes,
+  messagingSpanName,
+  startMessagingSpan,
+} from './tracing/messaging-spans';
 export type { FwSpanAttributes, MessagingOperation, MessagingSpanOptions } from './tracing/messaging-spans';
-export { endSpan, inFwSpan, inSpanContext, isTracingStarted } from './tracing/fw-span';
+export { endSpan, inFwSpan, inSpanContext, isDroppedSpan, isTracingStarted } from './tracing/fw-span';
 export type { TracedSpan } from './tracing/fw-span';
 export {
   CHILDREN_INLINE_ENV,
   DEFAULT_CHILDREN_INLINE,
   childrenInlineThreshold,
+  makeSplitChildSpanStarter,
   splitChildPlacement,
   startSplitChildSpan,
 } from './tracing/split-children';
+export type { SplitChildSpanOptions } from './tracing/split-children';

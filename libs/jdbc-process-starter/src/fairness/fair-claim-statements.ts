@@ -221,7 +221,7 @@ export async function claimGroups(
     with lq_expired_ids as (${expiredWorkItemLeases({ limit: n, partitions: request.partitions })})
     update fw_process_work_item as w
        set status = 'RUNNING', locked_by = ${request.workerId}, locked_until = ${nowPlusMillis(request.leaseMillis)},
-           claim_token = gen_random_uuid(), attempts = w.attempts + 1, updated_at = now()
+           claim_token = gen_random_uuid(), attempts = w.attempts + 1, claimed_at = now(), updated_at = now()
      where w.id = any(array(
        select due.id from (
          (select e.id, 0 as pass, 0::bigint as pos, 0::bigint as ord from lq_expired_ids as e)

@@ -40,6 +40,7 @@ const WORK_ITEM_QUEUE: LeasedQueueSpec = {
   returning: ['idempotency_key', 'process_id', 'process_type', 'worker_type', 'tenant', 'payload', 'run_at'],
   claimOrder: ['run_at', 'created_at'],
   partitionColumn: 'process_type',
+  claimedAtColumn: 'claimed_at',
 };
 
 /** The statements of the work-item queue. */

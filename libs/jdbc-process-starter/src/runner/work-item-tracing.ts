@@ -7,11 +7,14 @@ import { WorkerType, type WorkerDto } from '@fw/process-api';
 import {
   extractTraceContext,
   inSpanContext,
+  isDroppedSpan,
   isTracingStarted,
+  isUnsampledTraceContext,
   parseTraceContext,
   startMessagingSpan,
   type MessagingSpanOptions,
   type TracedSpan,
+  unsampledSpanOf,
 } from '@fw/telemetry';
 import type { BatchOutcomeLike } from './work-item-handler';
 import type { RunMany } from './runner-config';
@@ -36,14 +39,26 @@ export function launchContextOf(worker: WorkerDto) {
   return extractTraceContext(parseTraceContext(worker.traceContext));
 }
 
-/** Starts the `process` span of each item of a batch (the caller ends them); none without an SDK. */
+/**
+ * Starts the `process` span of each item of a batch (the caller ends them); none without an SDK.
+ * The items whose traces are not sampled share one non-recording span: nothing is recorded under
+ * it, and a batch of several items runs outside the items' spans anyway (see
+ * {@link runManyInSpans}), so a batch of thousands of such leaves makes one span, not one each.
+ */
 export function startProcessSpans(workers: readonly WorkerDto[]): TracedSpan[] {
   if (!isTracingStarted()) return [];
-  return workers.map((w) => startMessagingSpan('process', { ...workItemSpanOptions(w), parent: launchContextOf(w) }));
+  let dropped: TracedSpan | undefined;
+  return workers.map((w) =>
+    isUnsampledTraceContext(w.traceContext)
+      ? (dropped ??= unsampledSpanOf(w.traceContext)!)
+      : startMessagingSpan('process', { ...workItemSpanOptions(w), parent: launchContextOf(w) }),
+  );
 }
 
 /** Starts the `settle` span of an item, under its `process` span (the caller ends it). */
 export function startSettleSpan(worker: WorkerDto, processSpan: TracedSpan): TracedSpan {
+  // Under a process span whose trace is not kept the settle span would be its context again.
+  if (isDroppedSpan(processSpan)) return processSpan;
   return inSpanContext(processSpan, () => startMessagingSpan('settle', workItemSpanOptions(worker)));
 }
 

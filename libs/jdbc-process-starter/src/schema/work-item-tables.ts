@@ -37,6 +37,8 @@ export interface FwProcessWorkItemTable extends LeaseColumnsTable<WorkItemStatus
    * without a trace (`migrations/0015_work_item_trace_context.sql`).
    */
   trace_context: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the item was last claimed, set by the claim (`migrations/0020_work_item_claimed_at.sql`); NULL before its first claim. */
+  claimed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** One token bucket of a rate-limited definition (`migrations/0010_fair_claims.sql`). */

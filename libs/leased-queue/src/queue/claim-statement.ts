@@ -35,8 +35,9 @@ export function makeClaimStatement<Row extends object>(spec: LeasedQueueSpec, na
   // must not starve behind a long backlog; then due PENDING rows in claim order), and the update
   // finds them through the primary key (`= any(array(…))`). One OR-ed scan with `where id in (…)`
   // made PostgreSQL read and sort every PENDING row, and hash the whole table, on every claim.
+  const claimedAt = spec.claimedAtColumn ? `, ${quote(spec.claimedAtColumn, 'claimedAt column')} = now()` : '';
   const claimDue = raw(
-    `, ${q.attempts} = ${q.attempts} + 1, ${q.updatedAt} = now() where ${q.id} = any(array(select lq_due.lq_id from (` +
+    `, ${q.attempts} = ${q.attempts} + 1${claimedAt}, ${q.updatedAt} = now() where ${q.id} = any(array(select lq_due.lq_id from (` +
       `select lq_expired.${q.id} as lq_id from lq_expired_ids as lq_expired union all select lq_pending.${q.id} from (select ${q.id} from ${table} where ${q.status} = ${s.pending} and ${q.runAt} <= now()`,
   );
   const claimTail = raw(` order by ${order} for update skip locked limit `);

@@ -65,6 +65,11 @@ export interface LeasedQueueSpec {
   /** Text column that the `partitions` of a claim or purge filter on (e.g. the type). */
   partitionColumn?: string;
   /**
+   * A `timestamptz` column each claim sets to `now()`: when the row was last claimed, kept after
+   * the lease is gone (`claimed_at - run_at` is the wait from due to claimed). None by default.
+   */
+  claimedAtColumn?: string;
+  /**
    * `'per-row'` (default): every claimed row gets its own token (`gen_random_uuid()`).
    * `'per-claim'`: the rows of one claim share one token, so a group of them is fenced together.
    */

@@ -1,7 +1,7 @@
 /**
  * The answer of `GET /health`: per process type of a tenant, the processes finished in the last
  * hour (in all and per 5-minute bucket), the work items pending, running and dead now by worker
- * type, the age of the oldest due pending item, and the due-to-finish time of the work items
+ * type, the age of the oldest due pending item, and the due-to-claim wait of the work items
  * finished in the last hour (p50/p95). Read from the tables the server keeps — no metrics
  * backend — and cached per tenant for a few seconds, so a dashboard on every screen of a team
  * costs one set of reads per tenant per interval.

@@ -24,7 +24,7 @@ export interface BacklogRow {
   oldest_due_age: number | string | null;
 }
 
-/** Due-to-finish seconds of the work items of one type finished in the window. */
+/** Due-to-claim seconds of the work items of one type finished in the window. */
 export interface WaitRow {
   process_type: string;
   p50: number | string | null;
@@ -78,8 +78,10 @@ export async function readBacklog(db: Kysely<unknown>, tenant: string, now: Date
 }
 
 /**
- * `finished_at - run_at` of the SUCCESS items finished in the window: the claim time is not kept
- * once an item finishes, so this is the wait plus the last attempt's run time.
+ * The wait of the SUCCESS items finished in the window: from being due (`run_at`) to their last
+ * claim (`claimed_at`, set by the claim statement), the wait the `fw_work_item_wait_seconds`
+ * histogram records. An item finished before the claim time was kept (no `claimed_at`) counts
+ * due → finished, its last attempt's run time included.
  */
 export async function readWaits(
   db: Kysely<unknown>,
@@ -89,8 +91,8 @@ export async function readWaits(
 ): Promise<WaitRow[]> {
   const { rows } = await sql<WaitRow>`
     select process_type,
-           percentile_cont(0.5) within group (order by greatest(0, extract(epoch from finished_at - run_at))) as p50,
-           percentile_cont(0.95) within group (order by greatest(0, extract(epoch from finished_at - run_at))) as p95,
+           percentile_cont(0.5) within group (order by greatest(0, extract(epoch from coalesce(claimed_at, finished_at) - run_at))) as p50,
+           percentile_cont(0.95) within group (order by greatest(0, extract(epoch from coalesce(claimed_at, finished_at) - run_at))) as p95,
            count(*) as samples
       from fw_process_work_item
      where status = 'SUCCESS'

@@ -252,7 +252,7 @@ export const RESPONSE_SCHEMAS = {
     {
       extra: {
         description:
-          'One process type: processes finished in the last hour (in all and per 5-minute bucket, oldest first), work items pending, running and dead now by worker type, how long the oldest due pending item has waited, and due-to-finish time of the work items finished in the last hour (p50/p95 over waitSamples items; the claim time is not kept once an item finishes)',
+          'One process type: processes finished in the last hour (in all and per 5-minute bucket, oldest first), work items pending, running and dead now by worker type, how long the oldest due pending item has waited, and the due-to-claim wait of the work items finished in the last hour (p50/p95 over waitSamples items)',
       },
     },
   ),

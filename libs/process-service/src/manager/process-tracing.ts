@@ -1,20 +1,21 @@
 /**
  * The spans of the engine: a `create` span per new process (a split's children through
- * `startSplitChildSpan`, so a fan-out above `FW_TRACE_CHILDREN_INLINE` children starts linked
+ * `makeSplitChildSpanStarter`, so a fan-out above `FW_TRACE_CHILDREN_INLINE` children starts linked
  * traces) and per launched worker, whose W3C context is kept with the process row and handed to
  * the worker. Without a started OpenTelemetry SDK nothing is recorded or stored (a split of
  * thousands of children then skips even the no-op spans).
  */
 import type { Process, WorkerDto } from '@fw/process-api';
 import {
-  childrenInlineThreshold,
   extractTraceContext,
   formatSpanTraceContext,
   injectTraceContext,
   isTracingStarted,
+  isUnsampledTraceContext,
   parseTraceContext,
   startMessagingSpan,
-  startSplitChildSpan,
+  makeSplitChildSpanStarter,
+  UNSAMPLED_TRACE_CONTEXT,
 } from '@fw/telemetry';
 import { rememberTraceContext, traceContextOf } from '../repository/process-trace-context';
 
@@ -56,15 +57,13 @@ export function traceProcessesCreated(processes: readonly Process[]): void {
 export function traceChildrenCreated(parent: Process, children: readonly Process[]): void {
   if (children.length === 0 || !isTracingStarted()) return;
   const splitContext = injectTraceContext().traceparent === undefined ? storedContextOf(parent) : undefined;
-  const threshold = childrenInlineThreshold(); // read once per split, not per child
-  const childrenSoFar = parent.numSubProcesses + children.length;
+  const startChildSpan = makeSplitChildSpanStarter(
+    parent.numSubProcesses + children.length,
+    { destination: PROCESS_DESTINATION, parent: splitContext },
+    spanAttributes,
+  );
   for (const child of children) {
-    const span = startSplitChildSpan(childrenSoFar, {
-      destination: PROCESS_DESTINATION,
-      parent: splitContext,
-      threshold,
-      ...spanAttributes(child),
-    });
+    const span = startChildSpan(child);
     rememberTraceContext(child, formatSpanTraceContext(span));
     span.end();
   }
@@ -77,6 +76,12 @@ export function traceChildrenCreated(parent: Process, children: readonly Process
  */
 export function traceWorkerLaunch(process: Process, worker: WorkerDto, destination: string): void {
   if (!isTracingStarted()) return;
+  if (isUnsampledTraceContext(traceContextOf(process))) {
+    // A span under a parent that was not sampled is that parent's context again (see
+    // startMessagingSpan): the worker gets the "not sampled" mark without parsing and spans.
+    worker.traceContext = UNSAMPLED_TRACE_CONTEXT;
+    return;
+  }
   const span = startMessagingSpan('create', {
     destination,
     parent: storedContextOf(process),

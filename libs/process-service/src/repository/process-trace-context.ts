@@ -6,14 +6,24 @@
  */
 import type { Process } from '@fw/process-api';
 
-const contexts = new WeakMap<Process, string>();
+/**
+ * Where the context is kept: a symbol-keyed property that is not enumerable, so that JSON, spreads
+ * and `Object.keys` do not see it (a copy of the record is an answer, not a traced process). A
+ * property rather than a WeakMap entry: a split sets it on thousands of new records, and weak
+ * entries cost the collector far more than a property of the record.
+ */
+const TRACE_CONTEXT = Symbol('fw.traceContext');
+
+type Traced = Process & { [TRACE_CONTEXT]?: string };
 
 /** Remembers the trace context of `process` (nothing for null). */
 export function rememberTraceContext(process: Process, traceContext: string | null | undefined): void {
-  if (traceContext) contexts.set(process, traceContext);
+  if (!traceContext) return;
+  if (Object.prototype.hasOwnProperty.call(process, TRACE_CONTEXT)) (process as Traced)[TRACE_CONTEXT] = traceContext;
+  else Object.defineProperty(process, TRACE_CONTEXT, { value: traceContext, writable: true, enumerable: false });
 }
 
 /** The trace context `process` was created in, null without one. */
 export function traceContextOf(process: Process): string | null {
-  return contexts.get(process) ?? null;
+  return (process as Traced)[TRACE_CONTEXT] ?? null;
 }

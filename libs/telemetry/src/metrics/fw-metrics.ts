@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { makeBufferedCounter } from './buffered-counter';
 import type { QueueFigures, QueueFiguresSource } from './cached-gauge-source';
 
 /** Labels of every process-level series. `tenant` absent (single-tenant) is written as an empty label. */
@@ -87,6 +88,23 @@ function tenantLabel(tenant: string | null | undefined): string {
   return tenant ?? '';
 }
 
+/** The series key of a process's labels: its label values joined by `\u0000` (never in a name). */
+function processKey(labels: ProcessLabels): string {
+  return `${tenantLabel(labels.tenant)}\u0000${labels.processType}`;
+}
+
+/** Labels objects kept per series key, so that a series observed again reuses the first one. */
+function makeSeriesLabels<L>(): { of(key: string, make: () => L): L } {
+  const byKey = new Map<string, L>();
+  return {
+    of(key, make) {
+      let labels = byKey.get(key);
+      if (labels === undefined) byKey.set(key, (labels = make()));
+      return labels;
+    },
+  };
+}
+
 function processLabels(labels: ProcessLabels): { tenant: string; process_type: string } {
   return { tenant: tenantLabel(labels.tenant), process_type: labels.processType };
 }
@@ -98,13 +116,13 @@ function workItemLabels(labels: WorkItemLabels): { tenant: string; process_type:
 /** The counters and histograms recorded by the engine, the runner, the triggers and the queries. */
 function declareEventSeries(registry: Registry) {
   const registers = [registry];
-  const created = new Counter({
+  const created = makeBufferedCounter<(typeof PROCESS)[number]>({
     name: 'fw_processes_created_total',
     help: 'Processes created.',
     labelNames: PROCESS,
     registers,
   });
-  const finished = new Counter({
+  const finished = makeBufferedCounter<(typeof PROCESS)[number] | 'outcome'>({
     name: 'fw_processes_finished_total',
     help: 'Processes that reached a terminal state, by outcome (success or errors).',
     labelNames: [...PROCESS, 'outcome'],
@@ -124,7 +142,7 @@ function declareEventSeries(registry: Registry) {
     buckets: WAIT_BUCKETS,
     registers,
   });
-  const attempts = new Counter({
+  const attempts = makeBufferedCounter<(typeof WORK_ITEM)[number] | 'result'>({
     name: 'fw_work_item_attempts_total',
     help: 'Work-item attempts, by result (success, retry or dead).',
     labelNames: [...WORK_ITEM, 'result'],
@@ -208,16 +226,31 @@ export function makeFwMetrics(registry: Registry = new Registry(), options: FwMe
   const setLimits = declareLimitGauges(registry);
   declareQueueGauges(registry, options.gaugeSource);
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  // The histograms are observed for every process and work item: one labels object per series.
+  const durationLabels = makeSeriesLabels<ReturnType<typeof processLabels>>();
+  const waitLabels = makeSeriesLabels<ReturnType<typeof workItemLabels>>();
 
   return {
     registry,
-    processCreated: (labels) => created.inc(processLabels(labels)),
+    processCreated: (labels) => created.add(processKey(labels), () => processLabels(labels)),
     processFinished: (labels) => {
-      finished.inc({ ...processLabels(labels), outcome: labels.outcome });
-      duration.observe(processLabels(labels), labels.durationSeconds);
+      const key = processKey(labels);
+      finished.add(`${key}\u0000${labels.outcome}`, () => ({ ...processLabels(labels), outcome: labels.outcome }));
+      duration.observe(
+        durationLabels.of(key, () => processLabels(labels)),
+        labels.durationSeconds,
+      );
     },
-    workItemClaimed: (labels) => wait.observe(workItemLabels(labels), labels.waitSeconds),
-    workItemAttempt: (labels) => attempts.inc({ ...workItemLabels(labels), result: labels.result }),
+    workItemClaimed: (labels) =>
+      wait.observe(
+        waitLabels.of(`${processKey(labels)}\u0000${labels.workerType}`, () => workItemLabels(labels)),
+        labels.waitSeconds,
+      ),
+    workItemAttempt: (labels) =>
+      attempts.add(`${processKey(labels)}\u0000${labels.workerType}\u0000${labels.result}`, () => ({
+        ...workItemLabels(labels),
+        result: labels.result,
+      })),
     leaseExpired: (labels, count = 1) => expiries.inc(workItemLabels(labels), count),
     staleAck: (labels, count = 1) => staleAcks.inc(workItemLabels(labels), count),
     workLimitsDeclared: setLimits,

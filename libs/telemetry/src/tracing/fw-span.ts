@@ -2,6 +2,7 @@ import {
   ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   context,
   trace,
   type Attributes,
@@ -53,6 +54,15 @@ export type TracedSpan = Span;
 /** Runs `fn` with `span` active (what it starts becomes the span's child); returns what `fn` returns. */
 export function inSpanContext<T>(span: Span, fn: () => T): T {
   return context.with(trace.setSpan(context.active(), span), fn);
+}
+
+/**
+ * True for a span of a trace that is not kept: it records nothing and its context says "not
+ * sampled", so any span started under it would be that context again. Hot paths hand such a span
+ * on instead of starting children of it.
+ */
+export function isDroppedSpan(span: Span): boolean {
+  return !span.isRecording() && (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0;
 }
 
 /** Ends `span`, as an error with the exception recorded when `failure` is given. */

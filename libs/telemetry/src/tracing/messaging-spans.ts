@@ -67,6 +67,14 @@ export function messagingAttributes(operation: MessagingOperation, options: Mess
   return attributes;
 }
 
+/** The name of a messaging span, after the conventions: `<operation> <destination>`. */
+export function messagingSpanName(
+  operation: MessagingOperation,
+  options: Pick<MessagingSpanOptions, 'destination'>,
+): string {
+  return `${operation} ${options.destination}`;
+}
+
 /**
  * Starts a messaging span named `<operation> <destination>` with the kind the conventions give
  * (create: PRODUCER, process: CONSUMER, settle: CLIENT). The caller ends it; {@link inMessagingSpan}
@@ -91,7 +99,7 @@ export function startMessagingSpan(operation: MessagingOperation, options: Messa
       return trace.wrapSpanContext(parentSpan);
   }
   return trace.getTracer(FW_TRACER_NAME).startSpan(
-    `${operation} ${options.destination}`,
+    messagingSpanName(operation, options),
     {
       kind: KIND[operation],
       attributes: messagingAttributes(operation, options),

@@ -1,5 +1,12 @@
-import { context, trace, type Span } from '@opentelemetry/api';
-import { startMessagingSpan, type MessagingSpanOptions } from './messaging-spans';
+import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
+import {
+  FW_TRACER_NAME,
+  messagingAttributes,
+  messagingSpanName,
+  startMessagingSpan,
+  type FwSpanAttributes,
+  type MessagingSpanOptions,
+} from './messaging-spans';
 
 /** The environment variable of {@link childrenInlineThreshold}. */
 export const CHILDREN_INLINE_ENV = 'FW_TRACE_CHILDREN_INLINE';
@@ -26,23 +33,60 @@ export function splitChildPlacement(
   return childCount <= threshold ? 'inline' : 'linked';
 }
 
+/** Options of the `create` spans of a split's children: where they go and under which split. */
+export type SplitChildSpanOptions = Omit<MessagingSpanOptions, keyof FwSpanAttributes | 'root'> & {
+  /** See {@link childrenInlineThreshold}; read from the environment when absent. */
+  threshold?: number;
+};
+
+/** The kind and "new trace" flag of a linked child's span (one object for every child). */
+const LINKED_CHILD = { kind: SpanKind.PRODUCER, root: true } as const;
+
 /**
- * The `create` span of one child of a split (fan-out) of `childCount` children. Up to the
- * threshold ({@link childrenInlineThreshold}) it is a child of the split's span (`options.parent`,
- * default the active context), so the whole fan-out reads as one trace. Above it, each child
- * starts a new trace whose first span links to the split's span: a trace of thousands of children
- * is too big for trace back ends to keep or show, and the link still leads from child to split.
- * Inject the returned span's context into the child's carrier.
+ * The starter of the `create` spans of one batch of children of a split (fan-out) of
+ * `childCount` children. Up to the threshold ({@link childrenInlineThreshold}) each is a child of
+ * the split's span (`options.parent`, default the active context), so the whole fan-out reads as
+ * one trace. Above it, each child starts a new trace whose first span links to the split's span:
+ * a trace of thousands of children is too big for trace back ends to keep or show, and the link
+ * still leads from child to split. Inject each returned span's context into its child's carrier.
+ *
+ * A child's own trace is sampled on its name and kind (and trace id): its attributes
+ * (`attributesOf(child)`) and the link are set once the sampler has kept it, so the children whose
+ * traces are dropped (all but one in a hundred with a ratio of 0.01) cost an id and a sampler
+ * call, not an attribute set and a link each. The placement, the tracer and the span name are
+ * settled once per batch.
+ *
+ * @example
+ * const start = makeSplitChildSpanStarter(total, { destination: 'fw_process' }, (c: Process) => ({ processId: c.id }));
+ * for (const child of children) store(child, formatSpanTraceContext(start(child)));
  */
-export function startSplitChildSpan(childCount: number, options: MessagingSpanOptions & { threshold?: number }): Span {
+export function makeSplitChildSpanStarter<T>(
+  childCount: number,
+  options: SplitChildSpanOptions,
+  attributesOf: (child: T) => FwSpanAttributes,
+): (child: T) => Span {
   const parent = options.parent ?? context.active();
   if (splitChildPlacement(childCount, options.threshold) === 'inline')
-    return startMessagingSpan('create', { ...options, parent });
+    return (child) => startMessagingSpan('create', { ...options, ...attributesOf(child), parent });
+  const tracer = trace.getTracer(FW_TRACER_NAME);
+  const name = messagingSpanName('create', options);
   const split = trace.getSpanContext(parent);
-  return startMessagingSpan('create', {
-    ...options,
-    parent,
-    root: true,
-    links: [...(options.links ?? []), ...(split ? [{ context: split, attributes: { 'fw.link': 'split' } }] : [])],
-  });
+  const links = [...(split ? [{ context: split, attributes: { 'fw.link': 'split' } }] : []), ...(options.links ?? [])];
+  return (child) => {
+    const span = tracer.startSpan(name, LINKED_CHILD, parent);
+    if (span.isRecording()) {
+      span.setAttributes(messagingAttributes('create', { ...options, ...attributesOf(child) }));
+      span.addLinks(links);
+    }
+    return span;
+  };
+}
+
+/**
+ * The `create` span of one child of a split of `childCount` children, placed as
+ * {@link makeSplitChildSpanStarter} places them (inline up to the threshold, else a new trace
+ * linked to the split).
+ */
+export function startSplitChildSpan(childCount: number, options: MessagingSpanOptions & { threshold?: number }): Span {
+  return makeSplitChildSpanStarter(childCount, options, () => options)(undefined);
 }

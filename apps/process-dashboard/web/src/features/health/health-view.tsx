@@ -2,7 +2,7 @@
  * Health: per process type of the tenant, over the last hour — the processes finished (succeeded
  * and failed, in all and as a bar per 5 minutes), the work items pending, running and dead now by
  * worker type with the definition's limits beside them (marked when the tenant's RUNNING items
- * fill its per-tenant limit), how long the oldest due item has waited, and the due-to-finish time
+ * fill its per-tenant limit), how long the oldest due item has waited, and the due-to-claim wait
  * of the work items finished (p50/p95). Read from `GET /health` (the server's own tables, no
  * metrics backend) and the definitions; refreshes every 10 s like the other views.
  */
@@ -111,7 +111,7 @@ export function HealthView() {
       </div>
       <p className="muted">
         The last hour of tenant {api.tenant}, per process type, from the server&apos;s tables. Wait is from a work item
-        being due to it finishing (the claim time is not kept once an item is done).
+        being due to a worker claiming it.
       </p>
       <ErrorMessage error={query.error} />
       <DataTable
