@@ -112,6 +112,38 @@ describe('deleting a finished tree from the process detail', () => {
     }
   });
 
+  it('a tree removed meanwhile by someone else: one message with the way back, nothing stale', async () => {
+    const root = summary({ processType: 'word-count', numSubProcesses: 3 });
+    const held = [root];
+    const api = fakeApi({
+      'GET /definitions': { body: page(DEFINITIONS) },
+      'GET /processes/{id}': () =>
+        held.length > 0
+          ? { body: detailOf(root) }
+          : { status: 404, body: { message: `No process ${root.id} in tenant demo` } },
+      'GET /processes': () => ({ body: page([]) }),
+      'DELETE /processes/{id}': () => {
+        // The history sweeper was first: the tree is gone before this removal reaches the server.
+        held.length = 0;
+        return { status: 404, body: { message: `No process ${root.id} in tenant demo` } };
+      },
+    });
+    await openDetail(root);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete tree…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete the tree' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 2, name: 'Facts' })).toBeNull());
+    const alerts = screen.getAllByRole('alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0].textContent).toMatch(/^Not found in this tenant \(404\): No process .* in tenant demo/);
+    expect(alerts[0].textContent).toMatch(/removed already, by the history sweeper or from another window/);
+    expect(within(alerts[0]).getByRole('link', { name: 'Back to the processes' })).toBeTruthy();
+    // Nothing of the earlier read is left: no dialog, no children count, no delete button.
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.queryByText(/3 \/ 3/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete tree…' })).toBeNull();
+    expect(api.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+
   it.each([
     [409, /^Still running \(409\): Process .* is still running/, /Nothing was removed\. A tree is removed only once/],
     [404, /^Not found in this tenant \(404\): No process/, /removed already, by the history sweeper or from another/],

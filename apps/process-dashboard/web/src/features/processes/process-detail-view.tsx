@@ -2,10 +2,13 @@
  * One process: facts, progress, lineage (parent, predecessor, successors, trigger), input and
  * output, errors with folded stack traces, completion events and its children page by page; a
  * finished root can be deleted with its tree (admin). Refreshes every 10 s; open panels stay open.
+ * Once the server answers 404 (removed by the history sweeper, from another window, or by a
+ * removal refused because it was already gone), the view says so once and shows nothing stale.
  */
 import { Link, useParams } from 'react-router';
 import type { ProcessDetail } from '../../api/types';
-import { processPath, tracePath } from '../../app/paths';
+import { isApiError } from '../../api/client';
+import { processPath, tenantPath, tracePath } from '../../app/paths';
 import { useLiveQuery } from '../../app/preferences';
 import { ErrorMessage, Loading } from '../../components/feedback';
 import { JsonBlock } from '../../components/json-block';
@@ -13,7 +16,7 @@ import { LiveStatus } from '../../components/live-status';
 import { StatusBadge } from '../../components/status';
 import { formatDuration, TimeText } from '../../components/time';
 import { useApi } from '../session/session';
-import { DeleteTree } from './delete-tree';
+import { DeleteTree, deleteRefusal } from './delete-tree';
 import { Children, CompletionEvents, ErrorList, Lineage } from './process-sections';
 
 function Facts({ p }: { p: ProcessDetail }) {
@@ -51,11 +54,29 @@ function Facts({ p }: { p: ProcessDetail }) {
   );
 }
 
+/**
+ * A process the server no longer has in this tenant (404): said once, with the way back, and none
+ * of what an earlier read showed (its facts and children would be out of date).
+ */
+function ProcessGone({ error }: { error: unknown }) {
+  const api = useApi();
+  const { title, hint } = deleteRefusal(error);
+  return (
+    <div className="error" role="alert">
+      <p>{title}</p>
+      <p>
+        {hint} <Link to={tenantPath(api.tenant, 'processes')}>Back to the processes</Link>
+      </p>
+    </div>
+  );
+}
+
 export function ProcessDetailView() {
   const { id = '' } = useParams();
   const api = useApi();
   const query = useLiveQuery([api.tenant, 'process', id], () => api.getProcess(id));
-  const p = query.data?.id === id ? query.data : undefined;
+  const gone = isApiError(query.error) && query.error.status === 404;
+  const p = query.data?.id === id && !gone ? query.data : undefined;
   return (
     <section aria-labelledby="process-title">
       <div className="view-head">
@@ -68,7 +89,7 @@ export function ProcessDetailView() {
           onRefresh={() => void query.refetch()}
         />
       </div>
-      <ErrorMessage error={query.error} />
+      {gone ? <ProcessGone error={query.error} /> : <ErrorMessage error={query.error} />}
       {!p && !query.error && <Loading what="the process" />}
       {p && (
         <>
