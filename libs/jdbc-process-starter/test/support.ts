@@ -44,39 +44,29 @@ export interface ItemState {
   claimed_at: Date | null;
 }
 
+/** The columns of an {@link ItemState}. */
+const ITEM_STATE_COLUMNS = [
+  'id',
+  'process_id',
+  'status',
+  'attempts',
+  'locked_by',
+  'claim_token',
+  'last_error',
+  'failure_reported_at',
+  'claimed_at',
+] as const;
+
 export async function itemOf(database: { db: Kysely<unknown> }, processId: string): Promise<ItemState> {
   return workItemDb(database)
     .selectFrom('fw_process_work_item')
-    .select([
-      'id',
-      'process_id',
-      'status',
-      'attempts',
-      'locked_by',
-      'claim_token',
-      'last_error',
-      'failure_reported_at',
-      'claimed_at',
-    ])
+    .select(ITEM_STATE_COLUMNS)
     .where('process_id', '=', processId)
     .executeTakeFirstOrThrow();
 }
 
 export async function itemsOf(database: { db: Kysely<unknown> }): Promise<ItemState[]> {
-  return workItemDb(database)
-    .selectFrom('fw_process_work_item')
-    .select([
-      'id',
-      'process_id',
-      'status',
-      'attempts',
-      'locked_by',
-      'claim_token',
-      'last_error',
-      'failure_reported_at',
-      'claimed_at',
-    ])
-    .execute();
+  return workItemDb(database).selectFrom('fw_process_work_item').select(ITEM_STATE_COLUMNS).execute();
 }
 
 export async function clearItems(database: { db: Kysely<unknown> }): Promise<void> {

@@ -8,19 +8,10 @@
 import { createLogger } from '@fw/core';
 import { makeJsonProcessConfigurator } from '@fw/process-service';
 import { ExecutorBase } from '@fw/process-utils';
-import { startTelemetry, type Telemetry } from '@fw/telemetry-node';
-import {
-  createTestDatabase,
-  databaseTargets,
-  exportedSpans,
-  startOtlpReceiver,
-  waitForTreeFinished,
-  type ExportedSpan,
-  type OtlpReceiver,
-  type TestDatabase,
-} from '@fw/test-support';
+import { databaseTargets, exportedSpans, waitForTreeFinished, type ExportedSpan } from '@fw/test-support';
 import { makeJdbcWorkerHost } from '../src';
 import { AddParts, SplitSum, SUM_DEFINITIONS } from './fixtures/sum-workers';
+import { useTracedSuite } from './traced-suite';
 
 const LEAVES = 10_000;
 const SPLIT_BATCH = 40;
@@ -49,34 +40,16 @@ function byTrace(spans: ExportedSpan[]): Map<string, ExportedSpan[]> {
 const target = databaseTargets().at(-1)!;
 
 describe(`a traced fan-out of ${LEAVES} leaves in batches of ${SPLIT_BATCH} [${target}]`, () => {
-  let testDb: TestDatabase;
-  let receiver: OtlpReceiver;
-  let telemetry: Telemetry;
-  const saved = { ...process.env };
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase(target);
-    receiver = await startOtlpReceiver();
-    Object.assign(process.env, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_TRACES_SAMPLER: 'always_on',
-      OTEL_BSP_SCHEDULE_DELAY: '200',
-      // Room for every span of the run: a full queue would drop spans and the counts below with them.
-      OTEL_BSP_MAX_QUEUE_SIZE: '200000',
-      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '5000',
-      FW_TRACE_CHILDREN_INLINE: String(THRESHOLD),
-    });
-    telemetry = await startTelemetry({ serviceName: 'fw-trace-fan-out-test' });
-  }, 120_000);
-  afterAll(async () => {
-    await telemetry?.shutdown();
-    process.env = saved;
-    await receiver?.close();
-    await testDb?.dispose();
-  }, 60_000);
+  const suite = useTracedSuite(target, 'fw-trace-fan-out-test', {
+    OTEL_TRACES_SAMPLER: 'always_on',
+    // Room for every span of the run: a full queue would drop spans and the counts below with them.
+    OTEL_BSP_MAX_QUEUE_SIZE: '200000',
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '5000',
+    FW_TRACE_CHILDREN_INLINE: String(THRESHOLD),
+  });
 
   it('keeps the split trace within the threshold plus one batch; every other leaf is a trace of its own linked to the split', async () => {
+    const { testDb, receiver, telemetry } = suite;
     const host = makeJdbcWorkerHost({
       database: testDb.database,
       closeDatabase: false,

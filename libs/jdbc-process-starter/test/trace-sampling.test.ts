@@ -9,20 +9,12 @@ import { createLogger } from '@fw/core';
 import { makeJsonProcessConfigurator } from '@fw/process-service';
 import { ExecutorBase } from '@fw/process-utils';
 import { UNSAMPLED_TRACE_CONTEXT } from '@fw/telemetry';
-import { startTelemetry, type Telemetry } from '@fw/telemetry-node';
-import {
-  createTestDatabase,
-  databaseTargets,
-  exportedSpans,
-  startOtlpReceiver,
-  waitForTreeFinished,
-  type OtlpReceiver,
-  type TestDatabase,
-} from '@fw/test-support';
+import { databaseTargets, exportedSpans, waitForTreeFinished } from '@fw/test-support';
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { sql } from 'kysely';
 import { makeJdbcWorkerHost } from '../src';
 import { AddParts, SplitSum, SUM_DEFINITIONS } from './fixtures/sum-workers';
+import { useTracedSuite } from './traced-suite';
 
 const LEAVES = 400;
 const THRESHOLD = 20;
@@ -39,32 +31,14 @@ class Part extends ExecutorBase<{ n: number }, { n: number }> {
 const target = databaseTargets().at(-1)!;
 
 describe(`a fan-out whose leaves' own traces are sampled one time in two [${target}]`, () => {
-  let testDb: TestDatabase;
-  let receiver: OtlpReceiver;
-  let telemetry: Telemetry;
-  const saved = { ...process.env };
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase(target);
-    receiver = await startOtlpReceiver();
-    Object.assign(process.env, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: '0.5',
-      OTEL_BSP_SCHEDULE_DELAY: '200',
-      FW_TRACE_CHILDREN_INLINE: String(THRESHOLD),
-    });
-    telemetry = await startTelemetry({ serviceName: 'fw-trace-sampling-test' });
-  }, 120_000);
-  afterAll(async () => {
-    await telemetry?.shutdown();
-    process.env = saved;
-    await receiver?.close();
-    await testDb?.dispose();
-  }, 60_000);
+  const suite = useTracedSuite(target, 'fw-trace-sampling-test', {
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: '0.5',
+    FW_TRACE_CHILDREN_INLINE: String(THRESHOLD),
+  });
 
   it('stores the mark for the dropped leaves, exports nothing of them, and keeps the sampled ones whole', async () => {
+    const { testDb, receiver, telemetry } = suite;
     const host = makeJdbcWorkerHost({
       database: testDb.database,
       closeDatabase: false,
