@@ -205,14 +205,17 @@ if (postgresServerUrl()) {
         30_000,
         'the root finished too',
       );
-      await eventually(
-        async () =>
-          (await scalar(running, `sum(fw_work_items{job="fw-admin",status="PENDING"}) or vector(0)`)) === 0
-            ? true
-            : undefined,
-        30_000,
-        "the pending work items back to 0 in the admin server's gauges",
-      );
+      // Each host reads the gauges through its own 5-second cache and is scraped on its own: wait
+      // until both have stored the backlog back at 0, not just the first.
+      for (const job of ['fw-admin', 'fw-worker'])
+        await eventually(
+          async () =>
+            (await scalar(running, `sum(fw_work_items{job="${job}",status="PENDING"}) or vector(0)`)) === 0
+              ? true
+              : undefined,
+          30_000,
+          `the pending work items back to 0 in the gauges of ${job}`,
+        );
       // The backlog as both hosts read it from the database: it rose and fell in each.
       for (const job of ['fw-admin', 'fw-worker'])
         expectRoseAndFell(
