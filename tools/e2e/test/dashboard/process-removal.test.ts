@@ -4,17 +4,12 @@
  * tree removed meanwhile by someone else answers 404, said once in words with nothing stale left;
  * a child and an operator get no delete button; axe on the confirmation and the refusal.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../src/browser';
 import { startDevAdminServer, type DevAdminServer } from '../../src/hosts';
 import { api, dashboardPage, eventually, expectAccessible, shot, signIn, type DashboardPage } from './support';
-import { loadJose } from '../../src/jose-import';
+import { makeJwksTokens, type JwksTokens } from './jwks-tokens';
 
-const ISSUER = 'https://idp.e2e.test/';
-const AUDIENCE = 'fw-dashboard-e2e';
 const TEXT = [
   'one tree to delete and one to keep, each counted in chunks of twenty words by the example workers,',
   'so that a root has a few children: the splitter cuts this text into three chunks and the aggregator',
@@ -31,7 +26,7 @@ interface Summary {
 describe('process dashboard: deleting a finished tree', () => {
   let host: DevAdminServer;
   let browser: Browser;
-  let dir: string;
+  let jwks: JwksTokens | undefined;
   let operatorToken: string;
   let dash: DashboardPage;
   let page: Page;
@@ -56,29 +51,9 @@ describe('process dashboard: deleting a finished tree', () => {
   }
 
   beforeAll(async () => {
-    const jose = await loadJose();
-    const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
-    dir = mkdtempSync(path.join(tmpdir(), 'fw-e2e-removal-'));
-    const jwksFile = path.join(dir, 'jwks.json');
-    writeFileSync(
-      jwksFile,
-      JSON.stringify({ keys: [{ ...(await jose.exportJWK(publicKey)), kid: 'e2e', alg: 'ES256' }] }),
-    );
-    operatorToken = await new jose.SignJWT({ fw_roles: ['operator'], fw_tenants: ['demo'] })
-      .setProtectedHeader({ alg: 'ES256', kid: 'e2e' })
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setSubject('otto')
-      .setExpirationTime('30m')
-      .sign(privateKey);
-    [host, browser] = await Promise.all([
-      startDevAdminServer({
-        PROCESS_MANAGEMENT_JWKS_FILE: jwksFile,
-        PROCESS_MANAGEMENT_JWT_ISSUER: ISSUER,
-        PROCESS_MANAGEMENT_JWT_AUDIENCE: AUDIENCE,
-      }),
-      launchBrowser(),
-    ]);
+    jwks = await makeJwksTokens('removal');
+    operatorToken = await jwks.sign('otto', ['operator'], ['demo']);
+    [host, browser] = await Promise.all([startDevAdminServer(jwks.env), launchBrowser()]);
     dash = await dashboardPage(browser);
     page = dash.page;
   }, 120_000);
@@ -86,7 +61,7 @@ describe('process dashboard: deleting a finished tree', () => {
   afterAll(async () => {
     await browser?.close();
     await host?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    jwks?.dispose();
   });
 
   afterEach(() => expect(dash.errors).toEqual([]));

@@ -4,17 +4,12 @@
  * and actions it may use; a token for another tenant is refused at sign-in; the admin reads the
  * audit trail, refusals included; axe on every view; the token is in no storage, URL or DOM.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../src/browser';
 import { startDevAdminServer, type DevAdminServer } from '../../src/hosts';
 import { api, dashboardPage, expectAccessible, nav, shot, type DashboardPage } from './support';
-import { loadJose } from '../../src/jose-import';
+import { makeJwksTokens, type JwksTokens } from './jwks-tokens';
 
-const ISSUER = 'https://idp.e2e.test/';
-const AUDIENCE = 'fw-dashboard-e2e';
 type RoleName = 'viewer' | 'operator' | 'admin';
 
 /** What each role must see: the navigation, and per view the actions. */
@@ -35,38 +30,19 @@ const EXPECTED: Record<RoleName, { nav: string[]; cron: string[]; definitions: s
 describe('process dashboard signed in with tokens of each role', () => {
   let host: DevAdminServer;
   let browser: Browser;
-  let dir: string;
+  let jwks: JwksTokens | undefined;
   let sign: (sub: string, roles: string[], tenants: string[]) => Promise<string>;
   const tokens: string[] = [];
 
   beforeAll(async () => {
-    const jose = await loadJose();
-    const { privateKey, publicKey } = await jose.generateKeyPair('ES256');
-    dir = mkdtempSync(path.join(tmpdir(), 'fw-e2e-jwks-'));
-    const jwksFile = path.join(dir, 'jwks.json');
-    writeFileSync(
-      jwksFile,
-      JSON.stringify({ keys: [{ ...(await jose.exportJWK(publicKey)), kid: 'e2e', alg: 'ES256' }] }),
-    );
+    const tokenSource = await makeJwksTokens('jwks');
+    jwks = tokenSource;
     sign = async (sub, roles, tenants) => {
-      const token = await new jose.SignJWT({ fw_roles: roles, fw_tenants: tenants })
-        .setProtectedHeader({ alg: 'ES256', kid: 'e2e' })
-        .setIssuer(ISSUER)
-        .setAudience(AUDIENCE)
-        .setSubject(sub)
-        .setExpirationTime('30m')
-        .sign(privateKey);
+      const token = await tokenSource.sign(sub, roles, tenants);
       tokens.push(token);
       return token;
     };
-    [host, browser] = await Promise.all([
-      startDevAdminServer({
-        PROCESS_MANAGEMENT_JWKS_FILE: jwksFile,
-        PROCESS_MANAGEMENT_JWT_ISSUER: ISSUER,
-        PROCESS_MANAGEMENT_JWT_AUDIENCE: AUDIENCE,
-      }),
-      launchBrowser(),
-    ]);
+    [host, browser] = await Promise.all([startDevAdminServer(tokenSource.env), launchBrowser()]);
     await api(host, '/crontabs', {
       method: 'POST',
       body: {
@@ -82,7 +58,7 @@ describe('process dashboard signed in with tokens of each role', () => {
   afterAll(async () => {
     await browser?.close();
     await host?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    jwks?.dispose();
   });
 
   /** Signs in on the form of the page shown (`from`: open that path first). */
