@@ -36,13 +36,7 @@ export {
   unsampledSpanOf,
 } from './tracing/trace-context';
 export type { TraceCarrier } from './tracing/trace-context';
-export {
-  FW_TRACER_NAME,
-  inMessagingSpan,
-  messagingAttributes,
-  messagingSpanName,
-  startMessagingSpan,
-} from './tracing/messaging-spans';
+export { FW_TRACER_NAME, inMessagingSpan, messagingAttributes, startMessagingSpan } from './tracing/messaging-spans';
 export type { FwSpanAttributes, MessagingOperation, MessagingSpanOptions } from './tracing/messaging-spans';
 export { endSpan, inFwSpan, inSpanContext, isDroppedSpan, isTracingStarted } from './tracing/fw-span';
 export type { TracedSpan } from './tracing/fw-span';

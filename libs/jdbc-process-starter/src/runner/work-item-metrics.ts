@@ -39,21 +39,10 @@ export function makeWorkItemEventRecorder(
     switch (type) {
       case 'claimed':
         if (item.leaseExpired) metrics.leaseExpired(labelsOf(item));
-        else
-          metrics.workItemClaimed({
-            tenant: item.tenant,
-            processType: item.processType,
-            workerType: item.workerType,
-            waitSeconds: waitSecondsOf(item, leaseMillis),
-          });
+        else metrics.workItemClaimed({ ...labelsOf(item), waitSeconds: waitSecondsOf(item, leaseMillis) });
         return;
       case 'completed':
-        return metrics.workItemAttempt({
-          tenant: item.tenant,
-          processType: item.processType,
-          workerType: item.workerType,
-          result: 'success',
-        });
+        return metrics.workItemAttempt({ ...labelsOf(item), result: 'success' });
       case 'retried':
         return metrics.workItemAttempt({ ...labelsOf(item), result: 'retry' });
       case 'dead':

@@ -30,8 +30,7 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 export function injectTraceContext(ctx: Context = context.active()): TraceCarrier {
   const spanContext = trace.getSpanContext(ctx);
   if (!spanContext || !isSpanContextValid(spanContext)) return {};
-  const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
-  const carrier: TraceCarrier = { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}` };
+  const carrier: TraceCarrier = { traceparent: formatTraceparent(spanContext) };
   const state = spanContext.traceState?.serialize();
   if (state) carrier.tracestate = state;
   return carrier;
