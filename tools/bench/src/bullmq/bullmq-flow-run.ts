@@ -222,6 +222,9 @@ export async function runFlowOn<B extends IQueueBackend, C>(
     if (deadline.expired) {
       const stored = started > 0 && splitDoneAt > 0 ? 'stored' : 'not stored (FlowProducer.add had not returned)';
       print(`  out of time: the flow ${stored}, ${probe.leafRuns} leaves run`);
+      // Sessions ended while BullMQ's PostgreSQL backend is still starting its workers sent it into
+      // a loop that never yields (seen with a bound of 1 ms on a loaded machine): let them start first.
+      await settleWithin(Promise.all(workers.map((w) => w.waitUntilReady())), 10_000);
       await target.abort?.();
     }
     await closeFlow(workers, producer, deadline.expired);
