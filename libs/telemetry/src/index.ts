@@ -1,16 +1,14 @@
 // Public entry point of @fw/telemetry. Every export is listed explicitly.
 export { makeFwMetrics } from './metrics/fw-metrics';
+export type { FwMetrics, FwMetricsOptions, TriggerSource, WorkLimitKind, WorkLimitSample } from './metrics/fw-metrics';
 export type {
-  FwMetrics,
-  FwMetricsOptions,
-  ProcessLabels,
-  WorkItemLabels,
-  ProcessOutcome,
   AttemptResult,
-  TriggerSource,
-  WorkLimitKind,
-  WorkLimitSample,
-} from './metrics/fw-metrics';
+  ProcessLabels,
+  ProcessOutcome,
+  ProcessSeries,
+  WorkItemLabels,
+  WorkItemSeries,
+} from './metrics/fw-metric-types';
 export { makeCachedGaugeSource } from './metrics/cached-gauge-source';
 export type {
   CachedGaugeSourceOptions,

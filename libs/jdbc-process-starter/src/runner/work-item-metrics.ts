@@ -35,18 +35,19 @@ export function makeWorkItemEventRecorder(
   leaseMillis: number,
 ): WorkItemEventRecorder | undefined {
   if (metrics === undefined) return undefined;
+  // Items arrive in batches of one series: workItemSeries answers those from its last labels.
   return (type, item) => {
     switch (type) {
       case 'claimed':
         if (item.leaseExpired) metrics.leaseExpired(labelsOf(item));
-        else metrics.workItemClaimed({ ...labelsOf(item), waitSeconds: waitSecondsOf(item, leaseMillis) });
+        else metrics.workItemSeries(item).claimed(waitSecondsOf(item, leaseMillis));
         return;
       case 'completed':
-        return metrics.workItemAttempt({ ...labelsOf(item), result: 'success' });
+        return metrics.workItemSeries(item).attempt('success');
       case 'retried':
-        return metrics.workItemAttempt({ ...labelsOf(item), result: 'retry' });
+        return metrics.workItemSeries(item).attempt('retry');
       case 'dead':
-        return metrics.workItemAttempt({ ...labelsOf(item), result: 'dead' });
+        return metrics.workItemSeries(item).attempt('dead');
       case 'stale-ack':
         return metrics.staleAck(labelsOf(item));
       default:

@@ -112,14 +112,14 @@ export class CompletionHandler {
 
 /** Counts the processes' terminal states once the transaction has committed (a rollback counts nothing). */
 function recordFinished(ctx: TxContext, metrics: FwMetrics, processes: readonly Process[]): void {
+  const now = ctx.now.getTime();
   const finished = processes.map((p) => ({
-    tenant: p.tenant,
-    processType: p.processType,
+    series: metrics.processSeries(p),
     outcome: p.state.stateId === ProcessStates.PROCESSED ? ('success' as const) : ('errors' as const),
-    durationSeconds: Math.max(0, (ctx.now.getTime() - Date.parse(p.createdTime)) / 1000),
+    durationSeconds: Math.max(0, (now - Date.parse(p.createdTime)) / 1000),
   }));
   ctx.afterCommit(() => {
-    for (const labels of finished) metrics.processFinished(labels);
+    for (const f of finished) f.series.finished(f.outcome, f.durationSeconds);
   });
 }
 

@@ -57,17 +57,13 @@ export class ProcessSpawner {
     else traceChildrenCreated(splitParent, processes);
     for (const p of processes) await ctx.flow.start(p, this.makeStep(ctx));
     const inserted = await this.deps.repo.insertMany(ctx.trx, processes);
-    await this.deps.launcher.launchWorkers(
-      ctx,
-      processes.filter((p) => inserted.has(p.id)),
-    );
+    const created = inserted.size === processes.length ? processes : processes.filter((p) => inserted.has(p.id));
+    await this.deps.launcher.launchWorkers(ctx, created);
     const metrics = this.deps.metrics;
-    if (metrics !== undefined && inserted.size > 0) {
-      const created = processes.filter((p) => inserted.has(p.id));
+    if (metrics !== undefined && created.length > 0)
       ctx.afterCommit(() => {
-        for (const p of created) metrics.processCreated({ tenant: p.tenant, processType: p.processType });
+        for (const p of created) metrics.processSeries(p).created();
       });
-    }
     return inserted;
   }
 

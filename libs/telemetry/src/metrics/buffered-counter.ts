@@ -16,11 +16,24 @@ export interface BufferedCounter<T extends string> {
    * `\u0000`.
    */
   add(key: string, labelsOf: () => LabelValues<T>, count?: number): void;
+  /** The series `key` names, resolved once for many increments (same arguments as {@link add}). */
+  series(key: string, labelsOf: () => LabelValues<T>): CounterSeries;
 }
 
-interface PendingSeries<T extends string> {
-  readonly labels: LabelValues<T>;
-  count: number;
+/** One series of a {@link BufferedCounter}. */
+export interface CounterSeries {
+  /** Adds `count` (default 1). */
+  add(count?: number): void;
+}
+
+class PendingSeries<T extends string> implements CounterSeries {
+  count = 0;
+
+  constructor(readonly labels: LabelValues<T>) {}
+
+  add(count = 1): void {
+    this.count += count;
+  }
 }
 
 /**
@@ -46,12 +59,14 @@ export function makeBufferedCounter<T extends string>(
         }
     },
   });
+  const series = (key: string, labelsOf: () => LabelValues<T>): PendingSeries<T> => {
+    let found = pending.get(key);
+    if (found === undefined) pending.set(key, (found = new PendingSeries(labelsOf())));
+    return found;
+  };
   return {
     counter,
-    add(key, labelsOf, count = 1) {
-      const series = pending.get(key);
-      if (series) series.count += count;
-      else pending.set(key, { labels: labelsOf(), count });
-    },
+    add: (key, labelsOf, count = 1) => series(key, labelsOf).add(count),
+    series,
   };
 }

@@ -1,23 +1,17 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { makeBufferedCounter } from './buffered-counter';
+import { makeBufferedHistogram } from './buffered-histogram';
 import type { QueueFigures, QueueFiguresSource } from './cached-gauge-source';
+import type {
+  ProcessLabels,
+  ProcessOutcome,
+  AttemptResult,
+  WorkItemLabels,
+  ProcessSeries,
+  WorkItemSeries,
+} from './fw-metric-types';
+import { makeFwSeriesResolvers, processLabels, tenantLabel, workItemLabels } from './fw-series';
 
-/** Labels of every process-level series. `tenant` absent (single-tenant) is written as an empty label. */
-export interface ProcessLabels {
-  tenant?: string | null;
-  /** The process definition's type, never a process id. */
-  processType: string;
-}
-
-/** Labels of the work-item series: the process labels and the worker type of the item. */
-export interface WorkItemLabels extends ProcessLabels {
-  workerType: string;
-}
-
-/** How a process ended: `success`, or `errors` for every other terminal state. */
-export type ProcessOutcome = 'success' | 'errors';
-/** What one work-item attempt led to. */
-export type AttemptResult = 'success' | 'retry' | 'dead';
 /** What fired a trigger. */
 export type TriggerSource = 'CRON' | 'MANUAL' | 'EXTERNAL';
 /** Which limit of a process definition held work back: its `concurrency` or its `rateLimit`. */
@@ -40,6 +34,14 @@ export interface WorkLimitSample {
 export interface FwMetrics {
   /** Where the series live: serve it with `makeMetricsHandler` or `serveMetrics`. */
   readonly registry: Registry;
+  /**
+   * The process series of `labels`, for the engine's per-process events (thousands a second in a
+   * fan-out): equal labels give the same series, and a call with the labels of the call before
+   * finds it without building a key. `labels` may be a process record (its other fields are ignored).
+   */
+  processSeries(labels: ProcessLabels): ProcessSeries;
+  /** The work-item series of `labels` (a claimed work item will do), as {@link processSeries}. */
+  workItemSeries(labels: WorkItemLabels): WorkItemSeries;
   /** A process row was created: `fw_processes_created_total`. */
   processCreated(labels: ProcessLabels): void;
   /** A process reached a terminal state: `fw_processes_finished_total` and `fw_process_duration_seconds` (created → terminal). */
@@ -84,35 +86,6 @@ const PROCESS_DURATION_BUCKETS = [0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 36
 const WAIT_BUCKETS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
 const QUERY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-function tenantLabel(tenant: string | null | undefined): string {
-  return tenant ?? '';
-}
-
-/** The series key of a process's labels: its label values joined by `\u0000` (never in a name). */
-function processKey(labels: ProcessLabels): string {
-  return `${tenantLabel(labels.tenant)}\u0000${labels.processType}`;
-}
-
-/** Labels objects kept per series key, so that a series observed again reuses the first one. */
-function makeSeriesLabels<L>(): { of(key: string, make: () => L): L } {
-  const byKey = new Map<string, L>();
-  return {
-    of(key, make) {
-      let labels = byKey.get(key);
-      if (labels === undefined) byKey.set(key, (labels = make()));
-      return labels;
-    },
-  };
-}
-
-function processLabels(labels: ProcessLabels): { tenant: string; process_type: string } {
-  return { tenant: tenantLabel(labels.tenant), process_type: labels.processType };
-}
-
-function workItemLabels(labels: WorkItemLabels): { tenant: string; process_type: string; worker_type: string } {
-  return { ...processLabels(labels), worker_type: labels.workerType };
-}
-
 /** The counters and histograms recorded by the engine, the runner, the triggers and the queries. */
 function declareEventSeries(registry: Registry) {
   const registers = [registry];
@@ -128,14 +101,14 @@ function declareEventSeries(registry: Registry) {
     labelNames: [...PROCESS, 'outcome'],
     registers,
   });
-  const duration = new Histogram({
+  const duration = makeBufferedHistogram<(typeof PROCESS)[number]>({
     name: 'fw_process_duration_seconds',
     help: 'Time from the creation of a process to its terminal state.',
     labelNames: PROCESS,
     buckets: PROCESS_DURATION_BUCKETS,
     registers,
   });
-  const wait = new Histogram({
+  const wait = makeBufferedHistogram<(typeof WORK_ITEM)[number]>({
     name: 'fw_work_item_wait_seconds',
     help: 'Time from a work item being due to its claim by a worker.',
     labelNames: WORK_ITEM,
@@ -226,31 +199,16 @@ export function makeFwMetrics(registry: Registry = new Registry(), options: FwMe
   const setLimits = declareLimitGauges(registry);
   declareQueueGauges(registry, options.gaugeSource);
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
-  // The histograms are observed for every process and work item: one labels object per series.
-  const durationLabels = makeSeriesLabels<ReturnType<typeof processLabels>>();
-  const waitLabels = makeSeriesLabels<ReturnType<typeof workItemLabels>>();
+  const { processSeries, workItemSeries } = makeFwSeriesResolvers({ created, finished, duration, wait, attempts });
 
   return {
     registry,
-    processCreated: (labels) => created.add(processKey(labels), () => processLabels(labels)),
-    processFinished: (labels) => {
-      const key = processKey(labels);
-      finished.add(`${key}\u0000${labels.outcome}`, () => ({ ...processLabels(labels), outcome: labels.outcome }));
-      duration.observe(
-        durationLabels.of(key, () => processLabels(labels)),
-        labels.durationSeconds,
-      );
-    },
-    workItemClaimed: (labels) =>
-      wait.observe(
-        waitLabels.of(`${processKey(labels)}\u0000${labels.workerType}`, () => workItemLabels(labels)),
-        labels.waitSeconds,
-      ),
-    workItemAttempt: (labels) =>
-      attempts.add(`${processKey(labels)}\u0000${labels.workerType}\u0000${labels.result}`, () => ({
-        ...workItemLabels(labels),
-        result: labels.result,
-      })),
+    processSeries,
+    workItemSeries,
+    processCreated: (labels) => processSeries(labels).created(),
+    processFinished: (labels) => processSeries(labels).finished(labels.outcome, labels.durationSeconds),
+    workItemClaimed: (labels) => workItemSeries(labels).claimed(labels.waitSeconds),
+    workItemAttempt: (labels) => workItemSeries(labels).attempt(labels.result),
     leaseExpired: (labels, count = 1) => expiries.inc(workItemLabels(labels), count),
     staleAck: (labels, count = 1) => staleAcks.inc(workItemLabels(labels), count),
     workLimitsDeclared: setLimits,
