@@ -109,6 +109,14 @@ describeEachDatabase('aggregation of a split above the embedded results limit', 
         select id from fw_process where parent_id = ${rootId} order by seq`.execute(database.db);
       expect(paged).toEqual(children.map((c) => c.id));
       expect(pages).toBe(Math.ceil(n / 400));
+      // A reader that stops after the first page (the second is being read meanwhile) loses nothing after it.
+      for await (const page of host.manager.childResultPages(rootId, 400)) {
+        expect(page.map((r) => r.processId)).toEqual(paged.slice(0, Math.min(n, 400)));
+        break;
+      }
+      const again: string[] = [];
+      for await (const page of host.manager.childResultPages(rootId, 400)) again.push(...page.map((r) => r.processId));
+      expect(again).toEqual(paged);
       const { rows } = await sql<{ state_id: string; output: unknown; embedded: boolean | null }>`
         select p.state_id, p.output,
                (select w.payload ? 'subProcessResults' from fw_process_work_item w

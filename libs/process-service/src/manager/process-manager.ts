@@ -88,7 +88,8 @@ export interface ProcessManager {
   /**
    * The results of the terminal direct children of `id` in creation order, a page of `pageSize`
    * (default 5000) at a time, each page one short read: what an aggregator of a large split folds
-   * without holding every child at once. Reads the process database directly (no tenant check:
+   * without holding every child at once. The next page is read while the caller handles the
+   * current one (two pages in memory at most). Reads the process database directly (no tenant check:
    * for workers running the process's own message).
    *
    * @example
@@ -157,12 +158,19 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     },
     async *childResultPages(id, pageSize = 5000) {
       const limit = Math.max(1, Math.floor(pageSize));
-      let afterSeq: string | undefined;
-      do {
-        const page = await repo.childResultPage(options.db, id, { afterSeq, limit });
-        if (page.results.length > 0) yield page.results;
-        afterSeq = page.nextAfterSeq;
-      } while (afterSeq !== undefined);
+      const read = (afterSeq: string | undefined) => repo.childResultPage(options.db, id, { afterSeq, limit });
+      // The next page is read while the caller folds this one (the database and node work at once).
+      let next: ReturnType<typeof read> | undefined = read(undefined);
+      try {
+        while (next !== undefined) {
+          const page: Awaited<ReturnType<typeof read>> = await next;
+          next = page.nextAfterSeq === undefined ? undefined : read(page.nextAfterSeq);
+          if (page.results.length > 0) yield page.results;
+        }
+      } finally {
+        // A caller that stops early: let the read in flight end (its connection back in the pool).
+        await next?.catch(() => undefined);
+      }
     },
     async processCompleted(body) {
       const completed = validateCompletedEvent(body);
