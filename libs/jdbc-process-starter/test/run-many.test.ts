@@ -108,4 +108,44 @@ describeEachDatabase('runner with a batch service that takes whole batches (runM
     expect(items.map((r) => r.last_error)).toEqual([null, null, null, null, null]);
     expect(runner.stats()).toMatchObject({ completed: 5, retried: 5 });
   });
+
+  it('aborts the signals of a batch still running when the runner gives up waiting at stop, and releases its items', async () => {
+    const { database } = getDb();
+    await enqueue(
+      database,
+      Array.from({ length: 3 }, (_, i) => workerDto({ input: { i } })),
+    );
+    const reasons: string[] = [];
+    let started = 0;
+    const runner = makeWorkItemRunner({
+      database,
+      batchService: {
+        run: async () => ({ status: 'succeeded' }),
+        // Each step waits for its signal (read only then: the runner makes it on first read).
+        runMany: (requests) => {
+          started += requests.length;
+          return Promise.all(
+            requests.map(
+              ({ attempt }) =>
+                new Promise<Outcome>((resolve) =>
+                  attempt?.signal?.addEventListener('abort', () => {
+                    reasons.push((attempt.signal?.reason as Error).message);
+                    resolve({ status: 'retry', failure: { message: 'aborted' } });
+                  }),
+                ),
+            ),
+          );
+        },
+      },
+      concurrency: 3,
+      batchSize: 3,
+      minClaim: 3,
+      pollIntervalMillis: 20,
+    });
+    runner.start();
+    await waitFor(() => started === 3, 10_000, 'the batch running');
+    await runner.stop({ timeoutMillis: 50 });
+    expect(reasons).toEqual(['runner stopped', 'runner stopped', 'runner stopped']);
+    expect((await itemsOf(database)).map((r) => r.status)).toEqual(['PENDING', 'PENDING', 'PENDING']);
+  });
 });

@@ -87,7 +87,9 @@ export function batchServiceHandler(batchService: BatchServiceLike): WorkItemHan
       await batchService.run(worker, {
         attempt: ctx.attempt,
         maxAttempts: ctx.maxAttempts,
-        signal: ctx.signal,
+        get signal() {
+          return ctx.signal;
+        },
         previousError: ctx.previousError,
       }),
       worker,

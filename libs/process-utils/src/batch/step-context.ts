@@ -16,7 +16,10 @@ export function stepContextOf(
   deliver: StepDeliver,
 ): WorkerContext {
   return {
-    signal: attempt?.signal ?? NEVER_ABORTED,
+    // Read when the author's code asks: a runner's signal is made on first read (see the runner).
+    get signal() {
+      return attempt?.signal ?? NEVER_ABORTED;
+    },
     attempt: attempt?.attempt ?? 1,
     maxAttempts: attempt?.maxAttempts ?? 1,
     processId: worker.processId,
