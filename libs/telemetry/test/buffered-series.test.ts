@@ -21,9 +21,8 @@ describe('makeBufferedHistogram', () => {
       help: 'h',
       labelNames: ['tenant'],
       buckets: BUCKETS,
-      registers: [],
+      registers: [registry],
     });
-    registry.registerMetric(buffered.histogram);
     for (const tenant of ['acme', 'globex']) {
       const series = buffered.series(tenant, () => ({ tenant }));
       for (const value of tenant === 'acme' ? VALUES : VALUES.slice(3)) {
@@ -42,9 +41,8 @@ describe('makeBufferedHistogram', () => {
       help: 'h',
       labelNames: ['tenant'],
       buckets: BUCKETS,
-      registers: [],
+      registers: [registry],
     });
-    registry.registerMetric(buffered.histogram);
     const acme = buffered.series('acme', () => ({ tenant: 'acme' }));
     expect(await registry.metrics()).not.toContain('h_count');
     acme.observe(1);
