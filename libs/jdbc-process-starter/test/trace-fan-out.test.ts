@@ -42,9 +42,13 @@ const target = databaseTargets().at(-1)!;
 describe(`a traced fan-out of ${LEAVES} leaves in batches of ${SPLIT_BATCH} [${target}]`, () => {
   const suite = useTracedSuite(target, 'fw-trace-fan-out-test', {
     OTEL_TRACES_SAMPLER: 'always_on',
-    // Room for every span of the run: a full queue would drop spans and the counts below with them.
+    // Room for every span of the run: a full queue or an export given up would drop spans and the
+    // counts below with them. PGlite runs in this process and holds its event loop for long
+    // stretches on a loaded machine, so an export can take far longer than the default 30 s.
     OTEL_BSP_MAX_QUEUE_SIZE: '200000',
     OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '5000',
+    OTEL_BSP_EXPORT_TIMEOUT: '600000',
+    OTEL_EXPORTER_OTLP_TIMEOUT: '600000',
     FW_TRACE_CHILDREN_INLINE: String(THRESHOLD),
   });
 

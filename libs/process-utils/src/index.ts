@@ -36,4 +36,4 @@ export type { BatchService, BatchServiceOptions, StepAttempt, StepRequest, Worke
 export type { WorkerOutcome, WorkerOutcomeStatus } from './batch/worker-outcome';
 export { readWorkerMessage } from './batch/worker-message';
 export type { ReadMessage } from './batch/worker-message';
-export { deterministicChildId } from './batch/split-batches';
+export { deterministicChildId } from './batch/child-ids';

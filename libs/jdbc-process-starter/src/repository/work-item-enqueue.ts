@@ -2,7 +2,7 @@
  * Enqueueing work items: idempotent on `<processId>:<processType>:<workerType>` (an item already
  * enqueued is skipped), one statement per chunk of many.
  */
-import { jsonRecordset } from '@fw/core';
+import { jsonRecordset, timeOrderedUuid } from '@fw/core';
 import { DEFAULT_PRIORITY, type WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import type { WorkItemTables } from '../schema/work-item-tables';
@@ -21,7 +21,7 @@ function attemptsOf(worker: WorkerDto, fallback: number): number {
 /** Rows per insert statement (bounds the size of its one JSON parameter). */
 const ENQUEUE_CHUNK = 1000;
 
-const ENQUEUE_COLUMNS = { payload: 'jsonb', max_attempts: 'integer' } as const;
+const ENQUEUE_COLUMNS = { id: 'uuid', payload: 'jsonb', max_attempts: 'integer' } as const;
 
 /** Inserts many items, one statement per chunk (items whose idempotency key exists are skipped); the number inserted. */
 export async function enqueueWorkItems(
@@ -34,13 +34,18 @@ export async function enqueueWorkItems(
     const chunk = workers.slice(i, i + ENQUEUE_CHUNK);
     // Only the WorkerDto and the attempts travel (one JSON parameter, jsonRecordset of
     // @fw/core): the key and the other columns are read from the payload, as
-    // idempotencyKeyOf builds the key.
-    const rows = chunk.map((w) => ({ payload: w, max_attempts: attemptsOf(w, options.maxAttempts) }));
+    // idempotencyKeyOf builds the key. Ids are time-ordered (timeOrderedUuid): a run's inserts share
+    // the newest pages of the primary key instead of one random page each.
+    const rows = chunk.map((w) => ({
+      id: timeOrderedUuid(),
+      payload: w,
+      max_attempts: attemptsOf(w, options.maxAttempts),
+    }));
     const runAt = options.runAt === undefined ? sql<Date>`now()` : sql<Date>`${options.runAt}::timestamptz`;
     const result = await sql`
-      insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at, priority,
+      insert into fw_process_work_item (id, idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at, priority,
                                         trace_context)
-      select concat_ws(':', v.payload->>'processId', v.payload->>'processType', v.payload->>'workerType'), (v.payload->>'processId')::uuid,
+      select v.id, concat_ws(':', v.payload->>'processId', v.payload->>'processType', v.payload->>'workerType'), (v.payload->>'processId')::uuid,
              v.payload->>'processType', v.payload->>'workerType', v.payload->>'tenant', v.payload, v.max_attempts, ${runAt},
              coalesce((v.payload->>'priority')::smallint, ${DEFAULT_PRIORITY}), v.payload->>'traceContext'
         from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}
@@ -59,6 +64,7 @@ export async function enqueueWorkItem(
   const result = await db
     .insertInto('fw_process_work_item')
     .values({
+      id: timeOrderedUuid(),
       idempotency_key: idempotencyKeyOf(worker),
       process_id: worker.processId,
       process_type: worker.processType,

@@ -10,7 +10,7 @@
  * const { mutatedEntity } = await manager.createProcess({ processDefName: 'import', args: { day: 1 } });
  * await manager.sendEvent(mutatedEntity.id, 'doneSuccessfully', { output: { rows: 10 } });
  */
-import { createLogger, currentTenantId, type Logger } from '@fw/core';
+import { createLogger, currentTenantId, timeOrderedUuid, type Logger } from '@fw/core';
 import type {
   Process,
   ProcessCompletedEvent,
@@ -22,11 +22,11 @@ import type {
   WorkerStarter,
 } from '@fw/process-api';
 import type { FwMetrics } from '@fw/telemetry';
-import { randomUUID } from 'node:crypto';
 import { makeProcessFlow, type ProcessFlow } from '../flow/process-flow';
 import { makeProcessOutbox, type ProcessOutbox, type ProcessOutboxSettings } from '../outbox/process-outbox';
 import { makeProcessRepository, type ProcessRepository } from '../repository/process-repository';
 import type { ProcessDb, ProcessTransaction } from '../repository/process-tables';
+import { readAheadChildResultPages } from '../repository/process-tree-reader';
 import { makeProcessEngine, type CompletionListener, type ProcessEngine } from './process-engine';
 import { validateCompletedEvent } from './payload-validation';
 import { createRootProcess } from './process-creator';
@@ -48,7 +48,10 @@ export interface ProcessManagerOptions {
   logger?: Logger;
   /** Clock (default `new Date()`). */
   clock?: () => Date;
-  /** Id generator (default random UUID v4). */
+  /**
+   * Id generator of processes and completion events. Default `timeOrderedUuid` of `@fw/core`
+   * (UUID version 7: a run's rows share the newest pages of the tables' key indexes).
+   */
   newId?: () => string;
   /**
    * In-process ProcessCompleted subscribers, called best-effort after the commit (with the outbox:
@@ -113,7 +116,7 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
   const repo: ProcessRepository = makeProcessRepository();
   const logger = options.logger ?? createLogger({ name: 'process-service' });
   const clock = options.clock ?? (() => new Date());
-  const newId = options.newId ?? randomUUID;
+  const newId = options.newId ?? timeOrderedUuid;
   const flowPromise = Promise.resolve(options.flow ?? makeProcessFlow());
   flowPromise.catch(() => undefined);
   const given = options.onProcessCompleted;
@@ -156,21 +159,9 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
       const root = await loadProcess(repo, options.db, id, o, false);
       return (await repo.findWithChildren(options.db, root.id, o.recursive === true)) ?? [root];
     },
-    async *childResultPages(id, pageSize = 5000) {
+    childResultPages(id, pageSize = 5000) {
       const limit = Math.max(1, Math.floor(pageSize));
-      const read = (afterSeq: string | undefined) => repo.childResultPage(options.db, id, { afterSeq, limit });
-      // The next page is read while the caller folds this one (the database and node work at once).
-      let next: ReturnType<typeof read> | undefined = read(undefined);
-      try {
-        while (next !== undefined) {
-          const page: Awaited<ReturnType<typeof read>> = await next;
-          next = page.nextAfterSeq === undefined ? undefined : read(page.nextAfterSeq);
-          if (page.results.length > 0) yield page.results;
-        }
-      } finally {
-        // A caller that stops early: let the read in flight end (its connection back in the pool).
-        await next?.catch(() => undefined);
-      }
+      return readAheadChildResultPages((afterSeq) => repo.childResultPage(options.db, id, { afterSeq, limit }));
     },
     async processCompleted(body) {
       const completed = validateCompletedEvent(body);

@@ -81,6 +81,26 @@ export async function childResultPage(
 }
 
 /**
+ * Every page of child results, from the first: the next page is read while the caller handles the
+ * current one (the database and node work at once; two pages in memory at most). A caller that
+ * stops early lets the read in flight finish, so its connection is back in the pool.
+ */
+export async function* readAheadChildResultPages(
+  readPage: (afterSeq: string | undefined) => Promise<ChildResultPage>,
+): AsyncGenerator<SubProcessResult[]> {
+  let next: Promise<ChildResultPage> | undefined = readPage(undefined);
+  try {
+    while (next !== undefined) {
+      const page: ChildResultPage = await next;
+      next = page.nextAfterSeq === undefined ? undefined : readPage(page.nextAfterSeq);
+      if (page.results.length > 0) yield page.results;
+    }
+  } finally {
+    await next?.catch(() => undefined);
+  }
+}
+
+/**
  * Runs `read` in a transaction of its own in which the planner takes no bitmap or sequential
  * scans (`set_config(…, true)`: for this transaction only, so a pooled connection keeps nothing):
  * what is left for a `where parent_id = … and seq > … order by seq limit n` is the index scan that

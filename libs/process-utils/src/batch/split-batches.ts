@@ -3,19 +3,9 @@
  * gives children a deterministic id when they have none.
  */
 import type { SubProcessRequest } from '@fw/process-api';
-import { createHash } from 'node:crypto';
 import { WorkerFailureKinds, WorkerPayloadError } from '../errors/worker-failure';
 import type { ChildSpec, SplitResult } from '../workers/splitter-base';
-
-/**
- * A UUID (version 5 layout) derived from the parent id and the child's position, so the same
- * split delivered twice names the same children.
- */
-export function deterministicChildId(parentId: string, index: number): string {
-  const hex = createHash('sha1').update(`${parentId.toLowerCase()}/child/${index}`).digest('hex');
-  const variant = ((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16).padStart(2, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
-}
+import { deterministicChildId } from './child-ids';
 
 function isAsyncIterable<T>(value: unknown): value is AsyncIterable<T> {
   return (
