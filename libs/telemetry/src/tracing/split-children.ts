@@ -1,4 +1,4 @@
-import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, trace, type Span } from '@opentelemetry/api';
 import {
   FW_TRACER_NAME,
   messagingAttributes,
@@ -39,8 +39,12 @@ export type SplitChildSpanOptions = Omit<MessagingSpanOptions, keyof FwSpanAttri
   threshold?: number;
 };
 
-/** The kind and "new trace" flag of a linked child's span (one object for every child). */
-const LINKED_CHILD = { kind: SpanKind.PRODUCER, root: true } as const;
+/**
+ * The options of a linked child's span (one object for every child). Its parent context is the
+ * empty root context, which makes a new trace as `root: true` would, without the SDK first
+ * copying the split's context to take its span out (an allocation per child).
+ */
+const LINKED_CHILD = { kind: SpanKind.PRODUCER } as const;
 
 /**
  * The starter of the `create` spans of one batch of children of a split (fan-out) of
@@ -73,7 +77,7 @@ export function makeSplitChildSpanStarter<T>(
   const split = trace.getSpanContext(parent);
   const links = [...(split ? [{ context: split, attributes: { 'fw.link': 'split' } }] : []), ...(options.links ?? [])];
   return (child) => {
-    const span = tracer.startSpan(name, LINKED_CHILD, parent);
+    const span = tracer.startSpan(name, LINKED_CHILD, ROOT_CONTEXT);
     if (span.isRecording()) {
       span.setAttributes(messagingAttributes('create', { ...options, ...attributesOf(child) }));
       span.addLinks(links);
