@@ -161,7 +161,7 @@ export function makeProcessManager(options: ProcessManagerOptions): ProcessManag
     },
     childResultPages(id, pageSize = 5000) {
       const limit = Math.max(1, Math.floor(pageSize));
-      return readAheadChildResultPages((afterSeq) => repo.childResultPage(options.db, id, { afterSeq, limit }));
+      return readAheadChildResultPages(options.db, id, limit);
     },
     async processCompleted(body) {
       const completed = validateCompletedEvent(body);

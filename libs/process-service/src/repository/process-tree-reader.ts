@@ -60,40 +60,69 @@ export async function childResultPage(
   parentId: string,
   page: { afterSeq?: string; limit: number },
 ): Promise<ChildResultPage> {
-  // The page comes back as one JSON array in one row: parsing it is one native JSON.parse, where
-  // thousands of rows cost the driver a row object and a decoded field each (an aggregation
-  // of a million children reads 200 such pages at its end, while everything waits for it).
+  const text = await childResultPageText(db, parentId, page);
+  return { results: parseChildResultPage(text.page), nextAfterSeq: text.nextAfterSeq };
+}
+
+/** A page of child results as PostgreSQL wrote it (one JSON array), and where the next starts. */
+interface ChildResultPageText {
+  page: string | null;
+  nextAfterSeq: string | undefined;
+}
+
+/**
+ * The page as one JSON array in one row, handed over as text: parsing it is one native
+ * JSON.parse where thousands of rows cost the driver a row object and decoded fields each, and
+ * as text it can be parsed after the next page was asked for (see readAheadChildResultPages).
+ */
+async function childResultPageText(
+  db: ProcessDb,
+  parentId: string,
+  page: { afterSeq?: string; limit: number },
+): Promise<ChildResultPageText> {
   const read = (reader: ProcessDb) =>
-    sql<{ page: Array<[string, string, string, unknown]> | null; last_seq: string | null; n: number }>`
-      select json_agg(json_build_array(c.id, c.process_type, c.state_id, c.output) order by c.seq) as page,
+    sql<{ page: string | null; last_seq: string | null; n: number }>`
+      select (json_agg(json_build_array(c.id, c.process_type, c.state_id, c.output) order by c.seq))::text as page,
              max(c.seq)::text as last_seq, count(*)::int as n
         from (select id, seq, process_type, state_id, output from fw_process
                where parent_id = ${parentId} ${page.afterSeq === undefined ? sql`` : sql`and seq > ${page.afterSeq}`}
                order by seq limit ${page.limit}) c`.execute(reader);
   // In the caller's transaction (a launch reading the first page once) its settings stay as they are.
   const { rows } = db.isTransaction ? await read(db) : await readInIndexOrder(db, read);
-  const { page: children, last_seq: lastSeq, n } = rows[0];
+  const { page: text, last_seq: lastSeq, n } = rows[0];
+  return { page: text, nextAfterSeq: n === page.limit && lastSeq !== null ? lastSeq : undefined };
+}
+
+/** The terminal children of a page's JSON array `[[id, type, state, output], …]`. */
+function parseChildResultPage(text: string | null): SubProcessResult[] {
   const results: SubProcessResult[] = [];
-  for (const [id, processType, stateId, output] of children ?? [])
+  if (text === null) return results;
+  for (const [id, processType, stateId, output] of JSON.parse(text) as Array<[string, string, string, unknown]>)
     if (isTerminalState(stateId))
       results.push(toChildResult({ id, process_type: processType, state_id: stateId, output }));
-  return { results, nextAfterSeq: n === page.limit && lastSeq !== null ? lastSeq : undefined };
+  return results;
 }
 
 /**
- * Every page of child results, from the first: the next page is read while the caller handles the
- * current one (the database and node work at once; two pages in memory at most). A caller that
- * stops early lets the read in flight finish, so its connection is back in the pool.
+ * Every page of the child results of `parentId`, `limit` at a time, from the first: the next page
+ * is asked for before this one is parsed, so PostgreSQL builds it while node parses and the
+ * caller folds this one (two pages in memory at most; an aggregation of a million children reads
+ * 200 pages at its end, when nothing else of the run is left to do). A caller that stops early
+ * lets the read in flight finish, so its connection is back in the pool.
  */
 export async function* readAheadChildResultPages(
-  readPage: (afterSeq: string | undefined) => Promise<ChildResultPage>,
+  db: ProcessDb,
+  parentId: string,
+  limit: number,
 ): AsyncGenerator<SubProcessResult[]> {
-  let next: Promise<ChildResultPage> | undefined = readPage(undefined);
+  const read = (afterSeq: string | undefined) => childResultPageText(db, parentId, { afterSeq, limit });
+  let next: Promise<ChildResultPageText> | undefined = read(undefined);
   try {
     while (next !== undefined) {
-      const page: ChildResultPage = await next;
-      next = page.nextAfterSeq === undefined ? undefined : readPage(page.nextAfterSeq);
-      if (page.results.length > 0) yield page.results;
+      const page: ChildResultPageText = await next;
+      next = page.nextAfterSeq === undefined ? undefined : read(page.nextAfterSeq);
+      const results = parseChildResultPage(page.page);
+      if (results.length > 0) yield results;
     }
   } finally {
     await next?.catch(() => undefined);
