@@ -9,7 +9,7 @@ import { endSpan, inMessagingSpan } from '@fw/telemetry';
 import type { ClaimedWorkItem } from '../repository/work-item-repository';
 import type { AttemptResult, AttemptSettlement } from './attempt-settlement';
 import type { RunMany } from './runner-config';
-import { resultOfOutcome, type BatchOutcomeLike, type WorkItemHandler } from './work-item-handler';
+import { resultOfOutcome, type BatchOutcomeLike, type WorkItemHandler, type WorkItemResult } from './work-item-handler';
 import {
   launchContextOf,
   runManyInSpans,
@@ -46,6 +46,33 @@ export interface WorkItemExecution {
    * one statement completing every item that succeeded; the others are settled one by one.
    */
   executeBatch(entries: readonly RunningItem[], runMany: RunMany): Promise<void>;
+}
+
+/**
+ * Settles a batch's items from their results: one statement completes every success, the
+ * others are settled one by one. Every settlement is waited for before a failure is thrown (a
+ * lost connection fails several at once; none may be left unobserved).
+ */
+async function settleBatch(
+  settlement: AttemptSettlement,
+  items: readonly ClaimedWorkItem[],
+  resultOf: (item: ClaimedWorkItem, index: number) => WorkItemResult,
+): Promise<void> {
+  const succeeded: ClaimedWorkItem[] = [];
+  const others: Array<Promise<void>> = [];
+  items.forEach((item, i) => {
+    let attempt: AttemptResult;
+    try {
+      attempt = { failed: false, result: resultOf(item, i) };
+    } catch (failure) {
+      attempt = { failed: true, failure };
+    }
+    if (!attempt.failed && !attempt.result) succeeded.push(item);
+    else others.push(settlement.settle(item, attempt));
+  });
+  const settled = await Promise.allSettled([settlement.completeAll(succeeded), ...others]);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExecution {
@@ -114,23 +141,12 @@ export function makeWorkItemExecution(deps: WorkItemExecutionDeps): WorkItemExec
     } finally {
       await leases.release(items);
     }
-    const succeeded: ClaimedWorkItem[] = [];
-    const others: Array<Promise<void>> = [];
     const settling = spans.map((span, i) => startSettleSpan(workers[i], span));
-    live.forEach(({ item }, i) => {
-      let attempt: AttemptResult;
-      try {
-        if (outcomes === undefined) throw thrown;
-        attempt = { failed: false, result: resultOfOutcome(outcomes[i], item) };
-      } catch (failure) {
-        attempt = { failed: true, failure };
-      }
-      if (!attempt.failed && !attempt.result) succeeded.push(item);
-      else others.push(settlement.settle(item, attempt));
-    });
     try {
-      await settlement.completeAll(succeeded);
-      await Promise.all(others);
+      await settleBatch(settlement, items, (item, i) => {
+        if (outcomes === undefined) throw thrown;
+        return resultOfOutcome(outcomes[i], item);
+      });
     } finally {
       settling.forEach((span) => endSpan(span));
       spans.forEach((span) => endSpan(span));

@@ -157,7 +157,7 @@ describe('process dashboard on the dev admin server', () => {
     await graph.locator(`[data-node-id="${report.id}"]`).click();
     await page.waitForURL(`**/t/demo/processes/${report.id}`);
     await page.getByRole('heading', { level: 1, name: /word-count-report/ }).waitFor();
-    await page.getByRole('link', { name: report.predecessorId?.slice(0, 8) ?? 'x' }).waitFor();
+    await page.getByRole('link', { name: report.predecessorId?.slice(-8) ?? 'x' }).waitFor();
   });
 
   it('shows the timeline of the trigger, grouped by tree', async () => {

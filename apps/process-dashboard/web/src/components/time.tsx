@@ -31,6 +31,17 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 3_600_000)} h ${Math.round((ms % 3_600_000) / 60_000)} min`;
 }
 
+/**
+ * The part of an id that tells it apart from its neighbours in a table. A random id (version 4)
+ * differs from its first characters on; a time-ordered one (version 7, the processes' ids) starts
+ * with its creation time, the same for every id of one millisecond, and differs at its end; a
+ * split child's id (version 8) starts with its parent's and differs in its position, the
+ * characters after the version digit.
+ */
 export function shortId(id: string): string {
-  return id.length > 13 ? `${id.slice(0, 8)}…` : id;
+  if (id.length <= 13) return id;
+  const version = id.charAt(14);
+  if (version === '7') return `…${id.slice(-8)}`;
+  if (version === '8') return `…${id.slice(15, 26)}…`;
+  return `${id.slice(0, 8)}…`;
 }
