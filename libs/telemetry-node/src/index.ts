@@ -1,6 +1,8 @@
 // Public entry point of @fw/telemetry-node. Every export is listed explicitly.
 export { startTelemetry } from './tracing/start-telemetry';
 export type { StartTelemetryOptions, Telemetry } from './tracing/start-telemetry';
+export { FwContextManager } from './tracing/fw-context-manager';
+export type { TracingContextStorage } from './tracing/fw-context-manager';
 export { readTraceExportSettings } from './tracing/trace-export-settings';
 export type { OtlpProtocol, TraceExportSettings } from './tracing/trace-export-settings';
 export { readEnabledInstrumentations, SUPPORTED_INSTRUMENTATIONS } from './instrumentation/enabled-instrumentations';

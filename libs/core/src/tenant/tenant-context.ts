@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentFrame, runInFrame } from '../context/ambient-storage';
 
 /** Header that carries the tenant id on every framework HTTP API. */
 export const TENANT_HEADER = 'x-fw-tenant-id';
@@ -50,24 +50,22 @@ export interface RequestContext {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
-
-/** Runs `fn` with `context` as the current request context. */
+/** Runs `fn` with `context` as the current request context (the tracing context stays as it is). */
 export function runWithContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
+  return runInFrame<RequestContext, T>({ request: context, tracing: currentFrame()?.tracing }, fn);
 }
 
 /** Runs `fn` with `tenantId` as the current tenant (other headers empty). */
 export function runWithTenant<T>(tenantId: string | undefined, fn: () => T): T {
-  return storage.run({ tenantId, headers: tenantId === undefined ? {} : { [TENANT_HEADER]: tenantId } }, fn);
+  return runWithContext({ tenantId, headers: tenantId === undefined ? {} : { [TENANT_HEADER]: tenantId } }, fn);
 }
 
 /** The current request context, if any. */
 export function currentContext(): RequestContext | undefined {
-  return storage.getStore();
+  return currentFrame<RequestContext>()?.request;
 }
 
 /** The current tenant id, if the current context has one. */
 export function currentTenantId(): string | undefined {
-  return storage.getStore()?.tenantId;
+  return currentFrame<RequestContext>()?.request?.tenantId;
 }

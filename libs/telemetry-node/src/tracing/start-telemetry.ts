@@ -2,6 +2,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { readEnabledInstrumentations, type InstrumentationName } from '../instrumentation/enabled-instrumentations';
 import { registeredInstrumentations } from '../instrumentation/register-instrumentations';
+import { FwContextManager } from './fw-context-manager';
 import { readTraceExportSettings, type OtlpProtocol } from './trace-export-settings';
 
 /** Options of {@link startTelemetry}. */
@@ -41,7 +42,7 @@ async function makeExporter(protocol: OtlpProtocol, url: string): Promise<SpanEx
 /**
  * Starts tracing for a host from the standard environment (see {@link readTraceExportSettings}):
  * with an OTLP endpoint, a Node tracer provider with a batch exporter (http/protobuf or http/json),
- * the W3C propagator and the AsyncLocalStorage context manager, registered as the global ones that
+ * the W3C propagator and {@link FwContextManager} (the active context kept in `@fw/core`'s storage: one `AsyncLocalStorage` for both), registered as the global ones that
  * `@opentelemetry/api` (and so every library) uses; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`
  * describe the service, `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` choose the sampler.
  * Without an endpoint, or with `OTEL_SDK_DISABLED=true`, nothing is started or exported and
@@ -74,9 +75,11 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     );
   running = true;
   try {
-    const [{ NodeTracerProvider, BatchSpanProcessor }, resources] = await Promise.all([
+    // @fw/core loads pg: only now, after the instrumentations were registered.
+    const [{ NodeTracerProvider, BatchSpanProcessor }, resources, core] = await Promise.all([
       import('@opentelemetry/sdk-trace-node'),
       import('@opentelemetry/resources'),
+      import('@fw/core'),
     ]);
     const resource = resources
       .defaultResource()
@@ -84,7 +87,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       .merge(resources.detectResources({ detectors: [resources.envDetector] }));
     const exporter = await makeExporter(settings.protocol, settings.url);
     const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
-    provider.register();
+    provider.register({ contextManager: new FwContextManager(core) });
     let stopping: Promise<void> | undefined;
     const stop = async (): Promise<void> => {
       await provider.shutdown();

@@ -77,6 +77,15 @@ function childTsconfig(code: CompareSettings['code']): string {
     : path.join(WORKSPACE_ROOT, 'tools/bench/tsconfig.dist.json');
 }
 
+/**
+ * `--cpu-prof` into `FW_BENCH_CPU_PROFILE_DIR` when that is set: a V8 CPU profile of every child
+ * (one file per OS process, `CPU.<date>.<pid>…cpuprofile`), to open in Chrome's DevTools.
+ */
+function profileArgs(env: NodeJS.ProcessEnv): string[] {
+  const dir = env.FW_BENCH_CPU_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 /** What a child measured, with its peak RSS. */
 export type ChildRecord = ChildMeasured & { maxRssBytes: number };
 
@@ -97,7 +106,7 @@ export function runCompareChild(
   const args = [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl, timeout?.toString() ?? ''];
   const child = fork(CHILD_MAIN, args, {
     cwd: WORKSPACE_ROOT,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...profileArgs(process.env)],
     env: {
       ...process.env,
       FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error',
