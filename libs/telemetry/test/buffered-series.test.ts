@@ -5,6 +5,10 @@ import { makeBufferedHistogram } from '../src/metrics/buffered-histogram';
 const BUCKETS = [0.005, 0.05, 0.5, 5];
 const VALUES = [0, 0.005, 0.0051, 0.2, 0.5, 3, 5, 7.5, 120, 0.049];
 
+/** The buffered histogram `h` by `tenant` that the tests below compare with prom-client's. */
+const tenantHistogramIn = (registry: Registry) =>
+  makeBufferedHistogram({ name: 'h', help: 'h', labelNames: ['tenant'], buckets: BUCKETS, registers: [registry] });
+
 describe('makeBufferedHistogram', () => {
   it('writes the same lines as prom-client’s histogram for the same observations', async () => {
     const reference = new Registry();
@@ -16,13 +20,7 @@ describe('makeBufferedHistogram', () => {
       registers: [reference],
     });
     const registry = new Registry();
-    const buffered = makeBufferedHistogram({
-      name: 'h',
-      help: 'h',
-      labelNames: ['tenant'],
-      buckets: BUCKETS,
-      registers: [registry],
-    });
+    const buffered = tenantHistogramIn(registry);
     for (const tenant of ['acme', 'globex']) {
       const series = buffered.series(tenant, () => ({ tenant }));
       for (const value of tenant === 'acme' ? VALUES : VALUES.slice(3)) {
@@ -36,13 +34,7 @@ describe('makeBufferedHistogram', () => {
 
   it('writes a series out from its first observation, and zeroes every series on reset', async () => {
     const registry = new Registry();
-    const buffered = makeBufferedHistogram({
-      name: 'h',
-      help: 'h',
-      labelNames: ['tenant'],
-      buckets: BUCKETS,
-      registers: [registry],
-    });
+    const buffered = tenantHistogramIn(registry);
     const acme = buffered.series('acme', () => ({ tenant: 'acme' }));
     expect(await registry.metrics()).not.toContain('h_count');
     acme.observe(1);

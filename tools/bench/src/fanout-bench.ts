@@ -132,7 +132,7 @@ export async function fanoutBenchOn(
     }
     if (workers === 0) {
       const cost = await startLeafCost(scratch.url);
-      r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning, telemetry?.metrics);
+      r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning, process.env.XX_NO_METRICS ? undefined : telemetry?.metrics);
       await telemetry?.stop();
       // Closing the pool makes its backends report their last figures as they exit.
       await scratch.database.close();

@@ -7,10 +7,12 @@
 import type { Process } from '@fw/process-api';
 
 /**
- * Where the context is kept: a symbol-keyed property that is not enumerable, so that JSON, spreads
- * and `Object.keys` do not see it (a copy of the record is an answer, not a traced process). A
- * property rather than a WeakMap entry: a split sets it on thousands of new records, and weak
- * entries cost the collector far more than a property of the record.
+ * Where the context is kept: a symbol-keyed property, which JSON and `Object.keys` do not see (a
+ * process endpoint answers the record without it). A plain property rather than a WeakMap entry
+ * (weak entries cost the collector, and a split sets thousands) or a non-enumerable one
+ * (`Object.defineProperty` is a runtime call: about a microsecond per leaf of a fan-out). Being
+ * enumerable, it goes along with spreads and `Object.assign`, so a copy of a process's record
+ * (the event applier works on one) keeps its trace.
  */
 const TRACE_CONTEXT = Symbol('fw.traceContext');
 
@@ -18,9 +20,7 @@ type Traced = Process & { [TRACE_CONTEXT]?: string };
 
 /** Remembers the trace context of `process` (nothing for null). */
 export function rememberTraceContext(process: Process, traceContext: string | null | undefined): void {
-  if (!traceContext) return;
-  if (Object.prototype.hasOwnProperty.call(process, TRACE_CONTEXT)) (process as Traced)[TRACE_CONTEXT] = traceContext;
-  else Object.defineProperty(process, TRACE_CONTEXT, { value: traceContext, writable: true, enumerable: false });
+  if (traceContext) (process as Traced)[TRACE_CONTEXT] = traceContext;
 }
 
 /** The trace context `process` was created in, null without one. */

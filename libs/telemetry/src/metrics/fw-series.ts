@@ -45,18 +45,43 @@ export function workItemLabels(labels: WorkItemLabels): LabelValues<WorkItemLabe
   return { ...processLabels(labels), worker_type: labels.workerType };
 }
 
+/**
+ * The counter series of one series' labels plus one more label (`outcome`, `result`), one per
+ * value of it, each made on first use.
+ */
+class CounterSeriesByValue<L extends string, E extends string, V extends string> {
+  private readonly byValue = new Map<V, CounterSeries>();
+
+  constructor(
+    private readonly counter: BufferedCounter<L | E>,
+    private readonly key: string,
+    private readonly labels: LabelValues<L>,
+    private readonly label: E,
+  ) {}
+
+  add(value: V): void {
+    let series = this.byValue.get(value);
+    if (series === undefined)
+      this.byValue.set(
+        value,
+        (series = this.counter.series(
+          `${this.key}\u0000${value}`,
+          () => ({ ...this.labels, [this.label]: value }) as LabelValues<L | E>,
+        )),
+      );
+    series.add();
+  }
+}
+
 class ProcessSeriesEntry implements ProcessSeries {
   private readonly createdCount: CounterSeries;
   private readonly durations: HistogramSeries;
-  private readonly outcomes = new Map<ProcessOutcome, CounterSeries>();
+  private readonly outcomes: CounterSeriesByValue<ProcessLabelName, 'outcome', ProcessOutcome>;
 
-  constructor(
-    private readonly key: string,
-    private readonly labels: LabelValues<ProcessLabelName>,
-    private readonly series: FwEventSeries,
-  ) {
+  constructor(key: string, labels: LabelValues<ProcessLabelName>, series: FwEventSeries) {
     this.createdCount = series.created.series(key, () => labels);
     this.durations = series.duration.series(key, () => labels);
+    this.outcomes = new CounterSeriesByValue(series.finished, key, labels, 'outcome');
   }
 
   created(count = 1): void {
@@ -64,27 +89,18 @@ class ProcessSeriesEntry implements ProcessSeries {
   }
 
   finished(outcome: ProcessOutcome, durationSeconds: number): void {
-    let finished = this.outcomes.get(outcome);
-    if (finished === undefined)
-      this.outcomes.set(
-        outcome,
-        (finished = this.series.finished.series(`${this.key}\u0000${outcome}`, () => ({ ...this.labels, outcome }))),
-      );
-    finished.add();
+    this.outcomes.add(outcome);
     this.durations.observe(durationSeconds);
   }
 }
 
 class WorkItemSeriesEntry implements WorkItemSeries {
   private readonly waits: HistogramSeries;
-  private readonly results = new Map<AttemptResult, CounterSeries>();
+  private readonly results: CounterSeriesByValue<WorkItemLabelName, 'result', AttemptResult>;
 
-  constructor(
-    private readonly key: string,
-    private readonly labels: LabelValues<WorkItemLabelName>,
-    private readonly series: FwEventSeries,
-  ) {
+  constructor(key: string, labels: LabelValues<WorkItemLabelName>, series: FwEventSeries) {
     this.waits = series.wait.series(key, () => labels);
+    this.results = new CounterSeriesByValue(series.attempts, key, labels, 'result');
   }
 
   claimed(waitSeconds: number): void {
@@ -92,13 +108,7 @@ class WorkItemSeriesEntry implements WorkItemSeries {
   }
 
   attempt(result: AttemptResult): void {
-    let attempts = this.results.get(result);
-    if (attempts === undefined)
-      this.results.set(
-        result,
-        (attempts = this.series.attempts.series(`${this.key}\u0000${result}`, () => ({ ...this.labels, result }))),
-      );
-    attempts.add();
+    this.results.add(result);
   }
 }
 
