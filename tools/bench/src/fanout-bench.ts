@@ -127,12 +127,14 @@ export async function fanoutBenchOn(
     );
     let r: FanoutResult;
     if (telemetry) {
-      io.out(`  telemetry on: metrics at ${telemetry.metricsUrl}, spans to ${telemetry.tracesUrl}`);
-      settings.telemetry?.onMetricsServed(telemetry.metricsUrl);
+      io.out(
+        `  telemetry on: metrics ${telemetry.metricsUrl ? `at ${telemetry.metricsUrl}` : 'off'}, spans ${telemetry.tracesUrl ? `to ${telemetry.tracesUrl}` : 'off'}`,
+      );
+      if (telemetry.metricsUrl) settings.telemetry?.onMetricsServed(telemetry.metricsUrl);
     }
     if (workers === 0) {
       const cost = await startLeafCost(scratch.url);
-      r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning, process.env.XX_NO_METRICS ? undefined : telemetry?.metrics);
+      r = await runFanout(scratch.database, leaves, (line) => io.out(line), tuning, telemetry?.metrics);
       await telemetry?.stop();
       // Closing the pool makes its backends report their last figures as they exit.
       await scratch.database.close();

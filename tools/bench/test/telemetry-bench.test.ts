@@ -6,7 +6,7 @@ import {
   summarizeTelemetryOverhead,
   type TelemetryRound,
 } from '../src/telemetry/telemetry-overhead';
-import { benchSamplerEnv, BENCH_TRACE_SAMPLER } from '../src/telemetry/fanout-telemetry';
+import { benchSamplerEnv, BENCH_TRACE_SAMPLER, telemetryPartsOf } from '../src/telemetry/fanout-telemetry';
 
 const databaseUrl = process.env.FW_TEST_DATABASE_URL || undefined;
 
@@ -51,6 +51,15 @@ describe('telemetry bench', () => {
   it('samples one trace in a hundred unless OTEL_TRACES_SAMPLER says otherwise', () => {
     expect(benchSamplerEnv({})).toEqual(BENCH_TRACE_SAMPLER);
     expect(benchSamplerEnv({ OTEL_TRACES_SAMPLER: 'always_on' })).toEqual({ OTEL_TRACES_SAMPLER: 'always_on' });
+  });
+
+  it('turns on both parts unless FW_BENCH_TELEMETRY names one, and refuses another value', () => {
+    expect(telemetryPartsOf({})).toBe('both');
+    expect(telemetryPartsOf({ FW_BENCH_TELEMETRY: ' metrics ' })).toBe('metrics');
+    expect(telemetryPartsOf({ FW_BENCH_TELEMETRY: 'traces' })).toBe('traces');
+    expect(() => telemetryPartsOf({ FW_BENCH_TELEMETRY: 'logs' })).toThrow(
+      /FW_BENCH_TELEMETRY must be both, metrics or traces, got "logs"/,
+    );
   });
 
   it('collects OTLP exports and scrapes a metrics URL, counting what it got', async () => {

@@ -7,6 +7,7 @@ import {
   trace,
   type Attributes,
   type Span,
+  type TracerProvider,
 } from '@opentelemetry/api';
 import { FW_TRACER_NAME, type FwSpanAttributes } from './messaging-spans';
 
@@ -84,5 +85,13 @@ export function endSpan(span: Span, failure?: unknown): void {
  */
 export function isTracingStarted(): boolean {
   const provider = trace.getTracerProvider();
-  return !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer(FW_TRACER_NAME) !== undefined;
+  if (!(provider instanceof ProxyTracerProvider)) return true;
+  // Asking the delegate for a tracer costs the SDK a key and a map lookup: the answer is kept
+  // for as long as the delegate stays the same (registering or disabling an SDK changes it).
+  const delegate = provider.getDelegate();
+  if (delegate !== started.delegate)
+    started = { delegate, answer: provider.getDelegateTracer(FW_TRACER_NAME) !== undefined };
+  return started.answer;
 }
+
+let started: { delegate: TracerProvider | undefined; answer: boolean } = { delegate: undefined, answer: false };

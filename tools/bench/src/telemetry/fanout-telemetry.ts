@@ -33,42 +33,63 @@ export function benchSamplerEnv(env: NodeJS.ProcessEnv = process.env): Record<st
   return BENCH_TRACE_SAMPLER;
 }
 
+/**
+ * What a telemetry run turns on: both (the default), or only one of them when
+ * `FW_BENCH_TELEMETRY` is `metrics` or `traces`, to see which costs what.
+ */
+export type TelemetryParts = 'both' | 'metrics' | 'traces';
+
+/** The parts `FW_BENCH_TELEMETRY` asks for; another value is an error naming the variable. */
+export function telemetryPartsOf(env: NodeJS.ProcessEnv = process.env): TelemetryParts {
+  const value = env.FW_BENCH_TELEMETRY?.trim() || 'both';
+  if (value === 'both' || value === 'metrics' || value === 'traces') return value;
+  throw new RangeError(`FW_BENCH_TELEMETRY must be both, metrics or traces, got ${JSON.stringify(value)}`);
+}
+
 /** `parentbased_traceidratio 0.01` */
 export function describeSampler(env: Record<string, string>): string {
   return [env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG].filter(Boolean).join(' ');
 }
 
-/** Metrics and tracing of one bench node. */
+/** Metrics and tracing of one bench node (one of them only when {@link TelemetryParts} says so). */
 export interface FanoutTelemetry {
-  readonly metrics: FwMetrics;
-  /** `http://127.0.0.1:<port>/metrics`, open (the bench's scraper holds no token). */
-  readonly metricsUrl: string;
-  /** Where spans go (`OTEL_EXPORTER_OTLP_ENDPOINT`). */
-  readonly tracesUrl: string;
+  /** The series the node records into; undefined with traces only. */
+  readonly metrics: FwMetrics | undefined;
+  /** `http://127.0.0.1:<port>/metrics`, open (the bench's scraper holds no token); undefined with traces only. */
+  readonly metricsUrl: string | undefined;
+  /** Where spans go (`OTEL_EXPORTER_OTLP_ENDPOINT`); undefined with metrics only. */
+  readonly tracesUrl: string | undefined;
   /** Flushes and stops tracing, stops serving metrics (idempotent). */
   stop(): Promise<void>;
 }
 
 /**
- * Starts metrics and tracing for a node on `database`. Fails when `OTEL_EXPORTER_OTLP_ENDPOINT` is
- * not set: a measurement "with tracing" that exports nothing would measure the wrong thing.
+ * Starts metrics and tracing (or the one of them `parts` names) for a node on `database`. Fails
+ * when tracing is wanted and `OTEL_EXPORTER_OTLP_ENDPOINT` is not set: a measurement "with
+ * tracing" that exports nothing would measure the wrong thing.
  */
-export async function startFanoutTelemetry(database: Database): Promise<FanoutTelemetry> {
-  const tracing = await startTelemetry({ serviceName: 'fw-bench-fanout' });
-  if (!tracing.exporting && !process.env.XX_NO_TRACING) throw new Error(`fanout with telemetry needs an OTLP endpoint: ${tracing.reason}`);
-  const metrics = makeFwMetrics(undefined, {
-    gaugeSource: makeCachedGaugeSource(makeQueueFiguresReader(database)),
-  });
-  const server = await serveMetrics({ registry: metrics.registry, profile: 'dev', port: 0, bindAddress: '127.0.0.1' });
+export async function startFanoutTelemetry(
+  database: Database,
+  parts: TelemetryParts = telemetryPartsOf(),
+): Promise<FanoutTelemetry> {
+  const tracing = parts === 'metrics' ? undefined : await startTelemetry({ serviceName: 'fw-bench-fanout' });
+  if (tracing && !tracing.exporting) throw new Error(`fanout with telemetry needs an OTLP endpoint: ${tracing.reason}`);
+  const metrics =
+    parts === 'traces'
+      ? undefined
+      : makeFwMetrics(undefined, { gaugeSource: makeCachedGaugeSource(makeQueueFiguresReader(database)) });
+  const server = metrics
+    ? await serveMetrics({ registry: metrics.registry, profile: 'dev', port: 0, bindAddress: '127.0.0.1' })
+    : undefined;
   let stopped: Promise<void> | undefined;
   return {
     metrics,
-    metricsUrl: server.url,
-    tracesUrl: tracing.url ?? '',
+    metricsUrl: server?.url,
+    tracesUrl: tracing?.url,
     stop: () =>
       (stopped ??= (async () => {
-        await server.close();
-        await tracing.shutdown();
+        await server?.close();
+        await tracing?.shutdown();
       })()),
   };
 }

@@ -16,7 +16,7 @@ import {
   type ChildRecord,
   type CompareSettings,
 } from '../compare/compare-bench';
-import { benchSamplerEnv, describeSampler } from './fanout-telemetry';
+import { benchSamplerEnv, describeSampler, telemetryPartsOf } from './fanout-telemetry';
 import { startTelemetryCollector } from './telemetry-collector';
 import { formatTelemetryOverhead, summarizeTelemetryOverhead, type TelemetryRound } from './telemetry-overhead';
 
@@ -45,9 +45,15 @@ async function runOnce(
 
 /** Runs the rounds and prints the summary; returns the rounds. */
 export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo): Promise<TelemetryRound[]> {
+  const parts = telemetryPartsOf();
   if (settings.code === 'dist') buildPackages([...FANOUT_PACKAGES]);
+  const what = {
+    both: 'metrics and tracing',
+    metrics: 'metrics only (FW_BENCH_TELEMETRY)',
+    traces: 'tracing only (FW_BENCH_TELEMETRY)',
+  }[parts];
   io.out(
-    `telemetry: fanout of ${settings.leaves} leaves with metrics and tracing off and on (sampler ${describeSampler(benchSamplerEnv())}; metrics scraped every second), ${settings.rounds} round(s); load average ${os.loadavg()[0].toFixed(1)}`,
+    `telemetry: fanout of ${settings.leaves} leaves with ${what} off and on (sampler ${describeSampler(benchSamplerEnv())}; metrics scraped every second), ${settings.rounds} round(s); load average ${os.loadavg()[0].toFixed(1)}`,
   );
   const rounds: TelemetryRound[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
