@@ -45,12 +45,18 @@ export async function runFanout(
   // The end of the last-but-one batch of leaves: all but the last batch have run.
   let leavesRun = 0;
   let lastButOneBatchAt: number | undefined;
+  let lastLeafAt = 0;
+  let aggregatedAt = 0;
   const node = startFanoutNode(database, tuning, {
     ...(metrics ? { metrics } : {}),
     onOutcome: (outcome) => {
-      if (outcome.workerType === 'SPLITTER') splitDoneAt = performance.now();
-      else if (outcome.workerType === 'EXECUTOR' && ++leavesRun === Math.max(1, leaves - tuning.batch))
-        lastButOneBatchAt = performance.now();
+      const now = performance.now();
+      if (outcome.workerType === 'SPLITTER') splitDoneAt = now;
+      else if (outcome.workerType === 'AGGREGATOR') aggregatedAt = now;
+      else if (outcome.workerType === 'EXECUTOR') {
+        lastLeafAt = now;
+        if (++leavesRun === Math.max(1, leaves - tuning.batch)) lastButOneBatchAt = now;
+      }
     },
   });
   let rootDone: () => void = () => undefined;
@@ -74,7 +80,15 @@ export async function runFanout(
     leaves,
     seconds: (ended - started) / 1000,
     splitSeconds: (splitDoneAt - started) / 1000,
-    tailSeconds: lastButOneBatchAt === undefined ? undefined : (ended - lastButOneBatchAt) / 1000,
+    ...(lastButOneBatchAt === undefined
+      ? {}
+      : {
+          tailSeconds: (ended - lastButOneBatchAt) / 1000,
+          tailParts: {
+            lastLeafSeconds: (lastLeafAt - lastButOneBatchAt) / 1000,
+            aggregatedSeconds: (aggregatedAt - lastButOneBatchAt) / 1000,
+          },
+        }),
     cpu: cpuSplit,
     ...verified,
   });
@@ -153,7 +167,10 @@ export async function fanoutBenchOn(
     );
     if (r.tailSeconds !== undefined)
       io.out(
-        `  tail: ${r.tailSeconds.toFixed(2)} s from the end of the last-but-one batch of ${tuning.batch} leaves to the root's PROCESSED`,
+        `  tail: ${r.tailSeconds.toFixed(2)} s from the end of the last-but-one batch of ${tuning.batch} leaves to the root's PROCESSED` +
+          (r.tailParts
+            ? ` (last leaf's step ended at ${r.tailParts.lastLeafSeconds.toFixed(2)} s, the aggregator's at ${r.tailParts.aggregatedSeconds.toFixed(2)} s)`
+            : ''),
       );
     io.out(
       `  elapsed_s=${r.seconds.toFixed(3)} transitions_per_s=${r.transitionsPerSecond.toFixed(0)} peak_rss_mb=${(process.resourceUsage().maxRSS / 1024).toFixed(0)}`,

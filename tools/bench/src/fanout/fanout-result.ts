@@ -25,6 +25,11 @@ export interface FanoutResult {
    * the last reports and the aggregation (single-process mode only).
    */
   tailSeconds?: number;
+  /**
+   * The tail in parts, seconds from its start: when the last leaf's step ended, and when the
+   * aggregator's step ended (the root's PROCESSED is at `tailSeconds`).
+   */
+  tailParts?: { lastLeafSeconds: number; aggregatedSeconds: number };
   /** Where the run's CPU went (single-process mode only). */
   cpu?: CpuSplit;
   /** What each leaf cost PostgreSQL (single-process mode only). */
@@ -35,7 +40,7 @@ export interface FanoutResult {
 export function fanoutResultOf(
   run: Pick<
     FanoutResult,
-    'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands' | 'cpu' | 'tailSeconds'
+    'leaves' | 'seconds' | 'splitSeconds' | 'rootState' | 'outboxCommands' | 'cpu' | 'tailSeconds' | 'tailParts'
   >,
 ): FanoutResult {
   // Leaves: create → EXECUTING → PROCESSED; root: SPLIT_PENDING, one per split batch, one per child
