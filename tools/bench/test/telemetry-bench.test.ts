@@ -46,6 +46,26 @@ describe('telemetry bench', () => {
     expect(over.withinLimit).toBe(false);
     expect(formatTelemetryOverhead(over).join('\n')).toMatch(/20\.0 % of leaves\/s \(limit 5 %\): OVER the limit/);
     expect(() => summarizeTelemetryOverhead([round(false, 5000, 1)])).toThrow(/off and on/);
+    expect(s.pairedLossMedian).toBeUndefined();
+  });
+
+  it('pairs the runs of each round, whose machine speed is alike', () => {
+    const inRound = (n: number, telemetry: boolean, rate: number): TelemetryRound => ({
+      ...round(telemetry, rate, 1),
+      round: n,
+    });
+    const s = summarizeTelemetryOverhead([
+      inRound(1, false, 8000),
+      inRound(1, true, 7600),
+      inRound(2, true, 5700),
+      inRound(2, false, 6000),
+      inRound(3, false, 7000),
+      inRound(3, true, 7350),
+      inRound(4, false, 6500),
+    ]);
+    expect(s.pairedLossPercents.map((x) => Number(x.toFixed(6)))).toEqual([5, 5, -5]);
+    expect(s.pairedLossMedian).toBeCloseTo(5, 9);
+    expect(formatTelemetryOverhead(s).join('\n')).toContain('loss within each round: 5.0, 5.0, -5.0 % → median 5.0 %');
   });
 
   it('samples one trace in a hundred unless OTEL_TRACES_SAMPLER says otherwise', () => {

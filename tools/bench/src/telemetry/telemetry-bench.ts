@@ -67,6 +67,7 @@ export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo
         leaves: settings.leaves,
         leavesPerSecond,
         nodeCpuSeconds: record.cpu?.processSeconds,
+        round,
       });
       io.out(
         `round ${round} telemetry ${telemetry ? 'on ' : 'off'}: ${leavesPerSecond.toFixed(0)} leaves/s (${record.seconds.toFixed(2)} s, node CPU ${record.cpu?.processSeconds.toFixed(2) ?? '?'} s, peak RSS ${(record.maxRssBytes / 1024 / 1024).toFixed(0)} MB, load ${os.loadavg()[0].toFixed(1)})`,

@@ -18,6 +18,8 @@ export interface TelemetryRound {
   leavesPerSecond: number;
   /** CPU seconds of the node process during the run (undefined: not measured). */
   nodeCpuSeconds: number | undefined;
+  /** The round it belongs to (its off and on runs ran one after the other), when known. */
+  round?: number;
 }
 
 export interface TelemetryOverhead {
@@ -25,6 +27,13 @@ export interface TelemetryOverhead {
   on: { median: number; rates: number[]; cpuMillisPerLeaf: number };
   /** 100 × (1 − on / off) of the medians; negative when the runs with telemetry were faster. */
   lossPercent: number;
+  /**
+   * 100 × (1 − on / off) within each round that has both runs, in round order: the machine's speed
+   * drifts over minutes, and the two runs of a round share most of it.
+   */
+  pairedLossPercents: number[];
+  /** The median of {@link pairedLossPercents}; undefined without a complete round. */
+  pairedLossMedian: number | undefined;
   /** 100 × (on / off − 1) of the median node CPU per leaf. */
   cpuAddedPercent: number;
   withinLimit: boolean;
@@ -37,6 +46,15 @@ function side(rounds: readonly TelemetryRound[], telemetry: boolean): TelemetryO
   return { median: median(rates), rates, cpuMillisPerLeaf: median(cpu) };
 }
 
+function pairedLosses(rounds: readonly TelemetryRound[]): number[] {
+  const numbers = [...new Set(rounds.flatMap((r) => (r.round === undefined ? [] : [r.round])))].sort((a, b) => a - b);
+  return numbers.flatMap((n) => {
+    const off = rounds.find((r) => r.round === n && !r.telemetry);
+    const on = rounds.find((r) => r.round === n && r.telemetry);
+    return off && on ? [100 * (1 - on.leavesPerSecond / off.leavesPerSecond)] : [];
+  });
+}
+
 /** Medians, loss and added CPU of `rounds` (both sides must have at least one run). */
 export function summarizeTelemetryOverhead(rounds: readonly TelemetryRound[]): TelemetryOverhead {
   const off = side(rounds, false);
@@ -44,10 +62,13 @@ export function summarizeTelemetryOverhead(rounds: readonly TelemetryRound[]): T
   if (off.rates.length === 0 || on.rates.length === 0)
     throw new Error('telemetry overhead needs runs with telemetry off and on');
   const lossPercent = 100 * (1 - on.median / off.median);
+  const pairedLossPercents = pairedLosses(rounds);
   return {
     off,
     on,
     lossPercent,
+    pairedLossPercents,
+    pairedLossMedian: pairedLossPercents.length === 0 ? undefined : median(pairedLossPercents),
     cpuAddedPercent: 100 * (on.cpuMillisPerLeaf / off.cpuMillisPerLeaf - 1),
     withinLimit: lossPercent <= TELEMETRY_LOSS_LIMIT_PERCENT,
   };
@@ -59,6 +80,11 @@ export function formatTelemetryOverhead(s: TelemetryOverhead): string[] {
   return [
     `  off: ${rates(s.off.rates)} leaves/s → median ${s.off.median.toFixed(0)}; node CPU ${s.off.cpuMillisPerLeaf.toFixed(3)} ms per leaf`,
     `  on:  ${rates(s.on.rates)} leaves/s → median ${s.on.median.toFixed(0)}; node CPU ${s.on.cpuMillisPerLeaf.toFixed(3)} ms per leaf (${s.cpuAddedPercent >= 0 ? '+' : ''}${s.cpuAddedPercent.toFixed(1)} %)`,
+    ...(s.pairedLossMedian === undefined
+      ? []
+      : [
+          `  loss within each round: ${s.pairedLossPercents.map((x) => x.toFixed(1)).join(', ')} % → median ${s.pairedLossMedian.toFixed(1)} %`,
+        ]),
     `  loss with metrics and tracing on: ${s.lossPercent.toFixed(1)} % of leaves/s (limit ${TELEMETRY_LOSS_LIMIT_PERCENT} %): ${s.withinLimit ? 'within' : 'OVER'} the limit`,
     `telemetry_loss_pct=${s.lossPercent.toFixed(1)}`,
   ];
