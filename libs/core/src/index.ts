@@ -36,9 +36,10 @@ export {
   runWithTenant,
   currentContext,
   currentTenantId,
+  runWithTracingContext,
+  currentTracingContext,
 } from './tenant/tenant-context';
 export type { RequestContext, RequestTrigger, RequestCaller } from './tenant/tenant-context';
-export { runWithTracingContext, currentTracingContext } from './context/ambient-storage';
 export { makeRequestContext, restoreRequestContext, storedRequestContext } from './tenant/request-context';
 export type { RequestContextFields, StoredRequestContext } from './tenant/request-context';
 export { createDatabase } from './database/database-factory';

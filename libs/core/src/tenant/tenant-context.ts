@@ -1,4 +1,4 @@
-import { currentFrame, runInFrame } from '../context/ambient-storage';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Header that carries the tenant id on every framework HTTP API. */
 export const TENANT_HEADER = 'x-fw-tenant-id';
@@ -50,9 +50,23 @@ export interface RequestContext {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * What the process's one `AsyncLocalStorage` holds: the request context and, when a host traces,
+ * the tracing library's active context (`runWithTracingContext`, used by `@fw/telemetry-node`'s
+ * context manager). One storage for both because Node copies every enabled storage onto every
+ * promise the process creates: at thousands of work items a second, a second storage costs about
+ * a microsecond per item. Entering one of the two keeps the other.
+ */
+interface AmbientFrame {
+  readonly request?: RequestContext;
+  readonly tracing?: unknown;
+}
+
+const storage = new AsyncLocalStorage<AmbientFrame>();
+
 /** Runs `fn` with `context` as the current request context (the tracing context stays as it is). */
 export function runWithContext<T>(context: RequestContext, fn: () => T): T {
-  return runInFrame<RequestContext, T>({ request: context, tracing: currentFrame()?.tracing }, fn);
+  return storage.run({ request: context, tracing: storage.getStore()?.tracing }, fn);
 }
 
 /** Runs `fn` with `tenantId` as the current tenant (other headers empty). */
@@ -62,10 +76,30 @@ export function runWithTenant<T>(tenantId: string | undefined, fn: () => T): T {
 
 /** The current request context, if any. */
 export function currentContext(): RequestContext | undefined {
-  return currentFrame<RequestContext>()?.request;
+  return storage.getStore()?.request;
 }
 
 /** The current tenant id, if the current context has one. */
 export function currentTenantId(): string | undefined {
-  return currentFrame<RequestContext>()?.request?.tenantId;
+  return storage.getStore()?.request?.tenantId;
+}
+
+/**
+ * Runs `fn` with `tracing` as the tracing library's active context; the request context stays what
+ * it is. For a tracing context manager (`@fw/telemetry-node` registers one for OpenTelemetry).
+ *
+ * @example
+ * const manager = {
+ *   active: () => (currentTracingContext() as Context | undefined) ?? ROOT_CONTEXT,
+ *   with: (ctx, fn, thisArg, ...args) => runWithTracingContext(ctx, () => fn.apply(thisArg, args)),
+ *   // bind, enable, disable …
+ * };
+ */
+export function runWithTracingContext<T>(tracing: unknown, fn: () => T): T {
+  return storage.run({ request: storage.getStore()?.request, tracing }, fn);
+}
+
+/** The tracing library's active context, as {@link runWithTracingContext} set it. */
+export function currentTracingContext(): unknown {
+  return storage.getStore()?.tracing;
 }

@@ -42,7 +42,8 @@ async function makeExporter(protocol: OtlpProtocol, url: string): Promise<SpanEx
 /**
  * Starts tracing for a host from the standard environment (see {@link readTraceExportSettings}):
  * with an OTLP endpoint, a Node tracer provider with a batch exporter (http/protobuf or http/json),
- * the W3C propagator and {@link FwContextManager} (the active context kept in `@fw/core`'s storage: one `AsyncLocalStorage` for both), registered as the global ones that
+ * the W3C propagator and {@link FwContextManager} (the active context kept in `@fw/core`'s
+ * `AsyncLocalStorage`, beside the request context), registered as the global ones that
  * `@opentelemetry/api` (and so every library) uses; `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`
  * describe the service, `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG` choose the sampler.
  * Without an endpoint, or with `OTEL_SDK_DISABLED=true`, nothing is started or exported and
