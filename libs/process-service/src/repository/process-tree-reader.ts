@@ -43,10 +43,20 @@ export interface ChildResultPage {
   nextAfterSeq: string | undefined;
 }
 
+/** A child's row as a page reads it. */
+type ChildResultRow = Pick<Selectable<FwProcessTable>, 'id' | 'process_type' | 'state_id' | 'output'> & {
+  seq_text: string;
+};
+
 /**
  * The results of the terminal direct children of `parentId` in creation order, `limit` children
  * at a time from after `afterSeq` (keyset over the parent index, so every page costs the same
  * whatever its position).
+ *
+ * The children come as plain rows: PostgreSQL only reads the index and writes each column out,
+ * which at a million children is a third of what building the page as one JSON document cost it
+ * (`json_build_array` per row and an ordered `json_agg`: about 2 µs a child, 2.9 s of the
+ * aggregator's 3.7 s at its end).
  *
  * Outside a transaction each page is read in one of its own that holds the planner to the ordered
  * scan of `fw_process_parent_id_idx` ({@link readInIndexOrder}). Right after a split of a million
@@ -60,69 +70,42 @@ export async function childResultPage(
   parentId: string,
   page: { afterSeq?: string; limit: number },
 ): Promise<ChildResultPage> {
-  const text = await childResultPageText(db, parentId, page);
-  return { results: parseChildResultPage(text.page), nextAfterSeq: text.nextAfterSeq };
-}
-
-/** A page of child results as PostgreSQL wrote it (one JSON array), and where the next starts. */
-interface ChildResultPageText {
-  page: string | null;
-  nextAfterSeq: string | undefined;
-}
-
-/**
- * The page as one JSON array in one row, handed over as text: parsing it is one native
- * JSON.parse where thousands of rows cost the driver a row object and decoded fields each, and
- * as text it can be parsed after the next page was asked for (see readAheadChildResultPages).
- */
-async function childResultPageText(
-  db: ProcessDb,
-  parentId: string,
-  page: { afterSeq?: string; limit: number },
-): Promise<ChildResultPageText> {
   const read = (reader: ProcessDb) =>
-    sql<{ page: string | null; last_seq: string | null; n: number }>`
-      select (json_agg(json_build_array(c.id, c.process_type, c.state_id, c.output) order by c.seq))::text as page,
-             max(c.seq)::text as last_seq, count(*)::int as n
-        from (select id, seq, process_type, state_id, output from fw_process
-               where parent_id = ${parentId} ${page.afterSeq === undefined ? sql`` : sql`and seq > ${page.afterSeq}`}
-               order by seq limit ${page.limit}) c`.execute(reader);
+    reader
+      .selectFrom('fw_process')
+      .select(['id', 'process_type', 'state_id', 'output', sql<string>`seq::text`.as('seq_text')])
+      .where('parent_id', '=', parentId)
+      .$if(page.afterSeq !== undefined, (q) => q.where('seq', '>', page.afterSeq as string))
+      .orderBy('seq')
+      .limit(page.limit)
+      .execute() as Promise<ChildResultRow[]>;
   // In the caller's transaction (a launch reading the first page once) its settings stay as they are.
-  const { rows } = db.isTransaction ? await read(db) : await readInIndexOrder(db, read);
-  const { page: text, last_seq: lastSeq, n } = rows[0];
-  return { page: text, nextAfterSeq: n === page.limit && lastSeq !== null ? lastSeq : undefined };
-}
-
-/** The terminal children of a page's JSON array `[[id, type, state, output], …]`. */
-function parseChildResultPage(text: string | null): SubProcessResult[] {
+  const rows = db.isTransaction ? await read(db) : await readInIndexOrder(db, read);
   const results: SubProcessResult[] = [];
-  if (text === null) return results;
-  for (const [id, processType, stateId, output] of JSON.parse(text) as Array<[string, string, string, unknown]>)
-    if (isTerminalState(stateId))
-      results.push(toChildResult({ id, process_type: processType, state_id: stateId, output }));
-  return results;
+  for (const row of rows) if (isTerminalState(row.state_id)) results.push(toChildResult(row));
+  const last = rows.length === page.limit ? rows[rows.length - 1].seq_text : undefined;
+  return { results, nextAfterSeq: last };
 }
 
 /**
  * Every page of the child results of `parentId`, `limit` at a time, from the first: the next page
- * is asked for before this one is parsed, so PostgreSQL builds it while node parses and the
- * caller folds this one (two pages in memory at most; an aggregation of a million children reads
- * 200 pages at its end, when nothing else of the run is left to do). A caller that stops early
- * lets the read in flight finish, so its connection is back in the pool.
+ * is asked for as soon as this one has come, so PostgreSQL reads it while the caller folds this
+ * one (two pages in memory at most; an aggregation of a million children reads 200 pages at its
+ * end, when nothing else of the run is left to do). A caller that stops early lets the read in
+ * flight finish, so its connection is back in the pool.
  */
 export async function* readAheadChildResultPages(
   db: ProcessDb,
   parentId: string,
   limit: number,
 ): AsyncGenerator<SubProcessResult[]> {
-  const read = (afterSeq: string | undefined) => childResultPageText(db, parentId, { afterSeq, limit });
-  let next: Promise<ChildResultPageText> | undefined = read(undefined);
+  const read = (afterSeq: string | undefined) => childResultPage(db, parentId, { afterSeq, limit });
+  let next: Promise<ChildResultPage> | undefined = read(undefined);
   try {
     while (next !== undefined) {
-      const page: ChildResultPageText = await next;
+      const page: ChildResultPage = await next;
       next = page.nextAfterSeq === undefined ? undefined : read(page.nextAfterSeq);
-      const results = parseChildResultPage(page.page);
-      if (results.length > 0) yield results;
+      if (page.results.length > 0) yield page.results;
     }
   } finally {
     await next?.catch(() => undefined);
