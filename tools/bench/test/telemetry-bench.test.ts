@@ -44,7 +44,11 @@ describe('telemetry bench', () => {
     expect(formatTelemetryOverhead(s).at(-1)).toBe('telemetry_loss_pct=4.0');
     const over = summarizeTelemetryOverhead([round(false, 5000, 1), round(true, 4000, 1)]);
     expect(over.withinLimit).toBe(false);
-    expect(formatTelemetryOverhead(over).join('\n')).toMatch(/20\.0 % of leaves\/s \(limit 5 %\): OVER the limit/);
+    expect(formatTelemetryOverhead(over).join('\n')).toMatch(
+      /loss with metrics and tracing on: 20\.0 % of leaves\/s \(limit 5 %\): OVER the limit/,
+    );
+    expect(formatTelemetryOverhead(over, 'traces').join('\n')).toMatch(/loss with tracing only on: 20\.0 %/);
+    expect(formatTelemetryOverhead(over, 'metrics').join('\n')).toMatch(/loss with metrics only on: 20\.0 %/);
     expect(() => summarizeTelemetryOverhead([round(false, 5000, 1)])).toThrow(/off and on/);
     expect(s.pairedLossMedian).toBeUndefined();
   });

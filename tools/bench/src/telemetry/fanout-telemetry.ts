@@ -46,6 +46,13 @@ export function telemetryPartsOf(env: NodeJS.ProcessEnv = process.env): Telemetr
   throw new RangeError(`FW_BENCH_TELEMETRY must be both, metrics or traces, got ${JSON.stringify(value)}`);
 }
 
+/** What each {@link TelemetryParts} turns on, as the bench's lines name it. */
+export const TELEMETRY_PARTS_NAMES: Readonly<Record<TelemetryParts, string>> = {
+  both: 'metrics and tracing',
+  metrics: 'metrics only',
+  traces: 'tracing only',
+};
+
 /** `parentbased_traceidratio 0.01` */
 export function describeSampler(env: Record<string, string>): string {
   return [env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG].filter(Boolean).join(' ');

@@ -16,7 +16,7 @@ import {
   type ChildRecord,
   type CompareSettings,
 } from '../compare/compare-bench';
-import { benchSamplerEnv, describeSampler, telemetryPartsOf } from './fanout-telemetry';
+import { benchSamplerEnv, describeSampler, TELEMETRY_PARTS_NAMES, telemetryPartsOf } from './fanout-telemetry';
 import { startTelemetryCollector } from './telemetry-collector';
 import { formatTelemetryOverhead, summarizeTelemetryOverhead, type TelemetryRound } from './telemetry-overhead';
 
@@ -47,11 +47,7 @@ async function runOnce(
 export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo): Promise<TelemetryRound[]> {
   const parts = telemetryPartsOf();
   if (settings.code === 'dist') buildPackages([...FANOUT_PACKAGES]);
-  const what = {
-    both: 'metrics and tracing',
-    metrics: 'metrics only (FW_BENCH_TELEMETRY)',
-    traces: 'tracing only (FW_BENCH_TELEMETRY)',
-  }[parts];
+  const what = `${TELEMETRY_PARTS_NAMES[parts]}${parts === 'both' ? '' : ' (FW_BENCH_TELEMETRY)'}`;
   io.out(
     `telemetry: fanout of ${settings.leaves} leaves with ${what} off and on (sampler ${describeSampler(benchSamplerEnv())}; metrics scraped every second), ${settings.rounds} round(s); load average ${os.loadavg()[0].toFixed(1)}`,
   );
@@ -75,7 +71,7 @@ export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo
     }
   }
   io.out(`telemetry: ${settings.leaves} leaves, medians of ${settings.rounds} round(s)`);
-  for (const line of formatTelemetryOverhead(summarizeTelemetryOverhead(rounds))) io.out(line);
+  for (const line of formatTelemetryOverhead(summarizeTelemetryOverhead(rounds), parts)) io.out(line);
   return rounds;
 }
 

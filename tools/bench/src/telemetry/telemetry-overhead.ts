@@ -7,6 +7,7 @@
  * s.lossPercent; // e.g. 3.1
  */
 import { median } from '../compare/compare-stats';
+import { TELEMETRY_PARTS_NAMES, type TelemetryParts } from './fanout-telemetry';
 
 /** The most leaves per second telemetry may cost, in percent of the run without it. */
 export const TELEMETRY_LOSS_LIMIT_PERCENT = 5;
@@ -74,8 +75,8 @@ export function summarizeTelemetryOverhead(rounds: readonly TelemetryRound[]): T
   };
 }
 
-/** The summary lines; the last is `telemetry_loss_pct=<number>`. */
-export function formatTelemetryOverhead(s: TelemetryOverhead): string[] {
+/** The summary lines for a run that turned `parts` on; the last is `telemetry_loss_pct=<number>`. */
+export function formatTelemetryOverhead(s: TelemetryOverhead, parts: TelemetryParts = 'both'): string[] {
   const rates = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
   return [
     `  off: ${rates(s.off.rates)} leaves/s → median ${s.off.median.toFixed(0)}; node CPU ${s.off.cpuMillisPerLeaf.toFixed(3)} ms per leaf`,
@@ -85,7 +86,7 @@ export function formatTelemetryOverhead(s: TelemetryOverhead): string[] {
       : [
           `  loss within each round: ${s.pairedLossPercents.map((x) => x.toFixed(1)).join(', ')} % → median ${s.pairedLossMedian.toFixed(1)} %`,
         ]),
-    `  loss with metrics and tracing on: ${s.lossPercent.toFixed(1)} % of leaves/s (limit ${TELEMETRY_LOSS_LIMIT_PERCENT} %): ${s.withinLimit ? 'within' : 'OVER'} the limit`,
+    `  loss with ${TELEMETRY_PARTS_NAMES[parts]} on: ${s.lossPercent.toFixed(1)} % of leaves/s (limit ${TELEMETRY_LOSS_LIMIT_PERCENT} %): ${s.withinLimit ? 'within' : 'OVER'} the limit`,
     `telemetry_loss_pct=${s.lossPercent.toFixed(1)}`,
   ];
 }
