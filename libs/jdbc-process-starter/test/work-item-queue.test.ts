@@ -58,12 +58,44 @@ describeEachDatabase('work-item queue', (getDb) => {
         .selectFrom('fw_process_work_item' as never)
         .select(['idempotency_key' as never, 'payload' as never, 'max_attempts' as never, 'tenant' as never])
         .executeTakeFirstOrThrow();
+      // The payload keeps what the columns do not (the columns are not written twice).
+      const { processId: _id, processType: _type, workerType: _worker, tenant: _tenant, ...stored } = worker;
       expect(row).toEqual({
         idempotency_key: `${worker.processId}:import:EXECUTOR`,
-        payload: worker,
+        payload: stored,
         max_attempts: 5,
         tenant: 't1',
       });
+      const [claimed] = await repo.claim(database.db as never, { workerId: 'w', limit: 1, leaseMillis: 60_000 });
+      expect(claimed.payload).toEqual(worker);
+    });
+
+    it('hands a worker the WorkerDto it was given, from one item or many, and from rows of earlier releases', async () => {
+      const { database } = getDb();
+      const one = workerDto({ input: { n: 1 }, tenant: null });
+      const many = [workerDto({ input: { n: 2 }, tenant: 'a' }), workerDto({ input: { n: 3 }, tenant: 'b' })];
+      await database.db.transaction().execute(async (trx) => {
+        await repo.enqueue(trx as never, one, { maxAttempts: 5 });
+        await repo.enqueueMany(trx as never, many, { maxAttempts: 5 });
+      });
+      // A row as earlier releases wrote it: the whole WorkerDto in the payload.
+      const earlier = workerDto({ input: { n: 4 }, tenant: 't1' });
+      await database.db
+        .insertInto('fw_process_work_item' as never)
+        .values({
+          idempotency_key: `${earlier.processId}:${earlier.processType}:${earlier.workerType}`,
+          process_id: earlier.processId,
+          process_type: earlier.processType,
+          worker_type: earlier.workerType,
+          tenant: earlier.tenant,
+          payload: JSON.stringify(earlier),
+        } as never)
+        .execute();
+      const claimed = await repo.claim(database.db as never, { workerId: 'w', limit: 10, leaseMillis: 60_000 });
+      const nOf = (w: unknown) => ((w as WorkerDto).input as { n: number }).n;
+      const byN = new Map(claimed.map((c) => [nOf(c.payload), c.payload]));
+      expect([...byN.keys()].sort()).toEqual([1, 2, 3, 4]);
+      for (const worker of [one, ...many, earlier]) expect(byN.get(nOf(worker))).toEqual(worker);
     });
 
     it('distinguishes worker types of one process', async () => {

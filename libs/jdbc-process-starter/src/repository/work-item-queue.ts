@@ -12,6 +12,7 @@ import {
   type LeasedQueueSpec,
 } from '@fw/leased-queue';
 import { WorkItemStatus } from '../schema/work-item-tables';
+import { workerDtoOf } from './work-item-payload';
 import type { ClaimedWorkItem } from './work-item-types';
 
 /** The work-item columns a claim returns besides the lease fields. */
@@ -70,7 +71,7 @@ export function toItem({ row, ...lease }: LeasedClaim<ItemFields>): ClaimedWorkI
     processType: row.process_type,
     workerType: row.worker_type,
     tenant: row.tenant,
-    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+    payload: workerDtoOf(typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload, row),
     runAt: new Date(row.run_at),
   };
 }
