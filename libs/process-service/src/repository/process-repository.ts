@@ -49,11 +49,11 @@ export interface ProcessRepository {
   findWithChildren(db: ProcessDb, id: string, recursive: boolean): Promise<Process[] | undefined>;
   /** Results of the terminal direct children of `parentId`, in creation order. */
   childResults(db: ProcessDb, parentId: string): Promise<SubProcessResult[]>;
-  /** `limit` of those results from after `afterSeq`, and where the next page starts. */
+  /** `limit` of those results from after `afterId`, and where the next page starts. */
   childResultPage(
     db: ProcessDb,
     parentId: string,
-    page: { afterSeq?: string; limit: number },
+    page: { afterId?: string; limit: number },
   ): Promise<ChildResultPage>;
 }
 
