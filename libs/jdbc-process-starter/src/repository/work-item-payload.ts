@@ -2,9 +2,10 @@
  * A work item's `payload` column: the WorkerDto without the fields the row holds in columns of
  * their own (`process_id`, `process_type`, `worker_type`, `tenant`). Each item's row is written
  * three times (enqueued, claimed, settled), and every write copies the whole row into the WAL:
- * kept once, those fields cost a leaf of a fan-out about 400 bytes of WAL less (4.5 kB → 4.1 kB). A claim puts them
- * back from the columns, so a worker sees the WorkerDto it was given. Rows written by earlier
- * releases still hold them in the payload too; the columns have the same values and win.
+ * kept once, those fields cost a leaf of a fan-out about 400 bytes of WAL less (4.5 → 4.1 kB).
+ * A claim puts them back from the columns, so a worker sees the WorkerDto it was given. Rows
+ * written by earlier releases still hold them in the payload too; the columns have the same
+ * values and win.
  */
 import type { WorkerDto } from '@fw/process-api';
 
