@@ -50,11 +50,7 @@ export interface ProcessRepository {
   /** Results of the terminal direct children of `parentId`, in creation order. */
   childResults(db: ProcessDb, parentId: string): Promise<SubProcessResult[]>;
   /** `limit` of those results from after `afterId`, and where the next page starts. */
-  childResultPage(
-    db: ProcessDb,
-    parentId: string,
-    page: { afterId?: string; limit: number },
-  ): Promise<ChildResultPage>;
+  childResultPage(db: ProcessDb, parentId: string, page: { afterId?: string; limit: number }): Promise<ChildResultPage>;
 }
 
 /** Creates the Kysely-backed {@link ProcessRepository}. */
