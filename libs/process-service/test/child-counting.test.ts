@@ -153,4 +153,22 @@ describeEachDatabase('child completion counting', (getDb) => {
     expect(h.starter.launchesOf(parentId, 'AGGREGATOR')).toHaveLength(1);
     for (const id of childIds) expect((await get(h.manager, id)).state.stateId).toBe('PROCESSED');
   });
+
+  it("pages an aggregator's results: terminal children only, in creation order, however the pages fall", async () => {
+    const { parentId, childIds } = await batchWith(7, false);
+    const [c0, , c2, c3, , c5] = childIds;
+    await send(h.manager, c0!, 'doneSuccessfully', { output: { i: 0 } });
+    await send(h.manager, c2!, 'doneSuccessfully', { output: { i: 2 } });
+    await send(h.manager, c3!, 'doneSuccessfully', { output: null });
+    await send(h.manager, c5!, 'doneWithErrors', { errors: ['x'] });
+    const pages: { processId: string; stateId: string; successful: boolean; output: unknown }[][] = [];
+    for await (const page of h.manager.childResultPages(parentId, 2)) pages.push([...page]);
+    expect(pages.flat()).toEqual([
+      { processId: c0, processType: 'chunk', stateId: 'PROCESSED', successful: true, output: { i: 0 } },
+      { processId: c2, processType: 'chunk', stateId: 'PROCESSED', successful: true, output: { i: 2 } },
+      { processId: c3, processType: 'chunk', stateId: 'PROCESSED', successful: true, output: null },
+      { processId: c5, processType: 'chunk', stateId: 'PROCESSED_WITH_ERRORS', successful: false, output: null },
+    ]);
+    expect(pages.every((page) => page.length <= 2)).toBe(true);
+  });
 });

@@ -5,6 +5,7 @@ import { AsyncMutex } from './async-mutex';
 import { type DatabaseLocation, parseDatabaseUrl, redactUrl } from './database-url';
 import { ConfigError } from '../errors/fw-error';
 import { PGLITE_QUERY_OPTIONS, PgliteDialect, type PgliteInstance, serializeParameter } from './pglite-dialect';
+import { callbackQueryPool } from './callback-query-pool';
 import { SessionTimeoutsDialect } from './session-timeouts-dialect';
 import {
   capDefaultTimeouts,
@@ -167,7 +168,7 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
   };
   const handle = (timeouts: ResolvedSessionTimeouts): Database<DB> => {
     const db = new Kysely<DB>({
-      dialect: new SessionTimeoutsDialect({ pool }, timeoutSettingsSql(timeouts.timeouts, 'local', sessionTimeouts)),
+      dialect: new SessionTimeoutsDialect({ pool: callbackQueryPool(pool) }, timeoutSettingsSql(timeouts.timeouts, 'local', sessionTimeouts)),
     });
     return {
       kind: 'postgres',
