@@ -168,7 +168,10 @@ function createPostgres<DB>(connectionString: string, options: DatabaseOptions):
   };
   const handle = (timeouts: ResolvedSessionTimeouts): Database<DB> => {
     const db = new Kysely<DB>({
-      dialect: new SessionTimeoutsDialect({ pool: callbackQueryPool(pool) }, timeoutSettingsSql(timeouts.timeouts, 'local', sessionTimeouts)),
+      dialect: new SessionTimeoutsDialect(
+        { pool: callbackQueryPool(pool) },
+        timeoutSettingsSql(timeouts.timeouts, 'local', sessionTimeouts),
+      ),
     });
     return {
       kind: 'postgres',
