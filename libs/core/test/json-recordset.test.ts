@@ -58,6 +58,36 @@ describeEachDatabase('jsonRecordset', (getDb) => {
     ]);
   });
 
+  it('writes the Dates of time columns as JSON would (shared, distinct, invalid) and leaves the given rows as they are', async () => {
+    const { database } = getDb();
+    await sql`create table jr_times (id integer primary key, at timestamptz, other timestamptz)`.execute(database.db);
+    const shared = new Date('2026-11-27T10:00:00.001Z');
+    const rows = [
+      { id: 1, at: shared, other: shared },
+      { id: 2, at: shared, other: new Date('2026-11-27T11:30:00.500Z') },
+      { id: 3, at: new Date(Number.NaN), other: '2026-11-27T12:00:00.000Z' },
+      { id: 4, at: null },
+    ];
+    await sql`insert into jr_times (id, at, other)
+      select id, at, other from ${jsonRecordset(rows, { id: 'integer', at: 'timestamptz', other: 'timestamptz' })}`.execute(
+      database.db,
+    );
+    const { rows: stored } = await sql<{
+      id: number;
+      at: Date | null;
+      other: Date | null;
+    }>`select id, at, other from jr_times order by id`.execute(database.db);
+    const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
+    expect(stored.map((r) => [r.id, iso(r.at), iso(r.other)])).toEqual([
+      [1, '2026-11-27T10:00:00.001Z', '2026-11-27T10:00:00.001Z'],
+      [2, '2026-11-27T10:00:00.001Z', '2026-11-27T11:30:00.500Z'],
+      [3, null, '2026-11-27T12:00:00.000Z'],
+      [4, null, null],
+    ]);
+    expect(rows[0].at).toBe(shared);
+    expect(rows[1].other).toBeInstanceOf(Date);
+  });
+
   it('a value the column type refuses fails the statement; no row is written', async () => {
     const { database } = getDb();
     await sql`create table jr_refuse (id uuid primary key)`.execute(database.db);

