@@ -83,7 +83,9 @@ export function toItem(claim: LeasedClaim<ItemFields>): ClaimedWorkItem {
     processType: row.process_type,
     workerType: row.worker_type,
     tenant: row.tenant,
-    payload: workerDtoOf(typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload, row),
+    // Both drivers hand jsonb over parsed: a string here is a JSON string the row holds, not text
+    // to parse again (that threw inside the claim, for every item claimed with it).
+    payload: workerDtoOf(row.payload, row),
     runAt: new Date(row.run_at),
   };
 }
