@@ -1,5 +1,7 @@
 import { isFwError } from '@fw/core';
 import { processDb } from '@fw/process-service';
+import { sql } from 'kysely';
+import { childResultPage } from '../src/repository/process-tree-reader';
 import { describeEachDatabase } from '@fw/test-support';
 import { create, get, makeHarness, send, type Harness } from './support';
 
@@ -170,5 +172,25 @@ describeEachDatabase('child completion counting', (getDb) => {
       { processId: c5, processType: 'chunk', stateId: 'PROCESSED_WITH_ERRORS', successful: false, output: null },
     ]);
     expect(pages.every((page) => page.length <= 2)).toBe(true);
+  });
+
+  it("reads a page in the caller's transaction held to the index, and leaves that transaction's planner settings as they were", async () => {
+    const { parentId, childIds } = await batchWith(3, false);
+    await send(h.manager, childIds[1]!, 'doneSuccessfully', { output: 1 });
+    const db = processDb(getDb().database);
+    const setting = async (trx: typeof db) =>
+      (
+        await sql<{
+          bitmap: string;
+          seq: string;
+        }>`select current_setting('enable_bitmapscan') as bitmap, current_setting('enable_seqscan') as seq`.execute(trx)
+      ).rows[0];
+    const seen = await db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const page = await childResultPage(trx, parentId, { limit: 10 });
+      return { page, after: await setting(trx) };
+    });
+    expect(seen.page.results.map((r) => r.processId)).toEqual([childIds[1]]);
+    expect(seen.after).toEqual({ bitmap: 'on', seq: 'off' });
   });
 });

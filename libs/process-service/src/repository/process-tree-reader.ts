@@ -58,12 +58,12 @@ export interface ChildResultPage {
  * result (named columns, `successful` computed, children not yet finished left out by the
  * statement), so the driver's row objects are handed on without a copy.
  *
- * Outside a transaction each page is read in one of its own that holds the planner to the ordered
- * scan of `fw_process_parent_id_idx` ({@link readInIndexOrder}). Right after a split of a million
- * children the table's statistics still say the parent has a few hundred, and the planner then
- * reads every remaining child of the parent through a bitmap and sorts them to keep the first
- * page: each page costs what is left, the whole read grows with the square of the children (an
- * aggregation of 1,000,000 children took 43 s instead of under 1).
+ * Each page is read with the planner held to the ordered scan of `fw_process_parent_id_idx`
+ * ({@link readInIndexOrder}). Right after a split of a million children the table's statistics
+ * still say the parent has a few hundred, and the planner then reads every remaining child of the
+ * parent through a bitmap and sorts them to keep the first page: each page costs what is left,
+ * the whole read grows with the square of the children (an aggregation of 1,000,000 children took
+ * 43 s instead of under 1).
  */
 export async function childResultPage(
   db: ProcessDb,
@@ -94,8 +94,7 @@ export async function childResultPage(
       .orderBy('seq')
       .limit(page.limit)
       .execute();
-  // In the caller's transaction (a launch reading the first page once) its settings stay as they are.
-  const results: SubProcessResult[] = db.isTransaction ? await read(db) : await readInIndexOrder(db, read);
+  const results: SubProcessResult[] = await readInIndexOrder(db, read);
   return { results, nextAfterId: results.length === page.limit ? results[results.length - 1].processId : undefined };
 }
 
@@ -124,19 +123,37 @@ export async function* readAheadChildResultPages(
   }
 }
 
+/** Holds the planner of the current transaction to index scans (`set_config(…, true)`: until it ends). */
+const holdToIndexScans = (tx: ProcessDb) =>
+  sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(tx);
+
 /**
- * Runs `read` in a transaction of its own in which the planner takes no bitmap or sequential
- * scans (`set_config(…, true)`: for this transaction only, so a pooled connection keeps nothing):
- * what is left for a `where parent_id = … and seq > … order by seq limit n` is the index scan that
- * stops after n rows, whatever the statistics say.
+ * Runs `read` with the planner taking no bitmap or sequential scans: what is left for a
+ * `where parent_id = … and seq > … order by seq limit n` is the index scan that stops after n
+ * rows, whatever the statistics say. Outside a transaction `read` runs in one of its own (the
+ * settings end with it, so a pooled connection keeps nothing). Inside the caller's, the settings
+ * hold for `read` and are then set back to what they were for the rest of that transaction: an
+ * aggregator's launch reads its first page there, in the transaction that applies the last
+ * child's report, and with the bitmap plan that read alone took 0.7 s at a million children (the
+ * last batch of leaves waited for it).
  */
 async function readInIndexOrder<T>(db: ProcessDb, read: (tx: ProcessDb) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (tx) => {
-    await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(
-      tx,
-    );
-    return read(tx);
-  });
+  if (!db.isTransaction)
+    return db.transaction().execute(async (tx) => {
+      await holdToIndexScans(tx);
+      return read(tx);
+    });
+  const { rows } = await sql<{
+    bitmap: string;
+    seq: string;
+  }>`select current_setting('enable_bitmapscan') as bitmap, current_setting('enable_seqscan') as seq`.execute(db);
+  await holdToIndexScans(db);
+  // Not in a finally: after a failed statement the transaction takes no more, and ends anyway.
+  const result = await read(db);
+  await sql`select set_config('enable_bitmapscan', ${rows[0].bitmap}, true), set_config('enable_seqscan', ${rows[0].seq}, true)`.execute(
+    db,
+  );
+  return result;
 }
 
 function toChildResult(r: Pick<Selectable<FwProcessTable>, 'id' | 'process_type' | 'state_id' | 'output'>) {
