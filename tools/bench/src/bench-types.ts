@@ -27,6 +27,11 @@ export interface BenchOptions {
   /** Rounds of the `compare` benchmark (`--rounds N`, default 3): each round runs every runner once. */
   rounds?: number;
   /**
+   * The runners of the `compare` benchmark (`--runners fanout,bullmq`), fanout among them; default
+   * all. A run at a million leaves of every peer takes an hour a round; this keeps it to those asked.
+   */
+  runners?: string[];
+  /**
    * `compare`, `bullmq-pg`, `pgboss` (`--timeout S`): the longest one run of a peer may take, in
    * seconds; a run still going then is reported as "did not finish within S s" (compare's default: 600).
    */

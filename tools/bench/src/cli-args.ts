@@ -32,7 +32,7 @@ function workerCount(flag: string, value: string): number {
 }
 
 /**
- * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--processes N] [--leaves N] [--workers K] [--runs N] [--rounds N] [--timeout S] [--source] [--telemetry] [--cpu-prof [DIR]]`.
+ * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--processes N] [--leaves N] [--workers K] [--runs N] [--rounds N] [--timeout S] [--runners a,b] [--source] [--telemetry] [--cpu-prof [DIR]]`.
  *
  * @example
  * parseBenchArgs(['query', '--requests', '100000']); // { name: 'query', options: { requests: 100000, ... } }
@@ -82,6 +82,12 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
         break;
       case '--timeout':
         options.timeout = positiveInt(flag, value());
+        break;
+      case '--runners':
+        options.runners = value()
+          .split(',')
+          .map((r) => r.trim())
+          .filter((r) => r !== '');
         break;
       case '--database-url':
         options.databaseUrl = value();

@@ -5,6 +5,7 @@ import { parseCommandCalls } from '../src/bullmq/redis-commands';
 import { compareOn, runCompareChild, type CompareSettings } from '../src/compare/compare-bench';
 import { seriesCostOf } from '../src/compare/compare-runners';
 import {
+  compareRunnersOf,
   formatCompareSummary,
   formatCostTable,
   median,
@@ -82,6 +83,21 @@ describe('compare bench', () => {
     expect(roundOrder(3)).toEqual(['bullmq-pg', 'pgboss', 'graphile', 'fanout', 'bullmq']);
     expect(roundOrder(5)).toEqual(['graphile', 'fanout', 'bullmq', 'bullmq-pg', 'pgboss']);
     expect(roundOrder(6)).toEqual(roundOrder(1));
+  });
+
+  it('runs only the runners --runners names (fanout among them), rotated the same way', () => {
+    const { options } = parseBenchArgs(['compare', '--runners', 'bullmq, fanout']);
+    expect(options.runners).toEqual(['bullmq', 'fanout']);
+    const runners = compareRunnersOf(options.runners);
+    expect(runners).toEqual(['fanout', 'bullmq']);
+    expect(roundOrder(1, runners)).toEqual(['fanout', 'bullmq']);
+    expect(roundOrder(2, runners)).toEqual(['bullmq', 'fanout']);
+    expect(compareRunnersOf(undefined)).toEqual(['fanout', 'bullmq', 'bullmq-pg', 'pgboss', 'graphile']);
+    expect(() => compareRunnersOf(['fanout', 'sidekiq'])).toThrow(
+      /unknown runner\(s\) sidekiq; choose from fanout, bullmq/,
+    );
+    expect(() => compareRunnersOf(['bullmq'])).toThrow(/must include fanout/);
+    expect(() => parseBenchArgs(['compare', '--runners'])).toThrow(/--runners needs a value/);
   });
 
   it('gives the medians per series, fanout ratios to the others and the peak RSS per runner', () => {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- compare --leaves N [--rounds R] [--timeout S]`: `fanout`, the BullMQ flow on
+ * `npm run bench -- compare --leaves N [--rounds R] [--timeout S] [--runners a,b]`: `fanout`, the BullMQ flow on
  * Redis (`bullmq`) and on BullMQ's PostgreSQL backend (`bullmq-pg`), the pg-boss flow (`pgboss`)
  * and graphile-worker (`graphile`: counted, bare and batched fan-ins) on the same machine,
  * interleaved: R rounds (default 3), each running every runner once, in an order rotated each
@@ -19,13 +19,14 @@ import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
 import { formatSeconds } from '../deadline/run-deadline';
 import type { ChildRunner, CompareChildMessage } from './compare-child-main';
 import {
-  COMPARE_RUNNERS,
+  compareRunnersOf,
   formatCompareSummary,
   roundOrder,
   summarizeCompare,
   type ChildMeasured,
   type CompareRecord,
   type CompareSummary,
+  type CompareRunner,
 } from './compare-stats';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
@@ -62,6 +63,8 @@ export interface CompareSettings {
    * not finished; its child process is killed if still alive {@link KILL_GRACE_SECONDS} later.
    */
   timeoutSeconds?: number;
+  /** The runners of each round (fanout among them); default all of `COMPARE_RUNNERS`. */
+  runners?: readonly CompareRunner[];
 }
 
 /** Default of `--timeout`: the issue's ten minutes. */
@@ -187,19 +190,20 @@ function roundLine(r: CompareRecord): string {
 
 /** Runs every round and prints the summary; returns it. */
 export async function compareOn(settings: CompareSettings, io: BenchIo): Promise<CompareSummary> {
+  const runners = settings.runners ?? compareRunnersOf(undefined);
   if (settings.code === 'dist') {
     io.out(`compare: building ${FANOUT_PACKAGES.join(', ')} (nx run-many -t build)`);
     buildPackages(FANOUT_PACKAGES);
   }
   io.out(
-    `compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs ${COMPARE_RUNNERS.slice(1).join(', ')}, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved, a peer's run bounded by ${settings.timeoutSeconds === undefined ? 'nothing' : `${formatSeconds(settings.timeoutSeconds)} s`}; load average at start ${os
+    `compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs ${runners.filter((r) => r !== 'fanout').join(', ')}, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved, a peer's run bounded by ${settings.timeoutSeconds === undefined ? 'nothing' : `${formatSeconds(settings.timeoutSeconds)} s`}; load average at start ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
   const records: CompareRecord[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
-    for (const runner of roundOrder(round)) {
+    for (const runner of roundOrder(round, runners)) {
       const measured = await runCompareChild(runner, settings, (line) => io.out(`  [${runner} ${round}] ${line}`));
       const record: CompareRecord = { round, runner, ...measured };
       records.push(record);
@@ -234,10 +238,14 @@ export function compareSettingsOf(options: BenchOptions): CompareSettings {
 /** The `compare` runner of `npm run bench` (`--leaves`, default 10000; `--rounds`, default 3). */
 export const compareBench: BenchRunner = {
   description:
-    "fanout vs BullMQ flow (Redis and BullMQ's PostgreSQL backend) vs pg-boss flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --timeout S per peer run, default 600; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS, CPU and statements per leaf",
+    "fanout vs BullMQ flow (Redis and BullMQ's PostgreSQL backend) vs pg-boss flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --timeout S per peer run, default 600; --runners fanout,bullmq to run only some; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS, CPU and statements per leaf",
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await compareOn(
-      { ...compareSettingsOf(options), timeoutSeconds: options.timeout ?? DEFAULT_COMPARE_TIMEOUT_SECONDS },
+      {
+        ...compareSettingsOf(options),
+        timeoutSeconds: options.timeout ?? DEFAULT_COMPARE_TIMEOUT_SECONDS,
+        runners: compareRunnersOf(options.runners),
+      },
       io,
     );
   },

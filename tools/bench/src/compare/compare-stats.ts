@@ -84,9 +84,25 @@ export function median(values: readonly number[]): number {
 }
 
 /** The order of the runners in round `round` (1-based): rotated by one each round, so none always runs first. */
-export function roundOrder(round: number): CompareRunner[] {
-  const shift = (round - 1) % COMPARE_RUNNERS.length;
-  return [...COMPARE_RUNNERS.slice(shift), ...COMPARE_RUNNERS.slice(0, shift)];
+export function roundOrder(round: number, runners: readonly CompareRunner[] = COMPARE_RUNNERS): CompareRunner[] {
+  const shift = (round - 1) % runners.length;
+  return [...runners.slice(shift), ...runners.slice(0, shift)];
+}
+
+/**
+ * The runners `--runners` names, in the order of {@link COMPARE_RUNNERS}; all of them when none are
+ * named. An unknown name, or a list without `fanout` (every ratio is fanout's), is an error
+ * saying what is accepted.
+ */
+export function compareRunnersOf(names: readonly string[] | undefined): CompareRunner[] {
+  if (names === undefined) return [...COMPARE_RUNNERS];
+  const unknown = names.filter((n) => !(COMPARE_RUNNERS as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    throw new RangeError(
+      `--runners: unknown runner(s) ${unknown.join(', ')}; choose from ${COMPARE_RUNNERS.join(', ')}`,
+    );
+  if (!names.includes('fanout')) throw new RangeError("--runners must include fanout (the ratios are fanout's)");
+  return COMPARE_RUNNERS.filter((r) => names.includes(r));
 }
 
 /** The series of the records, in the order they first appear (by round), with their rounds gathered. */
