@@ -111,10 +111,10 @@ describe('compare bench', () => {
       record(1, 'graphile', { 'graphile-counted': 1500, 'graphile-bare': 12000 }, 130),
     ]);
     expect(s.series).toEqual([
-      { name: 'fanout', rates: [2000, 3000, 4000], median: 3000, unfinished: [], cost: {} },
-      { name: 'bullmq', rates: [5000, 6000, 1000], median: 5000, unfinished: [], cost: {} },
-      { name: 'graphile-counted', rates: [1500], median: 1500, unfinished: [], cost: {} },
-      { name: 'graphile-bare', rates: [12000], median: 12000, unfinished: [], cost: {} },
+      { name: 'fanout', rates: [2000, 3000, 4000], median: 3000, unfinished: [], failed: [], cost: {} },
+      { name: 'bullmq', rates: [5000, 6000, 1000], median: 5000, unfinished: [], failed: [], cost: {} },
+      { name: 'graphile-counted', rates: [1500], median: 1500, unfinished: [], failed: [], cost: {} },
+      { name: 'graphile-bare', rates: [12000], median: 12000, unfinished: [], failed: [], cost: {} },
     ]);
     expect(s.ratios).toEqual([
       { against: 'bullmq', ratio: 0.6 },
@@ -171,6 +171,21 @@ describe('compare bench', () => {
     expect(lines).toContain('  bullmq-pg     300   median 300 leaves/s; did not finish within 600 s in rounds 1, 3');
     expect(lines).toContain('  pgboss        median n/a; did not finish within 600 / 900 s in rounds 1, 2');
     expect(lines).toContain('  ratios (fanout median / other median): bullmq-pg 10.00, pgboss n/a');
+  });
+
+  it('records a peer whose process ended without a result in its round, and gives no ratio without a finished round', () => {
+    const s = summarizeCompare([
+      record(1, 'fanout', { fanout: 10_000 }, 300),
+      record(1, 'bullmq', {}, 0, { failed: { bullmq: 'SIGABRT' }, splitSeconds: Number.NaN }),
+      record(2, 'bullmq', { bullmq: 5000 }, 1600),
+    ]);
+    expect(s.series[1]).toEqual(
+      expect.objectContaining({ name: 'bullmq', rates: [5000], failed: [{ round: 1, reason: 'SIGABRT' }] }),
+    );
+    expect(s.ratios).toEqual([{ against: 'bullmq', ratio: 2 }]);
+    expect(formatCompareSummary(s)).toContain(
+      '  bullmq    5000   median 5000 leaves/s; ended without a result in round 1 (SIGABRT)',
+    );
   });
 
   it('gives each series the median of its costs per leaf and prints them as a table, n/a where not measured', () => {

@@ -107,6 +107,7 @@ export function runCompareChild(
 ): Promise<ChildRecord> {
   const timeout = settings.timeoutSeconds;
   const args = [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl, timeout?.toString() ?? ''];
+  const started = performance.now();
   const child = fork(CHILD_MAIN, args, {
     cwd: WORKSPACE_ROOT,
     execArgv: ['--import', 'tsx', ...profileArgs(process.env)],
@@ -154,11 +155,14 @@ export function runCompareChild(
         print(`killed: did not finish within ${formatSeconds(timeout)} s, nor end ${KILL_GRACE_SECONDS} s after`);
         return resolve(killedRecord(runner, timeout));
       }
-      reject(
-        new Error(
-          `${runner} failed (${signal ?? `exit code ${code}`}): ${message?.type === 'failed' ? message.message : 'no result'}`,
-        ),
-      );
+      const reason = `${signal ?? `exit code ${code}`}${message?.type === 'failed' ? `: ${message.message}` : ''}`;
+      // A peer that falls over (BullMQ's flow of a million children fills node's default heap) is
+      // that peer's result for the round; ours falling over ends the comparison.
+      if (runner !== 'fanout') {
+        print(`ended without a result (${reason})`);
+        return resolve(failedRecord(runner, reason, (performance.now() - started) / 1000));
+      }
+      reject(new Error(`${runner} failed (${reason})`));
     });
   });
 }
@@ -166,6 +170,11 @@ export function runCompareChild(
 /** What a child killed past its bound is recorded as: its runner did not finish. */
 function killedRecord(runner: ChildRunner, timeout: number): ChildRecord {
   return { rates: {}, seconds: timeout, splitSeconds: Number.NaN, maxRssBytes: 0, unfinished: { [runner]: timeout } };
+}
+
+/** What a peer whose process ended without a result is recorded as. */
+function failedRecord(runner: ChildRunner, reason: string, seconds: number): ChildRecord {
+  return { rates: {}, seconds, splitSeconds: Number.NaN, maxRssBytes: 0, failed: { [runner]: reason } };
 }
 
 /** `fanout 5012/s (node 0.101 ms, rest 0.093 ms per leaf)`, or `bullmq-pg did not finish within 600 s`. */
@@ -179,7 +188,8 @@ function seriesText(r: CompareRecord): string[] {
   const unfinished = Object.entries(r.unfinished ?? {}).map(
     ([name, within]) => `${name} did not finish within ${formatSeconds(within)} s`,
   );
-  return [...finished, ...unfinished];
+  const failed = Object.entries(r.failed ?? {}).map(([name, reason]) => `${name} ended without a result (${reason})`);
+  return [...finished, ...unfinished, ...failed];
 }
 
 function roundLine(r: CompareRecord): string {

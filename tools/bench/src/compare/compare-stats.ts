@@ -42,6 +42,8 @@ export interface ChildMeasured {
   costs?: Record<string, SeriesCost>;
   /** Series that did not finish, by name: the bound in seconds they ran into. */
   unfinished?: Record<string, number>;
+  /** Runners whose process ended without a result, by name: how it ended (e.g. `SIGABRT`, V8's end when its heap is full). */
+  failed?: Record<string, string>;
 }
 
 /** What one runner measured in one round (a runner may report several series, e.g. graphile's fan-ins). */
@@ -63,6 +65,8 @@ export interface SeriesSummary {
   median: number;
   /** Rounds it did not finish, with the bound of each. */
   unfinished: Array<{ round: number; withinSeconds: number }>;
+  /** Rounds whose process ended without a result, with how it ended. */
+  failed: Array<{ round: number; reason: string }>;
   /** Median over its finished rounds of each cost per leaf it reported. */
   cost: SeriesCost;
 }
@@ -108,9 +112,12 @@ export function compareRunnersOf(names: readonly string[] | undefined): CompareR
 /** The series of the records, in the order they first appear (by round), with their rounds gathered. */
 function gatherSeries(records: readonly CompareRecord[]): SeriesSummary[] {
   const byRound = [...records].sort((a, b) => a.round - b.round);
-  const series = new Map<string, { rates: number[]; unfinished: SeriesSummary['unfinished']; costs: SeriesCost[] }>();
+  const series = new Map<
+    string,
+    { rates: number[]; unfinished: SeriesSummary['unfinished']; failed: SeriesSummary['failed']; costs: SeriesCost[] }
+  >();
   const entry = (name: string) => {
-    if (!series.has(name)) series.set(name, { rates: [], unfinished: [], costs: [] });
+    if (!series.has(name)) series.set(name, { rates: [], unfinished: [], failed: [], costs: [] });
     return series.get(name)!;
   };
   for (const r of byRound) {
@@ -120,12 +127,14 @@ function gatherSeries(records: readonly CompareRecord[]): SeriesSummary[] {
     }
     for (const [name, withinSeconds] of Object.entries(r.unfinished ?? {}))
       entry(name).unfinished.push({ round: r.round, withinSeconds });
+    for (const [name, reason] of Object.entries(r.failed ?? {})) entry(name).failed.push({ round: r.round, reason });
   }
   return [...series.entries()].map(([name, s]) => ({
     name,
     rates: s.rates,
     median: median(s.rates),
     unfinished: s.unfinished,
+    failed: s.failed,
     cost: medianCost(s.costs),
   }));
 }
@@ -165,11 +174,17 @@ function unfinishedText(x: SeriesSummary): string {
   return `did not finish within ${bounds} s in round${x.unfinished.length > 1 ? 's' : ''} ${rounds}`;
 }
 
+/** `ended without a result in round 1 (SIGABRT), round 2 (SIGABRT)`. */
+function failedText(x: SeriesSummary): string {
+  if (x.failed.length === 0) return '';
+  return `ended without a result in ${x.failed.map((f) => `round ${f.round} (${f.reason})`).join(', ')}`;
+}
+
 /** One series: its rates per finished round, the median, and the rounds it did not finish. */
 function seriesLine(x: SeriesSummary, width: number): string {
   const median = x.rates.length > 0 ? `median ${x.median.toFixed(0)} leaves/s` : 'median n/a';
-  const unfinished = unfinishedText(x);
-  return `  ${x.name.padEnd(width)}  ${x.rates.map((r) => r.toFixed(0).padStart(6)).join(' ')}   ${median}${unfinished ? `; ${unfinished}` : ''}`;
+  const notes = [unfinishedText(x), failedText(x)].filter((t) => t !== '');
+  return `  ${x.name.padEnd(width)}  ${x.rates.map((r) => r.toFixed(0).padStart(6)).join(' ')}   ${median}${notes.map((n) => `; ${n}`).join('')}`;
 }
 
 const COST_HEADERS: Record<(typeof COST_COLUMNS)[number], string> = {
