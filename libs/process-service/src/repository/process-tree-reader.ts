@@ -4,7 +4,7 @@
  * aggregators' and never lock; the event paths read single rows through the batch repository.
  */
 import type { Process, ProcessErrorRecord, SubProcessResult } from '@fw/process-api';
-import { isTerminalState, ProcessStates, TERMINAL_STATES } from '@fw/process-api';
+import { ProcessStates, TERMINAL_STATES } from '@fw/process-api';
 import { sql, type Selectable } from 'kysely';
 import type { FwProcessTable, ProcessDb } from './process-tables';
 import { toErrorRecord, toProcess } from './process-row-mapper';
@@ -35,6 +35,24 @@ export async function findWithChildren(db: ProcessDb, id: string, recursive: boo
     const { depth: _depth, ...row } = r as Selectable<FwProcessTable> & { depth?: number };
     return toProcess(row, errors.get(row.id) ?? []);
   });
+}
+
+/**
+ * The terminal direct children of `parentId` as results: columns named as a {@link SubProcessResult}'s
+ * fields and `successful` computed by the statement, so the driver's rows are the results.
+ */
+function terminalChildResults(db: ProcessDb, parentId: string) {
+  return db
+    .selectFrom('fw_process')
+    .select([
+      'id as processId',
+      'process_type as processType',
+      'state_id as stateId',
+      sql<boolean>`state_id = ${ProcessStates.PROCESSED}`.as('successful'),
+      'output',
+    ])
+    .where('parent_id', '=', parentId)
+    .where('state_id', 'in', TERMINAL_STATES);
 }
 
 /** One page of {@link childResultPage}: the results, and where the next page starts (undefined: none). */
@@ -72,17 +90,7 @@ export async function childResultPage(
 ): Promise<ChildResultPage> {
   const { afterId } = page;
   const read = (reader: ProcessDb) =>
-    reader
-      .selectFrom('fw_process')
-      .select([
-        'id as processId',
-        'process_type as processType',
-        'state_id as stateId',
-        sql<boolean>`state_id = ${ProcessStates.PROCESSED}`.as('successful'),
-        'output',
-      ])
-      .where('parent_id', '=', parentId)
-      .where('state_id', 'in', TERMINAL_STATES)
+    terminalChildResults(reader, parentId)
       .$if(afterId !== undefined, (q) =>
         q.where('seq', '>', (eb) =>
           eb
@@ -156,25 +164,9 @@ async function readInIndexOrder<T>(db: ProcessDb, read: (tx: ProcessDb) => Promi
   return result;
 }
 
-function toChildResult(r: Pick<Selectable<FwProcessTable>, 'id' | 'process_type' | 'state_id' | 'output'>) {
-  return {
-    processId: r.id,
-    processType: r.process_type,
-    stateId: r.state_id,
-    successful: r.state_id === ProcessStates.PROCESSED,
-    output: r.output ?? null,
-  };
-}
-
 /** Results of the terminal direct children of `parentId`, in creation order. */
 export async function childResults(db: ProcessDb, parentId: string): Promise<SubProcessResult[]> {
-  const rows = await db
-    .selectFrom('fw_process')
-    .select(['id', 'process_type', 'state_id', 'output'])
-    .where('parent_id', '=', parentId)
-    .orderBy('seq')
-    .execute();
-  return rows.filter((r) => isTerminalState(r.state_id)).map(toChildResult);
+  return terminalChildResults(db, parentId).orderBy('seq').execute();
 }
 
 /** Parent ids of existing processes among `ids`. */
