@@ -19,7 +19,8 @@ describe('the info key', () => {
     });
     renderAt('/', [{ path: '/', element: <ServicesPage /> }], <KeyPrompt />);
     const field = await screen.findByLabelText('Info key');
-    expect(document.activeElement).toBe(field);
+    // The prompt focuses its field in an effect, which may run after the field is found.
+    await waitFor(() => expect(document.activeElement).toBe(field));
     fireEvent.change(field, { target: { value: 'wrong-key' } });
     fireEvent.click(screen.getByRole('button', { name: 'Use key' }));
     expect(await screen.findByText(/The key given was refused/)).toBeTruthy();
