@@ -1,7 +1,7 @@
 import { isFwError } from '@fw/core';
 import { processDb } from '@fw/process-service';
 import { sql } from 'kysely';
-import { childResultPage } from '../src/repository/process-tree-reader';
+import { childResultPage } from '../src/repository/child-result-reader';
 import { describeEachDatabase } from '@fw/test-support';
 import { create, get, makeHarness, send, type Harness } from './support';
 
@@ -187,7 +187,7 @@ describeEachDatabase('child completion counting', (getDb) => {
       ).rows[0];
     const seen = await db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      const page = await childResultPage(trx, parentId, { limit: 10 });
+      const page = await childResultPage(trx, parentId, 10);
       return { page, after: await setting(trx) };
     });
     expect(seen.page.results.map((r) => r.processId)).toEqual([childIds[1]]);

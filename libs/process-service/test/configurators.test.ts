@@ -88,6 +88,10 @@ describe('json process configurator', () => {
         }),
       ),
     ).toContain('twice');
+    for (const processType of ['a\u001fb', 'tab\tbed', 'line\nfeed', 'del\u007f'])
+      expect(configError(() => makeJsonProcessConfigurator({ definitions: [{ processType, leaf: true }] }))).toContain(
+        'must not hold control characters',
+      );
     expect(configError(() => makeProcessConfigurator({ source: 'yaml' }))).toContain('json');
     expect(configError(() => makeProcessConfigurator({ source: 'database' }))).toContain('database');
   });

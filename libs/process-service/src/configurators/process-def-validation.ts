@@ -26,6 +26,15 @@ function optionalString(raw: Record<string, unknown>, key: string, where: string
   return value;
 }
 
+/** True when `text` holds a C0 control character or DEL. */
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 /**
  * Checks one raw definition and returns it normalised (config copied, `predecessorArgs`
  * defaulted to BOTH). Throws a {@link ConfigError} naming `where` and the field.
@@ -41,6 +50,11 @@ export function parseProcessDef(raw: unknown, where: string): ProcessDef {
   if (processType.trim() !== processType)
     throw new ConfigError(
       `${where}: 'processType' must not start or end with blanks (got ${JSON.stringify(processType)})`,
+    );
+  // Control characters are kept out so that a page of child results can separate types with one.
+  if (hasControlCharacter(processType))
+    throw new ConfigError(
+      `${where}: 'processType' must not hold control characters (got ${JSON.stringify(processType)})`,
     );
   const at = `${where} (${processType})`;
   if (typeof raw.leaf !== 'boolean') throw new ConfigError(`${at}: 'leaf' must be true or false`);

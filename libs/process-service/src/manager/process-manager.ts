@@ -26,7 +26,7 @@ import { makeProcessFlow, type ProcessFlow } from '../flow/process-flow';
 import { makeProcessOutbox, type ProcessOutbox, type ProcessOutboxSettings } from '../outbox/process-outbox';
 import { makeProcessRepository, type ProcessRepository } from '../repository/process-repository';
 import type { ProcessDb, ProcessTransaction } from '../repository/process-tables';
-import { readAheadChildResultPages } from '../repository/process-tree-reader';
+import { readAheadChildResultPages } from '../repository/child-result-reader';
 import { makeProcessEngine, type CompletionListener, type ProcessEngine } from './process-engine';
 import { validateCompletedEvent } from './payload-validation';
 import { createRootProcess } from './process-creator';
@@ -90,10 +90,11 @@ export interface ProcessManager {
   getProcessTree(id: string, options?: ProcessCallOptions & { recursive?: boolean }): Promise<Process[]>;
   /**
    * The results of the terminal direct children of `id` in creation order, a page of `pageSize`
-   * (default 5000) at a time, each page one short read: what an aggregator of a large split folds
-   * without holding every child at once. The next page is read while the caller handles the
-   * current one (two pages in memory at most). Reads the process database directly (no tenant check:
-   * for workers running the process's own message).
+   * (default 5000, at most) at a time, each page one short read: what an aggregator of a large
+   * split folds without holding every child at once. The next two pages are read, on two
+   * connections of the pool, while the caller handles the current one (three pages in memory at
+   * most). Reads the process database directly (no tenant check: for workers running the
+   * process's own message).
    *
    * @example
    * for await (const page of manager.childResultPages(rootId)) count += page.length;

@@ -118,8 +118,8 @@ export class WorkerLauncher {
   private async handedWorker(db: ProcessDb, worker: WorkerDto): Promise<WorkerDto> {
     const dto: WorkerDto = { ...worker, config: { ...worker.config } };
     if (dto.workerType === WorkerType.AGGREGATOR) {
-      const page = await this.deps.repo.childResultPage(db, dto.processId, { limit: EMBEDDED_CHILD_RESULTS + 1 });
-      if (page.nextAfterId === undefined) dto.subProcessResults = page.results;
+      const page = await this.deps.repo.childResultPage(db, dto.processId, EMBEDDED_CHILD_RESULTS + 1);
+      if (page.nextAfterSeq === undefined) dto.subProcessResults = page.results;
     }
     return dto;
   }

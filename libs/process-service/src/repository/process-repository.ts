@@ -13,16 +13,11 @@ import { deleteChildReports, insertChildReport, insertChildReports, type ChildRe
 import { makeProcessBatchRepository } from './process-batch-repository';
 import { insertProcesses, updateProcess } from './process-row-writer';
 import type { ProcessDb } from './process-tables';
-import {
-  childResultPage,
-  childResults,
-  findParents,
-  findWithChildren,
-  type ChildResultPage,
-} from './process-tree-reader';
+import { childResultPage, childResults, type ChildResultPage } from './child-result-reader';
+import { findParents, findWithChildren } from './process-tree-reader';
 
 export type { ChildReport } from './child-report-store';
-export type { ChildResultPage } from './process-tree-reader';
+export type { ChildResultPage } from './child-result-reader';
 
 export interface FindOptions {
   /** Lock the row (`select … for no key update`: every other writer waits) until the transaction ends. */
@@ -49,8 +44,8 @@ export interface ProcessRepository {
   findWithChildren(db: ProcessDb, id: string, recursive: boolean): Promise<Process[] | undefined>;
   /** Results of the terminal direct children of `parentId`, in creation order. */
   childResults(db: ProcessDb, parentId: string): Promise<SubProcessResult[]>;
-  /** `limit` of those results from after `afterId`, and where the next page starts. */
-  childResultPage(db: ProcessDb, parentId: string, page: { afterId?: string; limit: number }): Promise<ChildResultPage>;
+  /** The first `limit` of those results, and whether more follow (`db` may be the caller's transaction). */
+  childResultPage(db: ProcessDb, parentId: string, limit: number): Promise<ChildResultPage>;
 }
 
 /** Creates the Kysely-backed {@link ProcessRepository}. */
