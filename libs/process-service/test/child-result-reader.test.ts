@@ -141,6 +141,30 @@ describeEachDatabase('child results as an aggregator reads them', (getDb) => {
     }
   });
 
+  it('reads children that are far apart, then close together, in pages of at most the page size', async () => {
+    const sparse = randomUUID();
+    const other = randomUUID();
+    await insertProcess(sparse, null, { processType: 'parent', stateId: 'AGGREGATION_PENDING', output: null });
+    await insertProcess(other, null, { processType: 'parent', stateId: 'AGGREGATION_PENDING', output: null });
+    const own: string[] = [];
+    const child = async (parentId: string, i: number) => {
+      const id = randomUUID();
+      await insertProcess(id, parentId, { processType: 'chunk', stateId: 'PROCESSED', output: i });
+      if (parentId === sparse) own.push(id);
+    };
+    // Six of the parent's children 40 apart (the ranges widen), then 45 in a row (ranges wide
+    // enough for many pages must be read a page at a time).
+    for (let i = 0; i < 6; i++) {
+      await child(sparse, i);
+      for (let j = 0; j < 39; j++) await child(other, j);
+    }
+    for (let i = 6; i < 51; i++) await child(sparse, i);
+    const pages = await pagesOf(sparse, 4);
+    expect(pages.flat().map((r) => r.processId)).toEqual(own);
+    expect(pages.every((p) => p.length > 0 && p.length <= 4)).toBe(true);
+    expect(pages.flat().map((r) => r.output)).toEqual(Array.from({ length: 51 }, (_, i) => i));
+  });
+
   it('reads nothing for a parent without finished children, or without children', async () => {
     const { parentId } = await parentWith([{ processType: 'chunk', stateId: 'EXECUTING', output: null }]);
     expect(await pagesOf(parentId, 10)).toEqual([]);

@@ -42,8 +42,9 @@ interface ChildResultColumns {
 }
 
 /**
- * One statement for the terminal children of `parentId` in `range`, answered as one row of
- * {@link ChildResultColumns}.
+ * The terminal children of `parentId` in `range` as one row of {@link ChildResultColumns}, read by
+ * `fw_child_result_page` (migration 0022: the statement, held to the parent index by the
+ * function's planner settings, which end with the call).
  *
  * Why one row and not a row per child: node's driver builds every field of every row through a
  * call into the runtime (`Buffer#toString`) and an object per row; a million children cost ~1 µs
@@ -51,33 +52,15 @@ interface ChildResultColumns {
  * (`String#split`, `JSON.parse`), the same page costs node about a third of that. PostgreSQL's
  * share grows instead (writing the texts) and is spread over two connections by
  * {@link readAheadChildResultPages}.
- *
- * The aggregates take no ORDER BY of their own: they all read the rows of the one subquery, in the
- * order it returns them (by `seq`), one row at a time, so the n-th entry of every text is the same
- * child's. An ORDER BY per aggregate would sort the page once per aggregate.
  */
-function childResultColumns(db: ProcessDb, parentId: string, range: ChildSeqRange): Promise<ChildResultColumns> {
-  const { afterSeq, throughSeq, limit } = range;
-  const children = db
-    .selectFrom('fw_process')
-    .select(['id', 'process_type', 'state_id', 'output', 'seq'])
-    .where('parent_id', '=', parentId)
-    .where('state_id', 'in', TERMINAL_STATES)
-    .$if(afterSeq !== undefined, (q) => q.where('seq', '>', afterSeq as string))
-    .$if(throughSeq !== undefined, (q) => q.where('seq', '<=', throughSeq as string))
-    .orderBy('seq')
-    .$if(limit !== undefined, (q) => q.limit(limit as number));
-  return db
-    .selectFrom(children.as('c'))
-    .select([
-      sql<number>`count(*)::int`.as('count'),
-      sql<string | null>`max(c.seq)::text`.as('lastSeq'),
-      sql<string | null>`string_agg(c.id::text, ',')`.as('ids'),
-      sql<string | null>`string_agg(c.process_type, ${TYPE_SEPARATOR})`.as('types'),
-      sql<string | null>`string_agg(c.state_id, ',')`.as('states'),
-      sql<string | null>`'[' || string_agg(coalesce(c.output::text, 'null'), ',') || ']'`.as('outputs'),
-    ])
-    .executeTakeFirstOrThrow();
+async function childResultColumns(db: ProcessDb, parentId: string, range: ChildSeqRange): Promise<ChildResultColumns> {
+  const { rows } = await sql<ChildResultColumns>`
+    select child_count as count, last_seq as "lastSeq", ids, types, states, outputs
+    from fw_child_result_page(${parentId}::uuid, ${range.afterSeq ?? '0'}::bigint, ${range.throughSeq ?? null}::bigint,
+                              ${range.limit ?? null}::integer, ${[...TERMINAL_STATES]}::text[], ${TYPE_SEPARATOR}::text)`.execute(
+    db,
+  );
+  return rows[0];
 }
 
 /** The results of a {@link ChildResultColumns} row, in the order of its texts. */
@@ -114,12 +97,13 @@ export interface ChildResultPage {
 }
 
 /**
- * The first `limit` results of the terminal direct children of `parentId` (creation order), read
- * with the planner held to the parent index ({@link readInIndexOrder}); `db` may be the caller's
- * transaction: an aggregator's launch reads here whether its children's results fit its message.
+ * The first `limit` results of the terminal direct children of `parentId` (creation order); `db`
+ * may be the caller's transaction, whose planner settings stay as they were: an aggregator's launch
+ * reads here, in the transaction that applies the last child's report, whether its children's
+ * results fit its message.
  */
 export async function childResultPage(db: ProcessDb, parentId: string, limit: number): Promise<ChildResultPage> {
-  const columns = await readInIndexOrder(db, (reader) => childResultColumns(reader, parentId, { limit }));
+  const columns = await childResultColumns(db, parentId, { limit });
   return {
     results: resultsOf(columns),
     nextAfterSeq: columns.count === limit ? (columns.lastSeq as string) : undefined,
@@ -134,148 +118,116 @@ export async function childResults(db: ProcessDb, parentId: string): Promise<Sub
 /** Pages read ahead of the one the caller folds, each on a connection of its own. */
 const PAGES_IN_FLIGHT = 2;
 
-/** Page bounds found per statement by {@link pageRangesOf}. */
-const BOUNDS_PER_READ = 16;
+/** How much wider than the last one a range of `seq` may grow after a page with few children. */
+const MAX_WIDENING = 8;
 
-/**
- * The `seq` of every `pageSize`-th child of `parentId` after `afterSeq` (all children, finished or
- * not, so no page holds more than `pageSize`), for the next `pages` pages at most: each bound found
- * from the one before by skipping `pageSize` entries of the parent index (`seq` is an identity
- * from 1, so the first page starts after 0).
- */
-async function pageBounds(
-  db: ProcessDb,
-  parentId: string,
-  afterSeq: string | undefined,
-  pageSize: number,
-  pages: number,
-): Promise<string[]> {
-  const { rows } = await readInIndexOrder(db, (reader) =>
-    sql<{ seq: string }>`
-      with recursive bound (seq, n) as (
-        select ${afterSeq ?? '0'}::bigint, 0
-        union all
-        select (select c.seq from fw_process c
-                where c.parent_id = ${parentId} and c.seq > bound.seq
-                order by c.seq offset ${pageSize - 1} limit 1),
-               bound.n + 1
-        from bound
-        where bound.n < ${pages} and bound.seq is not null
-      )
-      select seq::text as seq from bound where n > 0 and seq is not null order by n`.execute(reader),
-  );
-  return rows.map((r) => r.seq);
+/** The first and the last `seq` of the children of `parentId`, or undefined without children. */
+async function childSeqSpan(db: ProcessDb, parentId: string): Promise<{ first: bigint; last: bigint } | undefined> {
+  const { rows } = await sql<{ first: string | null; last: string | null }>`
+    select first_seq::text as first, last_seq::text as last from fw_child_seq_span(${parentId}::uuid)`.execute(db);
+  const { first, last } = rows[0];
+  return first === null || last === null ? undefined : { first: BigInt(first), last: BigInt(last) };
+}
+
+/** A page to read: its range of `seq` (after `after`, through `through`) and its statement. */
+interface PageRead {
+  after: bigint;
+  through: bigint;
+  columns: Promise<ChildResultColumns>;
 }
 
 /**
- * The ranges of `seq` of the pages of `parentId`'s children: each bounded on both sides but the
- * last, which holds the children after the last bound (fewer than `pageSize` when the bounds were
- * read; more only if children were created since, which never happens to an aggregator, whose
- * children have all finished). The bounds are read {@link BOUNDS_PER_READ} at a time, the next
- * ones while the pages of these are read.
+ * Cuts the `seq` span of a parent's children into the ranges of its pages. Children of one split
+ * are mostly consecutive in `seq` (other processes created meanwhile take the numbers between), so
+ * a range as wide as the page size holds about a page. After a page with few children the next
+ * ranges are wider (at most {@link MAX_WIDENING} times the last), after a full one as wide as what
+ * held it: the children of a parent that interleaves with others still come a page at a time.
  */
-async function* pageRangesOf(db: ProcessDb, parentId: string, pageSize: number): AsyncGenerator<ChildSeqRange> {
-  const boundsAfter = (afterSeq: string | undefined) => {
-    const read = pageBounds(db, parentId, afterSeq, pageSize, BOUNDS_PER_READ);
-    // Awaited in turn below (or when the caller stops); until then a failure is not unhandled.
-    read.catch(() => undefined);
-    return read;
-  };
-  let next = boundsAfter(undefined);
-  try {
-    let afterSeq: string | undefined;
-    for (;;) {
-      const bounds = await next;
-      const more = bounds.length === BOUNDS_PER_READ;
-      if (more) next = boundsAfter(bounds[bounds.length - 1]);
-      for (const throughSeq of bounds) {
-        yield { afterSeq, throughSeq };
-        afterSeq = throughSeq;
-      }
-      if (!more) {
-        yield { afterSeq };
-        return;
-      }
+class ChildPageRanges {
+  private after: bigint;
+  private width: bigint;
+
+  constructor(
+    private readonly span: { first: bigint; last: bigint },
+    private readonly pageSize: number,
+  ) {
+    this.after = span.first - 1n;
+    this.width = BigInt(pageSize);
+  }
+
+  /** The next range, or undefined once the span is covered. */
+  next(): { after: bigint; through: bigint } | undefined {
+    if (this.after >= this.span.last) return undefined;
+    const after = this.after;
+    const through = after + this.width < this.span.last ? after + this.width : this.span.last;
+    this.after = through;
+    return { after, through };
+  }
+
+  /** Adapts the width of the ranges to come to what the page of `after`…`through` held. */
+  observe(after: bigint, through: bigint, count: number, lastSeq: bigint | undefined): void {
+    const size = BigInt(this.pageSize);
+    if (count === this.pageSize && lastSeq !== undefined) {
+      const held = lastSeq - after;
+      this.width = held > size ? held : size;
+      return;
     }
-  } finally {
-    await next.catch(() => undefined);
+    const width = through - after;
+    const wider = count === 0 ? width * BigInt(MAX_WIDENING) : (width * size) / BigInt(count);
+    const most = width * BigInt(MAX_WIDENING);
+    this.width = wider > most ? most : wider < size ? size : wider;
   }
 }
 
 /**
- * Every page of the child results of `parentId`, up to `pageSize` results each, from the first:
- * {@link PAGES_IN_FLIGHT} pages are being read while the caller folds the one before, so
- * PostgreSQL writes pages on two connections while node parses (three pages in memory at most; an
- * aggregation of a million children reads 200 pages at its end, when nothing else of the run is
- * left to do). Pages without a finished child are skipped. A caller that stops early lets the reads
- * in flight finish, so their connections are back in the pool.
+ * Every page of the child results of `parentId`, up to `pageSize` results each, in creation order:
+ * the children that were there when the read began (all of an aggregator's, which have finished).
+ * Pages are read by ranges of `seq` ({@link ChildPageRanges}), {@link PAGES_IN_FLIGHT} of them
+ * while the caller folds the one before, so PostgreSQL writes pages on two connections while node
+ * parses (three pages in memory at most; an aggregation of a million children reads 200 pages at
+ * its end, when nothing else of the run is left to do). A range that held more than a page is
+ * finished before the next one is handed on; pages without a finished child are skipped. A caller
+ * that stops early lets the reads in flight finish, so their connections are back in the pool.
  */
 export async function* readAheadChildResultPages(
   db: ProcessDb,
   parentId: string,
   pageSize: number,
 ): AsyncGenerator<SubProcessResult[]> {
-  const ranges = pageRangesOf(db, parentId, pageSize);
-  const inFlight: Promise<SubProcessResult[]>[] = [];
-  const readMore = async () => {
+  const span = await childSeqSpan(db, parentId);
+  if (span === undefined) return;
+  const ranges = new ChildPageRanges(span, pageSize);
+  const read = (after: bigint, through: bigint): PageRead => {
+    const columns = childResultColumns(db, parentId, {
+      afterSeq: after.toString(),
+      throughSeq: through.toString(),
+      limit: pageSize,
+    });
+    // Awaited in turn below; until then a failure is not unhandled.
+    columns.catch(() => undefined);
+    return { after, through, columns };
+  };
+  const inFlight: PageRead[] = [];
+  const readMore = () => {
     while (inFlight.length < PAGES_IN_FLIGHT) {
-      const range = await ranges.next();
-      if (range.done) return;
-      // Held to the index even though bounded: with the statistics of right after a split, the
-      // planner takes a bitmap and a sort for a page, 60 % more work than the ordered index scan.
-      const page = readInIndexOrder(db, (reader) => childResultColumns(reader, parentId, range.value)).then(resultsOf);
-      // Awaited in turn below; until then a failure is not unhandled.
-      page.catch(() => undefined);
-      inFlight.push(page);
+      const range = ranges.next();
+      if (range === undefined) return;
+      inFlight.push(read(range.after, range.through));
     }
   };
   try {
-    await readMore();
+    readMore();
     for (let page = inFlight.shift(); page !== undefined; page = inFlight.shift()) {
-      const results = await page;
-      await readMore();
-      if (results.length > 0) yield results;
+      const columns = await page.columns;
+      const lastSeq = columns.lastSeq === null ? undefined : BigInt(columns.lastSeq);
+      ranges.observe(page.after, page.through, columns.count, lastSeq);
+      // A full page may have left children of its range: they come next, before the next range's.
+      if (columns.count === pageSize && lastSeq !== undefined && lastSeq < page.through)
+        inFlight.unshift(read(lastSeq, page.through));
+      readMore();
+      if (columns.count > 0) yield resultsOf(columns);
     }
   } finally {
-    await Promise.allSettled(inFlight);
-    await ranges.return(undefined);
+    await Promise.allSettled(inFlight.map((page) => page.columns));
   }
-}
-
-/** Holds the planner of the current transaction to index scans (`set_config(…, true)`: until it ends). */
-const holdToIndexScans = (tx: ProcessDb) =>
-  sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(tx);
-
-/**
- * Runs `read` with the planner taking no bitmap or sequential scans: what is left for a
- * `where parent_id = … and seq > … order by seq limit n` is the index scan that stops after n
- * rows, whatever the statistics say. Right after a split of a million children the statistics
- * still say the parent has a few hundred, and the planner then reads every remaining child of the
- * parent through a bitmap and sorts them to keep the first n: each read costs what is left, and a
- * whole aggregation grows with the square of the children (1,000,000 children took 43 s instead
- * of under 1).
- *
- * Outside a transaction `read` runs in one of its own (the settings end with it, so a pooled
- * connection keeps nothing). Inside the caller's, the settings hold for `read` and are then set
- * back to what they were for the rest of that transaction: an aggregator's launch reads its first
- * page there, in the transaction that applies the last child's report, and with the bitmap plan
- * that read alone took 0.7 s at a million children (the last batch of leaves waited for it).
- */
-async function readInIndexOrder<T>(db: ProcessDb, read: (tx: ProcessDb) => Promise<T>): Promise<T> {
-  if (!db.isTransaction)
-    return db.transaction().execute(async (tx) => {
-      await holdToIndexScans(tx);
-      return read(tx);
-    });
-  const { rows } = await sql<{
-    bitmap: string;
-    seq: string;
-  }>`select current_setting('enable_bitmapscan') as bitmap, current_setting('enable_seqscan') as seq`.execute(db);
-  await holdToIndexScans(db);
-  // Not in a finally: after a failed statement the transaction takes no more, and ends anyway.
-  const result = await read(db);
-  await sql`select set_config('enable_bitmapscan', ${rows[0].bitmap}, true), set_config('enable_seqscan', ${rows[0].seq}, true)`.execute(
-    db,
-  );
-  return result;
 }
