@@ -119,7 +119,7 @@ export class WorkerLauncher {
     const dto: WorkerDto = { ...worker, config: { ...worker.config } };
     if (dto.workerType === WorkerType.AGGREGATOR) {
       const page = await this.deps.repo.childResultPage(db, dto.processId, EMBEDDED_CHILD_RESULTS + 1);
-      if (page.nextAfterSeq === undefined) dto.subProcessResults = page.results;
+      if (page.complete) dto.subProcessResults = page.results;
     }
     return dto;
   }

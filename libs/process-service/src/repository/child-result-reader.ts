@@ -19,17 +19,19 @@ const TYPE_SEPARATOR = '\x1f';
 /** Read once: a name imported from another package is a property read through a getter in CommonJS. */
 const PROCESSED = ProcessStates.PROCESSED;
 
-/** Where a page's children lie in creation order: `seq` after `afterSeq`, up to `throughSeq`, at most `limit`. */
-interface ChildSeqRange {
-  afterSeq?: string;
-  throughSeq?: string;
-  limit?: number;
+/** A range of `seq`: after `after`, through `through`. */
+interface SeqRange {
+  after: bigint;
+  through: bigint;
 }
+
+/** Where a page's children lie in creation order: a range of `seq`, open on a side left out, and at most `limit` of them. */
+type ChildSeqRange = Partial<SeqRange> & { limit?: number };
 
 /** A page as PostgreSQL sends it: the children's fields, each aggregated into one text. */
 interface ChildResultColumns {
   count: number;
-  /** The last child's `seq` (the next page starts after it). */
+  /** The last child's `seq` (the rest of a full page's range follows it). */
   lastSeq: string | null;
   /** Process ids, comma-separated (a uuid's text has no comma). */
   ids: string | null;
@@ -56,7 +58,7 @@ interface ChildResultColumns {
 async function childResultColumns(db: ProcessDb, parentId: string, range: ChildSeqRange): Promise<ChildResultColumns> {
   const { rows } = await sql<ChildResultColumns>`
     select child_count as count, last_seq as "lastSeq", ids, types, states, outputs
-    from fw_child_result_page(${parentId}::uuid, ${range.afterSeq ?? '0'}::bigint, ${range.throughSeq ?? null}::bigint,
+    from fw_child_result_page(${parentId}::uuid, ${range.after?.toString() ?? '0'}::bigint, ${range.through?.toString() ?? null}::bigint,
                               ${range.limit ?? null}::integer, ${[...TERMINAL_STATES]}::text[], ${TYPE_SEPARATOR}::text)`.execute(
     db,
   );
@@ -89,11 +91,11 @@ function resultsOf(columns: ChildResultColumns): SubProcessResult[] {
   return results;
 }
 
-/** One page of {@link childResultPage}: the results, and where the next page starts (undefined: none). */
+/** One page of {@link childResultPage}: the results, and whether they are all of them. */
 export interface ChildResultPage {
   results: SubProcessResult[];
-  /** The `seq` of the page's last child when the page is full: the next page is of the children after it. */
-  nextAfterSeq: string | undefined;
+  /** True when the page is not full: no finished child follows. */
+  complete: boolean;
 }
 
 /**
@@ -106,7 +108,7 @@ export async function childResultPage(db: ProcessDb, parentId: string, limit: nu
   const columns = await childResultColumns(db, parentId, { limit });
   return {
     results: resultsOf(columns),
-    nextAfterSeq: columns.count === limit ? (columns.lastSeq as string) : undefined,
+    complete: columns.count < limit,
   };
 }
 
@@ -129,10 +131,9 @@ async function childSeqSpan(db: ProcessDb, parentId: string): Promise<{ first: b
   return first === null || last === null ? undefined : { first: BigInt(first), last: BigInt(last) };
 }
 
-/** A page to read: its range of `seq` (after `after`, through `through`) and its statement. */
+/** A page being read: its range of `seq` and its statement. */
 interface PageRead {
-  after: bigint;
-  through: bigint;
+  range: SeqRange;
   columns: Promise<ChildResultColumns>;
 }
 
@@ -156,7 +157,7 @@ class ChildPageRanges {
   }
 
   /** The next range, or undefined once the span is covered. */
-  next(): { after: bigint; through: bigint } | undefined {
+  next(): SeqRange | undefined {
     if (this.after >= this.span.last) return undefined;
     const after = this.after;
     const through = after + this.width < this.span.last ? after + this.width : this.span.last;
@@ -164,8 +165,8 @@ class ChildPageRanges {
     return { after, through };
   }
 
-  /** Adapts the width of the ranges to come to what the page of `after`…`through` held. */
-  observe(after: bigint, through: bigint, count: number, lastSeq: bigint | undefined): void {
+  /** Adapts the width of the ranges to come to what the page of `range` held. */
+  observe({ after, through }: SeqRange, count: number, lastSeq: bigint | undefined): void {
     const size = BigInt(this.pageSize);
     if (count === this.pageSize && lastSeq !== undefined) {
       const held = lastSeq - after;
@@ -197,22 +198,18 @@ export async function* readAheadChildResultPages(
   const span = await childSeqSpan(db, parentId);
   if (span === undefined) return;
   const ranges = new ChildPageRanges(span, pageSize);
-  const read = (after: bigint, through: bigint): PageRead => {
-    const columns = childResultColumns(db, parentId, {
-      afterSeq: after.toString(),
-      throughSeq: through.toString(),
-      limit: pageSize,
-    });
+  const read = (range: SeqRange): PageRead => {
+    const columns = childResultColumns(db, parentId, { ...range, limit: pageSize });
     // Awaited in turn below; until then a failure is not unhandled.
     columns.catch(() => undefined);
-    return { after, through, columns };
+    return { range, columns };
   };
   const inFlight: PageRead[] = [];
   const readMore = () => {
     while (inFlight.length < PAGES_IN_FLIGHT) {
       const range = ranges.next();
       if (range === undefined) return;
-      inFlight.push(read(range.after, range.through));
+      inFlight.push(read(range));
     }
   };
   try {
@@ -220,10 +217,10 @@ export async function* readAheadChildResultPages(
     for (let page = inFlight.shift(); page !== undefined; page = inFlight.shift()) {
       const columns = await page.columns;
       const lastSeq = columns.lastSeq === null ? undefined : BigInt(columns.lastSeq);
-      ranges.observe(page.after, page.through, columns.count, lastSeq);
+      ranges.observe(page.range, columns.count, lastSeq);
       // A full page may have left children of its range: they come next, before the next range's.
-      if (columns.count === pageSize && lastSeq !== undefined && lastSeq < page.through)
-        inFlight.unshift(read(lastSeq, page.through));
+      if (columns.count === pageSize && lastSeq !== undefined && lastSeq < page.range.through)
+        inFlight.unshift(read({ after: lastSeq, through: page.range.through }));
       readMore();
       if (columns.count > 0) yield resultsOf(columns);
     }
