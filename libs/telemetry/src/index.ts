@@ -47,3 +47,10 @@ export {
   startSplitChildSpan,
 } from './tracing/split-children';
 export type { SplitChildSpanOptions } from './tracing/split-children';
+export {
+  isKeptNewTraceContext,
+  KEPT_NEW_TRACE_CONTEXT,
+  newTraceSampling,
+  registerNewTraceSampling,
+} from './tracing/new-trace-sampling';
+export type { NewTraceSampling } from './tracing/new-trace-sampling';

@@ -1,9 +1,11 @@
 import { context, propagation, trace } from '@opentelemetry/api';
+import { registerNewTraceSampling } from '@fw/telemetry';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { readEnabledInstrumentations, type InstrumentationName } from '../instrumentation/enabled-instrumentations';
 import { registeredInstrumentations } from '../instrumentation/register-instrumentations';
 import { FwContextManager } from './fw-context-manager';
 import { readTraceExportSettings, type OtlpProtocol } from './trace-export-settings';
+import { makeTraceSampling, readTraceSamplerSettings } from './trace-sampler';
 
 /** Options of {@link startTelemetry}. */
 export interface StartTelemetryOptions {
@@ -64,6 +66,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
     const done = async (): Promise<void> => undefined;
     return { exporting: false, reason: settings.reason, instrumentations: [], forceFlush: done, shutdown: done };
   }
+  const samplerSettings = readTraceSamplerSettings(process.env);
   if (running) throw new Error('startTelemetry: tracing is already started in this process (shut it down first)');
   const instrumentations = registeredInstrumentations();
   const missing = wanted.filter((name) => !instrumentations.includes(name));
@@ -77,7 +80,7 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
   running = true;
   try {
     // @fw/core loads pg: only now, after the instrumentations were registered.
-    const [{ NodeTracerProvider, BatchSpanProcessor }, resources, core] = await Promise.all([
+    const [sdk, resources, core] = await Promise.all([
       import('@opentelemetry/sdk-trace-node'),
       import('@opentelemetry/resources'),
       import('@fw/core'),
@@ -87,8 +90,14 @@ export async function startTelemetry(options: StartTelemetryOptions = {}): Promi
       .merge(options.serviceName ? resources.resourceFromAttributes({ 'service.name': options.serviceName }) : null)
       .merge(resources.detectResources({ detectors: [resources.envDetector] }));
     const exporter = await makeExporter(settings.protocol, settings.url);
-    const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+    const { sampler, newTraces } = makeTraceSampling(samplerSettings, sdk);
+    const provider = new sdk.NodeTracerProvider({
+      resource,
+      sampler,
+      spanProcessors: [new sdk.BatchSpanProcessor(exporter)],
+    });
     provider.register({ contextManager: new FwContextManager(core) });
+    if (newTraces) registerNewTraceSampling(provider, newTraces);
     let stopping: Promise<void> | undefined;
     const stop = async (): Promise<void> => {
       await provider.shutdown();

@@ -7,6 +7,8 @@ import {
   type FwSpanAttributes,
   type MessagingSpanOptions,
 } from './messaging-spans';
+import { KEPT_NEW_TRACE_CONTEXT, newTraceSampling } from './new-trace-sampling';
+import { UNSAMPLED_TRACE_CONTEXT, unsampledSpanOf } from './trace-context';
 
 /** The environment variable of {@link childrenInlineThreshold}. */
 export const CHILDREN_INLINE_ENV = 'FW_TRACE_CHILDREN_INLINE';
@@ -54,11 +56,12 @@ const LINKED_CHILD = { kind: SpanKind.PRODUCER } as const;
  * a trace of thousands of children is too big for trace back ends to keep or show, and the link
  * still leads from child to split. Inject each returned span's context into its child's carrier.
  *
- * A child's own trace is sampled on its name and kind (and trace id): its attributes
- * (`attributesOf(child)`) and the link are set once the sampler has kept it, so the children whose
- * traces are dropped (all but one in a hundred with a ratio of 0.01) cost an id and a sampler
- * call, not an attribute set and a link each. The placement, the tracer and the span name are
- * settled once per batch.
+ * A child's own trace is kept or dropped by the host's `NewTraceSampling` when it registered
+ * one (`@fw/telemetry-node` does): a dropped child costs a random number and gets the batch's one
+ * non-recording span, whose context says "not sampled" (stored as the one-character mark); a kept
+ * one starts its span with its attributes and link. Without one, the SDK's sampler decides each
+ * child on its name and kind (and trace id), and the attributes and the link are set once it has
+ * kept it. The placement, the tracer and the span name are settled once per batch.
  *
  * @example
  * const start = makeSplitChildSpanStarter(total, { destination: 'fw_process' }, (c: Process) => ({ processId: c.id }));
@@ -76,6 +79,22 @@ export function makeSplitChildSpanStarter<T>(
   const name = messagingSpanName('create', options);
   const split = trace.getSpanContext(parent);
   const links = [...(split ? [{ context: split, attributes: { 'fw.link': 'split' } }] : []), ...(options.links ?? [])];
+  const sampling = newTraceSampling();
+  if (sampling !== undefined) {
+    let dropped: Span | undefined;
+    return (child) =>
+      sampling.keepNewTrace()
+        ? tracer.startSpan(
+            name,
+            {
+              ...LINKED_CHILD,
+              attributes: messagingAttributes('create', { ...options, ...attributesOf(child) }),
+              links,
+            },
+            KEPT_NEW_TRACE_CONTEXT,
+          )
+        : (dropped ??= unsampledSpanOf(UNSAMPLED_TRACE_CONTEXT)!);
+  }
   return (child) => {
     const span = tracer.startSpan(name, LINKED_CHILD, ROOT_CONTEXT);
     if (span.isRecording()) {
