@@ -1,6 +1,7 @@
 import { makeJsonProcessConfigurator } from '@fw/process-service';
 import { makeCachedGaugeSource, makeFwMetrics, type FwMetrics } from '@fw/telemetry';
-import { describeEachDatabase } from '@fw/test-support';
+import { describeEachDatabase, queryPlanOf } from '@fw/test-support';
+import { sql } from 'kysely';
 import {
   makeJdbcWorkerHost,
   makeQueueFiguresReader,
@@ -8,6 +9,7 @@ import {
   readWorkItemFigures,
   type WorkItemRunner,
 } from '../src';
+import { workItemFiguresStatement } from '../src/monitoring/work-item-figures';
 import { AddParts, SplitSum, SUM_DEFINITIONS, SumPart } from './fixtures/sum-workers';
 import { enqueue, itemOf, waitFor, workerDto } from './support';
 
@@ -265,5 +267,21 @@ describeEachDatabase('fw_* metrics of the engine, the runner and the worker host
     );
     await metrics.registry.metrics();
     expect(reads).toBe(1);
+  });
+
+  it("reads the queue gauges through the statuses' partial indexes, never past the finished items", async () => {
+    const db = getDb().database.db;
+    await sql`insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, payload, status, finished_at)
+              select 'gauge-plan-' || g, gen_random_uuid(), 'gauge-plan', 'EXECUTOR', '{}'::jsonb, 'SUCCESS', now()
+                from generate_series(1, 20000) g`.execute(db);
+    await sql`analyze fw_process_work_item`.execute(db);
+    const plan = await queryPlanOf(db, workItemFiguresStatement());
+    expect(plan).not.toContain('Seq Scan');
+    // One partial index per status (which one the planner takes for PENDING depends on its statistics).
+    expect(plan).toContain('BitmapOr');
+    expect(plan.match(/Bitmap Index Scan on \w+/g)).toHaveLength(3);
+    // The finished items stay out of the figures.
+    const figures = await readWorkItemFigures(getDb().database);
+    expect(figures.workItems.filter((w) => w.processType === 'gauge-plan')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
-import { describeEachDatabase } from '@fw/test-support';
+import { describeEachDatabase, queryPlanOf } from '@fw/test-support';
 import { sql } from 'kysely';
 import { makeOutboxWriter, readOutboxFigures } from '../src';
+import { outboxFiguresStatement } from '../src/repository/outbox-figures';
 
 /** `readOutboxFigures`: the grouped read behind `fw_outbox_commands` and `fw_outbox_lag_seconds`. */
 describeEachDatabase('outbox figures', (getDb) => {
@@ -35,5 +36,19 @@ describeEachDatabase('outbox figures', (getDb) => {
     expect(lag).toHaveLength(1);
     expect(lag[0]?.tenant).toBe('of1');
     expect(lag[0]?.ageSeconds).toBeGreaterThanOrEqual(29);
+  });
+
+  it("reads the statuses' partial indexes, never past the commands already done", async () => {
+    const db = getDb().database.db;
+    await sql`insert into fw_process_outbox (command_type, tenant, payload, status, finished_at)
+              select 'FIGURES_PLAN', 'of3', '{}'::jsonb, 'DONE', now() from generate_series(1, 20000)`.execute(db);
+    await sql`analyze fw_process_outbox`.execute(db);
+    const plan = await queryPlanOf(db, outboxFiguresStatement());
+    expect(plan).not.toContain('Seq Scan');
+    // One partial index per status (which one the planner takes for PENDING depends on its statistics).
+    expect(plan).toContain('BitmapOr');
+    expect(plan.match(/Bitmap Index Scan on \w+/g)).toHaveLength(3);
+    const figures = await readOutboxFigures(getDb().database);
+    expect(figures.outboxCommands.filter((c) => c.tenant === 'of3')).toEqual([]);
   });
 });

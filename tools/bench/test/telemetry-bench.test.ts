@@ -51,6 +51,32 @@ describe('telemetry bench', () => {
     expect(formatTelemetryOverhead(over, 'metrics').join('\n')).toMatch(/loss with metrics only on: 20\.0 %/);
     expect(() => summarizeTelemetryOverhead([round(false, 5000, 1)])).toThrow(/off and on/);
     expect(s.pairedLossMedian).toBeUndefined();
+    // Without the rest of the machine's CPU there is no ratio and no line for it.
+    expect(s.cpuAddedPercentOfRest).toBeUndefined();
+    expect(formatTelemetryOverhead(s).join('\n')).not.toContain('rest of the machine');
+  });
+
+  it("relates node's CPU to the rest of the machine's, which moves with the machine's speed alike", () => {
+    const run = (telemetry: boolean, node: number, rest: number | undefined): TelemetryRound => ({
+      ...round(telemetry, 5000, node),
+      restCpuSeconds: rest,
+    });
+    // The second pair ran on a machine 20 % slower: per leaf both sides look alike, per second of the rest they do not.
+    const s = summarizeTelemetryOverhead([
+      run(false, 1.0, 2.0),
+      run(true, 1.2, 2.4),
+      run(false, 1.2, 2.4),
+      run(true, 1.1, 2.0),
+    ]);
+    expect(s.off.nodeCpuPerRestCpu).toBeCloseTo(0.5, 9);
+    expect(s.on.nodeCpuPerRestCpu).toBeCloseTo(0.525, 9);
+    expect(s.cpuAddedPercentOfRest).toBeCloseTo(5, 9);
+    expect(formatTelemetryOverhead(s).join('\n')).toContain(
+      'node CPU per CPU second of the rest of the machine (steadier than either alone): off 0.500, on 0.525 (+5.0 %)',
+    );
+    expect(
+      summarizeTelemetryOverhead([run(false, 1, 2), run(true, 1, undefined)]).cpuAddedPercentOfRest,
+    ).toBeUndefined();
   });
 
   it('pairs the runs of each round, whose machine speed is alike', () => {

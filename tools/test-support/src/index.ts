@@ -26,3 +26,4 @@ export { exportedSpans, startOtlpReceiver } from './otlp-receiver';
 export type { ExportedSpan, OtlpReceiver, ReceivedExport } from './otlp-receiver';
 export { PROMETHEUS_BINARY, prometheusBinary, startPrometheus } from './private-prometheus';
 export type { InstantSample, RangeSeries, RunningPrometheus, ScrapeJob } from './private-prometheus';
+export { queryPlanOf } from './query-plan';

@@ -63,6 +63,7 @@ export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo
         leaves: settings.leaves,
         leavesPerSecond,
         nodeCpuSeconds: record.cpu?.processSeconds,
+        restCpuSeconds: record.cpu?.restSeconds,
         round,
       });
       io.out(

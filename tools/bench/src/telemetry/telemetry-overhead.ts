@@ -19,13 +19,29 @@ export interface TelemetryRound {
   leavesPerSecond: number;
   /** CPU seconds of the node process during the run (undefined: not measured). */
   nodeCpuSeconds: number | undefined;
+  /** Busy CPU seconds of the rest of the machine (the database server) during the run, when measured. */
+  restCpuSeconds?: number;
   /** The round it belongs to (its off and on runs ran one after the other), when known. */
   round?: number;
 }
 
+/** The runs of one side (telemetry off, or on). */
+export interface TelemetrySide {
+  median: number;
+  rates: number[];
+  cpuMillisPerLeaf: number;
+  /**
+   * The median of node CPU seconds per busy CPU second of the rest of the machine; undefined
+   * unless every run measured both. The database does the same work per leaf on both sides, so
+   * this ratio moves with what telemetry adds to node, not with the machine's speed, which
+   * drifts by more than the limit between runs minutes apart (both sides slow down together).
+   */
+  nodeCpuPerRestCpu: number | undefined;
+}
+
 export interface TelemetryOverhead {
-  off: { median: number; rates: number[]; cpuMillisPerLeaf: number };
-  on: { median: number; rates: number[]; cpuMillisPerLeaf: number };
+  off: TelemetrySide;
+  on: TelemetrySide;
   /** 100 × (1 − on / off) of the medians; negative when the runs with telemetry were faster. */
   lossPercent: number;
   /**
@@ -37,14 +53,24 @@ export interface TelemetryOverhead {
   pairedLossMedian: number | undefined;
   /** 100 × (on / off − 1) of the median node CPU per leaf. */
   cpuAddedPercent: number;
+  /** 100 × (on / off − 1) of {@link TelemetrySide.nodeCpuPerRestCpu}; undefined when a side lacks it. */
+  cpuAddedPercentOfRest: number | undefined;
   withinLimit: boolean;
 }
 
-function side(rounds: readonly TelemetryRound[], telemetry: boolean): TelemetryOverhead['off'] {
+function side(rounds: readonly TelemetryRound[], telemetry: boolean): TelemetrySide {
   const mine = rounds.filter((r) => r.telemetry === telemetry);
   const rates = mine.map((r) => r.leavesPerSecond);
   const cpu = mine.flatMap((r) => (r.nodeCpuSeconds === undefined ? [] : [(1000 * r.nodeCpuSeconds) / r.leaves]));
-  return { median: median(rates), rates, cpuMillisPerLeaf: median(cpu) };
+  const ofRest = mine.flatMap((r) =>
+    r.nodeCpuSeconds === undefined || !r.restCpuSeconds ? [] : [r.nodeCpuSeconds / r.restCpuSeconds],
+  );
+  return {
+    median: median(rates),
+    rates,
+    cpuMillisPerLeaf: median(cpu),
+    nodeCpuPerRestCpu: ofRest.length === mine.length && mine.length > 0 ? median(ofRest) : undefined,
+  };
 }
 
 function pairedLosses(rounds: readonly TelemetryRound[]): number[] {
@@ -71,6 +97,10 @@ export function summarizeTelemetryOverhead(rounds: readonly TelemetryRound[]): T
     pairedLossPercents,
     pairedLossMedian: pairedLossPercents.length === 0 ? undefined : median(pairedLossPercents),
     cpuAddedPercent: 100 * (on.cpuMillisPerLeaf / off.cpuMillisPerLeaf - 1),
+    cpuAddedPercentOfRest:
+      on.nodeCpuPerRestCpu === undefined || off.nodeCpuPerRestCpu === undefined
+        ? undefined
+        : 100 * (on.nodeCpuPerRestCpu / off.nodeCpuPerRestCpu - 1),
     withinLimit: lossPercent <= TELEMETRY_LOSS_LIMIT_PERCENT,
   };
 }
@@ -78,9 +108,15 @@ export function summarizeTelemetryOverhead(rounds: readonly TelemetryRound[]): T
 /** The summary lines for a run that turned `parts` on; the last is `telemetry_loss_pct=<number>`. */
 export function formatTelemetryOverhead(s: TelemetryOverhead, parts: TelemetryParts = 'both'): string[] {
   const rates = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
   return [
     `  off: ${rates(s.off.rates)} leaves/s → median ${s.off.median.toFixed(0)}; node CPU ${s.off.cpuMillisPerLeaf.toFixed(3)} ms per leaf`,
     `  on:  ${rates(s.on.rates)} leaves/s → median ${s.on.median.toFixed(0)}; node CPU ${s.on.cpuMillisPerLeaf.toFixed(3)} ms per leaf (${s.cpuAddedPercent >= 0 ? '+' : ''}${s.cpuAddedPercent.toFixed(1)} %)`,
+    ...(s.cpuAddedPercentOfRest === undefined
+      ? []
+      : [
+          `  node CPU per CPU second of the rest of the machine (steadier than either alone): off ${s.off.nodeCpuPerRestCpu!.toFixed(3)}, on ${s.on.nodeCpuPerRestCpu!.toFixed(3)} (${signed(s.cpuAddedPercentOfRest)} %)`,
+        ]),
     ...(s.pairedLossMedian === undefined
       ? []
       : [
