@@ -57,50 +57,41 @@ export interface TraceSampling {
   newTraces?: NewTraceSampling;
 }
 
+/** What one `OTEL_TRACES_SAMPLER` value is: its sampler, and the chance it gives a new trace when a draw can stand for it. */
+type SamplerRecipe = (sdk: SamplerClasses, ratio: number) => { inner: Sampler; newTraceChance?: number };
+
+const RECIPES: Record<TraceSamplerName, SamplerRecipe> = {
+  always_on: (sdk) => ({ inner: new sdk.AlwaysOnSampler(), newTraceChance: 1 }),
+  always_off: (sdk) => ({ inner: new sdk.AlwaysOffSampler(), newTraceChance: 0 }),
+  // No draw: this sampler also decides the spans under a kept parent by the trace id, and a trace
+  // kept by a draw would lose them.
+  traceidratio: (sdk, ratio) => ({ inner: new sdk.TraceIdRatioBasedSampler(ratio) }),
+  parentbased_always_on: (sdk) => ({
+    inner: new sdk.ParentBasedSampler({ root: new sdk.AlwaysOnSampler() }),
+    newTraceChance: 1,
+  }),
+  parentbased_always_off: (sdk) => ({
+    inner: new sdk.ParentBasedSampler({ root: new sdk.AlwaysOffSampler() }),
+    newTraceChance: 0,
+  }),
+  parentbased_traceidratio: (sdk, ratio) => ({
+    inner: new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) }),
+    newTraceChance: ratio,
+  }),
+};
+
 /**
  * The sampler `settings` name, as the SDK builds it from the same variables, wrapped so that a
  * span started from `@fw/telemetry`'s `KEPT_NEW_TRACE_CONTEXT` is recorded: its new trace was
- * already kept by `newTraces`, a draw with the chance the sampler gives a new trace. The
- * parent-based and the always samplers have one; plain `traceidratio` has none, since it also
- * decides the spans under a kept parent by the trace id, and a trace kept by a draw would lose
- * them.
+ * already kept by `newTraces`, a draw with the chance the sampler gives a new trace. Every sampler
+ * but plain `traceidratio` has one.
  */
 export function makeTraceSampling(settings: TraceSamplerSettings, sdk: SamplerClasses): TraceSampling {
-  const ratioOf = () => new sdk.TraceIdRatioBasedSampler(settings.ratio);
-  const root: Record<TraceSamplerName, () => Sampler> = {
-    always_on: () => new sdk.AlwaysOnSampler(),
-    always_off: () => new sdk.AlwaysOffSampler(),
-    traceidratio: ratioOf,
-    parentbased_always_on: () => new sdk.ParentBasedSampler({ root: new sdk.AlwaysOnSampler() }),
-    parentbased_always_off: () => new sdk.ParentBasedSampler({ root: new sdk.AlwaysOffSampler() }),
-    parentbased_traceidratio: () => new sdk.ParentBasedSampler({ root: ratioOf() }),
-  };
-  const sampler = new KeptNewTraceSampler(root[settings.name](), sdk.SamplingDecision.RECORD_AND_SAMPLED);
-  const chance = newTraceChance(settings);
-  if (chance === undefined) return { sampler };
-  const newTraces: NewTraceSampling =
-    chance >= 1
-      ? { keepNewTrace: () => true }
-      : chance <= 0
-        ? { keepNewTrace: () => false }
-        : { keepNewTrace: () => Math.random() < chance };
-  return { sampler, newTraces };
-}
-
-/** The chance a new trace is kept under `settings`, when a draw can decide it in the sampler's place. */
-function newTraceChance(settings: TraceSamplerSettings): number | undefined {
-  switch (settings.name) {
-    case 'always_on':
-    case 'parentbased_always_on':
-      return 1;
-    case 'always_off':
-    case 'parentbased_always_off':
-      return 0;
-    case 'parentbased_traceidratio':
-      return settings.ratio;
-    case 'traceidratio':
-      return undefined;
-  }
+  const { inner, newTraceChance } = RECIPES[settings.name](sdk, settings.ratio ?? 1);
+  const sampler = new KeptNewTraceSampler(inner, sdk.SamplingDecision.RECORD_AND_SAMPLED);
+  if (newTraceChance === undefined) return { sampler };
+  // Math.random() is in [0, 1): a chance of 1 keeps every trace, 0 none.
+  return { sampler, newTraces: { keepNewTrace: () => Math.random() < newTraceChance } };
 }
 
 /** A sampler that records the first span of a new trace already kept, and asks `inner` for every other. */

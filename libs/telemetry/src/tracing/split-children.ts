@@ -79,6 +79,7 @@ export function makeSplitChildSpanStarter<T>(
   const name = messagingSpanName('create', options);
   const split = trace.getSpanContext(parent);
   const links = [...(split ? [{ context: split, attributes: { 'fw.link': 'split' } }] : []), ...(options.links ?? [])];
+  const attributesOfChild = (child: T) => messagingAttributes('create', { ...options, ...attributesOf(child) });
   const sampling = newTraceSampling();
   if (sampling !== undefined) {
     let dropped: Span | undefined;
@@ -86,11 +87,7 @@ export function makeSplitChildSpanStarter<T>(
       sampling.keepNewTrace()
         ? tracer.startSpan(
             name,
-            {
-              ...LINKED_CHILD,
-              attributes: messagingAttributes('create', { ...options, ...attributesOf(child) }),
-              links,
-            },
+            { ...LINKED_CHILD, attributes: attributesOfChild(child), links },
             KEPT_NEW_TRACE_CONTEXT,
           )
         : (dropped ??= unsampledSpanOf(UNSAMPLED_TRACE_CONTEXT)!);
@@ -98,7 +95,7 @@ export function makeSplitChildSpanStarter<T>(
   return (child) => {
     const span = tracer.startSpan(name, LINKED_CHILD, ROOT_CONTEXT);
     if (span.isRecording()) {
-      span.setAttributes(messagingAttributes('create', { ...options, ...attributesOf(child) }));
+      span.setAttributes(attributesOfChild(child));
       span.addLinks(links);
     }
     return span;
