@@ -159,6 +159,31 @@ describeEachDatabase('leased queue statements', (getDb) => {
     expect([...done]).toEqual([a.id]);
   });
 
+  it('fences a stale claim even when its batch carries the token of the row’s new claim (tokens per claim)', async () => {
+    await insert(1);
+    const [stale] = await shared.claim(db(), { workerId: 'a', limit: 1, leaseMillis: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await insert(1);
+    // The expired row and the new one are claimed together: one token for both.
+    const again = await shared.claim(db(), { workerId: 'a', limit: 10, leaseMillis: 60_000 });
+    expect(again).toHaveLength(2);
+    const renewed = again.find((c) => c.id === stale.id)!;
+    const other = again.find((c) => c.id !== stale.id)!;
+    expect(renewed.claimToken).toBe(other.claimToken);
+    // The old claim of the row, acknowledged beside the other row of the new claim.
+    const done = await shared.complete(db(), [stale, other]);
+    expect([...done]).toEqual([other.id]);
+    expect((await rows()).find((r) => r.job_id === stale.id)).toMatchObject({ state: 'BUSY', tries: 2 });
+  });
+
+  it('matches claims whose ids and tokens are written in upper case', async () => {
+    await insert(12);
+    const claimed = await queue.claim(db(), { workerId: 'w', limit: 12, leaseMillis: 60_000 });
+    const upper = claimed.map((c) => ({ id: c.id.toUpperCase(), claimToken: c.claimToken.toUpperCase() }));
+    const done = await queue.complete(db(), upper);
+    expect(done.size).toBe(12);
+  });
+
   it('retries after a delay, marks DEAD (optionally keeping the lease and setting more columns) and releases without counting', async () => {
     await insert(3);
     const [a, b, c] = await queue.claim(db(), { workerId: 'w', limit: 3, leaseMillis: 60_000 });
