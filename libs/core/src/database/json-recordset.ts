@@ -1,10 +1,15 @@
 /**
- * Many rows as ONE JSON parameter: `json_to_recordset($1::json) as v(col type, …)`. For set-based
+ * Many rows as ONE JSON parameter: `jsonb_to_recordset($1::jsonb) as v(col type, …)`. For set-based
  * statements (`insert … select … from <recordset>`, `update … from <recordset>`) this is cheaper
  * for the client than one array parameter per column: `JSON.stringify` of the rows runs natively,
  * where pg's array literals escape every element in JavaScript — and a JSON value (a payload, an
  * output) travels as itself instead of as text escaped once for JSON and again for the array. A
  * `jsonb` column takes the nested value as it is; a JSON `null` (or an absent key) is SQL NULL.
+ *
+ * `jsonb`, not `json`: the text is parsed once and each row's fields are found in the parsed
+ * document, where `json_to_recordset` builds a hash table of every row's fields and parses the text
+ * of each `jsonb` column a second time. In a 100,000-leaf fan-out PostgreSQL's CPU fell by 6 %
+ * (7.94 s against 8.44 s, three interleaved pairs).
  *
  * @example
  * const rows = items.map((i) => ({ id: i.id, payload: i.payload, run_at: i.runAt }));
@@ -28,7 +33,7 @@ const TYPES: ReadonlySet<string> = new Set<RecordsetColumnType>([
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * `json_to_recordset(<rows as JSON>::json) as <alias>(<columns>)`. Column names and the alias are
+ * `jsonb_to_recordset(<rows as JSON>::jsonb) as <alias>(<columns>)`. Column names and the alias are
  * code, not input: they must be plain lower-case identifiers (checked, as they are spliced into the
  * statement); the rows are one bound parameter. Keys of a row that are not columns are ignored.
  */
@@ -46,7 +51,7 @@ export function jsonRecordset<K extends string>(
   const definition = names.map((name) => `${name} ${columns[name]}`).join(', ');
   const timeColumns = names.filter((name) => columns[name] === 'timestamptz');
   const json = JSON.stringify(timeColumns.length === 0 ? rows : withTimesAsText(rows, timeColumns));
-  return sql`json_to_recordset(${json}::json) as ${sql.raw(`${alias}(${definition})`)}`;
+  return sql`jsonb_to_recordset(${json}::jsonb) as ${sql.raw(`${alias}(${definition})`)}`;
 }
 
 /**
