@@ -1,6 +1,6 @@
 /**
  * The writes that renew, end or give back claims: each ONE `update … where id = any($ids) and
- * id || ':' || claim_token = any($claims) and status = <running>` per batch, so a holder whose
+ * id || ':' || claim_token = any($pairs) and status = <running>` per batch, so a holder whose
  * lease expired and whose row was claimed again changes nothing (its id is missing from the
  * answer).
  */
@@ -29,8 +29,8 @@ export function makeFencedUpdate(names: QueueNames): FencedUpdate {
   // nine or more, so that check is one probe per row; the token looked up by the row's position in
   // the id array (`array_position`) was a linear scan per row, 131,000 comparisons for a batch of
   // 512 and the most expensive statement of a fan-out. The pair, not the token alone: with one token
-  // per claim statement (`perClaimToken`), a stale holder's batch may carry the token of the row's
-  // new claim through another row of it.
+  // per claim statement (`tokens: 'per-claim'`), a stale holder's batch may carry the token of the
+  // row's new claim through another row of it.
   const fencedHead = raw(`update ${table} as lq set `);
   const fencedIds = raw(` where lq.${q.id} = any(`);
   const fencedPairs = raw(`::uuid[]) and (lq.${q.id}::text || ':' || lq.${q.claimToken}::text) = any(`);

@@ -50,13 +50,13 @@ export interface FanoutTuning {
    * Work items claimed per statement and events per `sendEvents` transaction (default 1024: each
    * batch pays its statements, its commit and the root's lock once, so larger batches spread them
    * over more leaves; at 100,000 leaves 1024 ran 8–10 % faster than 512 with 7 % less CPU on both
-   * sides, 2048 no faster and 60 MB larger, and 3 lanes or 6 no better than 4).
+   * sides, 2048 no faster and 60 MB larger).
    */
   batch: number;
   /**
    * Batches in flight in the runner and `sendEvents` transactions at once (runner concurrency =
    * batch × lanes; default 4: while one batch holds the root's lock for its count and commit, the
-   * others run their own statements).
+   * others run their own statements; 3 or 6 were no faster).
    */
   lanes: number;
   /** Database pool size of one node (default 24, or 12 per worker process with 2 or more). */
