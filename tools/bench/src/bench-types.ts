@@ -11,8 +11,9 @@ export interface BenchOptions {
   /** True when `--rows` was given (a benchmark with its own default size keeps it otherwise). */
   rowsGiven?: boolean;
   /**
-   * Warm-up requests per server before the measured runs (`--warmup N`, 0 for none); default:
-   * slices until the throughput is steady (see `src/query/warm-up.ts`).
+   * Warm-up before the measured runs (`--warmup N`, 0 for none). The query benchmarks: requests
+   * per server, by default slices until the throughput is steady (see `src/query/warm-up.ts`);
+   * `telemetry`: leaves of an unmeasured fan-out in each run's process (default 20,000).
    */
   warmup?: number;
   /** Finished processes the `history` benchmark seeds (`--processes N`, default 10,000,000). */

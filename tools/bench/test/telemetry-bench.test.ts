@@ -136,13 +136,13 @@ describe('telemetry bench', () => {
 
   // Runs only with a PostgreSQL server (FW_TEST_DATABASE_URL), as every fanout run.
   if (databaseUrl) {
-    it('runs fanout off and on in their own processes; on, the spans reach the receiver and /metrics is scraped [postgres]', async () => {
+    it('runs fanout off and on in their own processes, each after its warm-up; on, the spans reach the receiver and /metrics is scraped [postgres]', async () => {
       const out: string[] = [];
       const saved = process.env.OTEL_TRACES_SAMPLER;
       process.env.OTEL_TRACES_SAMPLER = 'always_on';
       try {
         const rounds = await telemetryOverheadOn(
-          { leaves: 300, rounds: 1, databaseUrl, redisUrl: '', code: 'source' },
+          { leaves: 300, rounds: 1, databaseUrl, redisUrl: '', code: 'source', warmupLeaves: 50 },
           { out: (line) => out.push(line) },
         );
         expect(rounds.map((r) => r.telemetry)).toEqual([false, true]);
@@ -155,6 +155,16 @@ describe('telemetry bench', () => {
       expect(exports).toBeDefined();
       expect(Number(exports?.[1])).toBeGreaterThan(0);
       expect(Number(exports?.[2])).toBeGreaterThanOrEqual(1);
+      // Each run warms up first, and its measured run counts its own 300 leaves only.
+      for (const label of ['off 1', 'on 1']) {
+        const mine = out.filter((l) => l.startsWith(`  [${label}] `));
+        expect(
+          mine.filter((l) =>
+            /warm-up: 50 leaves in \d+\.\d\d s before the measured run \(not counted\), then a checkpoint/.test(l),
+          ),
+        ).toHaveLength(1);
+        expect(mine.some((l) => /root PROCESSED in/.test(l))).toBe(true);
+      }
       expect(out.at(-1)).toMatch(/^telemetry_loss_pct=-?\d+\.\d$/);
     }, 120_000);
   }

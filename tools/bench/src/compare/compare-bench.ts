@@ -65,6 +65,12 @@ export interface CompareSettings {
   timeoutSeconds?: number;
   /** The runners of each round (fanout among them); default all of `COMPARE_RUNNERS`. */
   runners?: readonly CompareRunner[];
+  /**
+   * Leaves of a fan-out each fanout child runs before its measured one, on the same database and
+   * with the same telemetry (default 0: measured cold). `compare` leaves it at 0: the peers run
+   * cold too.
+   */
+  warmupLeaves?: number;
 }
 
 /** Default of `--timeout`: the issue's ten minutes. */
@@ -106,7 +112,14 @@ export function runCompareChild(
   hooks: ChildHooks = {},
 ): Promise<ChildRecord> {
   const timeout = settings.timeoutSeconds;
-  const args = [runner, String(settings.leaves), settings.databaseUrl, settings.redisUrl, timeout?.toString() ?? ''];
+  const args = [
+    runner,
+    String(settings.leaves),
+    settings.databaseUrl,
+    settings.redisUrl,
+    timeout?.toString() ?? '',
+    String(settings.warmupLeaves ?? 0),
+  ];
   const started = performance.now();
   const child = fork(CHILD_MAIN, args, {
     cwd: WORKSPACE_ROOT,

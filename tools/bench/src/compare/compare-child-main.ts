@@ -1,7 +1,7 @@
 /**
  * Entry of one runner of `npm run bench -- compare` (and of `telemetry`), in an OS process of its
  * own so that its peak RSS is its own:
- * `node --import tsx compare-child-main.ts <runner> <leaves> <database url> <redis url> [<timeout s>]`.
+ * `node --import tsx compare-child-main.ts <runner> <leaves> <database url> <redis url> [<timeout s>] [<warm-up leaves>]`.
  * Prints the runner's lines on stdout and sends one `CompareChildMessage` over IPC at the end
  * (`fanout-telemetry` also sends where its metrics are served, before the run).
  */
@@ -25,13 +25,14 @@ async function measureFanout(
   runner: 'fanout' | 'fanout-telemetry',
   leaves: number,
   databaseUrl: string,
+  warmupLeaves: number,
 ): Promise<ChildMeasured> {
   const io = { out: (line: string) => console.log(line) };
   const telemetry =
     runner === 'fanout-telemetry'
       ? { onMetricsServed: (url: string) => void send({ type: 'metrics-served', url }) }
       : undefined;
-  const r = await fanoutBenchOn(databaseUrl, leaves, io, { ...(telemetry ? { telemetry } : {}) });
+  const r = await fanoutBenchOn(databaseUrl, leaves, io, { ...(telemetry ? { telemetry } : {}), warmupLeaves });
   return {
     rates: { [runner]: r.leavesPerSecond },
     seconds: r.seconds,
@@ -49,14 +50,14 @@ function send(message: CompareChildMessage): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const [runner, leavesArg, databaseUrl, redisUrl, timeoutArg] = process.argv.slice(2);
+  const [runner, leavesArg, databaseUrl, redisUrl, timeoutArg, warmupArg] = process.argv.slice(2);
   if (!(CHILD_RUNNERS as readonly string[]).includes(runner)) throw new Error(`unknown runner '${runner}'`);
   const leaves = Number(leavesArg);
   const timeoutSeconds = timeoutArg ? Number(timeoutArg) : undefined;
   const io = { out: (line: string) => console.log(line) };
   const m =
     runner === 'fanout' || runner === 'fanout-telemetry'
-      ? await measureFanout(runner, leaves, databaseUrl)
+      ? await measureFanout(runner, leaves, databaseUrl, warmupArg ? Number(warmupArg) : 0)
       : await measurePeer(
           runner as Exclude<ChildRunner, 'fanout' | 'fanout-telemetry'>,
           {
