@@ -13,7 +13,7 @@ import type { Process, ProcessCompletedEvent, ProcessErrorRecord } from '@fw/pro
 import { jsonRecordset } from '@fw/core';
 import { sql } from 'kysely';
 import type { ProcessDb } from './process-tables';
-import { toErrorRecord, toProcess, type ProcessErrorRow, type ProcessRow } from './process-row-mapper';
+import { ISO_TIME_FORMAT, toErrorRecord, toProcess, type ProcessErrorRow, type ProcessRow } from './process-row-mapper';
 
 const SAVE_COLUMNS = {
   id: 'uuid',
@@ -86,6 +86,9 @@ export function makeProcessBatchRepository(): ProcessBatchRepository {
   };
 }
 
+/** A time column selected as the ISO text a `Process` keeps (see `ISO_TIME_FORMAT`). */
+const isoTime = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', '${ISO_TIME_FORMAT}')`);
+
 async function findProcesses(db: ProcessDb, ids: readonly string[], forUpdate: boolean): Promise<Map<string, Process>> {
   const result = new Map<string, Process>();
   if (ids.length === 0) return result;
@@ -94,8 +97,9 @@ async function findProcesses(db: ProcessDb, ids: readonly string[], forUpdate: b
   const { rows } = await sql<LockedRow>`
       select p.id, p.process_type, p.leaf, p.parent_id, p.predecessor_id, p.trigger_id, p.tenant, p.flow_id,
              p.state_id, p.split_completed, p.num_sub_processes, p.num_completed_sub_processes, p.completed_percent,
-             p.input, p.output, p.description, p.created_time, p.last_modified_time, p.state_entry_time, p.version,
-             p.trace_context,
+             p.input, p.output, p.description, ${isoTime('p.created_time')} as created_time,
+             ${isoTime('p.last_modified_time')} as last_modified_time, ${isoTime('p.state_entry_time')} as state_entry_time,
+             p.version, p.trace_context,
              (select json_agg(json_build_object('process_id', e.process_id, 'time_of_completion', e.time_of_completion,
                                                 'errors', e.errors, 'exception_message', e.exception_message,
                                                 'stack_trace', e.stack_trace) order by e.id)
