@@ -42,6 +42,26 @@ describe('the request context', () => {
     expect(restoreRequestContext({ tenant: null, triggerId: null })).toEqual({ headers: {} });
   });
 
+  it('restores the same fields as the call before to the same frozen context, other fields to their own', () => {
+    const first = restoreRequestContext({ tenant: 't4', triggerId: 'manual:t4:1' });
+    expect(restoreRequestContext({ tenant: 't4', triggerId: 'manual:t4:1' })).toBe(first);
+    const otherTrigger = restoreRequestContext({ tenant: 't4', triggerId: 'manual:t4:2' });
+    expect(otherTrigger).not.toBe(first);
+    expect(otherTrigger).toEqual({
+      tenantId: 't4',
+      trigger: { id: 'manual:t4:2' },
+      headers: { 'x-fw-tenant-id': 't4', 'x-fw-trigger-id': 'manual:t4:2' },
+    });
+    const otherTenant = restoreRequestContext({ tenant: 't5', triggerId: 'manual:t4:2' });
+    expect(otherTenant.tenantId).toBe('t5');
+    expect(otherTenant.headers['x-fw-tenant-id']).toBe('t5');
+    expect(restoreRequestContext({ tenant: null, triggerId: 'manual:t4:2' })).toEqual({
+      trigger: { id: 'manual:t4:2' },
+      headers: { 'x-fw-trigger-id': 'manual:t4:2' },
+    });
+    expect(Object.isFrozen(first) && Object.isFrozen(first.headers) && Object.isFrozen(first.trigger)).toBe(true);
+  });
+
   it('is the same object inside runWithContext, across awaits', async () => {
     const context = makeRequestContext({ tenantId: 't3' });
     const seen = await runWithContext(context, async () => {

@@ -47,15 +47,24 @@ export interface StoredRequestContext {
   triggerId: string | null;
 }
 
+/** The last context {@link restoreRequestContext} built, with the fields it was built from. */
+let lastRestored: (StoredRequestContext & { context: RequestContext }) | undefined;
+
 /**
  * The context a worker runs in, rebuilt from what the process row stores: its tenant and trigger
  * id (the trigger's source, the request id and the caller stay with the request that created it).
+ * The same fields as the call before give the same (frozen) context again: the leaves of a
+ * fan-out's batch share them, and each new context is three frozen objects.
  */
 export function restoreRequestContext(stored: StoredRequestContext): RequestContext {
-  return makeRequestContext({
+  const last = lastRestored;
+  if (last !== undefined && last.tenant === stored.tenant && last.triggerId === stored.triggerId) return last.context;
+  const context = makeRequestContext({
     tenantId: stored.tenant,
     trigger: stored.triggerId === null ? null : { id: stored.triggerId },
   });
+  lastRestored = { tenant: stored.tenant, triggerId: stored.triggerId, context };
+  return context;
 }
 
 /** The context's values as the process row stores them (`tenant`, `triggerId`; null when absent). */
