@@ -3,6 +3,7 @@
  * stored precision and the session's time zone (processes are loaded with their times selected as
  * text, not parsed into dates and written back).
  */
+import { createDatabase, type Database } from '@fw/core';
 import { processDb } from '@fw/process-service';
 import { describeEachDatabase } from '@fw/test-support';
 import { sql } from 'kysely';
@@ -27,13 +28,27 @@ describeEachDatabase('process times', (getDb) => {
     expect(loaded.stateEntryTime).toBe('2026-11-29T00:00:00.000Z');
   });
 
-  it('gives the same text in a session whose time zone is not UTC (PGlite: the one session)', async () => {
+  /**
+   * A database whose every statement runs in one session, so that a `set` reaches the manager's
+   * reads: PGlite's own, or on PostgreSQL a pool of one connection, closed afterwards (a `set` on
+   * the shared pool would stay behind on whichever connection took it).
+   */
+  function oneSession(): { database: Database; close(): Promise<void> } {
+    const testDb = getDb();
+    if (testDb.target === 'pglite') return { database: testDb.database, close: async () => undefined };
+    const database = createDatabase({ url: testDb.url, maxConnections: 1 });
+    return { database, close: () => database.close() };
+  }
+
+  it('gives the same text in a session whose time zone is not UTC', async () => {
     const p = await create(h.manager, 'batch');
     await setTimes(p.id, '2026-01-02 03:04:05.678+00', '2026-01-02 03:04:05.678+00', '2026-01-02 03:04:05.678+00');
-    const db = processDb(getDb().database);
-    await sql`set timezone to 'Asia/Kathmandu'`.execute(db);
+    const session = oneSession();
+    const db = processDb(session.database);
     try {
-      const loaded = await get(h.manager, p.id);
+      await sql`set timezone to 'Asia/Kathmandu'`.execute(db);
+      const { manager } = makeHarness(getDb(), { db });
+      const loaded = await get(manager, p.id);
       expect([loaded.createdTime, loaded.lastModifiedTime, loaded.stateEntryTime]).toEqual([
         '2026-01-02T03:04:05.678Z',
         '2026-01-02T03:04:05.678Z',
@@ -41,6 +56,7 @@ describeEachDatabase('process times', (getDb) => {
       ]);
     } finally {
       await sql`reset timezone`.execute(db);
+      await session.close();
     }
   });
 
