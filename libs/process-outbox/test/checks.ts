@@ -37,7 +37,9 @@ export async function summarize(database: Database, rootId: string): Promise<Fan
   );
   const [reports] = await rows<{ n: string }>(
     database,
-    sql`select count(*) as n from fw_process_child_report where parent_id = ${rootId}`,
+    // A child's count is recorded by a report row (command, HTTP) or by its counted_inline mark.
+    sql`select (select count(*) from fw_process_child_report where parent_id = ${rootId})
+             + (select count(*) from fw_process where parent_id = ${rootId} and counted_inline) as n`,
   );
   const [anomalies] = await rows<{ n: string }>(
     database,

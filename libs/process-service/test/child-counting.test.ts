@@ -26,6 +26,17 @@ describeEachDatabase('child completion counting', (getDb) => {
       .where('parent_id', '=', parentId)
       .execute();
 
+  /** Children of `parentId` marked counted inline (by the save of their terminal state). */
+  const marked = async (parentId: string) =>
+    (
+      await processDb(getDb().database)
+        .selectFrom('fw_process')
+        .select('id')
+        .where('parent_id', '=', parentId)
+        .where('counted_inline', '=', true)
+        .execute()
+    ).map((r) => r.id);
+
   it('counts a child reported twice (internally, then externally) once', async () => {
     const { parentId, childIds } = await batchWith(2, false);
     const [a] = childIds;
@@ -35,7 +46,9 @@ describeEachDatabase('child completion counting', (getDb) => {
     const again = await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: a, output: 'a' });
     expect(again.numCompletedSubProcesses).toBe(1);
     expect(again.version).toBe(before.version);
-    expect(await reports(parentId)).toHaveLength(1);
+    // The engine's count is the child's mark, not a row; the HTTP report found the mark and wrote nothing.
+    expect(await marked(parentId)).toEqual([a]);
+    expect(await reports(parentId)).toEqual([]);
   });
 
   it('counts an external report once and ignores the child completing afterwards', async () => {
@@ -47,6 +60,9 @@ describeEachDatabase('child completion counting', (getDb) => {
     const parent = await get(h.manager, parentId);
     expect(parent.numCompletedSubProcesses).toBe(1);
     expect(parent.errors).toHaveLength(1);
+    // The report row records the count; the child's own completion found it and left no mark.
+    expect((await reports(parentId)).map((r) => r.child_id)).toEqual([a]);
+    expect(await marked(parentId)).toEqual([]);
     await send(h.manager, b!, 'doneSuccessfully', {});
     const ready = await get(h.manager, parentId);
     expect(ready.numCompletedSubProcesses).toBe(2);
@@ -82,6 +98,7 @@ describeEachDatabase('child completion counting', (getDb) => {
     const parent = await get(h.manager, parentId);
     expect(parent.numCompletedSubProcesses).toBe(0);
     expect(await reports(parentId)).toEqual([]);
+    expect(await marked(parentId)).toEqual([]);
     // Put back, the parent counts both reports again: nothing was recorded as counted meanwhile.
     await processDb(getDb().database)
       .updateTable('fw_process')
@@ -131,7 +148,8 @@ describeEachDatabase('child completion counting', (getDb) => {
     expect(parent.state.stateId).toBe('AGGREGATION_PENDING');
     expect(h.starter.launchesOf(parentId, 'AGGREGATOR')).toHaveLength(1);
     expect(h.starter.launchesOf(parentId, 'AGGREGATOR')[0]?.subProcessResults).toHaveLength(50);
-    expect(await reports(parentId)).toHaveLength(50);
+    expect((await marked(parentId)).sort()).toEqual([...childIds].sort());
+    expect(await reports(parentId)).toEqual([]);
   });
 
   it('counts concurrent duplicate deliveries (child event and parent reports) once', async () => {
@@ -154,6 +172,25 @@ describeEachDatabase('child completion counting', (getDb) => {
     expect(parent.state.stateId).toBe('AGGREGATION_PENDING');
     expect(h.starter.launchesOf(parentId, 'AGGREGATOR')).toHaveLength(1);
     for (const id of childIds) expect((await get(h.manager, id)).state.stateId).toBe('PROCESSED');
+    // Each child's count is recorded once: by a report row or by its mark, never both.
+    const rowed = (await reports(parentId)).map((r) => r.child_id);
+    const records = [...rowed, ...(await marked(parentId))].sort();
+    expect(records).toEqual([...childIds].sort());
+  });
+
+  it('does not count a child again whose report row was written before its counted_inline mark existed', async () => {
+    // A child counted before the upgrade has a report row and no mark; an HTTP report of it
+    // conflicts with the row, and a child that then finishes through the engine is not counted again.
+    const { parentId, childIds } = await batchWith(2, false);
+    const [a] = childIds;
+    await processDb(getDb().database)
+      .insertInto('fw_process_child_report')
+      .values({ child_id: a!, parent_id: parentId, successful: true, reported_time: new Date() })
+      .execute();
+    await send(h.manager, parentId, 'subProcessDoneSuccessfully', { childId: a, output: 'a' });
+    await send(h.manager, a!, 'doneSuccessfully', { output: 'a' });
+    expect((await get(h.manager, parentId)).numCompletedSubProcesses).toBe(0);
+    expect(await marked(parentId)).toEqual([]);
   });
 
   it("pages an aggregator's results: terminal children only, in creation order, however the pages fall", async () => {

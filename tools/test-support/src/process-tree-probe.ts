@@ -12,7 +12,10 @@ export interface FinishedTree {
   numCompletedSubProcesses: number;
   /** Children by state, e.g. `{ PROCESSED: 12 }`. */
   childStates: Record<string, number>;
-  /** Child completions counted on the root (`fw_process_child_report`), and how many distinct children they name. */
+  /**
+   * Child completions recorded as counted on the root (report rows of `fw_process_child_report`
+   * and children marked `counted_inline`), and how many distinct children they name.
+   */
   childReports: { total: number; distinctChildren: number };
   /** How long the wait took. */
   millis: number;
@@ -44,7 +47,10 @@ export async function waitForTreeFinished(
       );
       const [reports] = await rows<{ total: number; distinct_children: number }>(
         database,
-        'select count(*)::int as total, count(distinct child_id)::int as distinct_children from fw_process_child_report where parent_id = $1',
+        `select count(*)::int as total, count(distinct child_id)::int as distinct_children
+           from (select child_id from fw_process_child_report where parent_id = $1
+                 union all
+                 select id from fw_process where parent_id = $1 and counted_inline) counted`,
         [rootId],
       );
       return {

@@ -13,7 +13,9 @@ import { traceContextOf } from '../repository/process-trace-context';
 import { completedEventOf } from './process-chaining';
 import {
   ProcessCommandTypes,
+  countsChildrenInline,
   type ChildReportEvent,
+  type ChildReportSource,
   type CompletionListener,
   type TxContext,
 } from './process-engine-types';
@@ -25,7 +27,7 @@ export interface ChildReportPort {
     ctx: TxContext,
     parentId: string,
     reports: readonly ChildReportEvent[],
-    external: boolean,
+    source: ChildReportSource,
   ): Promise<Process | undefined>;
 }
 
@@ -64,7 +66,7 @@ export class CompletionHandler {
       ctx.trx,
       completions.map(({ event }) => ({ id: this.deps.newId(), event, time: ctx.now })),
     );
-    if (ctx.commands && ctx.countChildrenInline !== true) queueCommands(ctx.commands, completions);
+    if (ctx.commands && !countsChildrenInline(ctx)) queueCommands(ctx.commands, completions);
     else await this.completeInline(ctx, completions);
   }
 
@@ -106,7 +108,7 @@ export class CompletionHandler {
     }
     // Parents in id order, so two transactions counting on the same parents lock them alike.
     for (const parentId of [...byParent.keys()].sort())
-      await this.deps.reports.reportChildren(ctx, parentId, byParent.get(parentId) ?? [], false);
+      await this.deps.reports.reportChildren(ctx, parentId, byParent.get(parentId) ?? [], 'inline');
   }
 }
 

@@ -8,7 +8,7 @@ import { FwError } from '@fw/core';
 import { ProcessErrorCodes, type Process, type ProcessErrorRecord } from '@fw/process-api';
 import type { ProcessBatchRepository, ProcessStateWrite } from '../repository/process-batch-repository';
 import type { ProcessRepository } from '../repository/process-repository';
-import type { BatchedEvent, TxContext } from './process-engine-types';
+import { countsChildrenInline, type BatchedEvent, type TxContext } from './process-engine-types';
 import type { ProcessSpawner } from './process-spawner';
 import type { WorkerLauncher } from './worker-launcher';
 
@@ -57,7 +57,9 @@ export class EventApplier {
     if (entered) process.stateEntryTime = ctx.now.toISOString();
     process.lastModifiedTime = ctx.now.toISOString();
     process.version = before.version + 1;
-    if (!(await this.deps.repo.update(ctx.trx, process, before.version))) throw concurrentModification(process.id);
+    const countedInline = step.completed && countedInlineOnSave(ctx, process);
+    if (!(await this.deps.repo.update(ctx.trx, process, before.version, { countedInline })))
+      throw concurrentModification(process.id);
     await this.deps.repo.insertErrors(ctx.trx, process.id, step.newErrors);
     if (entered) await this.deps.launcher.launchWorkers(ctx, [process]);
     if (step.completed) await this.deps.completion.completeMany(ctx, [process]);
@@ -112,8 +114,23 @@ export class EventApplier {
     const expectedVersion = process.version;
     Object.assign(process, next, { lastModifiedTime: now, version: expectedVersion + 1 });
     if (entered) process.stateEntryTime = now;
-    return { write: { process, expectedVersion }, entered, errors: step.newErrors, completed: step.completed };
+    const countedInline = step.completed && countedInlineOnSave(ctx, process);
+    return {
+      write: { process, expectedVersion, countedInline },
+      entered,
+      errors: step.newErrors,
+      completed: step.completed,
+    };
   }
+}
+
+/**
+ * A child that finishes now is marked counted on its parent by the save that writes its terminal
+ * state when the completion will count it in this transaction (`completeMany`, inline): the mark
+ * takes the place of a report row (see `ChildReportCounter`).
+ */
+function countedInlineOnSave(ctx: TxContext, process: Process): boolean {
+  return process.parentId !== null && countsChildrenInline(ctx);
 }
 
 function concurrentModification(processId: string): FwError {

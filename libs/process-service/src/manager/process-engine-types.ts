@@ -64,8 +64,8 @@ export interface TxContext {
    * Count completed children on their parents in this transaction even in outbox mode (set by
    * `sendEvents`: its batch locks each parent once for many children, where one CHILD_COMPLETED
    * command per child would cost four more row writes each). The child's terminal transition and
-   * its count then commit together, so the count is exactly once by construction; the child
-   * report rows still guard against a second route (an HTTP report of the same child).
+   * its count then commit together, so the count is exactly once by construction; the child's
+   * `counted_inline` mark guards against a second route (an HTTP report of the same child).
    */
   countChildrenInline?: boolean;
   /**
@@ -93,6 +93,24 @@ export interface NewProcessInit {
   predecessorId?: string | null;
   description?: string | null;
   leaf?: boolean;
+}
+
+/**
+ * Where a child report comes from, which decides what keeps it from being counted twice:
+ * - `inline`: the engine, in the transaction that finished the child (whose row it marked
+ *   `counted_inline`); a child finishes once, so only a report row of another route can precede it;
+ * - `command`: an outbox CHILD_COMPLETED command, delivered at least once: the report row guards;
+ * - `external`: an HTTP caller's subProcessDone* event: the child is checked to be the parent's
+ *   and locked, a child counted inline is skipped and the report row guards the rest.
+ */
+export type ChildReportSource = 'inline' | 'command' | 'external';
+
+/**
+ * `true` when the children finishing in this transaction are counted on their parents in it (no
+ * outbox, or `countChildrenInline`), `false` when each leaves as a CHILD_COMPLETED command.
+ */
+export function countsChildrenInline(ctx: Pick<TxContext, 'commands' | 'countChildrenInline'>): boolean {
+  return ctx.commands === undefined || ctx.countChildrenInline === true;
 }
 
 export interface ChildReportEvent {

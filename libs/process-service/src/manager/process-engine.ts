@@ -17,6 +17,7 @@ import { EventApplier } from './event-applier';
 import type {
   BatchedEvent,
   ChildReportEvent,
+  ChildReportSource,
   NewProcessInit,
   ProcessEngineDeps,
   TxContext,
@@ -29,6 +30,7 @@ export type {
   BatchedEvent,
   BatchWorkerStarter,
   ChildReportEvent,
+  ChildReportSource,
   CompletionListener,
   NewProcessInit,
   ProcessEngineDeps,
@@ -54,7 +56,7 @@ export interface ProcessEngine {
     ctx: TxContext,
     parentId: string,
     given: readonly ChildReportEvent[],
-    external: boolean,
+    source: ChildReportSource,
   ): Promise<Process | undefined>;
   chain(ctx: TxContext, event: ProcessCompletedEvent): Promise<Process[]>;
   notifyAfterCommit(ctx: TxContext, event: ProcessCompletedEvent): void;
@@ -74,7 +76,7 @@ export function makeProcessEngine(deps: ProcessEngineDeps): ProcessEngine {
     metrics: deps.metrics,
     spawner,
     reports: {
-      reportChildren: (ctx, parentId, given, external) => reports.reportChildren(ctx, parentId, given, external),
+      reportChildren: (ctx, parentId, given, source) => reports.reportChildren(ctx, parentId, given, source),
     },
   });
   const applier = new EventApplier({ repo, batchRepo, steps: spawner, launcher, completion });
@@ -90,7 +92,7 @@ export function makeProcessEngine(deps: ProcessEngineDeps): ProcessEngine {
     insertChildrenEarly: (ctx, parent, requests) => spawner.insertChildrenEarly(ctx, parent, requests),
     applyEvents: (ctx, process, events) => applier.applyEvents(ctx, process, events),
     applyEventBatch: (ctx, batch) => applier.applyEventBatch(ctx, batch),
-    reportChildren: (ctx, parentId, given, external) => reports.reportChildren(ctx, parentId, given, external),
+    reportChildren: (ctx, parentId, given, source) => reports.reportChildren(ctx, parentId, given, source),
     chain: (ctx, event) => spawner.chain(ctx, event),
     notifyAfterCommit: (ctx, event) => completion.notifyAfterCommit(ctx, event),
   };

@@ -49,7 +49,8 @@ export class ProcessEventSender {
       const payload = early?.payload ?? validateEventPayload(eventId, body);
       if (isChildReport)
         return (
-          (await engine.reportChildren(ctx, current.id, [{ eventId, payload } as ChildReportEvent], true)) ?? current
+          (await engine.reportChildren(ctx, current.id, [{ eventId, payload } as ChildReportEvent], 'external')) ??
+          current
         );
       await engine.applyEvents(ctx, current, [{ eventId, payload }]);
       return current;

@@ -176,7 +176,7 @@ async function countChildren(
   }
   // Parents in id order, so two dispatchers counting on the same parents lock them alike.
   for (const parentId of [...byParent.keys()].sort())
-    await engine.reportChildren(tx, parentId, byParent.get(parentId) ?? [], false);
+    await engine.reportChildren(tx, parentId, byParent.get(parentId) ?? [], 'command');
 }
 
 function processCompletedHandler(deps: ProcessCommandDeps): OutboxCommandHandler<ProcessTables> {

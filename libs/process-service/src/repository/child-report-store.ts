@@ -1,6 +1,14 @@
 /**
- * The child report rows: one per finished child, keyed by the child, so a second report of the
- * same child (a retried command, an HTTP caller after the engine) conflicts and counts nothing.
+ * What records that a child was counted on its parent, so that no child is counted twice:
+ *
+ * - a report row, one per child, keyed by the child, for the reports that can arrive more than
+ *   once (an outbox CHILD_COMPLETED command, an HTTP caller): a second report conflicts and counts
+ *   nothing;
+ * - or the child's own `counted_inline` mark, set by the update that writes its terminal state
+ *   when the engine counts it in that same transaction (no row to write: a fan-out's leaf saves
+ *   one row and one index entry).
+ *
+ * A child has one or the other, never both (see `ChildReportCounter`).
  */
 import { jsonRecordset } from '@fw/core';
 import { sql } from 'kysely';
@@ -57,4 +65,47 @@ export async function deleteChildReports(db: ProcessDb, childIds: readonly strin
     .deleteFrom('fw_process_child_report')
     .where('child_id', 'in', [...childIds])
     .execute();
+}
+
+/**
+ * The children among `childIds` that have a report row (counted through a command or an HTTP
+ * caller, or counted by one that is still running: the caller holds their row locks, so one that
+ * commits later waits for it).
+ */
+export async function findReportedChildren(db: ProcessDb, childIds: readonly string[]): Promise<Set<string>> {
+  const reported = new Set<string>();
+  if (childIds.length === 0) return reported;
+  const { rows } = await sql<{ child_id: string }>`
+    select child_id from fw_process_child_report where child_id = any(${[...childIds]}::uuid[])`.execute(db);
+  for (const r of rows) reported.add(r.child_id);
+  return reported;
+}
+
+/** Clears the `counted_inline` mark of children whose inline count did not happen after all. */
+export async function clearCountedInline(db: ProcessDb, childIds: readonly string[]): Promise<void> {
+  if (childIds.length === 0) return;
+  await sql`update fw_process set counted_inline = false where id = any(${[...childIds]}::uuid[])`.execute(db);
+}
+
+/** A child as an HTTP report sees it, locked. */
+export interface LockedChild {
+  parentId: string | null;
+  countedInline: boolean;
+}
+
+/**
+ * Locks the processes among `ids` (`for share`: the update that finishes one waits, and a
+ * finishing update in progress is waited for) and returns their parent and `counted_inline` mark.
+ * Missing ids are absent.
+ */
+export async function lockChildren(db: ProcessDb, ids: readonly string[]): Promise<Map<string, LockedChild>> {
+  const result = new Map<string, LockedChild>();
+  if (ids.length === 0) return result;
+  const { rows } = await sql<{ id: string; parent_id: string | null; counted_inline: boolean }>`
+    select id, parent_id, counted_inline from fw_process
+     where id = any(${[...ids]}::uuid[])
+     order by id
+       for share`.execute(db);
+  for (const r of rows) result.set(r.id, { parentId: r.parent_id, countedInline: r.counted_inline });
+  return result;
 }

@@ -27,6 +27,7 @@ const SAVE_COLUMNS = {
   last_modified_time: 'timestamptz',
   state_entry_time: 'timestamptz',
   version: 'integer',
+  counted_inline: 'boolean',
 } as const;
 
 const COMPLETION_COLUMNS = { id: 'uuid', payload: 'jsonb', generated_time: 'timestamptz' } as const;
@@ -35,6 +36,8 @@ const COMPLETION_COLUMNS = { id: 'uuid', payload: 'jsonb', generated_time: 'time
 export interface ProcessStateWrite {
   process: Process;
   expectedVersion: number;
+  /** Set the row's `counted_inline` mark: a finishing child counted on its parent in this transaction. */
+  countedInline?: boolean;
 }
 
 export interface CompletionEventWrite {
@@ -55,7 +58,8 @@ export interface ProcessBatchRepository {
   /** As {@link lockMany}, locking only when `forUpdate` (one statement either way). */
   findMany(db: ProcessDb, ids: readonly string[], forUpdate: boolean): Promise<Map<string, Process>>;
   /**
-   * Saves the columns an event can change (state, counters, percent, output, times, version) of
+   * Saves the columns an event can change (state, counters, percent, output, times, version, the
+   * `counted_inline` mark when a write sets it) of
    * every process in ONE statement; `input` and the identity columns are left alone. Returns the
    * ids saved (a process whose stored version is not the expected one is absent).
    */
@@ -116,7 +120,7 @@ async function saveProcessStates(db: ProcessDb, writes: readonly ProcessStateWri
   const saved = new Set<string>();
   if (writes.length === 0) return saved;
   const ids = writes.map((w) => w.process.id);
-  const rows = writes.map(({ process: p, expectedVersion }) => ({
+  const rows = writes.map(({ process: p, expectedVersion, countedInline }) => ({
     id: p.id,
     expected_version: expectedVersion,
     state_id: p.state.stateId,
@@ -128,6 +132,8 @@ async function saveProcessStates(db: ProcessDb, writes: readonly ProcessStateWri
     last_modified_time: p.lastModifiedTime,
     state_entry_time: p.stateEntryTime,
     version: p.version,
+    // Absent (NULL) leaves the mark as it is: only the writes that set it carry the key.
+    counted_inline: countedInline === true ? true : undefined,
   }));
   // The rows as one JSON parameter (see jsonRecordset), so the statement text is the same for
   // every batch size. `p.id = any(ids)` lets the planner find the rows through the primary key;
@@ -137,7 +143,8 @@ async function saveProcessStates(db: ProcessDb, writes: readonly ProcessStateWri
          set state_id = v.state_id, split_completed = v.split_completed, num_sub_processes = v.num_sub_processes,
              num_completed_sub_processes = v.num_completed, completed_percent = v.completed_percent,
              output = v.output, last_modified_time = v.last_modified_time,
-             state_entry_time = v.state_entry_time, version = v.version
+             state_entry_time = v.state_entry_time, version = v.version,
+             counted_inline = coalesce(v.counted_inline, p.counted_inline)
         from ${jsonRecordset(rows, SAVE_COLUMNS)}
        where p.id = any(${ids}::uuid[]) and p.id = v.id and p.version = v.expected_version
       returning p.id`.execute(db);

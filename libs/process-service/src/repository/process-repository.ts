@@ -9,14 +9,23 @@
  * });
  */
 import type { Process, ProcessCompletedEvent, ProcessErrorRecord, SubProcessResult } from '@fw/process-api';
-import { deleteChildReports, insertChildReport, insertChildReports, type ChildReport } from './child-report-store';
+import {
+  clearCountedInline,
+  deleteChildReports,
+  findReportedChildren,
+  insertChildReport,
+  insertChildReports,
+  lockChildren,
+  type ChildReport,
+  type LockedChild,
+} from './child-report-store';
 import { makeProcessBatchRepository } from './process-batch-repository';
 import { insertProcesses, updateProcess } from './process-row-writer';
 import type { ProcessDb } from './process-tables';
 import { childResultPage, childResults, type ChildResultPage } from './child-result-reader';
 import { findParents, findWithChildren } from './process-tree-reader';
 
-export type { ChildReport } from './child-report-store';
+export type { ChildReport, LockedChild } from './child-report-store';
 export type { ChildResultPage } from './child-result-reader';
 
 export interface FindOptions {
@@ -24,12 +33,22 @@ export interface FindOptions {
   forUpdate?: boolean;
 }
 
+/** Options of {@link ProcessRepository.update}. */
+export interface UpdateOptions {
+  /** Set the row's `counted_inline` mark: the child is counted on its parent in this transaction. */
+  countedInline?: boolean;
+}
+
 export interface ProcessRepository {
   findById(db: ProcessDb, id: string, options?: FindOptions): Promise<Process | undefined>;
   /** Inserts processes; rows whose id (or predecessor/type pair) exists are skipped. Returns the inserted ids. */
   insertMany(db: ProcessDb, processes: readonly Process[]): Promise<Set<string>>;
-  /** Saves every column but `id` and `created_time`; `false` when the stored version is not `expectedVersion`. */
-  update(db: ProcessDb, process: Process, expectedVersion: number): Promise<boolean>;
+  /**
+   * Saves every column but `id` and `created_time`; `false` when the stored version is not
+   * `expectedVersion`. `countedInline` marks a finishing child as counted on its parent in this
+   * transaction (see {@link ProcessRepository.findReportedChildren}).
+   */
+  update(db: ProcessDb, process: Process, expectedVersion: number, options?: UpdateOptions): Promise<boolean>;
   insertErrors(db: ProcessDb, ownerId: string, errors: readonly ProcessErrorRecord[]): Promise<void>;
   /** `true` when the report is new (the child is counted now), `false` for a repeated report. */
   insertChildReport(db: ProcessDb, report: ChildReport): Promise<boolean>;
@@ -37,6 +56,16 @@ export interface ProcessRepository {
   insertChildReports(db: ProcessDb, reports: readonly ChildReport[]): Promise<Set<string>>;
   /** Deletes the reports of these children (reports inserted in the same transaction and then not counted). */
   deleteChildReports(db: ProcessDb, childIds: readonly string[]): Promise<void>;
+  /**
+   * The children among `childIds` that have a report row: the inline counting, which marks its
+   * children `counted_inline` instead of writing rows, skips these (counted by a command or an
+   * HTTP caller) and clears their mark.
+   */
+  findReportedChildren(db: ProcessDb, childIds: readonly string[]): Promise<Set<string>>;
+  /** Clears the `counted_inline` mark of children whose inline count did not happen after all. */
+  clearCountedInline(db: ProcessDb, childIds: readonly string[]): Promise<void>;
+  /** Locks processes (`for share`) and returns their parent and `counted_inline` mark (an HTTP report's check). */
+  lockChildren(db: ProcessDb, ids: readonly string[]): Promise<Map<string, LockedChild>>;
   /** Parent ids of existing processes among `ids`. */
   findParents(db: ProcessDb, ids: readonly string[]): Promise<Map<string, string | null>>;
   insertCompletionEvent(db: ProcessDb, id: string, event: ProcessCompletedEvent, time: Date): Promise<void>;
@@ -68,6 +97,9 @@ export function makeProcessRepository(): ProcessRepository {
     insertChildReport,
     insertChildReports,
     deleteChildReports,
+    findReportedChildren,
+    clearCountedInline,
+    lockChildren,
     findParents,
     insertCompletionEvent: (db, id, event, time) => batch.insertCompletionEvents(db, [{ id, event, time }]),
     findWithChildren,

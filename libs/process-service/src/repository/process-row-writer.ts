@@ -60,12 +60,20 @@ export async function insertProcesses(db: ProcessDb, processes: readonly Process
   return inserted;
 }
 
-/** Saves every column but `id` and `created_time`; `false` when the stored version is not `expectedVersion`. */
-export async function updateProcess(db: ProcessDb, process: Process, expectedVersion: number): Promise<boolean> {
+/**
+ * Saves every column but `id` and `created_time`; `false` when the stored version is not
+ * `expectedVersion`. `countedInline` sets the row's mark (left as it is otherwise).
+ */
+export async function updateProcess(
+  db: ProcessDb,
+  process: Process,
+  expectedVersion: number,
+  options: { countedInline?: boolean } = {},
+): Promise<boolean> {
   const { id: _id, created_time: _created, ...columns } = toRow(process);
   const result = await db
     .updateTable('fw_process')
-    .set(columns)
+    .set(options.countedInline === true ? { ...columns, counted_inline: true } : columns)
     .where('id', '=', process.id)
     .where('version', '=', expectedVersion)
     .executeTakeFirst();

@@ -30,6 +30,12 @@ export interface FwProcessTable {
   version: number;
   /** W3C `traceparent[,tracestate]` of the process's creation; NULL without a trace (`migrations/0014_process_trace_context.sql`). */
   trace_context: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The child was counted on its parent in the transaction that finished it (the engine's inline
+   * counting) rather than through a row of `fw_process_child_report`
+   * (`migrations/0023_child_counted_inline.sql`).
+   */
+  counted_inline: Generated<boolean>;
   /** Insertion order; generated. */
   seq: Generated<string>;
 }

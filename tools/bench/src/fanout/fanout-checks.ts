@@ -104,7 +104,8 @@ interface FanoutCounts {
 
 /**
  * Checks the end state of a fan-out of `leaves` and throws a message naming every violation: the
- * root PROCESSED having counted exactly `leaves` children (one child report each); every leaf
+ * root PROCESSED having counted exactly `leaves` children (one record of the count each: a report
+ * row or the leaf's `counted_inline` mark, never both); every leaf
  * PROCESSED with exactly one work item, SUCCESS at its first attempt (so no leaf ran twice, even
  * across worker processes); the root's splitter and aggregator items SUCCESS; every outbox command DONE.
  */
@@ -117,7 +118,8 @@ export async function verifyFanout(
     select r.state_id as root_state, r.num_sub_processes as num_sub, r.num_completed_sub_processes as num_completed,
       (select count(*) from fw_process p where p.parent_id = r.id) as leaves,
       (select count(*) from fw_process p where p.parent_id = r.id and p.state_id = 'PROCESSED') as leaves_processed,
-      (select count(*) from fw_process_child_report c where c.parent_id = r.id) as child_reports,
+      (select count(*) from fw_process_child_report c where c.parent_id = r.id)
+        + (select count(*) from fw_process p where p.parent_id = r.id and p.counted_inline) as child_reports,
       (select count(*) from fw_process_work_item w join fw_process p on p.id = w.process_id where p.parent_id = r.id) as leaf_items,
       (select count(distinct w.process_id) from fw_process_work_item w join fw_process p on p.id = w.process_id where p.parent_id = r.id) as leaves_with_items,
       (select count(*) from fw_process_work_item w join fw_process p on p.id = w.process_id
@@ -137,7 +139,7 @@ export async function verifyFanout(
   expect('root counted', c.num_completed, leaves);
   expect('leaves', c.leaves, leaves);
   expect('leaves PROCESSED', c.leaves_processed, leaves);
-  expect('child reports', c.child_reports, leaves);
+  expect('child counts recorded (report rows + counted_inline marks)', c.child_reports, leaves);
   expect('leaf work items', c.leaf_items, leaves);
   expect('leaves with a work item', c.leaves_with_items, leaves);
   expect('leaf work items SUCCESS at the first attempt', c.leaf_items_success_first_attempt, leaves);

@@ -1,0 +1,15 @@
+-- A child counted on its parent in the transaction that finished it (the engine's inline counting)
+-- is marked on its own row, in the update that writes its terminal state, instead of getting a row
+-- in fw_process_child_report. That update happens anyway (and stays heap-only: no index reads the
+-- column), so a leaf of a fan-out writes one row, one index entry and about 150 bytes of WAL less,
+-- and the counting transaction loses one statement per batch.
+--
+-- fw_process_child_report keeps the reports that can arrive more than once: an outbox
+-- CHILD_COMPLETED command (delivered at least once) and an HTTP caller's subProcessDone* event.
+-- A child is counted at most once because it has either a report row or this mark, never both:
+-- the inline counting skips children that already have a report row (and clears their mark), and
+-- an HTTP report locks the child and skips it when the mark is set.
+--
+-- A constant default: no table rewrite. Children counted before this migration have their report
+-- row, and keep it.
+alter table fw_process add column if not exists counted_inline boolean not null default false;
