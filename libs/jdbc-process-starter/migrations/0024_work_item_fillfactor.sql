@@ -1,0 +1,11 @@
+-- Half of each fw_process_work_item page kept free when rows are inserted, so that the two updates
+-- of an item's life (claimed, then settled) find room for their new version on the item's own page.
+-- Neither can be a heap-only update (the status they change is in the queue's partial indexes),
+-- but on a full page PostgreSQL writes each new version to another page, and first WAL-logs a lock
+-- of the old version (Heap/LOCK) so that it can release the page while it looks for one: two extra
+-- records, a second page dirtied and the table extended on every update. On the item's page the
+-- claim's dead version is pruned before the settlement needs the room.
+-- Measured with `npm run bench -- fanout` at 100,000 leaves: WAL 3.10 kB a leaf instead of 3.64 kB
+-- (-15 %), the work item's three Heap/LOCK records a leaf down to the claim's own one.
+-- Applies to pages written from now on; nothing is rewritten.
+alter table fw_process_work_item set (fillfactor = 50);
