@@ -1,6 +1,6 @@
 import { isFwError } from '@fw/core';
 import { ProcessErrorCodes, type Process } from '@fw/process-api';
-import { processDb } from '@fw/process-service';
+import { completionEventOf, processDb } from '@fw/process-service';
 import { describeEachDatabase } from '@fw/test-support';
 import { create, get, makeHarness, send, type Harness } from './support';
 
@@ -69,12 +69,20 @@ describeEachDatabase('process transitions', (getDb) => {
     const events = await completionRows(p.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ state: 'PROCESSED', successful: true, process_type: 'leafJob' });
-    expect(events[0]?.payload).toMatchObject({
+    // The row keeps in its payload only what its columns do not hold; read back, it is the whole event.
+    expect(events[0]?.payload).toEqual({ description: null, input: { a: 2 }, output: { rows: 3 } });
+    expect(completionEventOf(events[0]!)).toEqual({
+      processDefName: 'leafJob',
+      args: { a: 2 },
+      triggerId: null,
+      description: null,
       processId: p.id,
+      processType: 'leafJob',
+      tenantId: null,
+      state: 'PROCESSED',
       input: { a: 2 },
       output: { rows: 3 },
       successful: true,
-      processDefName: 'leafJob',
     });
   });
 

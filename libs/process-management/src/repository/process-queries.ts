@@ -7,7 +7,7 @@
  * const queries = makeProcessQueries(processDb(database));
  * const page = await queries.listProcesses('acme', { status: 'PROCESSED' }, { page: 0, size: 25 });
  */
-import { makeProcessRepository, type ProcessDb } from '@fw/process-service';
+import { completionEventOf, makeProcessRepository, type ProcessDb } from '@fw/process-service';
 import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
 import type { FwProcessTable, ProcessTables } from '@fw/process-service';
 import { pageOf, type Page, type PageRequest } from '../http/pagination';
@@ -167,7 +167,7 @@ export function makeProcessQueries(db: ProcessDb, options: ProcessQueryOptions =
           successful: e.successful,
           triggerId: e.trigger_id,
           generatedTime: e.generated_time.toISOString(),
-          payload: e.payload,
+          payload: completionEventOf(e),
         })),
       };
     },

@@ -12,6 +12,7 @@
 import type { Process, ProcessCompletedEvent, ProcessErrorRecord } from '@fw/process-api';
 import { jsonRecordset } from '@fw/core';
 import { sql } from 'kysely';
+import { storedCompletionPayloadOf } from './completion-event-payload';
 import type { ProcessDb } from './process-tables';
 import { ISO_TIME_FORMAT, toErrorRecord, toProcess, type ProcessErrorRow, type ProcessRow } from './process-row-mapper';
 
@@ -30,7 +31,17 @@ const SAVE_COLUMNS = {
   counted_inline: 'boolean',
 } as const;
 
-const COMPLETION_COLUMNS = { id: 'uuid', payload: 'jsonb', generated_time: 'timestamptz' } as const;
+const COMPLETION_COLUMNS = {
+  id: 'uuid',
+  process_id: 'uuid',
+  process_type: 'text',
+  tenant: 'text',
+  trigger_id: 'text',
+  state: 'text',
+  successful: 'boolean',
+  payload: 'jsonb',
+  generated_time: 'timestamptz',
+} as const;
 
 /** A process to save with the version it was loaded with (optimistic check). */
 export interface ProcessStateWrite {
@@ -174,11 +185,20 @@ async function insertProcessErrors(
 
 async function insertCompletionEvents(db: ProcessDb, events: readonly CompletionEventWrite[]): Promise<void> {
   if (events.length === 0) return;
-  // Only the id, the time and the event itself travel: the other columns are read from the event.
-  const rows = events.map(({ id, event, time }) => ({ id, payload: event, generated_time: time }));
+  // The payload keeps only what the columns do not hold (see completion-event-payload).
+  const rows = events.map(({ id, event, time }) => ({
+    id,
+    process_id: event.processId,
+    process_type: event.processType,
+    tenant: event.tenantId,
+    trigger_id: event.triggerId,
+    state: event.state,
+    successful: event.successful,
+    payload: storedCompletionPayloadOf(event),
+    generated_time: time,
+  }));
   await sql`
       insert into fw_process_completion_event (id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)
-      select id, (payload->>'processId')::uuid, payload->>'processType', payload->>'tenantId', payload->>'triggerId', payload->>'state',
-             (payload->>'successful')::boolean, payload, generated_time
+      select id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time
         from ${jsonRecordset(rows, COMPLETION_COLUMNS)}`.execute(db);
 }
