@@ -21,7 +21,11 @@ export { completedEventOf, successorInput } from './manager/process-chaining';
 export { makeProcessRepository } from './repository/process-repository';
 export type { ProcessRepository, ChildReport, FindOptions } from './repository/process-repository';
 export { makeProcessBatchRepository } from './repository/process-batch-repository';
-export { completionEventOf, storedCompletionPayloadOf } from './repository/completion-event-payload';
+export {
+  completionEventColumnsOf,
+  completionEventOf,
+  storedCompletionPayloadOf,
+} from './repository/completion-event-payload';
 export type { CompletionEventColumns, StoredCompletionPayload } from './repository/completion-event-payload';
 export type {
   ProcessBatchRepository,

@@ -1,14 +1,11 @@
 import type { ProcessCompletedEvent } from '@fw/process-api';
-import { completionEventOf, storedCompletionPayloadOf } from '@fw/process-service';
+import { completionEventColumnsOf, completionEventOf, storedCompletionPayloadOf } from '@fw/process-service';
 
-const columnsOf = (event: ProcessCompletedEvent) => ({
-  process_id: event.processId,
-  process_type: event.processType,
-  tenant: event.tenantId,
-  trigger_id: event.triggerId,
-  state: event.state,
-  successful: event.successful,
-});
+/** The row's columns without its payload (each test puts the payload it checks). */
+const columnsOf = (event: ProcessCompletedEvent) => {
+  const { payload: _payload, ...columns } = completionEventColumnsOf(event);
+  return columns;
+};
 
 describe('completion event payload', () => {
   const input = { text: 'a b' };
@@ -27,6 +24,14 @@ describe('completion event payload', () => {
   };
 
   it('stores only what the columns do not hold, and reads the whole event back', () => {
+    expect(columnsOf(event)).toEqual({
+      process_id: event.processId,
+      process_type: 'wordcount',
+      tenant: 't1',
+      trigger_id: 'manual:t1:x',
+      state: 'PROCESSED',
+      successful: true,
+    });
     const stored = storedCompletionPayloadOf(event);
     expect(stored).toEqual({ description: 'count words', input, output: { words: 2 } });
     // Through JSON, as the row holds it.

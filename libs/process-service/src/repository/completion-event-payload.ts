@@ -9,19 +9,29 @@
  * back the same.
  */
 import type { ProcessCompletedEvent } from '@fw/process-api';
+import type { Selectable } from 'kysely';
+import type { FwProcessCompletionEventTable } from './process-tables';
 
 /** What `payload` stores; `processDefName` and `args` only where they differ from type and input. */
 export type StoredCompletionPayload = Partial<ProcessCompletedEvent>;
 
-/** The columns an event is read back from. */
-export interface CompletionEventColumns {
-  process_id: string;
-  process_type: string;
-  tenant: string | null;
-  trigger_id: string | null;
-  state: string;
-  successful: boolean;
-  payload: unknown;
+/** The columns an event is stored in and read back from. */
+export type CompletionEventColumns = Pick<
+  Selectable<FwProcessCompletionEventTable>,
+  'process_id' | 'process_type' | 'tenant' | 'trigger_id' | 'state' | 'successful' | 'payload'
+>;
+
+/** The row's columns for `event` (without its id and time), the payload as {@link storedCompletionPayloadOf}. */
+export function completionEventColumnsOf(event: ProcessCompletedEvent): CompletionEventColumns {
+  return {
+    process_id: event.processId,
+    process_type: event.processType,
+    tenant: event.tenantId,
+    trigger_id: event.triggerId,
+    state: event.state,
+    successful: event.successful,
+    payload: storedCompletionPayloadOf(event),
+  };
 }
 
 /** The payload to store for `event`. */

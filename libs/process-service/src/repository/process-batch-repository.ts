@@ -12,7 +12,7 @@
 import type { Process, ProcessCompletedEvent, ProcessErrorRecord } from '@fw/process-api';
 import { jsonRecordset } from '@fw/core';
 import { sql } from 'kysely';
-import { storedCompletionPayloadOf } from './completion-event-payload';
+import { completionEventColumnsOf } from './completion-event-payload';
 import type { ProcessDb } from './process-tables';
 import { ISO_TIME_FORMAT, toErrorRecord, toProcess, type ProcessErrorRow, type ProcessRow } from './process-row-mapper';
 
@@ -186,17 +186,7 @@ async function insertProcessErrors(
 async function insertCompletionEvents(db: ProcessDb, events: readonly CompletionEventWrite[]): Promise<void> {
   if (events.length === 0) return;
   // The payload keeps only what the columns do not hold (see completion-event-payload).
-  const rows = events.map(({ id, event, time }) => ({
-    id,
-    process_id: event.processId,
-    process_type: event.processType,
-    tenant: event.tenantId,
-    trigger_id: event.triggerId,
-    state: event.state,
-    successful: event.successful,
-    payload: storedCompletionPayloadOf(event),
-    generated_time: time,
-  }));
+  const rows = events.map(({ id, event, time }) => ({ id, ...completionEventColumnsOf(event), generated_time: time }));
   await sql`
       insert into fw_process_completion_event (id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time)
       select id, process_id, process_type, tenant, trigger_id, state, successful, payload, generated_time
