@@ -49,7 +49,6 @@ export class ChildReportCounter {
     const { repo, logger } = this.deps;
     const external = source === 'external';
     const reports = [...new Map(given.map((r) => [r.payload.childId, r] as const)).values()];
-    const childIds = reports.map((r) => r.payload.childId);
     const fresh = await this.recordReports(ctx, parentId, reports, source);
     const parent = await repo.findById(ctx.trx, parentId, { forUpdate: true });
     if (!parent) {
@@ -61,7 +60,7 @@ export class ChildReportCounter {
     if (!external && !reports.every((r) => ctx.flow.isAllowed(parent.state, r.eventId))) {
       await this.forget(ctx, fresh, source);
       logger.warn(
-        { parentId, parentState: parent.state.stateId, children: childIds.length },
+        { parentId, parentState: parent.state.stateId, children: reports.length },
         'parent does not accept child reports in its state; not counted',
       );
       return parent;

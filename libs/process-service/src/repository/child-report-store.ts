@@ -68,9 +68,10 @@ export async function deleteChildReports(db: ProcessDb, childIds: readonly strin
 }
 
 /**
- * The children among `childIds` that have a report row (counted through a command or an HTTP
- * caller, or counted by one that is still running: the caller holds their row locks, so one that
- * commits later waits for it).
+ * The children among `childIds` that have a committed report row (counted through a command or
+ * an HTTP caller). An HTTP report still running is not seen here, and needs not be: it locks the
+ * child first (`lockChildren`), so it either committed before the caller's save of the child, or
+ * waits for the caller's commit and then finds the mark.
  */
 export async function findReportedChildren(db: ProcessDb, childIds: readonly string[]): Promise<Set<string>> {
   const reported = new Set<string>();

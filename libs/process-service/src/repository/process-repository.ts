@@ -20,23 +20,18 @@ import {
   type LockedChild,
 } from './child-report-store';
 import { makeProcessBatchRepository } from './process-batch-repository';
-import { insertProcesses, updateProcess } from './process-row-writer';
+import { insertProcesses, updateProcess, type UpdateOptions } from './process-row-writer';
 import type { ProcessDb } from './process-tables';
 import { childResultPage, childResults, type ChildResultPage } from './child-result-reader';
 import { findParents, findWithChildren } from './process-tree-reader';
 
 export type { ChildReport, LockedChild } from './child-report-store';
 export type { ChildResultPage } from './child-result-reader';
+export type { UpdateOptions } from './process-row-writer';
 
 export interface FindOptions {
   /** Lock the row (`select … for no key update`: every other writer waits) until the transaction ends. */
   forUpdate?: boolean;
-}
-
-/** Options of {@link ProcessRepository.update}. */
-export interface UpdateOptions {
-  /** Set the row's `counted_inline` mark: the child is counted on its parent in this transaction. */
-  countedInline?: boolean;
 }
 
 export interface ProcessRepository {

@@ -60,6 +60,12 @@ export async function insertProcesses(db: ProcessDb, processes: readonly Process
   return inserted;
 }
 
+/** Options of {@link updateProcess}. */
+export interface UpdateOptions {
+  /** Set the row's `counted_inline` mark: the child is counted on its parent in this transaction. */
+  countedInline?: boolean;
+}
+
 /**
  * Saves every column but `id` and `created_time`; `false` when the stored version is not
  * `expectedVersion`. `countedInline` sets the row's mark (left as it is otherwise).
@@ -68,7 +74,7 @@ export async function updateProcess(
   db: ProcessDb,
   process: Process,
   expectedVersion: number,
-  options: { countedInline?: boolean } = {},
+  options: UpdateOptions = {},
 ): Promise<boolean> {
   const { id: _id, created_time: _created, ...columns } = toRow(process);
   const result = await db
