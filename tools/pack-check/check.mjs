@@ -222,7 +222,7 @@ async function main() {
       }),
     );
     console.log('== generated projects (fw-gen from the tarball, @fw packages from the tarballs)');
-    checkGeneratedProjects({ app, tmp, tarballs: path.join(tmp, 'tarballs') });
+    await checkGeneratedProjects({ app, tmp, tarballs: path.join(tmp, 'tarballs') });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
