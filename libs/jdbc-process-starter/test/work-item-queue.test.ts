@@ -1,4 +1,5 @@
 import type { WorkerDto } from '@fw/process-api';
+import { sql } from 'kysely';
 import { describeEachDatabase } from '@fw/test-support';
 import {
   makeWorkItemRepository,
@@ -123,6 +124,42 @@ describeEachDatabase('work-item queue', (getDb) => {
       const splitter = workerDto({ workerType: 'SPLITTER' });
       await enqueue(database, [splitter, { ...splitter, workerType: 'AGGREGATOR' }]);
       expect(await itemsOf(database)).toHaveLength(2);
+    });
+
+    it('derives an item’s id from its key, and skips a key that a row of an earlier release holds', async () => {
+      const { database } = getDb();
+      const worker = workerDto();
+      // Twice in one statement and once more alone: one row, whose id is the key's.
+      await repo.enqueueMany(database.db as never, [worker, worker], { maxAttempts: 5 });
+      expect(await repo.enqueue(database.db as never, worker, { maxAttempts: 5 })).toBe(false);
+      const key = `${worker.processId}:import:EXECUTOR`;
+      const { rows } = await sql<{ id: string; derived: string }>`
+        select id, fw_work_item_id(${worker.processId}::uuid, ${key}) as derived from fw_process_work_item`.execute(
+        database.db,
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0].id).toBe(rows[0].derived);
+      // The id keeps the process id's first 6 bytes (time-ordered, so inserts stay at the index's
+      // end), then the version nibble 8 that tells derived ids from those of earlier releases.
+      expect(rows[0].id.slice(0, 13)).toBe(worker.processId.slice(0, 13));
+      expect(rows[0].id[14]).toBe('8');
+
+      // A row written before ids were derived: a random id, the same kind of key.
+      const earlier = workerDto();
+      await sql`insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload)
+        values (${`${earlier.processId}:import:EXECUTOR`}, ${earlier.processId}::uuid, 'import', 'EXECUTOR', 't1', '{}'::jsonb)`.execute(
+        database.db,
+      );
+      expect(await repo.enqueue(database.db as never, earlier, { maxAttempts: 5 })).toBe(false);
+      expect(await repo.enqueueMany(database.db as never, [earlier, workerDto()], { maxAttempts: 5 })).toBe(1);
+      expect(await itemsOf(database)).toHaveLength(3);
+      // Such rows stay unique among themselves through the partial index only they enter.
+      await expect(
+        sql`insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, payload)
+          values (${`${earlier.processId}:import:EXECUTOR`}, ${earlier.processId}::uuid, 'import', 'EXECUTOR', '{}'::jsonb)`.execute(
+          database.db,
+        ),
+      ).rejects.toThrow(/fw_process_work_item_legacy_key_uq/);
     });
 
     it('refuses a transaction that is not a Kysely transaction', async () => {

@@ -126,7 +126,11 @@ async function finishBatch(m: ProcessManager, root: Process, failing: boolean): 
   return ids;
 }
 
-/** Work items as the JDBC starter leaves them behind: a SUCCESS per step, and one DEAD. */
+/**
+ * Work items as the JDBC starter leaves them behind: a SUCCESS per step, and one DEAD. Every other
+ * item has the random id of a row written before ids were derived from keys (the starter's
+ * migration 0025), so retention is seen to find both kinds.
+ */
 async function addWorkItems(database: Database, ids: readonly string[]): Promise<void> {
   const rows = await processDb(database)
     .selectFrom('fw_process')
@@ -135,8 +139,10 @@ async function addWorkItems(database: Database, ids: readonly string[]): Promise
     .execute();
   for (const [n, row] of rows.entries()) {
     const worker = row.leaf ? 'EXECUTOR' : 'SPLITTER';
-    await sql`insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, status, finished_at)
-      values (${`${row.id}:${row.process_type}:${worker}`}, ${row.id}::uuid, ${row.process_type}, ${worker}, ${row.tenant}, ${JSON.stringify({ processId: row.id })}::jsonb,
+    const key = `${row.id}:${row.process_type}:${worker}`;
+    const id = n % 2 === 0 ? sql`fw_work_item_id(${row.id}::uuid, ${key})` : sql`gen_random_uuid()`;
+    await sql`insert into fw_process_work_item (id, idempotency_key, process_id, process_type, worker_type, tenant, payload, status, finished_at)
+      values (${id}, ${key}, ${row.id}::uuid, ${row.process_type}, ${worker}, ${row.tenant}, ${JSON.stringify({ processId: row.id })}::jsonb,
       ${n === 0 ? 'DEAD' : 'SUCCESS'}, now())`.execute(database.db);
   }
 }

@@ -2,7 +2,7 @@
  * Enqueueing work items: idempotent on `<processId>:<processType>:<workerType>` (an item already
  * enqueued is skipped), one statement per chunk of many.
  */
-import { jsonRecordset, timeOrderedUuid } from '@fw/core';
+import { jsonRecordset } from '@fw/core';
 import { DEFAULT_PRIORITY, type WorkerDto } from '@fw/process-api';
 import { sql, type Kysely } from 'kysely';
 import type { WorkItemTables } from '../schema/work-item-tables';
@@ -23,7 +23,6 @@ function attemptsOf(worker: WorkerDto, fallback: number): number {
 const ENQUEUE_CHUNK = 1000;
 
 const ENQUEUE_COLUMNS = {
-  id: 'uuid',
   process_id: 'text',
   process_type: 'text',
   worker_type: 'text',
@@ -32,7 +31,15 @@ const ENQUEUE_COLUMNS = {
   max_attempts: 'integer',
 } as const;
 
-/** Inserts many items, one statement per chunk (items whose idempotency key exists are skipped); the number inserted. */
+/**
+ * Inserts many items, one statement per chunk; an item whose idempotency key exists is skipped.
+ * The number inserted.
+ *
+ * The id is `fw_work_item_id(process_id, key)` (migrations/0025_work_item_keyed_id.sql), so
+ * `on conflict (id)` is the idempotency check, and the item of a replayed state change is skipped
+ * without a unique index on the key. A key held by a row of an earlier release (random id) is
+ * found through that migration's partial index, which only such rows enter.
+ */
 export async function enqueueWorkItems(
   db: Kysely<WorkItemTables>,
   workers: readonly WorkerDto[],
@@ -43,10 +50,8 @@ export async function enqueueWorkItems(
     const chunk = workers.slice(i, i + ENQUEUE_CHUNK);
     // One JSON parameter (jsonRecordset of @fw/core) with each field once: the columns, the stored
     // payload (work-item-payload), the attempts; the key is built as idempotencyKeyOf builds it,
-    // from the process id as given. Ids are time-ordered (timeOrderedUuid): a run's inserts share
-    // the newest pages of the primary key instead of one random page each.
+    // from the process id as given.
     const rows = chunk.map((w) => ({
-      id: timeOrderedUuid(),
       process_id: w.processId,
       process_type: w.processType,
       worker_type: w.workerType,
@@ -58,11 +63,13 @@ export async function enqueueWorkItems(
     const result = await sql`
       insert into fw_process_work_item (id, idempotency_key, process_id, process_type, worker_type, tenant, payload, max_attempts, run_at, priority,
                                         trace_context)
-      select v.id, concat_ws(':', v.process_id, v.process_type, v.worker_type), v.process_id::uuid,
-             v.process_type, v.worker_type, v.tenant, v.payload, v.max_attempts, ${runAt},
-             coalesce((v.payload->>'priority')::smallint, ${DEFAULT_PRIORITY}), v.payload->>'traceContext'
-        from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}
-      on conflict (idempotency_key) do nothing`.execute(db);
+      select fw_work_item_id(k.process_id::uuid, k.key), k.key, k.process_id::uuid, k.process_type, k.worker_type, k.tenant, k.payload,
+             k.max_attempts, ${runAt}, coalesce((k.payload->>'priority')::smallint, ${DEFAULT_PRIORITY}), k.payload->>'traceContext'
+        from (select v.*, concat_ws(':', v.process_id, v.process_type, v.worker_type) as key
+                from ${jsonRecordset(rows, ENQUEUE_COLUMNS)}) as k
+       where not exists (select 1 from fw_process_work_item l
+                          where l.idempotency_key = k.key and not fw_work_item_id_is_derived(l.id))
+      on conflict (id) do nothing`.execute(db);
     inserted += Number(result.numAffectedRows ?? 0n);
   }
   return inserted;
@@ -74,28 +81,5 @@ export async function enqueueWorkItem(
   worker: WorkerDto,
   options: EnqueueOptions,
 ): Promise<boolean> {
-  const result = await db
-    .insertInto('fw_process_work_item')
-    .values({
-      id: timeOrderedUuid(),
-      idempotency_key: idempotencyKeyOf(worker),
-      process_id: worker.processId,
-      process_type: worker.processType,
-      worker_type: worker.workerType,
-      tenant: worker.tenant,
-      payload: JSON.stringify(storedPayloadOf(worker)),
-      max_attempts: attemptsOf(worker, options.maxAttempts),
-      run_at: options.runAt ?? sql<Date>`now()`,
-      priority: worker.priority ?? DEFAULT_PRIORITY,
-      trace_context: worker.traceContext ?? null,
-      locked_by: null,
-      locked_until: null,
-      claim_token: null,
-      last_error: null,
-      failure_reported_at: null,
-      finished_at: null,
-    })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .executeTakeFirst();
-  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  return (await enqueueWorkItems(db, [worker], options)) > 0;
 }

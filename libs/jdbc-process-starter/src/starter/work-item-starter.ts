@@ -1,8 +1,8 @@
 /**
  * The JDBC WorkerStarter (the database-table launch mode). `startWorker` inserts one row into
  * `fw_process_work_item` with the caller's transaction, so the item commits or rolls back with the
- * state change that launched it; `on conflict (idempotency_key) do nothing` makes a replayed state
- * change enqueue nothing. Optionally it sends a NOTIFY (transactional: delivered only on commit)
+ * state change that launched it; the item's id is derived from its idempotency key, so
+ * `on conflict (id) do nothing` makes a replayed state change enqueue nothing. Optionally it sends a NOTIFY (transactional: delivered only on commit)
  * and wakes local runners after the commit, for low latency; polling remains the guarantee.
  *
  * @example

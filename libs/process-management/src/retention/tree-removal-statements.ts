@@ -73,6 +73,20 @@ function workItemKeys(alias: string): RawBuilder<unknown> {
 }
 
 /**
+ * The ids those work items have: `fw_work_item_id(process id, key)` (the starter's migration
+ * 0025), looked up through the primary key.
+ */
+function workItemIds(alias: string): RawBuilder<unknown> {
+  return sql`array(select fw_work_item_id(${sql.ref(alias)}.id, k) from unnest(${workItemKeys(alias)}) as k)`;
+}
+
+/**
+ * `w` is a work item written before ids were derived from keys: found by its key through the
+ * partial unique index that holds only those rows.
+ */
+const earlierReleaseItem = sql`not fw_work_item_id_is_derived(w.id)`;
+
+/**
  * Locks the roots among `ids` that are finished roots, skipping any another transaction holds
  * (a worker, a retry, the other sweeper): the sweep never waits for a lock, it comes back later.
  */
@@ -102,20 +116,26 @@ export async function removeIdleTrees(
       select t.root_id from tree t where t.state_id not in (${terminal})
       union
       select t.root_id from tree t where exists (
-        select 1 from fw_process_work_item w where w.idempotency_key = any(${workItemKeys('t')}) and w.status in ('PENDING', 'RUNNING'))
+        select 1 from fw_process_work_item w where w.id = any(${workItemIds('t')}) and w.status in ('PENDING', 'RUNNING'))
+      union
+      select t.root_id from tree t where exists (
+        select 1 from fw_process_work_item w
+         where w.idempotency_key = any(${workItemKeys('t')}) and ${earlierReleaseItem} and w.status in ('PENDING', 'RUNNING'))
       union
       select o.process_id from fw_process_outbox o where o.process_id in ${idSet(roots)} and o.status in ('PENDING', 'RUNNING')),
     gone as (select * from tree where root_id not in (select root_id from busy)),
     ex as (delete from fw_trigger_execution e using fw_process r
            where r.id in (select g.id from gone g where g.id = g.root_id) and e.trigger_id = r.trigger_id and e.process_id = r.id::text returning e.log_id),
     lg as (delete from fw_trigger_log l where l.log_id in (select log_id from ex) returning 1),
-    wi as (delete from fw_process_work_item w where w.idempotency_key in (select unnest(${workItemKeys('g')}) from gone g) returning 1),
+    wi as (delete from fw_process_work_item w where w.id in (select unnest(${workItemIds('g')}) from gone g) returning 1),
+    wl as (delete from fw_process_work_item w
+           where w.idempotency_key in (select unnest(${workItemKeys('g')}) from gone g) and ${earlierReleaseItem} returning 1),
     ce as (delete from fw_process_completion_event where process_id in (select id from gone) returning 1),
     cr as (delete from fw_process_child_report where child_id in (select id from gone) returning 1),
     er as (delete from fw_process_error where owner_id in (select id from gone) returning 1),
     pr as (delete from fw_process where id in (select id from gone) returning 1)
     select (select count(*) from pr) as processes, (select count(*) from ce) as completion_events,
-      (select count(*) from cr) as child_reports, (select count(*) from er) as errors, (select count(*) from wi) as work_items,
+      (select count(*) from cr) as child_reports, (select count(*) from er) as errors, (select count(*) from wi) + (select count(*) from wl) as work_items,
       (select count(*) from ex) as trigger_executions, (select count(*) from lg) as trigger_logs,
       (select count(*) from gone where id = root_id) as roots`.execute(db);
   const r = rows.rows[0];

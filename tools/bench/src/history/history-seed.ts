@@ -82,12 +82,12 @@ async function seedChunk(db: Kysely<unknown>, from: number, to: number, roots: n
     from generate_series(${from}::int, ${to}::int) g where g % 10 = 0`);
   rows += Math.floor(to / 10) - Math.floor((from - 1) / 10);
   await count(sql`
-    insert into fw_process_work_item (idempotency_key, process_id, process_type, worker_type, tenant, payload, status, attempts, max_attempts, run_at, created_at, updated_at, finished_at, failure_reported_at, last_error)
-    select p.id::text || ':' || p.process_type || ':' || case when p.leaf then 'EXECUTOR' else 'AGGREGATOR' end, p.id, p.process_type,
+    insert into fw_process_work_item (id, idempotency_key, process_id, process_type, worker_type, tenant, payload, status, attempts, max_attempts, run_at, created_at, updated_at, finished_at, failure_reported_at, last_error)
+    select fw_work_item_id(p.id, k.key), k.key, p.id, p.process_type,
       case when p.leaf then 'EXECUTOR' else 'AGGREGATOR' end, p.tenant, jsonb_build_object('processId', p.id, 'processType', p.process_type),
       case when p.state_id = 'PROCESSED_WITH_ERRORS' and p.leaf then 'DEAD' else 'SUCCESS' end, 1, 5, p.created_time, p.created_time, p.last_modified_time, p.last_modified_time,
       case when p.state_id = 'PROCESSED_WITH_ERRORS' and p.leaf then p.last_modified_time end, case when p.state_id = 'PROCESSED_WITH_ERRORS' and p.leaf then 'connection reset by peer' end
-    from fw_process p
+    from fw_process p, lateral (select p.id::text || ':' || p.process_type || ':' || case when p.leaf then 'EXECUTOR' else 'AGGREGATOR' end as key) k
     where (p.id in (select md5('r' || g)::uuid from generate_series(${from}::int, ${to}::int) g) or p.parent_id in (select md5('r' || g)::uuid from generate_series(${from}::int, ${to}::int) g))
       and (p.last_modified_time > now() - interval '7 days' or (p.state_id = 'PROCESSED_WITH_ERRORS' and p.leaf))`);
   return rows;
