@@ -44,6 +44,7 @@ export { makeRequestContext, restoreRequestContext, storedRequestContext } from 
 export type { RequestContextFields, StoredRequestContext } from './tenant/request-context';
 export { createDatabase } from './database/database-factory';
 export type { Database, DatabaseOptions, SqlSession } from './database/database-factory';
+export type { PgliteInstance } from './database/pglite-dialect';
 export {
   DATABASE_POOLERS,
   DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT_MILLIS,

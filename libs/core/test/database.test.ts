@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { sql } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
 import {
   createDatabase,
   migrateDatabase,
@@ -192,6 +193,19 @@ describe('database URLs', () => {
   it('understands embedded URLs', () => {
     expect(parseDatabaseUrl('pglite:memory:')).toEqual({ kind: 'pglite' });
     expect(parseDatabaseUrl('pglite:./data', {}, '/srv')).toEqual({ kind: 'pglite', dataDir: '/srv/data' });
+  });
+
+  it('opens a PGlite of the caller’s, started from another database’s dump, and refuses it beside any other URL', async () => {
+    const source = new PGlite();
+    await source.exec('create table t (n int); insert into t values (42)');
+    const pglite = new PGlite({ loadDataDir: await source.dumpDataDir('none') });
+    await source.close();
+    const database = createDatabase({ url: 'pglite:memory:', pglite });
+    expect((await sql<{ n: number }>`select n from t`.execute(database.db)).rows).toEqual([{ n: 42 }]);
+    await database.close();
+    expect(pglite.closed).toBe(true);
+    expect(() => createDatabase({ url: 'pglite:./data', pglite })).toThrow(/goes with 'pglite:memory:' only/);
+    expect(() => createDatabase({ url: 'postgres://h/db', pglite })).toThrow(/not with a PostgreSQL URL/);
   });
 
   it('refuses other schemes with a message that says what is accepted', () => {

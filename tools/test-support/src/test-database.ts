@@ -10,6 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import pg from 'pg';
+import { migratedPglite } from './pglite-template';
 
 const LIBS_DIR = path.resolve(__dirname, '../../../libs');
 
@@ -134,8 +135,10 @@ async function createPostgresDatabase(serverUrl: string, migrate: boolean): Prom
 
 async function createPgliteDatabase(migrate: boolean): Promise<TestDatabase> {
   const url = 'pglite:memory:';
-  const database = createDatabase({ url });
-  if (migrate) await migrateDatabase(database, readWorkspaceMigrations());
+  // Migrated: a copy of the migrated template (pglite-template.ts), as PostgreSQL clones its template database.
+  const database = migrate
+    ? createDatabase({ url, pglite: await migratedPglite(schemaHash(), readWorkspaceMigrations()) })
+    : createDatabase({ url });
   return { target: 'pglite', url, database, dispose: () => database.close() };
 }
 

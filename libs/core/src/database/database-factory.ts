@@ -60,6 +60,16 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Folder that a relative `pglite:` folder is resolved against. Default: the working directory. */
   baseDir?: string;
+  /**
+   * A PGlite instance of the caller's to use for a `pglite:memory:` URL instead of a new one: one
+   * started from a `dumpDataDir()` archive (a database migrated once and copied many times), or
+   * with extensions. The handle owns it from then on: `close()` closes it.
+   *
+   * @example
+   * const pglite = new PGlite({ loadDataDir: archive });
+   * const database = createDatabase({ url: 'pglite:memory:', pglite });
+   */
+  pglite?: PgliteInstance;
 }
 
 /** A dedicated connection for multi-statement scripts and session-level work (migrations, locks). */
@@ -224,10 +234,22 @@ function loadPglite(url: string): PgliteConstructor {
   }
 }
 
-function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions): Database<DB> {
+/** The PGlite of a `pglite:` URL: the caller's instance (memory only), or a new one. */
+function openPglite(dataDir: string | undefined, options: DatabaseOptions): PgliteInstance {
+  if (options.pglite !== undefined) {
+    if (dataDir !== undefined)
+      throw new ConfigError(
+        `Database option 'pglite' (an instance of the caller's) goes with 'pglite:memory:' only, not with the folder URL '${options.url}'`,
+      );
+    return options.pglite;
+  }
   const PGlite = loadPglite(options.url);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir);
+  return new PGlite(dataDir);
+}
+
+function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions): Database<DB> {
+  const pglite = openPglite(dataDir, options);
   const mutex = new AsyncMutex();
   const db = new Kysely<DB>({ dialect: new PgliteDialect(pglite, mutex) });
   let closed = false;
@@ -269,6 +291,10 @@ function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions)
  */
 export function createDatabase<DB = unknown>(options: DatabaseOptions): Database<DB> {
   const location = parseDatabaseUrl(options.url, options, options.baseDir);
+  if (location.kind === 'postgres' && options.pglite !== undefined)
+    throw new ConfigError(
+      `Database option 'pglite' (a PGlite instance) goes with 'pglite:memory:' only, not with a PostgreSQL URL`,
+    );
   return location.kind === 'postgres'
     ? createPostgres<DB>(location.connectionString, options)
     : createPglite<DB>(location.dataDir, options);
