@@ -159,6 +159,24 @@ describeEachDatabase('leased queue statements', (getDb) => {
     expect([...done]).toEqual([a.id]);
   });
 
+  it('changes nothing through a claim whose row is no longer running, though its token still matches', async () => {
+    await insert(2);
+    const [a, b] = await queue.claim(db(), { workerId: 'w', limit: 2, leaseMillis: 60_000 });
+    expect(await queue.complete(db(), [a])).toEqual(new Set([a.id]));
+    const endedAt = (await rows()).find((r) => r.job_id === a.id)!.ended_at;
+    // The finished row keeps its token; only its status tells it is no longer held.
+    expect((await rows()).find((r) => r.job_id === a.id)).toMatchObject({ state: 'OK', token: a.claimToken });
+    for (const write of [() => queue.renew(db(), [a, b], 1000), () => queue.complete(db(), [a, b])]) {
+      expect(await write()).toEqual(new Set([b.id]));
+    }
+    expect(await queue.dead(db(), [a], 'x')).toEqual(new Set());
+    expect((await rows()).find((r) => r.job_id === a.id)).toMatchObject({
+      state: 'OK',
+      error: null,
+      ended_at: endedAt,
+    });
+  });
+
   it('fences a stale claim even when its batch carries the token of the row’s new claim (tokens per claim)', async () => {
     await insert(1);
     const [stale] = await shared.claim(db(), { workerId: 'a', limit: 1, leaseMillis: 1 });

@@ -23,6 +23,8 @@ export interface QueueNames {
   /** The table name quoted. */
   table: string;
   s: StatusLiterals;
+  /** The status values as given. */
+  statuses: LeasedQueueSpec['statuses'];
   /** `and <partition column> = any($partitions)`, or nothing (no partitions, or no partition column). */
   partitionFilter(partitions: readonly string[] | undefined): RawBuilder<unknown>;
 }
@@ -53,5 +55,12 @@ export function compileQueueNames(
     dead: literal(spec.statuses.dead, 'dead'),
   };
   const partition = spec.partitionColumn === undefined ? undefined : quote(spec.partitionColumn, 'partition column');
-  return { columns, q, table, s, partitionFilter: (partitions) => partitionFilterOf(partition, partitions) };
+  return {
+    columns,
+    q,
+    table,
+    s,
+    statuses: spec.statuses,
+    partitionFilter: (partitions) => partitionFilterOf(partition, partitions),
+  };
 }
