@@ -58,9 +58,10 @@ function withDatabase(serverUrl: string, name: string): string {
   return url.toString();
 }
 
-function schemaHash(): string {
+/** What names a migrated template: a hash of `migrations`' names and texts. */
+function schemaHash(migrations: readonly Migration[]): string {
   const hash = createHash('sha256');
-  for (const m of readWorkspaceMigrations()) hash.update(m.name).update(m.sql);
+  for (const m of migrations) hash.update(m.name).update(m.sql);
   return hash.digest('hex').slice(0, 12);
 }
 
@@ -69,7 +70,8 @@ function schemaHash(): string {
  * lock, so parallel Jest workers agree), then clones it for each test database.
  */
 async function ensureTemplate(admin: pg.Client, serverUrl: string): Promise<string> {
-  const template = `fw_tpl_${schemaHash()}`;
+  const migrations = readWorkspaceMigrations();
+  const template = `fw_tpl_${schemaHash(migrations)}`;
   await admin.query('select pg_advisory_lock(4711020002)');
   try {
     const exists = await admin.query('select 1 from pg_database where datname = $1', [template]);
@@ -77,7 +79,7 @@ async function ensureTemplate(admin: pg.Client, serverUrl: string): Promise<stri
       await admin.query(`create database ${template}`);
       const database = createDatabase({ url: withDatabase(serverUrl, template), maxConnections: 1 });
       try {
-        await migrateDatabase(database, readWorkspaceMigrations());
+        await migrateDatabase(database, migrations);
       } finally {
         await database.close();
       }
@@ -133,12 +135,16 @@ async function createPostgresDatabase(serverUrl: string, migrate: boolean): Prom
   };
 }
 
+/** A new in-memory PGlite holding the workspace's migrated schema. */
+function migratedWorkspacePglite(): ReturnType<typeof migratedPglite> {
+  const migrations = readWorkspaceMigrations();
+  return migratedPglite(schemaHash(migrations), migrations);
+}
+
 async function createPgliteDatabase(migrate: boolean): Promise<TestDatabase> {
   const url = 'pglite:memory:';
   // Migrated: a copy of the migrated template (pglite-template.ts), as PostgreSQL clones its template database.
-  const database = migrate
-    ? createDatabase({ url, pglite: await migratedPglite(schemaHash(), readWorkspaceMigrations()) })
-    : createDatabase({ url });
+  const database = migrate ? createDatabase({ url, pglite: await migratedWorkspacePglite() }) : createDatabase({ url });
   return { target: 'pglite', url, database, dispose: () => database.close() };
 }
 
