@@ -234,15 +234,9 @@ function loadPglite(url: string): PgliteConstructor {
   }
 }
 
-/** The PGlite of a `pglite:` URL: the caller's instance (memory only), or a new one. */
+/** The PGlite of a `pglite:` URL: the caller's instance (memory only, see {@link createDatabase}), or a new one. */
 function openPglite(dataDir: string | undefined, options: DatabaseOptions): PgliteInstance {
-  if (options.pglite !== undefined) {
-    if (dataDir !== undefined)
-      throw new ConfigError(
-        `Database option 'pglite' (an instance of the caller's) goes with 'pglite:memory:' only, not with the folder URL '${options.url}'`,
-      );
-    return options.pglite;
-  }
+  if (options.pglite !== undefined) return options.pglite;
   const PGlite = loadPglite(options.url);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   return new PGlite(dataDir);
@@ -285,16 +279,22 @@ function createPglite<DB>(dataDir: string | undefined, options: DatabaseOptions)
   return handle;
 }
 
+/** A PGlite instance of the caller's is the database of `pglite:memory:` only. */
+function refuseCallersPgliteOutsideMemory(location: DatabaseLocation, url: string): void {
+  if (location.kind === 'pglite' && location.dataDir === undefined) return;
+  const where = location.kind === 'postgres' ? 'a PostgreSQL URL' : `the folder URL '${url}'`;
+  throw new ConfigError(
+    `Database option 'pglite' (a PGlite instance of the caller's) goes with 'pglite:memory:' only, not with ${where}`,
+  );
+}
+
 /**
  * Opens a database from a URL: PostgreSQL through `pg` + Kysely, or embedded PGlite.
  * Nothing connects until the first query.
  */
 export function createDatabase<DB = unknown>(options: DatabaseOptions): Database<DB> {
   const location = parseDatabaseUrl(options.url, options, options.baseDir);
-  if (location.kind === 'postgres' && options.pglite !== undefined)
-    throw new ConfigError(
-      `Database option 'pglite' (a PGlite instance) goes with 'pglite:memory:' only, not with a PostgreSQL URL`,
-    );
+  if (options.pglite !== undefined) refuseCallersPgliteOutsideMemory(location, options.url);
   return location.kind === 'postgres'
     ? createPostgres<DB>(location.connectionString, options)
     : createPglite<DB>(location.dataDir, options);
