@@ -1,5 +1,6 @@
 /** Assertions over the stored state of a fan-out. */
 import type { Database } from '@fw/core';
+import { readChildCountRecords } from '@fw/test-support';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 
@@ -35,12 +36,7 @@ export async function summarize(database: Database, rootId: string): Promise<Fan
     database,
     sql`select count(*) as n from fw_process where parent_id = ${rootId} and state_id = 'PROCESSED'`,
   );
-  const [reports] = await rows<{ n: string }>(
-    database,
-    // A child's count is recorded by a report row (command, HTTP) or by its counted_inline mark.
-    sql`select (select count(*) from fw_process_child_report where parent_id = ${rootId})
-             + (select count(*) from fw_process where parent_id = ${rootId} and counted_inline) as n`,
-  );
+  const reports = await readChildCountRecords(database, rootId);
   const [anomalies] = await rows<{ n: string }>(
     database,
     sql`select count(*) as n from fw_process p
@@ -65,7 +61,7 @@ export async function summarize(database: Database, rootId: string): Promise<Fan
     numCompletedSubProcesses: Number(root.num_completed_sub_processes),
     output: root.output,
     leavesProcessed: Number(leaves.n),
-    childReports: Number(reports.n),
+    childReports: reports.total,
     completionAnomalies: Number(anomalies.n),
     successors,
     outbox: Object.fromEntries(outbox.map((r) => [r.status, Number(r.n)])),

@@ -8,8 +8,8 @@ export {
 export type { DatabaseTarget, TestDatabase, TestDatabaseOptions } from './test-database';
 export { spawnScript, countMatches } from './spawned-script';
 export type { SpawnedScript } from './spawned-script';
-export { stopMidTree, waitForTreeFinished, waitMidTree } from './process-tree-probe';
-export type { FinishedTree, MidTreeStop } from './process-tree-probe';
+export { readChildCountRecords, stopMidTree, waitForTreeFinished, waitMidTree } from './process-tree-probe';
+export type { ChildCountRecords, FinishedTree, MidTreeStop } from './process-tree-probe';
 export { openTcpRelay } from './tcp-relay';
 export type { TcpRelay } from './tcp-relay';
 export { createEmptyPostgresDatabase, startPrivatePostgres } from './private-postgres';

@@ -16,13 +16,37 @@ export interface FinishedTree {
    * Child completions recorded as counted on the root (report rows of `fw_process_child_report`
    * and children marked `counted_inline`), and how many distinct children they name.
    */
-  childReports: { total: number; distinctChildren: number };
+  childReports: ChildCountRecords;
   /** How long the wait took. */
   millis: number;
 }
 
 async function rows<R>(database: Database, text: string, params: unknown[]): Promise<R[]> {
   return database.withSession((s) => s.query<R>(text, params));
+}
+
+/** The records of child completions counted on one parent; see {@link FinishedTree.childReports}. */
+export interface ChildCountRecords {
+  total: number;
+  distinctChildren: number;
+}
+
+/**
+ * Reads how the children of `parentId` were counted on it: a child's count is recorded by a report
+ * row of `fw_process_child_report` (commands, HTTP reports) or by its own `counted_inline` mark (a
+ * child counted in the transaction that finished it), never both. Exactly once means `total` and
+ * `distinctChildren` both equal the number of finished children.
+ */
+export async function readChildCountRecords(database: Database, parentId: string): Promise<ChildCountRecords> {
+  const [counted] = await rows<{ total: number; distinct_children: number }>(
+    database,
+    `select count(*)::int as total, count(distinct child_id)::int as distinct_children
+       from (select child_id from fw_process_child_report where parent_id = $1
+             union all
+             select id from fw_process where parent_id = $1 and counted_inline) counted`,
+    [parentId],
+  );
+  return { total: counted.total, distinctChildren: counted.distinct_children };
 }
 
 /** Polls until the root reaches PROCESSED or PROCESSED_WITH_ERRORS; fails after `timeoutMillis` with `context()` in the message. */
@@ -45,20 +69,13 @@ export async function waitForTreeFinished(
         'select state_id, count(*)::int as n from fw_process where parent_id = $1 group by state_id',
         [rootId],
       );
-      const [reports] = await rows<{ total: number; distinct_children: number }>(
-        database,
-        `select count(*)::int as total, count(distinct child_id)::int as distinct_children
-           from (select child_id from fw_process_child_report where parent_id = $1
-                 union all
-                 select id from fw_process where parent_id = $1 and counted_inline) counted`,
-        [rootId],
-      );
+      const childReports = await readChildCountRecords(database, rootId);
       return {
         stateId: root.state_id,
         output: root.output,
         numCompletedSubProcesses: root.num_completed_sub_processes,
         childStates: Object.fromEntries(states.map((s) => [s.state_id, s.n])),
-        childReports: { total: reports.total, distinctChildren: reports.distinct_children },
+        childReports,
         millis: Date.now() - started,
       };
     }
