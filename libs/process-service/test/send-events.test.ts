@@ -1,6 +1,6 @@
 import { isFwError } from '@fw/core';
 import { ProcessStates } from '@fw/process-api';
-import { processDb } from '@fw/process-service';
+import { makeProcessBatchRepository, processDb } from '@fw/process-service';
 import { describeEachDatabase } from '@fw/test-support';
 import { sql } from 'kysely';
 import { create, get, makeHarness, send, type Harness } from './support';
@@ -86,6 +86,28 @@ describeEachDatabase('sendEvents (the batched event path)', (getDb) => {
     expect(failed.errors[0]).toMatchObject({ processId: childIds[1], errors: ['boom'], exceptionMessage: 'boom' });
     expect((await get(h.manager, childIds[0])).output).toBe('first');
     expect((await get(h.manager, childIds[2])).state.stateId).toBe(ProcessStates.EXECUTING);
+  });
+
+  it('loads a batch of processes with each one’s own errors, in the order they were recorded', async () => {
+    const { parentId, childIds } = await batchWith(2);
+    const db = processDb(getDb().database);
+    await sql`insert into fw_process_error (owner_id, process_id, time_of_completion, errors, exception_message, stack_trace)
+              values (${parentId}, ${childIds[0]}, now(), '["first"]', 'First', null),
+                     (${parentId}, ${childIds[1]}, now(), '["second"]', null, 'at x'),
+                     (${childIds[1]}, ${childIds[1]}, now(), '["own"]', 'Own', null)`.execute(db);
+    const ids = [parentId, ...childIds];
+    for (const forUpdate of [false, true]) {
+      const loaded = await db
+        .transaction()
+        .execute((trx) => makeProcessBatchRepository().findMany(trx, ids, forUpdate));
+      expect([...loaded.keys()].sort()).toEqual([...ids].sort());
+      expect(loaded.get(parentId)!.errors).toMatchObject([
+        { processId: childIds[0], errors: ['first'], exceptionMessage: 'First' },
+        { processId: childIds[1], errors: ['second'], stackTrace: 'at x' },
+      ]);
+      expect(loaded.get(childIds[0])!.errors).toEqual([]);
+      expect(loaded.get(childIds[1])!.errors).toMatchObject([{ processId: childIds[1], errors: ['own'] }]);
+    }
   });
 
   it('sends split events and several events for one process one by one, in order', async () => {

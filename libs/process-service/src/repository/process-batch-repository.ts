@@ -107,20 +107,27 @@ const isoTime = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC
 async function findProcesses(db: ProcessDb, ids: readonly string[], forUpdate: boolean): Promise<Map<string, Process>> {
   const result = new Map<string, Process>();
   if (ids.length === 0) return result;
-  // The errors come as one json array per process (a correlated subquery), so loading N
-  // processes with their errors is one round trip instead of two.
+  // The errors come as one json array per process, so loading N processes with their errors is one
+  // round trip instead of two. They are grouped once for all N (one index scan for the id list),
+  // not read by a subquery per process: a correlated subquery rescans the errors' index for every
+  // row, and for a batch of 1,024 leaves, which almost never have errors, that was a fifth of the
+  // statement's time.
+  const idList = [...ids];
   const { rows } = await sql<LockedRow>`
       select p.id, p.process_type, p.leaf, p.parent_id, p.predecessor_id, p.trigger_id, p.tenant, p.flow_id,
              p.state_id, p.split_completed, p.num_sub_processes, p.num_completed_sub_processes, p.completed_percent,
              p.input, p.output, p.description, ${isoTime('p.created_time')} as created_time,
              ${isoTime('p.last_modified_time')} as last_modified_time, ${isoTime('p.state_entry_time')} as state_entry_time,
-             p.version, p.trace_context,
-             (select json_agg(json_build_object('process_id', e.process_id, 'time_of_completion', e.time_of_completion,
-                                                'errors', e.errors, 'exception_message', e.exception_message,
-                                                'stack_trace', e.stack_trace) order by e.id)
-                from fw_process_error e where e.owner_id = p.id) as errors
+             p.version, p.trace_context, e.errors
         from fw_process p
-       where p.id = any(${[...ids]}::uuid[])
+        left join (select owner_id,
+                          json_agg(json_build_object('process_id', process_id, 'time_of_completion', time_of_completion,
+                                                     'errors', errors, 'exception_message', exception_message,
+                                                     'stack_trace', stack_trace) order by id) as errors
+                     from fw_process_error
+                    where owner_id = any(${idList}::uuid[])
+                    group by owner_id) e on e.owner_id = p.id
+       where p.id = any(${idList}::uuid[])
        order by p.id
        ${forUpdate ? sql`for no key update of p` : sql``}`.execute(db);
   for (const row of rows) result.set(row.id, toProcess(row, (parsed(row.errors) ?? []).map(toErrorRecord)));
