@@ -65,6 +65,33 @@ describeEachDatabase('database access', (getDb) => {
     expect(seen).toBe(database.kind === 'pglite' ? 1 : 0);
   });
 
+  it('gives every row its own Date for times that repeat, and the right one when they change', async () => {
+    const { database } = getDb();
+    const { rows } = await sql<{ at: Date; local: Date; id: number }>`
+      select v.at, v.at::timestamp as local, v.id
+        from (values (1, timestamptz '2026-11-28 10:00:00.123+00'), (2, timestamptz '2026-11-28 10:00:00.123+00'),
+                     (3, timestamptz '2026-11-28 11:30:00.5+00'), (4, timestamptz '2026-11-28 10:00:00.123+00'),
+                     (5, timestamptz 'infinity')) as v(id, at)
+       order by v.id`.execute(database.db);
+    const at = rows.map((r) => (r.at instanceof Date ? r.at.toISOString() : r.at));
+    expect(at).toEqual([
+      '2026-11-28T10:00:00.123Z',
+      '2026-11-28T10:00:00.123Z',
+      '2026-11-28T11:30:00.500Z',
+      '2026-11-28T10:00:00.123Z',
+      Infinity,
+    ]);
+    // Equal values, separate objects: changing one row's Date changes no other row's.
+    expect(rows[0].at).not.toBe(rows[1].at);
+    rows[0].at.setFullYear(2000);
+    expect(rows[1].at.toISOString()).toBe('2026-11-28T10:00:00.123Z');
+    expect(rows[3].at.toISOString()).toBe('2026-11-28T10:00:00.123Z');
+    // A time without zone is read as before, whatever the earlier rows held.
+    expect(rows[1].local).toBeInstanceOf(Date);
+    expect(rows[1].local.getTime()).toBe(rows[3].local.getTime());
+    expect(rows[1].local).not.toBe(rows[3].local);
+  });
+
   it('rolls a failed transaction back and keeps the connection usable', async () => {
     const { database } = getDb();
     await sql`create table tx_probe (id int primary key)`.execute(database.db);

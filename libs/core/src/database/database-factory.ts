@@ -15,7 +15,15 @@ import {
   type ResolvedSessionTimeouts,
   type SessionTimeouts,
 } from './session-settings';
-import { INT8_OID, NUMERIC_OID, parseInt8, parseNumeric } from './type-parsers';
+import {
+  INT8_OID,
+  NUMERIC_OID,
+  TIMESTAMP_OID,
+  TIMESTAMPTZ_OID,
+  parseInt8,
+  parseNumeric,
+  rememberingTimeParser,
+} from './type-parsers';
 
 export interface DatabaseOptions {
   /** `postgres://…`, `jdbc:postgresql://…`, `pglite:memory:` or `pglite:<folder>`. */
@@ -123,10 +131,22 @@ export interface Database<DB = unknown> {
   capTimeouts?(maxMillis: number): Database<DB>;
 }
 
+// One remembering parser per pg parser of a time type (pg's own, or one the host registered with
+// `pg.types.setTypeParser`, looked up per statement as before): parsing is synchronous, so no two
+// fields ever interleave in one.
+const rememberingParsers = new WeakMap<(text: string) => unknown, (text: string) => unknown>();
+function timeParserOf(oid: number): (text: string) => unknown {
+  const parse = pg.types.getTypeParser(oid, 'text') as (text: string) => unknown;
+  let remembering = rememberingParsers.get(parse);
+  if (remembering === undefined) rememberingParsers.set(parse, (remembering = rememberingTimeParser(parse)));
+  return remembering;
+}
+
 const typeParsers = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID) return parseInt8;
     if (oid === NUMERIC_OID) return parseNumeric;
+    if (format !== 'binary' && (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID)) return timeParserOf(oid);
     return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
   },
 } as pg.CustomTypesConfig;

@@ -75,8 +75,12 @@ export async function runManyInSpans(
   spans: readonly TracedSpan[],
 ): Promise<BatchOutcomeLike[]> {
   if (spans.length === 0) return runMany(requests as Parameters<RunMany>[0]);
+  // A batch of executors only (a fan-out's leaves, thousands a second) is one call: counted
+  // without building the list of their indices.
+  let executorCount = 0;
+  for (const w of workers) if (w.workerType === WorkerType.EXECUTOR) executorCount++;
+  if (executorCount === workers.length && workers.length > 1) return runMany(requests as Parameters<RunMany>[0]);
   const executors = workers.flatMap((w, i) => (w.workerType === WorkerType.EXECUTOR ? [i] : []));
-  if (executors.length === workers.length && workers.length > 1) return runMany(requests as Parameters<RunMany>[0]);
   const outcomes: BatchOutcomeLike[] = new Array<BatchOutcomeLike>(workers.length);
   const calls: Promise<void>[] = [];
   const runIn = (indices: number[], span: TracedSpan | undefined) =>

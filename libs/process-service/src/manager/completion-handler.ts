@@ -115,10 +115,18 @@ export class CompletionHandler {
 /** Counts the processes' terminal states once the transaction has committed (a rollback counts nothing). */
 function recordFinished(ctx: TxContext, metrics: FwMetrics, processes: readonly Process[]): void {
   const now = ctx.now.getTime();
+  // The children of one split batch were created at one time and finish in the same batches: one
+  // parse per run of equal creation times instead of one per process.
+  let createdText: string | undefined;
+  let createdMillis = 0;
+  const createdAt = (p: Process) =>
+    p.createdTime === createdText
+      ? createdMillis
+      : ((createdText = p.createdTime), (createdMillis = Date.parse(p.createdTime)));
   const finished = processes.map((p) => ({
     series: metrics.processSeries(p),
     outcome: p.state.stateId === ProcessStates.PROCESSED ? ('success' as const) : ('errors' as const),
-    durationSeconds: Math.max(0, (now - Date.parse(p.createdTime)) / 1000),
+    durationSeconds: Math.max(0, (now - createdAt(p)) / 1000),
   }));
   ctx.afterCommit(() => {
     for (const f of finished) f.series.finished(f.outcome, f.durationSeconds);
