@@ -43,6 +43,11 @@ export interface BenchOptions {
    */
   source?: boolean;
   /**
+   * `compare`, `telemetry` (`--node-defaults`): run every runner's process with Node's default heap
+   * instead of the young generation recommended for fan-out hosts (`--max-semi-space-size=64`).
+   */
+  nodeDefaults?: boolean;
+  /**
    * `fanout --telemetry`: metrics recorded, served and scraped every second, spans exported over
    * OTLP to a local receiver, as a worker host with both turned on.
    */

@@ -32,7 +32,7 @@ function workerCount(flag: string, value: string): number {
 }
 
 /**
- * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--processes N] [--leaves N] [--workers K] [--runs N] [--rounds N] [--timeout S] [--runners a,b] [--source] [--telemetry] [--cpu-prof [DIR]]`.
+ * Parses `<name> [--requests N] [--warmup N] [--connections C] [--database-url URL] [--rows R] [--processes N] [--leaves N] [--workers K] [--runs N] [--rounds N] [--timeout S] [--runners a,b] [--source] [--node-defaults] [--telemetry] [--cpu-prof [DIR]]`.
  *
  * @example
  * parseBenchArgs(['query', '--requests', '100000']); // { name: 'query', options: { requests: 100000, ... } }
@@ -95,6 +95,10 @@ export function parseBenchArgs(argv: readonly string[], cwd = process.cwd()): { 
       case '--source':
         if (inline !== undefined) throw new BenchUsageError('--source takes no value');
         options.source = true;
+        break;
+      case '--node-defaults':
+        if (inline !== undefined) throw new BenchUsageError('--node-defaults takes no value');
+        options.nodeDefaults = true;
         break;
       case '--telemetry':
         if (inline !== undefined) throw new BenchUsageError('--telemetry takes no value');

@@ -2,7 +2,14 @@ import pg from 'pg';
 import { BENCHMARKS, parseBenchArgs } from '../src';
 import { redisConnectionOf } from '../src/bullmq/bullmq-flow-run';
 import { parseCommandCalls } from '../src/bullmq/redis-commands';
-import { compareOn, runCompareChild, type CompareSettings } from '../src/compare/compare-bench';
+import {
+  compareOn,
+  compareSettingsOf,
+  describeNodeFlags,
+  RECOMMENDED_NODE_FLAGS,
+  runCompareChild,
+  type CompareSettings,
+} from '../src/compare/compare-bench';
 import { seriesCostOf } from '../src/compare/compare-runners';
 import {
   compareRunnersOf,
@@ -68,6 +75,15 @@ describe('compare bench', () => {
     expect(parseBenchArgs(['compare', '--timeout', '900']).options.timeout).toBe(900);
     expect(parseBenchArgs(['compare']).options.timeout).toBeUndefined();
     expect(() => parseBenchArgs(['compare', '--timeout', '0'])).toThrow(/--timeout must be a positive integer/);
+  });
+
+  it("gives every runner's node the recommended young generation unless --node-defaults", () => {
+    expect(compareSettingsOf(parseBenchArgs(['compare']).options).nodeFlags).toEqual(['--max-semi-space-size=64']);
+    expect(compareSettingsOf(parseBenchArgs(['telemetry', '--node-defaults']).options).nodeFlags).toEqual([]);
+    expect(() => parseBenchArgs(['compare', '--node-defaults=1'])).toThrow(/--node-defaults takes no value/);
+    expect(describeNodeFlags(RECOMMENDED_NODE_FLAGS)).toMatch(/^--max-semi-space-size=64 \(the young generation/);
+    expect(describeNodeFlags([])).toBe("Node's default heap");
+    expect(describeNodeFlags(['--max-semi-space-size=32'])).toBe('--max-semi-space-size=32');
   });
 
   it('takes the middle value, or the mean of the middle two', () => {
@@ -326,8 +342,10 @@ describe('compare bench', () => {
           redisUrl: redisUrl ?? 'redis://127.0.0.1:6379',
           code: 'source',
           timeoutSeconds: 0.001,
+          nodeFlags: RECOMMENDED_NODE_FLAGS,
         };
         const r = await runCompareChild(runner, settings, (line) => lines.push(line));
+        expect(lines[0]).toMatch(/^node v\d+\.\d+\.\d+ .*--max-semi-space-size=64/);
         expect(r.unfinished).toEqual({ [runner]: 0.001 });
         expect(r.rates).toEqual({});
         expect(lines).toContain(`${runner}: did not finish within 0.001 s`);

@@ -8,7 +8,8 @@
  * databases, Redis keys). A peer's run still going after S seconds (default 600) ends as "did not
  * finish within S s" in its round; a child still alive 120 s after that is killed. Prints each
  * round, then the medians, fanout's ratios to the others, each runner's peak RSS and each series'
- * cost per leaf.
+ * cost per leaf. Every child's node gets the same flags: the young generation recommended for
+ * fan-out hosts ({@link RECOMMENDED_NODE_FLAGS}), or Node's defaults with `--node-defaults`.
  */
 import { fork } from 'node:child_process';
 import * as os from 'node:os';
@@ -71,6 +72,25 @@ export interface CompareSettings {
    * cold too.
    */
   warmupLeaves?: number;
+  /**
+   * Flags of every child's `node` (default none: Node's defaults). `compare` and `telemetry` give
+   * {@link RECOMMENDED_NODE_FLAGS} unless `--node-defaults`: every runner, ours and the peers', the same.
+   */
+  nodeFlags?: readonly string[];
+}
+
+/**
+ * The young generation `@fw/jdbc-process-starter`'s README recommends for hosts that run fan-outs
+ * (Node's default semi-space is 16 MB): batches in flight then die young instead of being copied
+ * and promoted. `compare` and `telemetry` run every runner's process with it unless `--node-defaults`.
+ */
+export const RECOMMENDED_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
+/** `--max-semi-space-size=64 (the young generation recommended for fan-out hosts)`, or Node's defaults. */
+export function describeNodeFlags(flags: readonly string[] | undefined): string {
+  if (!flags || flags.length === 0) return "Node's default heap";
+  const same = flags.length === RECOMMENDED_NODE_FLAGS.length && flags.every((f, i) => f === RECOMMENDED_NODE_FLAGS[i]);
+  return `${flags.join(' ')}${same ? " (the young generation recommended for fan-out hosts; --node-defaults for Node's own)" : ''}`;
 }
 
 /** Default of `--timeout`: the issue's ten minutes. */
@@ -123,7 +143,7 @@ export function runCompareChild(
   const started = performance.now();
   const child = fork(CHILD_MAIN, args, {
     cwd: WORKSPACE_ROOT,
-    execArgv: ['--import', 'tsx', ...profileArgs(process.env)],
+    execArgv: [...(settings.nodeFlags ?? []), '--import', 'tsx', ...profileArgs(process.env)],
     env: {
       ...process.env,
       FW_LOG_LEVEL: process.env.FW_LOG_LEVEL ?? 'error',
@@ -219,7 +239,7 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
     buildPackages(FANOUT_PACKAGES);
   }
   io.out(
-    `compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs ${runners.filter((r) => r !== 'fanout').join(', ')}, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved, a peer's run bounded by ${settings.timeoutSeconds === undefined ? 'nothing' : `${formatSeconds(settings.timeoutSeconds)} s`}; load average at start ${os
+    `compare: fanout (${settings.code === 'dist' ? 'built packages' : 'TypeScript sources through tsx'}) vs ${runners.filter((r) => r !== 'fanout').join(', ')}, ${settings.leaves} leaves, ${settings.rounds} round(s) interleaved, a peer's run bounded by ${settings.timeoutSeconds === undefined ? 'nothing' : `${formatSeconds(settings.timeoutSeconds)} s`}; every runner's node: ${describeNodeFlags(settings.nodeFlags)}; load average at start ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
@@ -246,7 +266,8 @@ export async function compareOn(settings: CompareSettings, io: BenchIo): Promise
 
 /**
  * The settings of runs in child processes from the command line (`--leaves`, default 10000;
- * `--rounds`, default 3; `--source`), without a time bound; `compare` and `telemetry` share them.
+ * `--rounds`, default 3; `--source`; `--node-defaults`), without a time bound; `compare` and
+ * `telemetry` share them.
  */
 export function compareSettingsOf(options: BenchOptions): CompareSettings {
   return {
@@ -255,13 +276,14 @@ export function compareSettingsOf(options: BenchOptions): CompareSettings {
     databaseUrl: process.env.FW_BENCH_DATABASE_URL || options.databaseUrl,
     redisUrl: benchRedisUrl(),
     code: options.source === true ? 'source' : 'dist',
+    nodeFlags: options.nodeDefaults === true ? [] : RECOMMENDED_NODE_FLAGS,
   };
 }
 
 /** The `compare` runner of `npm run bench` (`--leaves`, default 10000; `--rounds`, default 3). */
 export const compareBench: BenchRunner = {
   description:
-    "fanout vs BullMQ flow (Redis and BullMQ's PostgreSQL backend) vs pg-boss flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --timeout S per peer run, default 600; --runners fanout,bullmq to run only some; --source: fanout on the TypeScript sources instead of the built packages): medians, ratios, peak RSS, CPU and statements per leaf",
+    "fanout vs BullMQ flow (Redis and BullMQ's PostgreSQL backend) vs pg-boss flow vs graphile-worker, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --timeout S per peer run, default 600; --runners fanout,bullmq to run only some; --source: fanout on the TypeScript sources instead of the built packages; --node-defaults: every runner's node without the recommended young generation): medians, ratios, peak RSS, CPU and statements per leaf",
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await compareOn(
       {

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   const leaves = Number(leavesArg);
   const timeoutSeconds = timeoutArg ? Number(timeoutArg) : undefined;
   const io = { out: (line: string) => console.log(line) };
+  io.out(`node ${process.version} ${[process.env.NODE_OPTIONS ?? '', ...process.execArgv].join(' ').trim()}`);
   const m =
     runner === 'fanout' || runner === 'fanout-telemetry'
       ? await measureFanout(runner, leaves, databaseUrl, warmupArg ? Number(warmupArg) : 0)

@@ -1,11 +1,12 @@
 /**
- * `npm run bench -- telemetry [--leaves N] [--rounds R] [--warmup W] [--source]`: the cost of
+ * `npm run bench -- telemetry [--leaves N] [--rounds R] [--warmup W] [--source] [--node-defaults]`: the cost of
  * turning on what operators need. R rounds (default 3), each running `fanout` once with telemetry
  * off and once with it on (metrics recorded and scraped every second, every span exported over
  * OTLP to a receiver in this process), in an order that alternates each round, each run in an OS
  * process of its own on the built packages. Each run first runs an unmeasured fan-out of W leaves
  * (default {@link DEFAULT_TELEMETRY_WARMUP_LEAVES}; 0 measures cold processes), so that both sides
- * are measured as a long-running host runs. Prints each run, the medians, the loss of leaves/s
+ * are measured as a long-running host runs. Both sides' processes get the same node flags (the
+ * recommended young generation unless `--node-defaults`). Prints each run, the medians, the loss of leaves/s
  * and the node CPU per leaf of both.
  */
 import * as os from 'node:os';
@@ -13,6 +14,7 @@ import { buildPackages } from '../build/build-packages';
 import type { BenchIo, BenchOptions, BenchRunner } from '../bench-types';
 import {
   compareSettingsOf,
+  describeNodeFlags,
   FANOUT_PACKAGES,
   runCompareChild,
   type ChildRecord,
@@ -59,7 +61,7 @@ export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo
   if (settings.code === 'dist') buildPackages([...FANOUT_PACKAGES]);
   const what = `${TELEMETRY_PARTS_NAMES[parts]}${parts === 'both' ? '' : ' (FW_BENCH_TELEMETRY)'}`;
   io.out(
-    `telemetry: fanout of ${settings.leaves} leaves with ${what} off and on (sampler ${describeSampler(benchSamplerEnv())}; metrics scraped every second), ${settings.rounds} round(s), each run after a warm-up of ${settings.warmupLeaves ?? 0} leaves; load average ${os.loadavg()[0].toFixed(1)}`,
+    `telemetry: fanout of ${settings.leaves} leaves with ${what} off and on (sampler ${describeSampler(benchSamplerEnv())}; metrics scraped every second; node: ${describeNodeFlags(settings.nodeFlags)}), ${settings.rounds} round(s), each run after a warm-up of ${settings.warmupLeaves ?? 0} leaves; load average ${os.loadavg()[0].toFixed(1)}`,
   );
   const rounds: TelemetryRound[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
@@ -89,7 +91,7 @@ export async function telemetryOverheadOn(settings: CompareSettings, io: BenchIo
 /** The `telemetry` runner of `npm run bench`. */
 export const telemetryBench: BenchRunner = {
   description:
-    'fanout with metrics and tracing off vs on, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --warmup W unmeasured leaves before each run, default 20000; --source): loss of leaves/s, node CPU per leaf',
+    "fanout with metrics and tracing off vs on, interleaved rounds (--leaves N, default 10000; --rounds R, default 3; --warmup W unmeasured leaves before each run, default 20000; --source; --node-defaults: Node's default heap instead of the recommended young generation): loss of leaves/s, node CPU per leaf",
   async run(options: BenchOptions, io: BenchIo): Promise<void> {
     await telemetryOverheadOn(
       { ...compareSettingsOf(options), warmupLeaves: options.warmup ?? DEFAULT_TELEMETRY_WARMUP_LEAVES },
