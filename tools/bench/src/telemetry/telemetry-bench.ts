@@ -1,13 +1,13 @@
 /**
- * `npm run bench -- telemetry [--leaves N] [--rounds R] [--warmup W] [--source] [--node-defaults]`: the cost of
- * turning on what operators need. R rounds (default 3), each running `fanout` once with telemetry
- * off and once with it on (metrics recorded and scraped every second, every span exported over
- * OTLP to a receiver in this process), in an order that alternates each round, each run in an OS
- * process of its own on the built packages. Each run first runs an unmeasured fan-out of W leaves
- * (default {@link DEFAULT_TELEMETRY_WARMUP_LEAVES}; 0 measures cold processes), so that both sides
- * are measured as a long-running host runs. Both sides' processes get the same node flags (the
- * recommended young generation unless `--node-defaults`). Prints each run, the medians, the loss of leaves/s
- * and the node CPU per leaf of both.
+ * `npm run bench -- telemetry [--leaves N] [--rounds R] [--warmup W] [--source] [--node-defaults]`:
+ * the cost of turning on what operators need. R rounds (default 3), each running `fanout` once with
+ * telemetry off and once with it on (metrics recorded and scraped every second, every span exported
+ * over OTLP to a receiver in this process), in an order that alternates each round, each run in an
+ * OS process of its own on the built packages. Each run first runs an unmeasured fan-out of W
+ * leaves (default {@link DEFAULT_TELEMETRY_WARMUP_LEAVES}; 0 measures cold processes), so that both
+ * sides are measured as a long-running host runs. Both sides' processes get the same node flags
+ * (the recommended young generation unless `--node-defaults`). Prints each run, the medians, the
+ * loss of leaves/s and the node CPU per leaf of both.
  */
 import * as os from 'node:os';
 import { buildPackages } from '../build/build-packages';
