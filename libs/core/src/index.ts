@@ -56,6 +56,6 @@ export type { DatabaseLocation } from './database/database-url';
 export { AsyncMutex } from './database/async-mutex';
 export { jsonRecordset } from './database/json-recordset';
 export { timeOrderedUuid } from './ids/time-ordered-uuid';
-export type { RecordsetColumnType } from './database/json-recordset';
+export type { JsonRecordsetOptions, RecordsetColumnType } from './database/json-recordset';
 export { migrateDatabase, orderMigrations, readMigrationFolder, assertTablesExist } from './database/migrator';
 export type { Migration, MigrationResult } from './database/migrator';

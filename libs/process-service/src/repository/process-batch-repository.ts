@@ -153,9 +153,11 @@ async function saveProcessStates(db: ProcessDb, writes: readonly ProcessStateWri
     // Absent (NULL) leaves the mark as it is: only the writes that set it carry the key.
     counted_inline: countedInline === true ? true : undefined,
   }));
-  // The rows as one JSON parameter (see jsonRecordset), so the statement text is the same for
-  // every batch size. `p.id = any(ids)` lets the planner find the rows through the primary key;
-  // joined on `v.id` alone it hashes the whole table for every batch.
+  // The rows as one JSON parameter (see jsonRecordset), so the statement text does not grow with
+  // the batch. `p.id = any(ids)` lets the planner find the rows through the primary key; joined on
+  // `v.id` alone it hashes the whole table for every batch. The join's columns stay in every row:
+  // a batch's shared expected version, sent once, would be a constant filter of `p`, and the
+  // planner then rescanned the JSON for each process (three times the statement's cost).
   const result = await sql<{ id: string }>`
       update fw_process as p
          set state_id = v.state_id, split_completed = v.split_completed, num_sub_processes = v.num_sub_processes,
@@ -163,7 +165,7 @@ async function saveProcessStates(db: ProcessDb, writes: readonly ProcessStateWri
              output = v.output, last_modified_time = v.last_modified_time,
              state_entry_time = v.state_entry_time, version = v.version,
              counted_inline = coalesce(v.counted_inline, p.counted_inline)
-        from ${jsonRecordset(rows, SAVE_COLUMNS)}
+        from ${jsonRecordset(rows, SAVE_COLUMNS, 'v', { keepInRows: ['id', 'expected_version'] })}
        where p.id = any(${ids}::uuid[]) and p.id = v.id and p.version = v.expected_version
       returning p.id`.execute(db);
   for (const r of result.rows) saved.add(r.id);

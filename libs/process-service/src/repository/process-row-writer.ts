@@ -41,8 +41,9 @@ export async function insertProcesses(db: ProcessDb, processes: readonly Process
   const inserted = new Set<string>();
   for (let i = 0; i < processes.length; i += PROCESS_INSERT_CHUNK) {
     const chunk = processes.slice(i, i + PROCESS_INSERT_CHUNK);
-    // The rows as ONE JSON parameter (see jsonRecordset): a split of 1000 children binds one
-    // parameter, not 20 000, and the statement text is the same for every batch size.
+    // The rows as ONE JSON parameter (see jsonRecordset): a split of 1000 children binds a few
+    // parameters, not 20 000: the values its children share (parent, tenant, type, state, times)
+    // once each, and the rest (each child's id, input, trace context) in the JSON.
     const { rows: insertedRows } = await sql<{ id: string }>`
       insert into fw_process (id, process_type, leaf, parent_id, predecessor_id, trigger_id, tenant, flow_id, state_id,
                               split_completed, num_sub_processes, num_completed_sub_processes, completed_percent,
