@@ -69,12 +69,17 @@ export function jsonRecordset<K extends string>(
   for (const name of names)
     if (!TYPES.has(columns[name]))
       throw new TypeError(`jsonRecordset: column '${name}' has an unsupported type '${String(columns[name])}'`);
+  // The columns the rows' JSON carries, in order: a column's place among them is its index in a row.
   const inRows: K[] = [];
   const select = names.map((name) => {
-    const shared = keptInRows.has(name) ? undefined : sharedValueOf(rows, name, columns[name]);
-    if (shared === undefined) return sql.raw(`${columnOf(inRows.push(name) - 1, columns[name])} as ${name}`);
-    if (shared.text === null) return sql.raw(`null::${columns[name]} as ${name}`);
-    return sql`${shared.text}::${sql.raw(columns[name])} as ${sql.raw(name)}`;
+    const type = columns[name];
+    const shared = keptInRows.has(name) ? undefined : sharedValueOf(rows, name, type);
+    if (shared === undefined) {
+      inRows.push(name);
+      return sql.raw(`${columnOf(inRows.length - 1, type)} as ${name}`);
+    }
+    if (shared.text === null) return sql.raw(`null::${type} as ${name}`);
+    return sql`${shared.text}::${sql.raw(type)} as ${sql.raw(name)}`;
   });
   const json = JSON.stringify(valueArraysOf(rows, inRows, columns));
   return sql`(select ${sql.join(select)} from jsonb_array_elements(${json}::jsonb) as r) as ${sql.raw(alias)}`;
