@@ -56,11 +56,11 @@ const NAME = /^[a-z_][a-z0-9_]*$/;
  * lower-case identifiers (checked, as they are spliced into the statement); the rows are one bound
  * parameter. Keys of a row that are not columns are ignored.
  */
-export function jsonRecordset<K extends string>(
+export function jsonRecordset<K extends string, Kept extends K = K>(
   rows: ReadonlyArray<Partial<Record<K, unknown>>>,
   columns: Readonly<Record<K, RecordsetColumnType>>,
   alias = 'v',
-  options: JsonRecordsetOptions<NoInfer<K>> = {},
+  options: JsonRecordsetOptions<Kept> = {},
 ): RawBuilder<unknown> {
   const keptInRows = new Set<string>(options.keepInRows ?? []);
   const names = Object.keys(columns) as K[];
